@@ -1,0 +1,286 @@
+package dev.reverie;
+
+import dev.reverie.internal.Checks;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * Every threshold of context assembly, the dream cycle, forgetting and health alerts, with the
+ * defaults of the design (DESIGN §5–§10). Immutable and thread-safe; build a changed copy with
+ * {@link #toBuilder()}. Each setter validates its value and names it when it is wrong; rules that
+ * span fields (the score weights sum to 1) are checked in {@link Builder#build()}.
+ */
+public final class MemoryPolicy {
+
+    private final double relevanceWeight;
+    private final double importanceWeight;
+    private final double recencyWeight;
+    private final double thirdPartyFactor;
+    private final double failedFactor;
+    private final Duration recencyHalfLife;
+    private final int rrfK;
+    private final double mmrLambda;
+    private final int topK;
+    private final int candidateLimit;
+    private final double persistentShare;
+    private final int recentTurns;
+    private final double compactionThreshold;
+    private final int recentObservations;
+    private final double importanceCutoff;
+    private final int sessionsToAlwaysPromote;
+    private final Map<MemoryKind, Duration> halfLives;
+    private final double forgetFloor;
+    private final Map<MemoryKind, Duration> ttls;
+    private final double duplicateJaccard;
+    private final double duplicateCosine;
+    private final Duration pruneAfter;
+    private final int unusedSessions;
+    private final double prefixStabilityAlert;
+    private final int immutableSizeAlert;
+    private final double nullRetrievalAlert;
+    private final int tokensPerTurnAlert;
+    private final int longSessionTurns;
+
+    private MemoryPolicy(Builder b) {
+        relevanceWeight = b.relevanceWeight;
+        importanceWeight = b.importanceWeight;
+        recencyWeight = b.recencyWeight;
+        thirdPartyFactor = b.thirdPartyFactor;
+        failedFactor = b.failedFactor;
+        recencyHalfLife = b.recencyHalfLife;
+        rrfK = b.rrfK;
+        mmrLambda = b.mmrLambda;
+        topK = b.topK;
+        candidateLimit = b.candidateLimit;
+        persistentShare = b.persistentShare;
+        recentTurns = b.recentTurns;
+        compactionThreshold = b.compactionThreshold;
+        recentObservations = b.recentObservations;
+        importanceCutoff = b.importanceCutoff;
+        sessionsToAlwaysPromote = b.sessionsToAlwaysPromote;
+        halfLives = Map.copyOf(b.halfLives);
+        forgetFloor = b.forgetFloor;
+        ttls = Map.copyOf(b.ttls);
+        duplicateJaccard = b.duplicateJaccard;
+        duplicateCosine = b.duplicateCosine;
+        pruneAfter = b.pruneAfter;
+        unusedSessions = b.unusedSessions;
+        prefixStabilityAlert = b.prefixStabilityAlert;
+        immutableSizeAlert = b.immutableSizeAlert;
+        nullRetrievalAlert = b.nullRetrievalAlert;
+        tokensPerTurnAlert = b.tokensPerTurnAlert;
+        longSessionTurns = b.longSessionTurns;
+    }
+
+    /** The design's defaults. */
+    public static MemoryPolicy defaults() {
+        return builder().build();
+    }
+
+    /** A builder starting from the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this policy's values. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Weight of relevance in the retrieval score (default 0.60). */
+    public double relevanceWeight() { return relevanceWeight; }
+    /** Weight of importance/100 in the retrieval score (default 0.25). */
+    public double importanceWeight() { return importanceWeight; }
+    /** Weight of recency in the retrieval score (default 0.15). */
+    public double recencyWeight() { return recencyWeight; }
+    /** Score factor for THIRD_PARTY content (default 0.5). */
+    public double thirdPartyFactor() { return thirdPartyFactor; }
+    /** Score factor for content from a FAILED run (default 0.3). */
+    public double failedFactor() { return failedFactor; }
+    /** Half-life of the recency term (default 30 days). */
+    public Duration recencyHalfLife() { return recencyHalfLife; }
+    /** The k of reciprocal-rank fusion (default 60). */
+    public int rrfK() { return rrfK; }
+    /** MMR trade-off between relevance and diversity (default 0.7). */
+    public double mmrLambda() { return mmrLambda; }
+    /** Most memories injected per call (default 8). */
+    public int topK() { return topK; }
+    /** Candidates asked of the store per search (default 50). */
+    public int candidateLimit() { return candidateLimit; }
+    /** Share of the budget left after IMMUTABLE and TRANSIENT that PERSISTENT may use (default 0.30). */
+    public double persistentShare() { return persistentShare; }
+    /** Turns kept verbatim in TEMPORAL (default 8). */
+    public int recentTurns() { return recentTurns; }
+    /** Share of the temporal budget at which older turns are compacted (default 0.80). */
+    public double compactionThreshold() { return compactionThreshold; }
+    /** Most recent L3 observations that may fill the persistent share (default 8). */
+    public int recentObservations() { return recentObservations; }
+    /** Importance at or above which deep sleep promotes (default 40). */
+    public double importanceCutoff() { return importanceCutoff; }
+    /** Distinct sessions after which an observation is always promoted (default 3). */
+    public int sessionsToAlwaysPromote() { return sessionsToAlwaysPromote; }
+    /** Importance below which REM forgets (default 10). */
+    public double forgetFloor() { return forgetFloor; }
+    /** Token-set Jaccard at or above which light sleep treats two texts as duplicates (default 0.8). */
+    public double duplicateJaccard() { return duplicateJaccard; }
+    /** Cosine at or above which light sleep treats two embeddings as duplicates (default 0.92). */
+    public double duplicateCosine() { return duplicateCosine; }
+    /** Age after which consolidated or discarded observations are pruned (default 7 days). */
+    public Duration pruneAfter() { return pruneAfter; }
+    /** Sessions without a recall after which a memory is deprecated (default 20). */
+    public int unusedSessions() { return unusedSessions; }
+    /** IMMUTABLE prefix stability below which health alerts (default 0.8). */
+    public double prefixStabilityAlert() { return prefixStabilityAlert; }
+    /** IMMUTABLE size in tokens above which health alerts (default 10,000). */
+    public int immutableSizeAlert() { return immutableSizeAlert; }
+    /** Null-retrieval rate above which health alerts (default 0.2). */
+    public double nullRetrievalAlert() { return nullRetrievalAlert; }
+    /** Tokens per turn above which health alerts (default 50,000). */
+    public int tokensPerTurnAlert() { return tokensPerTurnAlert; }
+    /** Session length in turns that should have compacted at least once (default 200). */
+    public int longSessionTurns() { return longSessionTurns; }
+
+    /** Decay half-life for a kind (default 30 days; EVENT 60 days; SKILL and FACT 90 days). */
+    public Duration halfLife(MemoryKind kind) {
+        return halfLives.get(kind);
+    }
+
+    /** Default TTL for a kind (default 180 days; FACT and SKILL 365 days). */
+    public Duration ttl(MemoryKind kind) {
+        return ttls.get(kind);
+    }
+
+    /** Mutable builder; not thread-safe. */
+    public static final class Builder {
+        private double relevanceWeight = 0.60;
+        private double importanceWeight = 0.25;
+        private double recencyWeight = 0.15;
+        private double thirdPartyFactor = 0.5;
+        private double failedFactor = 0.3;
+        private Duration recencyHalfLife = Duration.ofDays(30);
+        private int rrfK = 60;
+        private double mmrLambda = 0.7;
+        private int topK = 8;
+        private int candidateLimit = 50;
+        private double persistentShare = 0.30;
+        private int recentTurns = 8;
+        private double compactionThreshold = 0.80;
+        private int recentObservations = 8;
+        private double importanceCutoff = 40;
+        private int sessionsToAlwaysPromote = 3;
+        private final Map<MemoryKind, Duration> halfLives = new EnumMap<>(MemoryKind.class);
+        private double forgetFloor = 10;
+        private final Map<MemoryKind, Duration> ttls = new EnumMap<>(MemoryKind.class);
+        private double duplicateJaccard = 0.8;
+        private double duplicateCosine = 0.92;
+        private Duration pruneAfter = Duration.ofDays(7);
+        private int unusedSessions = 20;
+        private double prefixStabilityAlert = 0.8;
+        private int immutableSizeAlert = 10_000;
+        private double nullRetrievalAlert = 0.2;
+        private int tokensPerTurnAlert = 50_000;
+        private int longSessionTurns = 200;
+
+        private Builder() {
+            for (MemoryKind kind : MemoryKind.values()) {
+                halfLives.put(kind, Duration.ofDays(30));
+                ttls.put(kind, Duration.ofDays(180));
+            }
+            halfLives.put(MemoryKind.EVENT, Duration.ofDays(60));
+            halfLives.put(MemoryKind.FACT, Duration.ofDays(90));
+            halfLives.put(MemoryKind.SKILL, Duration.ofDays(90));
+            ttls.put(MemoryKind.FACT, Duration.ofDays(365));
+            ttls.put(MemoryKind.SKILL, Duration.ofDays(365));
+        }
+
+        private Builder(MemoryPolicy p) {
+            relevanceWeight = p.relevanceWeight;
+            importanceWeight = p.importanceWeight;
+            recencyWeight = p.recencyWeight;
+            thirdPartyFactor = p.thirdPartyFactor;
+            failedFactor = p.failedFactor;
+            recencyHalfLife = p.recencyHalfLife;
+            rrfK = p.rrfK;
+            mmrLambda = p.mmrLambda;
+            topK = p.topK;
+            candidateLimit = p.candidateLimit;
+            persistentShare = p.persistentShare;
+            recentTurns = p.recentTurns;
+            compactionThreshold = p.compactionThreshold;
+            recentObservations = p.recentObservations;
+            importanceCutoff = p.importanceCutoff;
+            sessionsToAlwaysPromote = p.sessionsToAlwaysPromote;
+            halfLives.putAll(p.halfLives);
+            forgetFloor = p.forgetFloor;
+            ttls.putAll(p.ttls);
+            duplicateJaccard = p.duplicateJaccard;
+            duplicateCosine = p.duplicateCosine;
+            pruneAfter = p.pruneAfter;
+            unusedSessions = p.unusedSessions;
+            prefixStabilityAlert = p.prefixStabilityAlert;
+            immutableSizeAlert = p.immutableSizeAlert;
+            nullRetrievalAlert = p.nullRetrievalAlert;
+            tokensPerTurnAlert = p.tokensPerTurnAlert;
+            longSessionTurns = p.longSessionTurns;
+        }
+
+        /** Sets the three score weights; they must each be in [0, 1] and sum to 1. */
+        public Builder scoreWeights(double relevance, double importance, double recency) {
+            relevanceWeight = Checks.between("relevanceWeight", relevance, 0, 1);
+            importanceWeight = Checks.between("importanceWeight", importance, 0, 1);
+            recencyWeight = Checks.between("recencyWeight", recency, 0, 1);
+            return this;
+        }
+
+        public Builder thirdPartyFactor(double v) { thirdPartyFactor = Checks.between("thirdPartyFactor", v, 0, 1); return this; }
+        public Builder failedFactor(double v) { failedFactor = Checks.between("failedFactor", v, 0, 1); return this; }
+        public Builder recencyHalfLife(Duration v) { recencyHalfLife = positive("recencyHalfLife", v); return this; }
+        public Builder rrfK(int v) { rrfK = Checks.positive("rrfK", v); return this; }
+        public Builder mmrLambda(double v) { mmrLambda = Checks.between("mmrLambda", v, 0, 1); return this; }
+        public Builder topK(int v) { topK = Checks.positive("topK", v); return this; }
+        public Builder candidateLimit(int v) { candidateLimit = Checks.positive("candidateLimit", v); return this; }
+        public Builder persistentShare(double v) { persistentShare = Checks.between("persistentShare", v, 0, 1); return this; }
+        public Builder recentTurns(int v) { recentTurns = Checks.nonNegative("recentTurns", v); return this; }
+        public Builder compactionThreshold(double v) { compactionThreshold = Checks.between("compactionThreshold", v, 0.05, 1); return this; }
+        public Builder recentObservations(int v) { recentObservations = Checks.nonNegative("recentObservations", v); return this; }
+        public Builder importanceCutoff(double v) { importanceCutoff = Checks.between("importanceCutoff", v, 0, 100); return this; }
+        public Builder sessionsToAlwaysPromote(int v) { sessionsToAlwaysPromote = Checks.positive("sessionsToAlwaysPromote", v); return this; }
+        public Builder halfLife(MemoryKind kind, Duration v) { halfLives.put(Checks.notNull("kind", kind), positive("halfLife", v)); return this; }
+        public Builder forgetFloor(double v) { forgetFloor = Checks.between("forgetFloor", v, 0, 100); return this; }
+        public Builder ttl(MemoryKind kind, Duration v) { ttls.put(Checks.notNull("kind", kind), positive("ttl", v)); return this; }
+        public Builder duplicateJaccard(double v) { duplicateJaccard = Checks.between("duplicateJaccard", v, 0.01, 1); return this; }
+        public Builder duplicateCosine(double v) { duplicateCosine = Checks.between("duplicateCosine", v, 0.01, 1); return this; }
+        public Builder pruneAfter(Duration v) { pruneAfter = positive("pruneAfter", v); return this; }
+        public Builder unusedSessions(int v) { unusedSessions = Checks.positive("unusedSessions", v); return this; }
+        public Builder prefixStabilityAlert(double v) { prefixStabilityAlert = Checks.between("prefixStabilityAlert", v, 0, 1); return this; }
+        public Builder immutableSizeAlert(int v) { immutableSizeAlert = Checks.positive("immutableSizeAlert", v); return this; }
+        public Builder nullRetrievalAlert(double v) { nullRetrievalAlert = Checks.between("nullRetrievalAlert", v, 0, 1); return this; }
+        public Builder tokensPerTurnAlert(int v) { tokensPerTurnAlert = Checks.positive("tokensPerTurnAlert", v); return this; }
+        public Builder longSessionTurns(int v) { longSessionTurns = Checks.positive("longSessionTurns", v); return this; }
+
+        /** Builds the policy; fails when the score weights do not sum to 1 or the floor is above the cutoff. */
+        public MemoryPolicy build() {
+            double sum = relevanceWeight + importanceWeight + recencyWeight;
+            if (Math.abs(sum - 1.0) > 1e-6) {
+                throw new IllegalArgumentException("score weights must sum to 1, were " + relevanceWeight + " + "
+                        + importanceWeight + " + " + recencyWeight + " = " + sum);
+            }
+            if (forgetFloor > importanceCutoff) {
+                throw new IllegalArgumentException("forgetFloor (" + forgetFloor
+                        + ") must not be above importanceCutoff (" + importanceCutoff
+                        + "): every promoted memory would be forgotten at once");
+            }
+            return new MemoryPolicy(this);
+        }
+
+        private static Duration positive(String field, Duration v) {
+            Checks.notNull(field, v);
+            if (v.isNegative() || v.isZero()) {
+                throw new IllegalArgumentException(field + " must be positive, was " + v);
+            }
+            return v;
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package dev.reverie.internal;
+
+import java.util.regex.Pattern;
+
+/** Argument checks with messages that name the field, the value and the rule. Not API. */
+public final class Checks {
+    private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:@-]+");
+    public static final int MAX_ID_LENGTH = 128;
+
+    private Checks() {
+    }
+
+    public static String id(String field, String value) {
+        if (value == null) {
+            throw new IllegalArgumentException(field + " must not be null");
+        }
+        if (value.isBlank()) {
+            throw new IllegalArgumentException(field + " must not be blank");
+        }
+        if (value.length() > MAX_ID_LENGTH) {
+            throw new IllegalArgumentException(field + " must be at most " + MAX_ID_LENGTH
+                    + " characters, was " + value.length() + " ('" + abbreviate(value) + "')");
+        }
+        if (!ID.matcher(value).matches()) {
+            throw new IllegalArgumentException(field + " '" + abbreviate(value)
+                    + "' may contain only letters, digits and . _ : @ -");
+        }
+        return value;
+    }
+
+    public static String notBlank(String field, String value) {
+        if (value == null) {
+            throw new IllegalArgumentException(field + " must not be null");
+        }
+        if (value.isBlank()) {
+            throw new IllegalArgumentException(field + " must not be blank");
+        }
+        return value;
+    }
+
+    public static <T> T notNull(String field, T value) {
+        if (value == null) {
+            throw new IllegalArgumentException(field + " must not be null");
+        }
+        return value;
+    }
+
+    public static int positive(String field, int value) {
+        if (value <= 0) {
+            throw new IllegalArgumentException(field + " must be positive, was " + value);
+        }
+        return value;
+    }
+
+    public static int nonNegative(String field, int value) {
+        if (value < 0) {
+            throw new IllegalArgumentException(field + " must not be negative, was " + value);
+        }
+        return value;
+    }
+
+    public static double between(String field, double value, double min, double max) {
+        if (Double.isNaN(value) || value < min || value > max) {
+            throw new IllegalArgumentException(field + " must be between " + min + " and " + max + ", was " + value);
+        }
+        return value;
+    }
+
+    public static String abbreviate(String s) {
+        return s.length() <= 40 ? s : s.substring(0, 37) + "...";
+    }
+}

@@ -1,0 +1,79 @@
+package dev.reverie.internal;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonSerializer;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.reverie.Embedding;
+import dev.reverie.MemoryStoreException;
+
+import java.io.IOException;
+
+/** The project's one configured Jackson mapper (thread-safe once configured). Not API. */
+public final class Json {
+
+    private static final ObjectMapper MAPPER = create();
+
+    private Json() {
+    }
+
+    /** A new mapper with Reverie's settings: ISO times, Embedding as a float array, unknown fields ignored. */
+    public static ObjectMapper create() {
+        SimpleModule module = new SimpleModule("reverie");
+        module.addSerializer(Embedding.class, new JsonSerializer<>() {
+            @Override
+            public void serialize(Embedding value, JsonGenerator gen, SerializerProvider serializers) throws IOException {
+                float[] v = value.toArray();
+                gen.writeArray(toDoubles(v), 0, v.length);
+            }
+        });
+        module.addDeserializer(Embedding.class, new JsonDeserializer<>() {
+            @Override
+            public Embedding deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+                return Embedding.of(p.readValueAs(float[].class));
+            }
+        });
+        return new ObjectMapper()
+                .registerModule(new JavaTimeModule())
+                .registerModule(module)
+                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    }
+
+    /** The shared mapper. */
+    public static ObjectMapper mapper() {
+        return MAPPER;
+    }
+
+    public static String write(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new MemoryStoreException("could not serialize " + value.getClass().getSimpleName(), e);
+        }
+    }
+
+    public static <T> T read(String json, Class<T> type) {
+        try {
+            return MAPPER.readValue(json, type);
+        } catch (IOException e) {
+            throw new MemoryStoreException("could not read a stored " + type.getSimpleName() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static double[] toDoubles(float[] v) {
+        double[] d = new double[v.length];
+        for (int i = 0; i < v.length; i++) {
+            d[i] = v[i];
+        }
+        return d;
+    }
+}

@@ -1,0 +1,110 @@
+package dev.reverie.spi;
+
+import dev.reverie.Memory;
+import dev.reverie.MemoryEvent;
+import dev.reverie.MemoryFilter;
+import dev.reverie.MemoryKind;
+import dev.reverie.MemoryStatus;
+import dev.reverie.Observation;
+import dev.reverie.ObservationFilter;
+import dev.reverie.ObservationStatus;
+import dev.reverie.Scope;
+import dev.reverie.SessionSummary;
+import dev.reverie.SessionTurn;
+import dev.reverie.StyleProfile;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Storage and candidate search for Reverie: observations (L3), memories (L4), sessions, the
+ * conversation archive, style profiles and audit history, always addressed by {@link Scope}.
+ * Scoring, extraction and the dream logic live in the core, so a store stays small and swappable.
+ *
+ * <p>Implementations must be thread-safe (concurrent readers, serialized or otherwise safe
+ * writers), apply a {@link WriteBatch} atomically, never return data of another scope, accept any
+ * user text in search without a query-syntax error, make acknowledged writes durable in their
+ * default mode, and throw {@link IllegalStateException} once closed. {@code close()} is safe to
+ * call twice. The contract kit {@code MemoryStoreContract} (in the {@code tests} jar) checks all of
+ * this.
+ */
+public interface MemoryStore extends AutoCloseable {
+
+    /** A short description for logs and errors, e.g. {@code sqlite:/data/reverie}. */
+    String describe();
+
+    /** Applies every operation of the batch atomically: afterwards all are visible, or none is. */
+    void write(WriteBatch batch);
+
+    /** One observation by id. */
+    Optional<Observation> observation(Scope scope, String id);
+
+    /** Observations matching the filter, ordered by observation time then id. */
+    List<Observation> observations(Scope scope, ObservationFilter filter);
+
+    /** One memory by id, whatever its status. */
+    Optional<Memory> memory(Scope scope, String id);
+
+    /** Memories matching the filter, ordered by creation time then id. */
+    List<Memory> memories(Scope scope, MemoryFilter filter);
+
+    /** How many memories of the scope have one of the statuses. */
+    long countMemories(Scope scope, Set<MemoryStatus> statuses);
+
+    /**
+     * Lexical (BM25) candidates among the scope's memories with one of the statuses and kinds, best
+     * first. {@code text} is arbitrary user text: it is tokenized by the store, never interpreted as
+     * query syntax. Blank or token-free text returns an empty list.
+     */
+    List<Scored<Memory>> searchMemories(Scope scope, String text, Set<MemoryStatus> statuses, Set<MemoryKind> kinds,
+                                        int limit);
+
+    /**
+     * Vector candidates (cosine, best first) among the scope's memories with an embedding of the
+     * same dimension and one of the statuses. A dimension that differs from the stored one fails
+     * with {@link IllegalArgumentException}.
+     */
+    List<Scored<Memory>> searchMemoriesByVector(Scope scope, float[] vector, Set<MemoryStatus> statuses, int limit);
+
+    /** Lexical (BM25) candidates among the scope's observations with one of the statuses, best first. */
+    List<Scored<Observation>> searchObservations(Scope scope, String text, Set<ObservationStatus> statuses, int limit);
+
+    /** Vector candidates among the scope's observations with an embedding and one of the statuses. */
+    List<Scored<Observation>> searchObservationsByVector(Scope scope, float[] vector, Set<ObservationStatus> statuses,
+                                                         int limit);
+
+    /** Session turns with {@code seq >= fromSeq}, ascending, at most {@code limit}. */
+    List<SessionTurn> sessionTurns(Scope scope, String sessionId, long fromSeq, int limit);
+
+    /** The last {@code count} turns of the session, in ascending seq order. */
+    List<SessionTurn> recentTurns(Scope scope, String sessionId, int count);
+
+    /** The number of turns in the session (equal to the next free seq when seqs start at 0). */
+    long sessionLength(Scope scope, String sessionId);
+
+    /** The session's compacted summary, if one was written. */
+    Optional<SessionSummary> sessionSummary(Scope scope, String sessionId);
+
+    /** The scope's session ids, in order of first activity. */
+    List<String> sessions(Scope scope);
+
+    /** The archived turns of a session, ascending. */
+    List<SessionTurn> archivedTurns(Scope scope, String sessionId);
+
+    /** The audit history of a memory, oldest first (kept after the memory is deleted). */
+    List<MemoryEvent> history(Scope scope, String memoryId);
+
+    /** The end user's style profile, if any. */
+    Optional<StyleProfile> styleProfile(Scope scope);
+
+    /** Every end user of a tenant and agent that has any data, sorted by id. */
+    List<Scope> endUsers(String tenantId, String agentId);
+
+    /** Removes every trace of the scope: observations, memories, sessions, archive, history, profile. */
+    void erase(Scope scope);
+
+    /** Releases resources; safe to call twice. Every other method then throws IllegalStateException. */
+    @Override
+    void close();
+}

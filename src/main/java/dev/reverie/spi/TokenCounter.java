@@ -1,0 +1,28 @@
+package dev.reverie.spi;
+
+import dev.reverie.internal.JTokkitTokenCounter;
+
+/**
+ * Counts tokens the way the target model's tokenizer does, so an assembled context never exceeds
+ * its budget. The default is JTokkit's {@code o200k_base}. Implementations must be thread-safe.
+ */
+public interface TokenCounter {
+
+    /** Tokens in {@code text}. */
+    int count(String text);
+
+    /** Tokens a chat message costs beyond its content (role markers); default 4. */
+    default int messageOverhead() {
+        return 4;
+    }
+
+    /** Tokens of a message holding {@code content}, overhead included. */
+    default int countMessage(String content) {
+        return count(content) + messageOverhead();
+    }
+
+    /** The default counter: JTokkit {@code o200k_base}, the GPT-4o family encoding. */
+    static TokenCounter o200k() {
+        return JTokkitTokenCounter.o200kBase();
+    }
+}

@@ -1,0 +1,140 @@
+package dev.reverie.spi;
+
+import dev.reverie.Memory;
+import dev.reverie.MemoryEvent;
+import dev.reverie.Observation;
+import dev.reverie.Scope;
+import dev.reverie.SessionSummary;
+import dev.reverie.SessionTurn;
+import dev.reverie.StyleProfile;
+import dev.reverie.internal.Checks;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A set of writes for one scope that a {@link MemoryStore} applies atomically: all of them or none.
+ * Every item must belong to the batch's scope, which is checked as items are added, so a batch can
+ * never write into another end user's memory. Operations apply in the order they were added.
+ * Not thread-safe: build it on one thread, then hand it to the store.
+ */
+public final class WriteBatch {
+
+    /** One write operation; the store switches on the concrete type. */
+    public sealed interface Op permits PutObservation, DeleteObservation, PutMemory, DeleteMemory, AppendHistory,
+            AppendTurn, ArchiveTurn, PutSummary, PutStyle, DeleteStyle {
+    }
+
+    public record PutObservation(Observation observation) implements Op { }
+    public record DeleteObservation(String id) implements Op { }
+    public record PutMemory(Memory memory) implements Op { }
+    public record DeleteMemory(String id) implements Op { }
+    public record AppendHistory(MemoryEvent event) implements Op { }
+    public record AppendTurn(SessionTurn turn) implements Op { }
+    public record ArchiveTurn(SessionTurn turn) implements Op { }
+    public record PutSummary(SessionSummary summary) implements Op { }
+    public record PutStyle(StyleProfile profile) implements Op { }
+    public record DeleteStyle() implements Op { }
+
+    private final Scope scope;
+    private final List<Op> ops = new ArrayList<>();
+
+    private WriteBatch(Scope scope) {
+        this.scope = Checks.notNull("scope", scope);
+    }
+
+    /** An empty batch for {@code scope}. */
+    public static WriteBatch of(Scope scope) {
+        return new WriteBatch(scope);
+    }
+
+    public Scope scope() {
+        return scope;
+    }
+
+    /** The operations in order (an unmodifiable copy). */
+    public List<Op> ops() {
+        return List.copyOf(ops);
+    }
+
+    public boolean isEmpty() {
+        return ops.isEmpty();
+    }
+
+    public int size() {
+        return ops.size();
+    }
+
+    /** Inserts or replaces an observation (by id). */
+    public WriteBatch put(Observation o) {
+        check(o.scope());
+        ops.add(new PutObservation(o));
+        return this;
+    }
+
+    /** Inserts or replaces a memory (by id). */
+    public WriteBatch put(Memory m) {
+        check(m.scope());
+        ops.add(new PutMemory(m));
+        return this;
+    }
+
+    /** Appends an audit event. */
+    public WriteBatch append(MemoryEvent e) {
+        check(e.scope());
+        ops.add(new AppendHistory(e));
+        return this;
+    }
+
+    /** Appends a turn to its session; its seq must be new for that session. */
+    public WriteBatch append(SessionTurn t) {
+        check(t.scope());
+        ops.add(new AppendTurn(t));
+        return this;
+    }
+
+    /** Writes a turn to the verbatim conversation archive (replacing one with the same session and seq). */
+    public WriteBatch archive(SessionTurn t) {
+        check(t.scope());
+        ops.add(new ArchiveTurn(t));
+        return this;
+    }
+
+    /** Inserts or replaces a session's compacted summary. */
+    public WriteBatch put(SessionSummary s) {
+        check(s.scope());
+        ops.add(new PutSummary(s));
+        return this;
+    }
+
+    /** Inserts or replaces the end user's style profile. */
+    public WriteBatch put(StyleProfile p) {
+        check(p.scope());
+        ops.add(new PutStyle(p));
+        return this;
+    }
+
+    /** Deletes an observation by id (nothing happens when it does not exist). */
+    public WriteBatch deleteObservation(String id) {
+        ops.add(new DeleteObservation(Checks.id("observation id", id)));
+        return this;
+    }
+
+    /** Deletes a memory by id (its history stays). */
+    public WriteBatch deleteMemory(String id) {
+        ops.add(new DeleteMemory(Checks.id("memory id", id)));
+        return this;
+    }
+
+    /** Deletes the style profile. */
+    public WriteBatch deleteStyleProfile() {
+        ops.add(new DeleteStyle());
+        return this;
+    }
+
+    private void check(Scope itemScope) {
+        if (!scope.equals(itemScope)) {
+            throw new IllegalArgumentException("item scope " + itemScope + " does not match the batch scope " + scope);
+        }
+    }
+}

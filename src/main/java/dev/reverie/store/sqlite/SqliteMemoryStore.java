@@ -1,0 +1,684 @@
+package dev.reverie.store.sqlite;
+
+import dev.reverie.Embedding;
+import dev.reverie.Memory;
+import dev.reverie.MemoryEvent;
+import dev.reverie.MemoryFilter;
+import dev.reverie.MemoryKind;
+import dev.reverie.MemoryStatus;
+import dev.reverie.MemoryStoreException;
+import dev.reverie.Observation;
+import dev.reverie.ObservationFilter;
+import dev.reverie.ObservationStatus;
+import dev.reverie.Scope;
+import dev.reverie.SessionSummary;
+import dev.reverie.SessionTurn;
+import dev.reverie.StyleProfile;
+import dev.reverie.internal.Checks;
+import dev.reverie.internal.Json;
+import dev.reverie.internal.Terms;
+import dev.reverie.internal.Vectors;
+import dev.reverie.spi.MemoryStore;
+import dev.reverie.spi.Scored;
+import dev.reverie.spi.WriteBatch;
+import org.sqlite.SQLiteConfig;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The embedded default {@link MemoryStore}: one SQLite database file per tenant in a folder (or
+ * in-memory databases for {@code :memory:}), WAL journal, {@code busy_timeout},
+ * {@code BEGIN IMMEDIATE} write transactions, FTS5 with BM25 for lexical search, and embeddings as
+ * little-endian float BLOBs searched exactly by cosine within the scope.
+ *
+ * <p>Lexical search is filtered by scope inside the FTS5 query: each row carries a scope token
+ * ({@code sk} column) that the MATCH expression requires, so one end user's search never ranks a
+ * global top-k first. User text is reduced to quoted word terms; no FTS5 syntax can pass through.
+ *
+ * <p>Thread-safe: concurrent readers (a pool of WAL connections per tenant), one serialized writer
+ * per tenant. Durable by default ({@code synchronous=FULL}: an acknowledged write survives kill -9
+ * and power loss); {@code ?sync=normal} trades power-loss durability for speed (still safe against
+ * a process crash in WAL mode).
+ */
+public final class SqliteMemoryStore implements MemoryStore {
+
+    private static final int MAX_QUERY_TERMS = 32;
+
+    private final Path folder;
+    private final boolean inMemory;
+    private final SQLiteConfig.SynchronousMode sync;
+    private final String instanceId = UUID.randomUUID().toString();
+    private final ConcurrentMap<String, TenantDatabase> tenants = new ConcurrentHashMap<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private SqliteMemoryStore(Path folder, boolean inMemory, SQLiteConfig.SynchronousMode sync) {
+        this.folder = folder;
+        this.inMemory = inMemory;
+        this.sync = sync;
+    }
+
+    /** A store keeping one database file per tenant in {@code folder} (created when missing). */
+    public static SqliteMemoryStore open(Path folder) {
+        return open(folder, false);
+    }
+
+    /**
+     * A store in {@code folder}; with {@code relaxedSync} the databases use {@code synchronous=NORMAL}
+     * (an acknowledged write survives a process crash but may be lost on power failure).
+     */
+    public static SqliteMemoryStore open(Path folder, boolean relaxedSync) {
+        Checks.notNull("folder", folder);
+        try {
+            Files.createDirectories(folder);
+        } catch (IOException e) {
+            throw new MemoryStoreException("could not create the store folder " + folder + ": " + e.getMessage(), e);
+        }
+        return new SqliteMemoryStore(folder, false,
+                relaxedSync ? SQLiteConfig.SynchronousMode.NORMAL : SQLiteConfig.SynchronousMode.FULL);
+    }
+
+    /** A store whose tenant databases live in memory and vanish on close. */
+    public static SqliteMemoryStore inMemory() {
+        return new SqliteMemoryStore(null, true, SQLiteConfig.SynchronousMode.OFF);
+    }
+
+    @Override
+    public String describe() {
+        return inMemory ? "sqlite::memory:" : "sqlite:" + folder;
+    }
+
+    /** The database file that holds {@code tenantId}'s data (never shared with another tenant). */
+    public Path tenantFile(String tenantId) {
+        if (inMemory) {
+            throw new IllegalStateException("an in-memory store has no files");
+        }
+        return folder.resolve(fileName(Checks.id("tenantId", tenantId)));
+    }
+
+    static String fileName(String tenantId) {
+        StringBuilder sb = new StringBuilder("tenant-");
+        for (char ch : tenantId.toCharArray()) {
+            if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-' || ch == '_') {
+                sb.append(ch);
+            } else {
+                // upper case, '.', ':' and '@' are escaped so names differing only in case never collide
+                sb.append('~').append(String.format(Locale.ROOT, "%02x", (int) ch));
+            }
+        }
+        String name = sb.toString();
+        if (name.length() > 200) {
+            name = "tenant-h-" + sha256(tenantId);
+        }
+        return name + ".db";
+    }
+
+    private TenantDatabase db(String tenantId) {
+        ensureOpen();
+        return tenants.computeIfAbsent(tenantId, t -> {
+            String url = inMemory
+                    ? "jdbc:sqlite:file:reverie-" + instanceId + "-" + fileName(t) + "?mode=memory&cache=private"
+                    : "jdbc:sqlite:" + folder.resolve(fileName(t)).toAbsolutePath();
+            return new TenantDatabase(url, inMemory ? "memory/" + t : folder.resolve(fileName(t)).toString(),
+                    inMemory, sync);
+        });
+    }
+
+    private void ensureOpen() {
+        if (closed.get()) {
+            throw new IllegalStateException("store " + describe() + " is closed");
+        }
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    @Override
+    public void write(WriteBatch batch) {
+        Checks.notNull("batch", batch);
+        ensureOpen();
+        if (batch.isEmpty()) {
+            return;
+        }
+        Scope scope = batch.scope();
+        List<WriteBatch.Op> ops = batch.ops();
+        db(scope.tenantId()).write(c -> {
+            for (WriteBatch.Op op : ops) {
+                apply(c, scope, op);
+            }
+            return null;
+        });
+    }
+
+    private void apply(Connection c, Scope s, WriteBatch.Op op) throws SQLException {
+        if (op instanceof WriteBatch.PutObservation p) {
+            putObservation(c, s, p.observation());
+        } else if (op instanceof WriteBatch.DeleteObservation d) {
+            deleteRow(c, s, "observations", "observations_fts", d.id());
+        } else if (op instanceof WriteBatch.PutMemory p) {
+            putMemory(c, s, p.memory());
+        } else if (op instanceof WriteBatch.DeleteMemory d) {
+            deleteRow(c, s, "memories", "memories_fts", d.id());
+        } else if (op instanceof WriteBatch.AppendHistory h) {
+            update(c, "INSERT INTO history (agent, usr, memory_id, data) VALUES (?, ?, ?, ?)",
+                    s.agentId(), s.endUserId(), h.event().memoryId(), Json.write(h.event()));
+        } else if (op instanceof WriteBatch.AppendTurn t) {
+            update(c, "INSERT INTO session_turns (agent, usr, session_id, seq, data, first_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    s.agentId(), s.endUserId(), t.turn().sessionId(), t.turn().seq(), Json.write(t.turn()),
+                    t.turn().at().toEpochMilli());
+        } else if (op instanceof WriteBatch.ArchiveTurn t) {
+            update(c, "INSERT OR REPLACE INTO archive_turns (agent, usr, session_id, seq, data) VALUES (?, ?, ?, ?, ?)",
+                    s.agentId(), s.endUserId(), t.turn().sessionId(), t.turn().seq(), Json.write(t.turn()));
+        } else if (op instanceof WriteBatch.PutSummary p) {
+            update(c, "INSERT OR REPLACE INTO session_summaries (agent, usr, session_id, data) VALUES (?, ?, ?, ?)",
+                    s.agentId(), s.endUserId(), p.summary().sessionId(), Json.write(p.summary()));
+        } else if (op instanceof WriteBatch.PutStyle p) {
+            update(c, "INSERT OR REPLACE INTO style_profiles (agent, usr, data) VALUES (?, ?, ?)",
+                    s.agentId(), s.endUserId(), Json.write(p.profile()));
+        } else if (op instanceof WriteBatch.DeleteStyle) {
+            update(c, "DELETE FROM style_profiles WHERE agent = ? AND usr = ?", s.agentId(), s.endUserId());
+        } else {
+            throw new IllegalArgumentException("unknown write operation " + op);
+        }
+    }
+
+    private void putObservation(Connection c, Scope s, Observation o) throws SQLException {
+        Embedding e = o.embedding();
+        long rid = upsert(c, "observations", s, o.id(),
+                "INSERT INTO observations (agent, usr, id, kind, status, session_id, observed_at, dim, embedding, data)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                        + " ON CONFLICT (agent, usr, id) DO UPDATE SET kind = excluded.kind, status = excluded.status,"
+                        + " session_id = excluded.session_id, observed_at = excluded.observed_at, dim = excluded.dim,"
+                        + " embedding = excluded.embedding, data = excluded.data",
+                s.agentId(), s.endUserId(), o.id(), o.kind().name(), o.status().name(), o.sessionId(),
+                o.observedAt().toEpochMilli(), e == null ? null : e.dimension(),
+                e == null ? null : Vectors.toBytes(e.toArray()), Json.write(o.withEmbedding(null)));
+        reindex(c, "observations_fts", rid, s, o.text());
+    }
+
+    private void putMemory(Connection c, Scope s, Memory m) throws SQLException {
+        Embedding e = m.embedding();
+        long rid = upsert(c, "memories", s, m.id(),
+                "INSERT INTO memories (agent, usr, id, kind, status, text, created_at, dim, embedding, data)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                        + " ON CONFLICT (agent, usr, id) DO UPDATE SET kind = excluded.kind, status = excluded.status,"
+                        + " text = excluded.text, created_at = excluded.created_at, dim = excluded.dim,"
+                        + " embedding = excluded.embedding, data = excluded.data",
+                s.agentId(), s.endUserId(), m.id(), m.kind().name(), m.status().name(), m.text(),
+                m.createdAt().toEpochMilli(), e == null ? null : e.dimension(),
+                e == null ? null : Vectors.toBytes(e.toArray()), Json.write(m.toBuilder().embedding(null).build()));
+        reindex(c, "memories_fts", rid, s, m.text());
+    }
+
+    private long upsert(Connection c, String table, Scope s, String id, String sql, Object... args) throws SQLException {
+        update(c, sql, args);
+        try (PreparedStatement ps = c.prepareStatement("SELECT rid FROM " + table + " WHERE agent = ? AND usr = ? AND id = ?")) {
+            bind(ps, s.agentId(), s.endUserId(), id);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new SQLException("row " + id + " vanished from " + table);
+                }
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    private void reindex(Connection c, String fts, long rid, Scope s, String text) throws SQLException {
+        update(c, "DELETE FROM " + fts + " WHERE rowid = ?", rid);
+        update(c, "INSERT INTO " + fts + " (rowid, sk, text) VALUES (?, ?, ?)", rid, scopeToken(s), text);
+    }
+
+    private void deleteRow(Connection c, Scope s, String table, String fts, String id) throws SQLException {
+        update(c, "DELETE FROM " + fts + " WHERE rowid IN (SELECT rid FROM " + table
+                + " WHERE agent = ? AND usr = ? AND id = ?)", s.agentId(), s.endUserId(), id);
+        update(c, "DELETE FROM " + table + " WHERE agent = ? AND usr = ? AND id = ?", s.agentId(), s.endUserId(), id);
+    }
+
+    @Override
+    public void erase(Scope scope) {
+        Checks.notNull("scope", scope);
+        TenantDatabase db = db(scope.tenantId());
+        db.write(c -> {
+            Object[] k = {scope.agentId(), scope.endUserId()};
+            update(c, "DELETE FROM memories_fts WHERE rowid IN (SELECT rid FROM memories WHERE agent = ? AND usr = ?)", k);
+            update(c, "DELETE FROM observations_fts WHERE rowid IN (SELECT rid FROM observations WHERE agent = ? AND usr = ?)", k);
+            for (String table : List.of("memories", "observations", "session_turns", "archive_turns",
+                    "session_summaries", "style_profiles", "history")) {
+                update(c, "DELETE FROM " + table + " WHERE agent = ? AND usr = ?", k);
+            }
+            return null;
+        });
+        db.scrub();
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    @Override
+    public Optional<Observation> observation(Scope scope, String id) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("id", id);
+        return db(scope.tenantId()).read(c -> first(query(c,
+                "SELECT data, embedding FROM observations WHERE agent = ? AND usr = ? AND id = ?",
+                SqliteMemoryStore::observationRow, scope.agentId(), scope.endUserId(), id)));
+    }
+
+    @Override
+    public List<Observation> observations(Scope scope, ObservationFilter f) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("filter", f);
+        StringBuilder sql = new StringBuilder("SELECT data, embedding FROM observations WHERE agent = ? AND usr = ?");
+        List<Object> args = new ArrayList<>(List.of(scope.agentId(), scope.endUserId()));
+        in(sql, args, "status", names(f.statuses()));
+        in(sql, args, "kind", names(f.kinds()));
+        if (f.sessionId() != null) {
+            sql.append(" AND session_id = ?");
+            args.add(f.sessionId());
+        }
+        sql.append(" ORDER BY observed_at, id LIMIT ? OFFSET ?");
+        args.add(f.limit());
+        args.add(f.offset());
+        return db(scope.tenantId()).read(c -> query(c, sql.toString(), SqliteMemoryStore::observationRow, args.toArray()));
+    }
+
+    @Override
+    public Optional<Memory> memory(Scope scope, String id) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("id", id);
+        return db(scope.tenantId()).read(c -> first(query(c,
+                "SELECT data, embedding FROM memories WHERE agent = ? AND usr = ? AND id = ?",
+                SqliteMemoryStore::memoryRow, scope.agentId(), scope.endUserId(), id)));
+    }
+
+    @Override
+    public List<Memory> memories(Scope scope, MemoryFilter f) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("filter", f);
+        StringBuilder sql = new StringBuilder("SELECT data, embedding FROM memories WHERE agent = ? AND usr = ?");
+        List<Object> args = new ArrayList<>(List.of(scope.agentId(), scope.endUserId()));
+        in(sql, args, "status", names(f.statuses()));
+        in(sql, args, "kind", names(f.kinds()));
+        if (f.textContains() != null && !f.textContains().isEmpty()) {
+            sql.append(" AND text LIKE ? ESCAPE '\\'");
+            args.add("%" + f.textContains().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
+        }
+        if (f.createdFrom() != null) {
+            sql.append(" AND created_at >= ?");
+            args.add(f.createdFrom().toEpochMilli());
+        }
+        if (f.createdBefore() != null) {
+            sql.append(" AND created_at < ?");
+            args.add(f.createdBefore().toEpochMilli());
+        }
+        sql.append(" ORDER BY created_at, id LIMIT ? OFFSET ?");
+        args.add(f.limit());
+        args.add(f.offset());
+        return db(scope.tenantId()).read(c -> query(c, sql.toString(), SqliteMemoryStore::memoryRow, args.toArray()));
+    }
+
+    @Override
+    public long countMemories(Scope scope, Set<MemoryStatus> statuses) {
+        Checks.notNull("scope", scope);
+        StringBuilder sql = new StringBuilder("SELECT COUNT(*) FROM memories WHERE agent = ? AND usr = ?");
+        List<Object> args = new ArrayList<>(List.of(scope.agentId(), scope.endUserId()));
+        in(sql, args, "status", names(statuses));
+        return db(scope.tenantId()).read(c -> query(c, sql.toString(), rs -> rs.getLong(1), args.toArray()).get(0));
+    }
+
+    @Override
+    public List<Scored<Memory>> searchMemories(Scope scope, String text, Set<MemoryStatus> statuses,
+                                               Set<MemoryKind> kinds, int limit) {
+        Checks.notNull("scope", scope);
+        Checks.positive("limit", limit);
+        ensureOpen();
+        String match = matchExpression(scope, text);
+        if (match == null || statuses.isEmpty() || kinds.isEmpty()) {
+            return List.of();
+        }
+        StringBuilder sql = new StringBuilder("SELECT m.data, m.embedding, bm25(memories_fts, 0.0, 1.0) AS r"
+                + " FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid"
+                + " WHERE memories_fts MATCH ? AND m.agent = ? AND m.usr = ?");
+        List<Object> args = new ArrayList<>(List.of(match, scope.agentId(), scope.endUserId()));
+        in(sql, args, "m.status", names(statuses));
+        in(sql, args, "m.kind", names(kinds));
+        sql.append(" ORDER BY r LIMIT ?");
+        args.add(limit);
+        return db(scope.tenantId()).read(c -> query(c, sql.toString(),
+                rs -> new Scored<>(memoryRow(rs), -rs.getDouble(3)), args.toArray()));
+    }
+
+    @Override
+    public List<Scored<Observation>> searchObservations(Scope scope, String text, Set<ObservationStatus> statuses,
+                                                        int limit) {
+        Checks.notNull("scope", scope);
+        Checks.positive("limit", limit);
+        ensureOpen();
+        String match = matchExpression(scope, text);
+        if (match == null || statuses.isEmpty()) {
+            return List.of();
+        }
+        StringBuilder sql = new StringBuilder("SELECT o.data, o.embedding, bm25(observations_fts, 0.0, 1.0) AS r"
+                + " FROM observations_fts JOIN observations o ON o.rid = observations_fts.rowid"
+                + " WHERE observations_fts MATCH ? AND o.agent = ? AND o.usr = ?");
+        List<Object> args = new ArrayList<>(List.of(match, scope.agentId(), scope.endUserId()));
+        in(sql, args, "o.status", names(statuses));
+        sql.append(" ORDER BY r LIMIT ?");
+        args.add(limit);
+        return db(scope.tenantId()).read(c -> query(c, sql.toString(),
+                rs -> new Scored<>(observationRow(rs), -rs.getDouble(3)), args.toArray()));
+    }
+
+    @Override
+    public List<Scored<Memory>> searchMemoriesByVector(Scope scope, float[] vector, Set<MemoryStatus> statuses,
+                                                       int limit) {
+        return vectorSearch(scope, "memories", vector, names(statuses), limit, SqliteMemoryStore::memoryRow);
+    }
+
+    @Override
+    public List<Scored<Observation>> searchObservationsByVector(Scope scope, float[] vector,
+                                                                Set<ObservationStatus> statuses, int limit) {
+        return vectorSearch(scope, "observations", vector, names(statuses), limit, SqliteMemoryStore::observationRow);
+    }
+
+    private <T> List<Scored<T>> vectorSearch(Scope scope, String table, float[] vector, List<String> statuses,
+                                             int limit, RowMapper<T> mapper) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("vector", vector);
+        Checks.positive("limit", limit);
+        if (vector.length == 0) {
+            throw new IllegalArgumentException("vector must have at least one dimension");
+        }
+        if (statuses.isEmpty()) {
+            return List.of();
+        }
+        double norm = Vectors.norm(vector);
+        StringBuilder sql = new StringBuilder("SELECT rid, dim, embedding FROM " + table
+                + " WHERE agent = ? AND usr = ? AND embedding IS NOT NULL");
+        List<Object> args = new ArrayList<>(List.of(scope.agentId(), scope.endUserId()));
+        in(sql, args, "status", statuses);
+        return db(scope.tenantId()).read(c -> {
+            PriorityQueue<double[]> top = new PriorityQueue<>((a, b) -> Double.compare(a[1], b[1]));
+            try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+                bind(ps, args.toArray());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        int dim = rs.getInt(2);
+                        if (dim != vector.length) {
+                            throw new IllegalArgumentException("vector dimension " + vector.length
+                                    + " does not match the stored embeddings' dimension " + dim + " in " + table
+                                    + " of " + scope);
+                        }
+                        double score = Vectors.cosine(vector, Vectors.fromBytes(rs.getBytes(3)), norm);
+                        top.add(new double[] {rs.getLong(1), score});
+                        if (top.size() > limit) {
+                            top.poll();
+                        }
+                    }
+                }
+            }
+            List<double[]> best = new ArrayList<>(top);
+            best.sort((a, b) -> Double.compare(b[1], a[1]));
+            List<Scored<T>> out = new ArrayList<>(best.size());
+            try (PreparedStatement ps = c.prepareStatement("SELECT data, embedding FROM " + table + " WHERE rid = ?")) {
+                for (double[] hit : best) {
+                    ps.setLong(1, (long) hit[0]);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (rs.next()) {
+                            out.add(new Scored<>(mapper.map(rs), hit[1]));
+                        }
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public List<SessionTurn> sessionTurns(Scope scope, String sessionId, long fromSeq, int limit) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("sessionId", sessionId);
+        Checks.positive("limit", limit);
+        return db(scope.tenantId()).read(c -> query(c,
+                "SELECT data FROM session_turns WHERE agent = ? AND usr = ? AND session_id = ? AND seq >= ?"
+                        + " ORDER BY seq LIMIT ?",
+                rs -> Json.read(rs.getString(1), SessionTurn.class),
+                scope.agentId(), scope.endUserId(), sessionId, fromSeq, limit));
+    }
+
+    @Override
+    public List<SessionTurn> recentTurns(Scope scope, String sessionId, int count) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("sessionId", sessionId);
+        Checks.nonNegative("count", count);
+        if (count == 0) {
+            return List.of();
+        }
+        List<SessionTurn> turns = db(scope.tenantId()).read(c -> query(c,
+                "SELECT data FROM session_turns WHERE agent = ? AND usr = ? AND session_id = ?"
+                        + " ORDER BY seq DESC LIMIT ?",
+                rs -> Json.read(rs.getString(1), SessionTurn.class),
+                scope.agentId(), scope.endUserId(), sessionId, count));
+        List<SessionTurn> ascending = new ArrayList<>(turns);
+        java.util.Collections.reverse(ascending);
+        return ascending;
+    }
+
+    @Override
+    public long sessionLength(Scope scope, String sessionId) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("sessionId", sessionId);
+        return db(scope.tenantId()).read(c -> query(c,
+                "SELECT COUNT(*) FROM session_turns WHERE agent = ? AND usr = ? AND session_id = ?",
+                rs -> rs.getLong(1), scope.agentId(), scope.endUserId(), sessionId).get(0));
+    }
+
+    @Override
+    public Optional<SessionSummary> sessionSummary(Scope scope, String sessionId) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("sessionId", sessionId);
+        return db(scope.tenantId()).read(c -> first(query(c,
+                "SELECT data FROM session_summaries WHERE agent = ? AND usr = ? AND session_id = ?",
+                rs -> Json.read(rs.getString(1), SessionSummary.class), scope.agentId(), scope.endUserId(), sessionId)));
+    }
+
+    @Override
+    public List<String> sessions(Scope scope) {
+        Checks.notNull("scope", scope);
+        return db(scope.tenantId()).read(c -> query(c,
+                "SELECT session_id FROM session_turns WHERE agent = ? AND usr = ?"
+                        + " GROUP BY session_id ORDER BY MIN(first_at), session_id",
+                rs -> rs.getString(1), scope.agentId(), scope.endUserId()));
+    }
+
+    @Override
+    public List<SessionTurn> archivedTurns(Scope scope, String sessionId) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("sessionId", sessionId);
+        return db(scope.tenantId()).read(c -> query(c,
+                "SELECT data FROM archive_turns WHERE agent = ? AND usr = ? AND session_id = ? ORDER BY seq",
+                rs -> Json.read(rs.getString(1), SessionTurn.class), scope.agentId(), scope.endUserId(), sessionId));
+    }
+
+    @Override
+    public List<MemoryEvent> history(Scope scope, String memoryId) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("memoryId", memoryId);
+        return db(scope.tenantId()).read(c -> query(c,
+                "SELECT data FROM history WHERE agent = ? AND usr = ? AND memory_id = ? ORDER BY rid",
+                rs -> Json.read(rs.getString(1), MemoryEvent.class), scope.agentId(), scope.endUserId(), memoryId));
+    }
+
+    @Override
+    public Optional<StyleProfile> styleProfile(Scope scope) {
+        Checks.notNull("scope", scope);
+        return db(scope.tenantId()).read(c -> first(query(c,
+                "SELECT data FROM style_profiles WHERE agent = ? AND usr = ?",
+                rs -> Json.read(rs.getString(1), StyleProfile.class), scope.agentId(), scope.endUserId())));
+    }
+
+    @Override
+    public List<Scope> endUsers(String tenantId, String agentId) {
+        Checks.id("tenantId", tenantId);
+        Checks.id("agentId", agentId);
+        ensureOpen();
+        if (!inMemory && !tenants.containsKey(tenantId) && !Files.exists(folder.resolve(fileName(tenantId)))) {
+            return List.of();
+        }
+        List<String> users = db(tenantId).read(c -> {
+            Set<String> all = new TreeSet<>();
+            for (String table : List.of("memories", "observations", "session_turns", "archive_turns",
+                    "style_profiles", "session_summaries")) {
+                all.addAll(query(c, "SELECT DISTINCT usr FROM " + table + " WHERE agent = ?",
+                        rs -> rs.getString(1), agentId));
+            }
+            return new ArrayList<>(all);
+        });
+        List<Scope> out = new ArrayList<>(users.size());
+        for (String u : users) {
+            out.add(Scope.of(tenantId, agentId, u));
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        for (TenantDatabase db : tenants.values()) {
+            db.close();
+        }
+        tenants.clear();
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /** Row to value; may throw SQLException. */
+    interface RowMapper<T> {
+        T map(ResultSet rs) throws SQLException;
+    }
+
+    private static Observation observationRow(ResultSet rs) throws SQLException {
+        Observation o = Json.read(rs.getString(1), Observation.class);
+        byte[] blob = rs.getBytes(2);
+        return blob == null ? o : o.withEmbedding(Embedding.of(Vectors.fromBytes(blob)));
+    }
+
+    private static Memory memoryRow(ResultSet rs) throws SQLException {
+        Memory m = Json.read(rs.getString(1), Memory.class);
+        byte[] blob = rs.getBytes(2);
+        return blob == null ? m : m.toBuilder().embedding(Embedding.of(Vectors.fromBytes(blob))).build();
+    }
+
+    /**
+     * The FTS5 MATCH expression for a scope and arbitrary text: the scope token AND any of the text's
+     * word terms, each one a quoted string (quotes doubled), so no FTS5 operator can pass through.
+     */
+    static String matchExpression(Scope scope, String text) {
+        List<String> terms = Terms.of(text, MAX_QUERY_TERMS);
+        if (terms.isEmpty()) {
+            return null;
+        }
+        StringBuilder sb = new StringBuilder("sk : \"").append(scopeToken(scope)).append("\" AND text : (");
+        for (int i = 0; i < terms.size(); i++) {
+            if (i > 0) {
+                sb.append(" OR ");
+            }
+            sb.append('"').append(terms.get(i).replace("\"", "\"\"")).append('"');
+        }
+        return sb.append(')').toString();
+    }
+
+    /** A word-like token unique (with overwhelming probability) to the agent and end user. */
+    static String scopeToken(Scope scope) {
+        return "s" + sha256(scope.agentId() + "\u0000" + scope.endUserId()).substring(0, 24);
+    }
+
+    private static String sha256(String s) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            return HexFormat.of().formatHex(md.digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+
+    private static List<String> names(Collection<? extends Enum<?>> values) {
+        List<String> out = new ArrayList<>(values.size());
+        for (Enum<?> v : values) {
+            out.add(v.name());
+        }
+        return out;
+    }
+
+    private static void in(StringBuilder sql, List<Object> args, String column, List<String> values) {
+        if (values.isEmpty()) {
+            sql.append(" AND 0");
+            return;
+        }
+        sql.append(" AND ").append(column).append(" IN (");
+        for (int i = 0; i < values.size(); i++) {
+            sql.append(i == 0 ? "?" : ", ?");
+            args.add(values.get(i));
+        }
+        sql.append(')');
+    }
+
+    private static <T> Optional<T> first(List<T> rows) {
+        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+    }
+
+    private static <T> List<T> query(Connection c, String sql, RowMapper<T> mapper, Object... args) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            bind(ps, args);
+            try (ResultSet rs = ps.executeQuery()) {
+                List<T> out = new ArrayList<>();
+                while (rs.next()) {
+                    out.add(mapper.map(rs));
+                }
+                return out;
+            }
+        }
+    }
+
+    private static int update(Connection c, String sql, Object... args) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            bind(ps, args);
+            return ps.executeUpdate();
+        }
+    }
+
+    private static void bind(PreparedStatement ps, Object... args) throws SQLException {
+        for (int i = 0; i < args.length; i++) {
+            Object a = args[i];
+            if (a == null) {
+                ps.setNull(i + 1, Types.NULL);
+            } else if (a instanceof byte[] bytes) {
+                ps.setBytes(i + 1, bytes);
+            } else {
+                ps.setObject(i + 1, a);
+            }
+        }
+    }
+
+}

@@ -1,0 +1,66 @@
+package dev.reverie.store.sqlite;
+
+import java.util.List;
+
+/**
+ * The SQLite schema as forward migrations: migration {@code i} brings a file from version
+ * {@code i} to {@code i + 1}. Never edit a released migration; append a new one.
+ */
+final class SqliteSchema {
+
+    private SqliteSchema() {
+    }
+
+    /** Text tokenizer for FTS5: Porter stemming over unicode61 with diacritics removed (English and Portuguese). */
+    static final String TOKENIZER = "porter unicode61 remove_diacritics 2";
+
+    static final List<List<String>> MIGRATIONS = List.of(
+            List.of(
+                    """
+                    CREATE TABLE observations (
+                      rid INTEGER PRIMARY KEY AUTOINCREMENT,
+                      agent TEXT NOT NULL, usr TEXT NOT NULL, id TEXT NOT NULL,
+                      kind TEXT NOT NULL, status TEXT NOT NULL, session_id TEXT,
+                      observed_at INTEGER NOT NULL, dim INTEGER, embedding BLOB,
+                      data TEXT NOT NULL,
+                      UNIQUE (agent, usr, id))""",
+                    "CREATE INDEX observations_by_time ON observations (agent, usr, observed_at, id)",
+                    """
+                    CREATE TABLE memories (
+                      rid INTEGER PRIMARY KEY AUTOINCREMENT,
+                      agent TEXT NOT NULL, usr TEXT NOT NULL, id TEXT NOT NULL,
+                      kind TEXT NOT NULL, status TEXT NOT NULL, text TEXT NOT NULL,
+                      created_at INTEGER NOT NULL, dim INTEGER, embedding BLOB,
+                      data TEXT NOT NULL,
+                      UNIQUE (agent, usr, id))""",
+                    "CREATE INDEX memories_by_time ON memories (agent, usr, created_at, id)",
+                    "CREATE VIRTUAL TABLE memories_fts USING fts5(sk, text, tokenize = '" + TOKENIZER + "')",
+                    "CREATE VIRTUAL TABLE observations_fts USING fts5(sk, text, tokenize = '" + TOKENIZER + "')",
+                    """
+                    CREATE TABLE session_turns (
+                      agent TEXT NOT NULL, usr TEXT NOT NULL, session_id TEXT NOT NULL, seq INTEGER NOT NULL,
+                      data TEXT NOT NULL, first_at INTEGER NOT NULL,
+                      PRIMARY KEY (agent, usr, session_id, seq))""",
+                    """
+                    CREATE TABLE archive_turns (
+                      agent TEXT NOT NULL, usr TEXT NOT NULL, session_id TEXT NOT NULL, seq INTEGER NOT NULL,
+                      data TEXT NOT NULL,
+                      PRIMARY KEY (agent, usr, session_id, seq))""",
+                    """
+                    CREATE TABLE session_summaries (
+                      agent TEXT NOT NULL, usr TEXT NOT NULL, session_id TEXT NOT NULL, data TEXT NOT NULL,
+                      PRIMARY KEY (agent, usr, session_id))""",
+                    """
+                    CREATE TABLE style_profiles (
+                      agent TEXT NOT NULL, usr TEXT NOT NULL, data TEXT NOT NULL,
+                      PRIMARY KEY (agent, usr))""",
+                    """
+                    CREATE TABLE history (
+                      rid INTEGER PRIMARY KEY AUTOINCREMENT,
+                      agent TEXT NOT NULL, usr TEXT NOT NULL, memory_id TEXT NOT NULL, data TEXT NOT NULL)""",
+                    "CREATE INDEX history_by_memory ON history (agent, usr, memory_id, rid)"));
+
+    static int latestVersion() {
+        return MIGRATIONS.size();
+    }
+}

@@ -1,0 +1,231 @@
+package dev.reverie.store.sqlite;
+
+import dev.reverie.MemoryStoreException;
+import org.sqlite.SQLiteConfig;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The connections to one tenant's database: one writer (serialized by a lock, transactions begin
+ * IMMEDIATE) and, for files, a small pool of WAL readers so reads run concurrently with each other
+ * and with the writer. An in-memory database has a single connection used under the lock.
+ */
+final class TenantDatabase implements AutoCloseable {
+
+    /** Work against a connection that may throw {@link SQLException}. */
+    interface SqlWork<T> {
+        T apply(Connection c) throws SQLException;
+    }
+
+    private static final int READERS = 4;
+    static final int BUSY_TIMEOUT_MS = 10_000;
+
+    private final String url;
+    private final String label;
+    private final boolean inMemory;
+    private final SQLiteConfig.SynchronousMode sync;
+    private final Connection writer;
+    private final ReentrantLock writeLock = new ReentrantLock();
+    private final BlockingQueue<Connection> idleReaders = new ArrayBlockingQueue<>(READERS);
+    private final List<Connection> allReaders = new ArrayList<>();
+    private int openedReaders;
+
+    TenantDatabase(String url, String label, boolean inMemory, SQLiteConfig.SynchronousMode sync) {
+        this.url = url;
+        this.label = label;
+        this.inMemory = inMemory;
+        this.sync = sync;
+        try {
+            writer = connect(true);
+            migrate();
+        } catch (SQLException e) {
+            throw new MemoryStoreException("could not open SQLite database " + label + ": " + e.getMessage(), e);
+        }
+    }
+
+    private Connection connect(boolean write) throws SQLException {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setBusyTimeout(BUSY_TIMEOUT_MS);
+        config.enforceForeignKeys(true);
+        if (!inMemory) {
+            config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+            config.setSynchronous(sync);
+        }
+        // erased data must not linger in free pages (DESIGN §8: erase leaves no trace on disk)
+        config.setPragma(SQLiteConfig.Pragma.SECURE_DELETE, "true");
+        return DriverManager.getConnection(url, config.toProperties());
+    }
+
+    private void migrate() throws SQLException {
+        try (Statement st = writer.createStatement()) {
+            st.execute("BEGIN IMMEDIATE");
+            st.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
+            int version = 0;
+            try (ResultSet rs = st.executeQuery("SELECT MAX(version) FROM schema_version")) {
+                if (rs.next()) {
+                    version = rs.getInt(1);
+                }
+            }
+            int latest = SqliteSchema.latestVersion();
+            if (version > latest) {
+                throw new MemoryStoreException("SQLite database " + label + " has schema version " + version
+                        + ", newer than the " + latest + " this Reverie version supports; upgrade Reverie to open it"
+                        + " (the file was left untouched)");
+            }
+            for (int v = version; v < latest; v++) {
+                for (String sql : SqliteSchema.MIGRATIONS.get(v)) {
+                    st.execute(sql);
+                }
+                st.execute("INSERT INTO schema_version (version) VALUES (" + (v + 1) + ")");
+            }
+            st.execute("COMMIT");
+        } catch (SQLException | RuntimeException e) {
+            rollbackQuietly();
+            throw e;
+        }
+    }
+
+    /** Runs {@code work} in one IMMEDIATE transaction; commits on success, rolls back on any failure. */
+    <T> T write(SqlWork<T> work) {
+        writeLock.lock();
+        try {
+            try {
+                try (Statement st = writer.createStatement()) {
+                    st.execute("BEGIN IMMEDIATE");
+                }
+                T result = work.apply(writer);
+                try (Statement st = writer.createStatement()) {
+                    st.execute("COMMIT");
+                }
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly();
+                if (e instanceof SQLException sql) {
+                    throw new MemoryStoreException("SQLite write failed on " + label + ": " + sql.getMessage(), sql);
+                }
+                throw (RuntimeException) e;
+            }
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** Runs {@code work} on a reader connection (the writer, under its lock, for in-memory databases). */
+    <T> T read(SqlWork<T> work) {
+        if (inMemory) {
+            writeLock.lock();
+            try {
+                try (Statement st = writer.createStatement()) {
+                    st.execute("BEGIN IMMEDIATE");
+                }
+                T result = work.apply(writer);
+                try (Statement st = writer.createStatement()) {
+                    st.execute("COMMIT");
+                }
+                return result;
+            } catch (SQLException e) {
+                rollbackQuietly();
+                throw new MemoryStoreException("SQLite read failed on " + label + ": " + e.getMessage(), e);
+            } finally {
+                writeLock.unlock();
+            }
+        }
+        Connection c = borrowReader();
+        try {
+            return work.apply(c);
+        } catch (SQLException e) {
+            throw new MemoryStoreException("SQLite read failed on " + label + ": " + e.getMessage(), e);
+        } finally {
+            idleReaders.offer(c);
+        }
+    }
+
+    private Connection borrowReader() {
+        Connection c = idleReaders.poll();
+        if (c != null) {
+            return c;
+        }
+        synchronized (allReaders) {
+            if (openedReaders < READERS) {
+                try {
+                    Connection fresh = connect(false);
+                    allReaders.add(fresh);
+                    openedReaders++;
+                    return fresh;
+                } catch (SQLException e) {
+                    throw new MemoryStoreException("could not open a reader on " + label + ": " + e.getMessage(), e);
+                }
+            }
+        }
+        try {
+            return idleReaders.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MemoryStoreException("interrupted while waiting for a reader on " + label, e);
+        }
+    }
+
+    private void rollbackQuietly() {
+        try (Statement st = writer.createStatement()) {
+            st.execute("ROLLBACK");
+        } catch (SQLException ignored) {
+            // no transaction was open, or the original failure is reported
+        }
+    }
+
+    /** Merges FTS segments and checkpoints the WAL so deleted content leaves the files. */
+    void scrub() {
+        write(c -> {
+            try (Statement st = c.createStatement()) {
+                st.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')");
+                st.execute("INSERT INTO observations_fts (observations_fts) VALUES ('optimize')");
+            }
+            return null;
+        });
+        if (!inMemory) {
+            writeLock.lock();
+            try (Statement st = writer.createStatement()) {
+                st.execute("VACUUM");
+                st.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+            } catch (SQLException e) {
+                throw new MemoryStoreException("could not scrub " + label + ": " + e.getMessage(), e);
+            } finally {
+                writeLock.unlock();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        writeLock.lock();
+        try {
+            synchronized (allReaders) {
+                for (Connection c : allReaders) {
+                    closeQuietly(c);
+                }
+                allReaders.clear();
+                idleReaders.clear();
+            }
+            closeQuietly(writer);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    private static void closeQuietly(Connection c) {
+        try {
+            c.close();
+        } catch (SQLException ignored) {
+            // closing: nothing more to do
+        }
+    }
+}

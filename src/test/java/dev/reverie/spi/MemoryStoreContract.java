@@ -1,0 +1,479 @@
+package dev.reverie.spi;
+
+import dev.reverie.Cardinality;
+import dev.reverie.Embedding;
+import dev.reverie.Memory;
+import dev.reverie.MemoryEvent;
+import dev.reverie.MemoryEventType;
+import dev.reverie.MemoryFilter;
+import dev.reverie.MemoryKind;
+import dev.reverie.MemoryStatus;
+import dev.reverie.Observation;
+import dev.reverie.ObservationFilter;
+import dev.reverie.ObservationStatus;
+import dev.reverie.Outcome;
+import dev.reverie.Polarity;
+import dev.reverie.Provenance;
+import dev.reverie.Scope;
+import dev.reverie.SessionSummary;
+import dev.reverie.SessionTurn;
+import dev.reverie.Source;
+import dev.reverie.StyleProfile;
+import dev.reverie.Trust;
+import dev.reverie.TurnRole;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The contract every {@link MemoryStore} must pass: round trips of every record, isolation between
+ * tenants, agents and end users, atomic batches, ordering and paging, filters, lexical search
+ * sanity and safety against query syntax, vector search, reopen-after-close durability and the
+ * closed-store behaviour. Extend it and implement {@link #openStore(Path)}; the same folder is
+ * passed again to prove durability across reopen. Shipped in the {@code tests} classifier jar.
+ */
+public abstract class MemoryStoreContract {
+
+    /** Opens (or reopens) a durable store whose data lives under {@code folder}. */
+    protected abstract MemoryStore openStore(Path folder);
+
+    @TempDir
+    protected Path folder;
+    protected MemoryStore store;
+
+    protected static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
+    protected static final Scope ALICE = Scope.of("clinic-1", "receptionist", "alice");
+    protected static final Scope BOB = Scope.of("clinic-1", "receptionist", "bob");
+    protected static final Scope ALICE_OTHER_AGENT = Scope.of("clinic-1", "nurse", "alice");
+    protected static final Scope ALICE_OTHER_TENANT = Scope.of("clinic-2", "receptionist", "alice");
+
+    private final AtomicInteger ids = new AtomicInteger();
+
+    @BeforeEach
+    void openIt() {
+        store = openStore(folder);
+    }
+
+    @AfterEach
+    void closeIt() {
+        store.close();
+    }
+
+    protected Provenance provenance(String turnId) {
+        return new Provenance(Source.USER, "s1", turnId, T0, Outcome.UNKNOWN, Trust.FIRST_PARTY);
+    }
+
+    protected Observation observation(Scope scope, String text, int minutes) {
+        String id = "o" + ids.incrementAndGet();
+        return new Observation(id, scope, MemoryKind.FACT, text, "user.fact." + id, text.toLowerCase(),
+                Cardinality.MULTI, Polarity.POSITIVE, 0.8, T0.plusSeconds(60L * minutes), "s1",
+                provenance("t" + id), List.of("t" + id), 1, ObservationStatus.PENDING, null, null);
+    }
+
+    protected Memory memory(Scope scope, String text, int minutes) {
+        String id = "m" + ids.incrementAndGet();
+        Instant at = T0.plusSeconds(60L * minutes);
+        return Memory.builder(id, scope, MemoryKind.FACT, text, at).subject("user.fact." + id)
+                .provenance(provenance("t" + id)).sourceTurnIds(List.of("t" + id)).build();
+    }
+
+    protected void put(Scope scope, Object... items) {
+        WriteBatch b = WriteBatch.of(scope);
+        for (Object item : items) {
+            if (item instanceof Memory m) {
+                b.put(m);
+            } else if (item instanceof Observation o) {
+                b.put(o);
+            } else {
+                throw new IllegalArgumentException(String.valueOf(item));
+            }
+        }
+        store.write(b);
+    }
+
+    protected void reopen() {
+        store.close();
+        store = openStore(folder);
+    }
+
+    // ------------------------------------------------------------ round trips
+
+    @Test
+    void should_round_trip_every_field_of_an_observation() {
+        Observation o = new Observation("obs-1", ALICE, MemoryKind.PREFERENCE, "Prefers tea over coffee",
+                "user.likes.drink", "tea", Cardinality.SINGLE, Polarity.NEGATIVE, 0.65, T0, "session-9",
+                new Provenance(Source.TOOL, "session-9", "D1:3", T0, Outcome.FAILED, Trust.THIRD_PARTY),
+                List.of("D1:3", "D2:4"), 3, ObservationStatus.CONSOLIDATED, T0.plusSeconds(5),
+                Embedding.of(new float[] {0.5f, -1.25f, 3f}));
+        store.write(WriteBatch.of(ALICE).put(o));
+        assertThat(store.observation(ALICE, "obs-1")).contains(o);
+        reopen();
+        assertThat(store.observation(ALICE, "obs-1")).contains(o);
+    }
+
+    @Test
+    void should_round_trip_every_field_of_a_memory() {
+        Memory m = Memory.builder("mem-1", ALICE, MemoryKind.FACT, "Allergic to dipyrone", T0)
+                .subject("user.allergy").value("dipyrone").cardinality(Cardinality.MULTI).polarity(Polarity.POSITIVE)
+                .importance(93.5).permanent(true).updatedAt(T0.plusSeconds(1)).lastReinforcedAt(T0.plusSeconds(2))
+                .reinforcementCount(4).retrievalCount(7).lastRetrievedAt(T0.plusSeconds(3))
+                .expiresAt(T0.plusSeconds(86_400)).status(MemoryStatus.DEPRECATED).supersededBy("mem-2")
+                .sourceObservationIds(List.of("obs-1", "obs-2")).sourceTurnIds(List.of("D1:3"))
+                .provenance(new Provenance(Source.USER, "s", "D1:3", T0, Outcome.SUCCEEDED, Trust.FIRST_PARTY))
+                .confidence(0.9).embedding(Embedding.of(new float[] {1f, 2f})).build();
+        store.write(WriteBatch.of(ALICE).put(m));
+        assertThat(store.memory(ALICE, "mem-1")).contains(m);
+        reopen();
+        assertThat(store.memory(ALICE, "mem-1")).contains(m);
+    }
+
+    @Test
+    void should_round_trip_sessions_summaries_archive_style_and_history() {
+        SessionTurn t0 = new SessionTurn(ALICE, "s1", 0, "D1:1", TurnRole.USER, "Caroline", "Hello there", T0);
+        SessionTurn t1 = new SessionTurn(ALICE, "s1", 1, "D1:2", TurnRole.ASSISTANT, null, "Hi!", T0.plusSeconds(1));
+        SessionSummary summary = new SessionSummary(ALICE, "s1", "Decided: Friday 10:00", 1, T0.plusSeconds(2));
+        StyleProfile style = new StyleProfile(ALICE, "short", "informal", "pt", true, "direct", "Short, informal.",
+                3, T0);
+        MemoryEvent e1 = new MemoryEvent("e1", ALICE, "mem-1", MemoryEventType.CREATED, T0, null, "a", "promoted");
+        MemoryEvent e2 = new MemoryEvent("e2", ALICE, "mem-1", MemoryEventType.EDITED, T0.plusSeconds(9), "a", "b",
+                "operator");
+        store.write(WriteBatch.of(ALICE).append(t0).append(t1).archive(t0).archive(t1).put(summary).put(style)
+                .append(e1).append(e2));
+        for (int round = 0; round < 2; round++) {
+            assertThat(store.sessionTurns(ALICE, "s1", 0, 10)).containsExactly(t0, t1);
+            assertThat(store.recentTurns(ALICE, "s1", 1)).containsExactly(t1);
+            assertThat(store.sessionLength(ALICE, "s1")).isEqualTo(2);
+            assertThat(store.archivedTurns(ALICE, "s1")).containsExactly(t0, t1);
+            assertThat(store.sessionSummary(ALICE, "s1")).contains(summary);
+            assertThat(store.styleProfile(ALICE)).contains(style);
+            assertThat(store.history(ALICE, "mem-1")).containsExactly(e1, e2);
+            assertThat(store.sessions(ALICE)).containsExactly("s1");
+            reopen();
+        }
+    }
+
+    @Test
+    void should_replace_on_put_with_the_same_id() {
+        Memory m = memory(ALICE, "lives in Recife", 0);
+        put(ALICE, m);
+        Memory changed = m.toBuilder().text("lives in Lisbon").status(MemoryStatus.SUPERSEDED).build();
+        put(ALICE, changed);
+        assertThat(store.memories(ALICE, MemoryFilter.all())).containsExactly(changed);
+        assertThat(store.searchMemories(ALICE, "Recife", EnumSet.allOf(MemoryStatus.class),
+                EnumSet.allOf(MemoryKind.class), 10)).isEmpty();
+        assertThat(store.searchMemories(ALICE, "Lisbon", EnumSet.allOf(MemoryStatus.class),
+                EnumSet.allOf(MemoryKind.class), 10)).extracting(s -> s.item().id()).containsExactly(m.id());
+    }
+
+    @Test
+    void should_delete_memories_and_observations_and_keep_history() {
+        Memory m = memory(ALICE, "likes jazz", 0);
+        Observation o = observation(ALICE, "likes jazz", 0);
+        put(ALICE, m, o);
+        store.write(WriteBatch.of(ALICE).append(new MemoryEvent("e9", ALICE, m.id(), MemoryEventType.DELETED, T0,
+                "likes jazz", null, "operator")).deleteMemory(m.id()).deleteObservation(o.id()));
+        assertThat(store.memory(ALICE, m.id())).isEmpty();
+        assertThat(store.observation(ALICE, o.id())).isEmpty();
+        assertThat(store.searchMemories(ALICE, "jazz", EnumSet.allOf(MemoryStatus.class),
+                EnumSet.allOf(MemoryKind.class), 10)).isEmpty();
+        assertThat(store.searchObservations(ALICE, "jazz", EnumSet.allOf(ObservationStatus.class), 10)).isEmpty();
+        assertThat(store.history(ALICE, m.id())).hasSize(1);
+    }
+
+    // ------------------------------------------------------------ isolation
+
+    @Test
+    void should_never_let_data_cross_tenants_agents_or_end_users() {
+        List<Scope> scopes = List.of(ALICE, BOB, ALICE_OTHER_AGENT, ALICE_OTHER_TENANT);
+        for (Scope s : scopes) {
+            put(s, memory(s, "secret word " + s.tenantId() + " " + s.agentId() + " " + s.endUserId() + " shared", 0),
+                    observation(s, "note shared " + s.endUserId(), 0));
+            store.write(WriteBatch.of(s).append(new SessionTurn(s, "same-session", 0, "t1", TurnRole.USER, null,
+                    "turn of " + s, T0)).put(new StyleProfile(s, "", "", "", false, "", "style of " + s, 1, T0)));
+        }
+        for (Scope s : scopes) {
+            assertThat(store.memories(s, MemoryFilter.all())).singleElement().satisfies(m -> {
+                assertThat(m.scope()).isEqualTo(s);
+                assertThat(m.text()).contains(s.endUserId());
+            });
+            assertThat(store.searchMemories(s, "shared secret word", EnumSet.allOf(MemoryStatus.class),
+                    EnumSet.allOf(MemoryKind.class), 100)).extracting(x -> x.item().scope()).containsOnly(s);
+            assertThat(store.searchObservations(s, "note shared", EnumSet.allOf(ObservationStatus.class), 100))
+                    .hasSize(1).extracting(x -> x.item().scope()).containsOnly(s);
+            assertThat(store.sessionTurns(s, "same-session", 0, 10)).singleElement()
+                    .satisfies(t -> assertThat(t.text()).isEqualTo("turn of " + s));
+            assertThat(store.styleProfile(s)).get().extracting(StyleProfile::description)
+                    .isEqualTo("style of " + s);
+        }
+        assertThat(store.endUsers("clinic-1", "receptionist")).containsExactly(ALICE, BOB);
+        assertThat(store.endUsers("clinic-1", "nurse")).containsExactly(ALICE_OTHER_AGENT);
+        assertThat(store.endUsers("clinic-9", "receptionist")).isEmpty();
+
+        store.erase(ALICE);
+        assertThat(store.memories(ALICE, MemoryFilter.all())).isEmpty();
+        assertThat(store.sessionTurns(ALICE, "same-session", 0, 10)).isEmpty();
+        assertThat(store.styleProfile(ALICE)).isEmpty();
+        assertThat(store.endUsers("clinic-1", "receptionist")).containsExactly(BOB);
+        for (Scope s : List.of(BOB, ALICE_OTHER_AGENT, ALICE_OTHER_TENANT)) {
+            assertThat(store.memories(s, MemoryFilter.all())).hasSize(1);
+            assertThat(store.observations(s, ObservationFilter.all())).hasSize(1);
+            assertThat(store.sessionTurns(s, "same-session", 0, 10)).hasSize(1);
+        }
+    }
+
+    @Test
+    void should_refuse_a_batch_item_of_another_scope() {
+        assertThatThrownBy(() -> WriteBatch.of(ALICE).put(memory(BOB, "x", 0)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("batch scope");
+    }
+
+    // ------------------------------------------------------------ atomicity
+
+    @Test
+    void should_leave_nothing_behind_when_a_batch_fails_midway() {
+        Memory kept = memory(ALICE, "kept before", 0);
+        put(ALICE, kept);
+        SessionTurn turn = new SessionTurn(ALICE, "s1", 0, "t1", TurnRole.USER, null, "first", T0);
+        store.write(WriteBatch.of(ALICE).append(turn));
+        Memory fresh = memory(ALICE, "should vanish", 1);
+        WriteBatch failing = WriteBatch.of(ALICE)
+                .put(fresh)
+                .put(kept.toBuilder().text("changed text").build())
+                .append(turn); // same session and seq again: the store must refuse it
+        assertThatThrownBy(() -> store.write(failing)).isInstanceOf(RuntimeException.class);
+        assertThat(store.memory(ALICE, fresh.id())).isEmpty();
+        assertThat(store.memory(ALICE, kept.id())).contains(kept);
+        assertThat(store.searchMemories(ALICE, "vanish changed", EnumSet.allOf(MemoryStatus.class),
+                EnumSet.allOf(MemoryKind.class), 10)).isEmpty();
+        // and the store still works
+        put(ALICE, fresh);
+        assertThat(store.memory(ALICE, fresh.id())).contains(fresh);
+    }
+
+    // ------------------------------------------------------------ ordering, paging and filters
+
+    @Test
+    void should_list_in_time_order_with_paging() {
+        List<Memory> all = new ArrayList<>();
+        List<Observation> obs = new ArrayList<>();
+        for (int i = 0; i < 25; i++) {
+            all.add(memory(ALICE, "memory number " + i, 25 - i)); // inserted newest first
+            obs.add(observation(ALICE, "observation number " + i, 25 - i));
+        }
+        WriteBatch b = WriteBatch.of(ALICE);
+        all.forEach(b::put);
+        obs.forEach(b::put);
+        store.write(b);
+        List<Memory> expected = new ArrayList<>(all);
+        expected.sort((x, y) -> x.createdAt().compareTo(y.createdAt()));
+        assertThat(store.memories(ALICE, MemoryFilter.all())).containsExactlyElementsOf(expected);
+        assertThat(store.memories(ALICE, MemoryFilter.all().page(10, 5))).containsExactlyElementsOf(expected.subList(10, 15));
+        List<Observation> expectedObs = new ArrayList<>(obs);
+        expectedObs.sort((x, y) -> x.observedAt().compareTo(y.observedAt()));
+        assertThat(store.observations(ALICE, ObservationFilter.all().page(20, 10)))
+                .containsExactlyElementsOf(expectedObs.subList(20, 25));
+    }
+
+    @Test
+    void should_filter_by_status_kind_text_and_time() {
+        Memory active = memory(ALICE, "Likes 100% dark_chocolate", 0);
+        Memory superseded = memory(ALICE, "Lives in Recife", 1).toBuilder().status(MemoryStatus.SUPERSEDED).build();
+        Memory skill = memory(ALICE, "Knows Kotlin", 2).toBuilder().kind(MemoryKind.SKILL).build();
+        put(ALICE, active, superseded, skill);
+        assertThat(store.memories(ALICE, MemoryFilter.active())).containsExactly(active, skill);
+        assertThat(store.memories(ALICE, MemoryFilter.all().withStatuses(MemoryStatus.SUPERSEDED)))
+                .containsExactly(superseded);
+        assertThat(store.memories(ALICE, MemoryFilter.all().withKinds(MemoryKind.SKILL))).containsExactly(skill);
+        assertThat(store.memories(ALICE, MemoryFilter.all().withText("100%"))).containsExactly(active);
+        assertThat(store.memories(ALICE, MemoryFilter.all().withText("dark_"))).containsExactly(active);
+        assertThat(store.memories(ALICE, MemoryFilter.all().withText("K_OWS"))).isEmpty();
+        assertThat(store.memories(ALICE, MemoryFilter.all().createdBetween(T0.plusSeconds(60), T0.plusSeconds(120))))
+                .containsExactly(superseded);
+        assertThat(store.countMemories(ALICE, EnumSet.of(MemoryStatus.ACTIVE))).isEqualTo(2);
+        assertThat(store.searchMemories(ALICE, "Recife", EnumSet.of(MemoryStatus.ACTIVE),
+                EnumSet.allOf(MemoryKind.class), 10)).isEmpty();
+        assertThat(store.searchMemories(ALICE, "Kotlin", EnumSet.allOf(MemoryStatus.class),
+                EnumSet.of(MemoryKind.FACT), 10)).isEmpty();
+
+        Observation pending = observation(ALICE, "pending note", 0);
+        Observation done = observation(ALICE, "done note", 1).withStatus(ObservationStatus.CONSOLIDATED, T0);
+        put(ALICE, pending, done);
+        assertThat(store.observations(ALICE, ObservationFilter.pending())).containsExactly(pending);
+        assertThat(store.searchObservations(ALICE, "note", EnumSet.of(ObservationStatus.CONSOLIDATED), 10))
+                .extracting(s -> s.item().id()).containsExactly(done.id());
+    }
+
+    // ------------------------------------------------------------ search
+
+    @Test
+    void should_rank_the_more_relevant_memory_first() {
+        put(ALICE,
+                memory(ALICE, "The patient is allergic to dipyrone and penicillin", 0),
+                memory(ALICE, "Enjoys long walks on the beach", 1),
+                memory(ALICE, "Mentioned an allergy test next month", 2),
+                memory(ALICE, "Prefers morning appointments", 3));
+        List<Scored<Memory>> hits = store.searchMemories(ALICE, "Is she allergic to dipyrone?",
+                EnumSet.of(MemoryStatus.ACTIVE), EnumSet.allOf(MemoryKind.class), 10);
+        assertThat(hits).isNotEmpty();
+        assertThat(hits.get(0).item().text()).contains("dipyrone");
+        assertThat(hits).extracting(h -> h.item().text()).doesNotContain("Enjoys long walks on the beach");
+        for (int i = 1; i < hits.size(); i++) {
+            assertThat(hits.get(i).score()).isLessThanOrEqualTo(hits.get(i - 1).score());
+        }
+    }
+
+    @Test
+    void should_respect_the_search_limit() {
+        WriteBatch b = WriteBatch.of(ALICE);
+        for (int i = 0; i < 30; i++) {
+            b.put(memory(ALICE, "coffee note " + i, i));
+        }
+        store.write(b);
+        assertThat(store.searchMemories(ALICE, "coffee", EnumSet.of(MemoryStatus.ACTIVE),
+                EnumSet.allOf(MemoryKind.class), 7)).hasSize(7);
+    }
+
+    @Test
+    void should_never_fail_on_query_syntax_in_user_text() {
+        put(ALICE, memory(ALICE, "Dra. Marina likes \"quoted\" things (and AND NEAR) - minus \\ back", 0),
+                observation(ALICE, "emoji 😀 and עברית text", 0));
+        StringBuilder huge = new StringBuilder();
+        while (huge.length() < 100_000) {
+            huge.append("word").append(huge.length()).append(" \"(*:");
+        }
+        List<String> nasty = List.of("\"", "\"unbalanced", "*", "a*", ":", "text:foo", "(", ")", "((a)", "AND",
+                "a AND", "OR", "NOT", "NEAR", "NEAR(a b, 2)", "-", "-a", "\\", "^", "{", "}", "[", "]", "~", "+",
+                "sk : x", "😀", "עברית", "مرحبا", "", "   ", "'; DROP TABLE memories; --", "%", "_", huge.toString(),
+                "quoted", "marina*", "col:value AND NOT x");
+        for (String q : nasty) {
+            assertThat(store.searchMemories(ALICE, q, EnumSet.allOf(MemoryStatus.class),
+                    EnumSet.allOf(MemoryKind.class), 5)).as(q).isNotNull();
+            assertThat(store.searchObservations(ALICE, q, EnumSet.allOf(ObservationStatus.class), 5)).as(q)
+                    .isNotNull();
+        }
+        assertThat(store.searchMemories(ALICE, "\"quoted\"", EnumSet.allOf(MemoryStatus.class),
+                EnumSet.allOf(MemoryKind.class), 5)).hasSize(1);
+        assertThat(store.searchObservations(ALICE, "😀 עברית", EnumSet.allOf(ObservationStatus.class), 5)).hasSize(1);
+        assertThat(store.memories(ALICE, MemoryFilter.all())).hasSize(1);
+    }
+
+    @Test
+    void should_find_nearest_vectors_within_the_scope() {
+        Memory near = memory(ALICE, "near", 0).toBuilder().embedding(Embedding.of(new float[] {1, 0, 0})).build();
+        Memory far = memory(ALICE, "far", 1).toBuilder().embedding(Embedding.of(new float[] {0, 1, 0})).build();
+        Memory plain = memory(ALICE, "no vector", 2);
+        Memory bobs = memory(BOB, "bob near", 0).toBuilder().embedding(Embedding.of(new float[] {1, 0, 0})).build();
+        put(ALICE, near, far, plain);
+        put(BOB, bobs);
+        List<Scored<Memory>> hits = store.searchMemoriesByVector(ALICE, new float[] {0.9f, 0.1f, 0},
+                EnumSet.of(MemoryStatus.ACTIVE), 10);
+        assertThat(hits).extracting(h -> h.item().id()).containsExactly(near.id(), far.id());
+        assertThat(hits.get(0).score()).isGreaterThan(hits.get(1).score());
+        assertThat(store.searchMemoriesByVector(ALICE, new float[] {1, 0, 0}, EnumSet.of(MemoryStatus.ACTIVE), 1))
+                .extracting(h -> h.item().id()).containsExactly(near.id());
+        assertThatThrownBy(() -> store.searchMemoriesByVector(ALICE, new float[] {1, 0}, EnumSet.of(MemoryStatus.ACTIVE), 5))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dimension");
+
+        Observation ov = observation(ALICE, "vector note", 0).withEmbedding(Embedding.of(new float[] {0, 0, 1}));
+        put(ALICE, ov);
+        assertThat(store.searchObservationsByVector(ALICE, new float[] {0, 0, 1},
+                EnumSet.allOf(ObservationStatus.class), 3)).extracting(h -> h.item().id()).containsExactly(ov.id());
+    }
+
+    // ------------------------------------------------------------ sessions
+
+    @Test
+    void should_return_recent_turns_in_order() {
+        WriteBatch b = WriteBatch.of(ALICE);
+        for (int i = 0; i < 12; i++) {
+            b.append(new SessionTurn(ALICE, "s1", i, "t" + i, i % 2 == 0 ? TurnRole.USER : TurnRole.ASSISTANT, null,
+                    "turn " + i, T0.plusSeconds(i)));
+        }
+        store.write(b);
+        assertThat(store.recentTurns(ALICE, "s1", 3)).extracting(SessionTurn::seq).containsExactly(9L, 10L, 11L);
+        assertThat(store.sessionTurns(ALICE, "s1", 4, 2)).extracting(SessionTurn::seq).containsExactly(4L, 5L);
+        assertThat(store.sessionLength(ALICE, "s1")).isEqualTo(12);
+        assertThat(store.sessionLength(ALICE, "other")).isZero();
+        assertThat(store.recentTurns(ALICE, "other", 3)).isEmpty();
+    }
+
+    // ------------------------------------------------------------ lifecycle
+
+    @Test
+    void should_keep_everything_after_reopen() {
+        Memory m = memory(ALICE, "survives reopen", 0);
+        Observation o = observation(BOB, "also survives", 0);
+        put(ALICE, m);
+        put(BOB, o);
+        reopen();
+        assertThat(store.memory(ALICE, m.id())).contains(m);
+        assertThat(store.observation(BOB, o.id())).contains(o);
+        assertThat(store.searchMemories(ALICE, "reopen", EnumSet.of(MemoryStatus.ACTIVE),
+                EnumSet.allOf(MemoryKind.class), 5)).hasSize(1);
+    }
+
+    @Test
+    void should_allow_close_twice_and_refuse_use_after_close() {
+        store.close();
+        store.close();
+        assertThatThrownBy(() -> store.memories(ALICE, MemoryFilter.all())).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> store.write(WriteBatch.of(ALICE).put(memory(ALICE, "x", 0))))
+                .isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> store.searchMemories(ALICE, "x", Set.of(MemoryStatus.ACTIVE),
+                Set.of(MemoryKind.FACT), 1)).isInstanceOf(IllegalStateException.class);
+        store = openStore(folder);
+    }
+
+    @Test
+    void should_reject_bad_arguments_clearly() {
+        assertThatThrownBy(() -> store.searchMemories(ALICE, "x", Set.of(MemoryStatus.ACTIVE), Set.of(MemoryKind.FACT), 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("limit");
+        assertThatThrownBy(() -> store.memories(null, MemoryFilter.all()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("scope");
+        assertThatThrownBy(() -> store.write(null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("batch");
+    }
+
+    @Test
+    void should_accept_concurrent_writers_and_readers() throws Exception {
+        int threads = 4;
+        int perThread = 25;
+        List<Thread> workers = new ArrayList<>();
+        List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int t = 0; t < threads; t++) {
+            Scope s = Scope.of("clinic-1", "receptionist", "user" + t);
+            workers.add(new Thread(() -> {
+                try {
+                    for (int i = 0; i < perThread; i++) {
+                        put(s, memory(s, "concurrent fact " + i, i));
+                        store.searchMemories(s, "concurrent fact", Set.of(MemoryStatus.ACTIVE),
+                                EnumSet.allOf(MemoryKind.class), 5);
+                    }
+                } catch (Throwable e) {
+                    errors.add(e);
+                }
+            }));
+        }
+        workers.forEach(Thread::start);
+        for (Thread w : workers) {
+            w.join();
+        }
+        assertThat(errors).isEmpty();
+        for (int t = 0; t < threads; t++) {
+            assertThat(store.memories(Scope.of("clinic-1", "receptionist", "user" + t), MemoryFilter.all()))
+                    .hasSize(perThread);
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package dev.reverie.store.sqlite;
+
+import dev.reverie.MemoryFilter;
+import dev.reverie.MemoryStoreException;
+import dev.reverie.Scope;
+import dev.reverie.spi.MemoryStore;
+import dev.reverie.spi.MemoryStoreContract;
+import dev.reverie.spi.MemoryStores;
+import dev.reverie.spi.WriteBatch;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SqliteMemoryStoreTest extends MemoryStoreContract {
+
+    @Override
+    protected MemoryStore openStore(Path folder) {
+        return MemoryStores.open("sqlite:" + folder);
+    }
+
+    @Test
+    void should_keep_one_database_file_per_tenant() throws Exception {
+        put(ALICE, memory(ALICE, "a", 0));
+        put(ALICE_OTHER_TENANT, memory(ALICE_OTHER_TENANT, "b", 0));
+        try (Stream<Path> files = Files.list(folder)) {
+            assertThat(files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".db")))
+                    .containsExactlyInAnyOrder("tenant-clinic-1.db", "tenant-clinic-2.db");
+        }
+    }
+
+    @Test
+    void should_map_tenants_that_differ_only_in_case_or_punctuation_to_different_files() {
+        Set<String> names = new HashSet<>();
+        for (String t : List.of("Acme", "acme", "a.b", "a:b", "a@b", "a-b", "a_b", "ACME")) {
+            names.add(SqliteMemoryStore.fileName(t));
+        }
+        assertThat(names).hasSize(8);
+        assertThat(SqliteMemoryStore.fileName("x".repeat(128))).hasSizeLessThan(255);
+    }
+
+    @Test
+    void should_migrate_an_empty_file_and_refuse_a_newer_schema() throws Exception {
+        store.close();
+        Path file = folder.resolve("tenant-future.db");
+        try (var c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)");
+            st.execute("INSERT INTO schema_version VALUES (99)");
+        }
+        store = openStore(folder);
+        Scope future = Scope.of("future", "a", "u");
+        assertThatThrownBy(() -> store.memories(future, MemoryFilter.all()))
+                .isInstanceOf(MemoryStoreException.class).hasMessageContaining("schema version 99");
+        Path empty = folder.resolve("tenant-empty.db");
+        Files.createFile(empty);
+        assertThat(store.memories(Scope.of("empty", "a", "u"), MemoryFilter.all())).isEmpty();
+    }
+
+    @Test
+    void should_let_a_second_store_on_the_same_folder_see_committed_data() {
+        put(ALICE, memory(ALICE, "visible to the other process", 0));
+        try (MemoryStore second = SqliteMemoryStore.open(folder)) {
+            assertThat(second.memories(ALICE, MemoryFilter.all())).hasSize(1);
+            second.write(WriteBatch.of(BOB).put(memory(BOB, "written by the second", 0)));
+        }
+        assertThat(store.memories(BOB, MemoryFilter.all())).hasSize(1);
+    }
+
+    @Test
+    void should_run_the_same_contract_in_memory() {
+        try (MemoryStore mem = MemoryStores.open("sqlite::memory:")) {
+            mem.write(WriteBatch.of(ALICE).put(memory(ALICE, "in memory fact", 0)));
+            assertThat(mem.memories(ALICE, MemoryFilter.all())).hasSize(1);
+            assertThat(mem.memories(BOB, MemoryFilter.all())).isEmpty();
+            assertThat(mem.describe()).isEqualTo("sqlite::memory:");
+        }
+    }
+
+    @Test
+    void should_build_fts_queries_only_from_quoted_word_terms() {
+        String match = SqliteMemoryStore.matchExpression(ALICE, "a\" OR sk : x NEAR(");
+        assertThat(match).startsWith("sk : \"s").contains("text : (\"sk\" OR \"x\" OR \"near\")");
+        assertThat(SqliteMemoryStore.matchExpression(ALICE, "\"*():")).isNull();
+    }
+}
