@@ -49,6 +49,20 @@ public interface MemoryStore extends AutoCloseable {
     /** Memories matching the filter, ordered by creation time then id. */
     List<Memory> memories(Scope scope, MemoryFilter filter);
 
+    /**
+     * The scope's ACTIVE permanent memories (identity and safety-critical facts, pinned into every
+     * context), most important first, at most {@code limit}. This is on the hot path: stores should
+     * answer it from an index. The default filters {@link #memories} and suits small stores only.
+     */
+    default List<Memory> pinnedMemories(Scope scope, int limit) {
+        return memories(scope, MemoryFilter.active()).stream()
+                .filter(Memory::permanent)
+                .sorted(java.util.Comparator.comparingDouble(Memory::importance).reversed()
+                        .thenComparing(Memory::id))
+                .limit(limit)
+                .toList();
+    }
+
     /** How many memories of the scope have one of the statuses. */
     long countMemories(Scope scope, Set<MemoryStatus> statuses);
 
