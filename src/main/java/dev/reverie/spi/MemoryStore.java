@@ -94,7 +94,7 @@ public interface MemoryStore extends AutoCloseable {
     /** The last {@code count} turns of the session, in ascending seq order. */
     List<SessionTurn> recentTurns(Scope scope, String sessionId, int count);
 
-    /** The number of turns in the session (equal to the next free seq when seqs start at 0). */
+    /** The next free seq of the session: the number of turns, since seqs start at 0 and have no gaps. */
     long sessionLength(Scope scope, String sessionId);
 
     /** The session's compacted summary, if one was written. */

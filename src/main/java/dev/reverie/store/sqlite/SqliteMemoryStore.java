@@ -499,7 +499,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         Checks.notNull("scope", scope);
         Checks.notNull("sessionId", sessionId);
         return db(scope.tenantId()).read(c -> query(c,
-                "SELECT COUNT(*) FROM session_turns WHERE agent = ? AND usr = ? AND session_id = ?",
+                "SELECT COALESCE(MAX(seq) + 1, 0) FROM session_turns WHERE agent = ? AND usr = ? AND session_id = ?",
                 rs -> rs.getLong(1), scope.agentId(), scope.endUserId(), sessionId).get(0));
     }
 
