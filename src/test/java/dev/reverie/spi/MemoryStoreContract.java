@@ -335,6 +335,22 @@ public abstract class MemoryStoreContract {
     }
 
     @Test
+    void should_list_active_permanent_memories_as_pins_most_important_first() {
+        Memory name = memory(ALICE, "Name is Marina", 0).toBuilder().permanent(true).importance(95).build();
+        Memory allergy = memory(ALICE, "Allergic to dipyrone", 1).toBuilder().permanent(true).importance(99).build();
+        Memory old = memory(ALICE, "Name was Ana", 2).toBuilder().permanent(true).importance(99)
+                .status(MemoryStatus.SUPERSEDED).build();
+        Memory plain = memory(ALICE, "Likes jazz", 3);
+        Memory bobs = memory(BOB, "Name is Bob", 0).toBuilder().permanent(true).build();
+        put(ALICE, name, allergy, old, plain);
+        put(BOB, bobs);
+        assertThat(store.pinnedMemories(ALICE, 10)).containsExactly(allergy, name);
+        assertThat(store.pinnedMemories(ALICE, 1)).containsExactly(allergy);
+        put(ALICE, allergy.toBuilder().permanent(false).build());
+        assertThat(store.pinnedMemories(ALICE, 10)).containsExactly(name);
+    }
+
+    @Test
     void should_respect_the_search_limit() {
         WriteBatch b = WriteBatch.of(ALICE);
         for (int i = 0; i < 30; i++) {
