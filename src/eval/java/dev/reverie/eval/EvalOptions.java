@@ -26,13 +26,15 @@ public record EvalOptions(Path data, List<Integer> budgets, List<String> systems
     static final int MIN_BUDGET = 128;
 
     /** Every system name, in the order {@code all} runs them. */
-    static final List<String> ALL_SYSTEMS = List.of("window", "bm25", "dense");
+    static final List<String> ALL_SYSTEMS = List.of("window", "bm25", "dense",
+            "reverie-lexical-nodream", "reverie-hybrid-nodream");
 
     static final String USAGE = String.join("\n",
             "usage: LocomoEval --data FILE [options]",
             "  --data FILE          LoCoMo JSON file (format of locomo10.json); required",
             "  --budgets LIST       token budgets, comma-separated (default 512,1000,2000,4000)",
-            "  --systems LIST       comma list of " + String.join(",", ALL_SYSTEMS) + ", or all (default all)",
+            "  --systems LIST       comma list of " + String.join(",", ALL_SYSTEMS),
+            "                       or all (default all)",
             "  --store KIND         Reverie store backend: sqlite or lucene (default sqlite)",
             "  --limit-samples N    run only the first N samples (default: all)",
             "  --out DIR            output folder for results.json, results.md, traces (default target/locomo)",

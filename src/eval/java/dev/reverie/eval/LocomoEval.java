@@ -1,5 +1,6 @@
 package dev.reverie.eval;
 
+import dev.reverie.ReverieException;
 import dev.reverie.spi.TokenCounter;
 
 import java.io.IOException;
@@ -75,8 +76,26 @@ public final class LocomoEval {
         if (options.limitSamples() > 0 && samples.size() > options.limitSamples()) {
             samples = samples.subList(0, options.limitSamples());
         }
-        new LocomoEval(options, samples, System.out).run();
+        try {
+            new LocomoEval(options, samples, System.out).run();
+        } catch (SystemFailure e) {
+            System.err.println("LocomoEval: " + e.getMessage());
+            if (!(e.getCause() instanceof ReverieException) && !(e.getCause() instanceof IllegalArgumentException)) {
+                e.getCause().printStackTrace();
+            }
+            System.exit(1);
+        }
+        // the ONNX runtime leaves non-daemon threads behind
         System.exit(0);
+    }
+
+    /** A system failed to start, ingest, answer or close; the message names it. */
+    private static final class SystemFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        SystemFailure(String system, Exception cause) {
+            super("system '" + system + "' failed: " + cause.getMessage(), cause);
+        }
     }
 
     private void run() {
@@ -96,10 +115,8 @@ public final class LocomoEval {
         for (String name : options.systems()) {
             try (EvalSystem system = create(name)) {
                 results.add(evaluate(system, matchers, board));
-            } catch (RuntimeException e) {
-                throw e;
             } catch (Exception e) {
-                throw new IllegalStateException("system " + name + " failed to close", e);
+                throw new SystemFailure(name, e);
             }
         }
         Map<String, Object> run = new LinkedHashMap<>();
@@ -217,6 +234,10 @@ public final class LocomoEval {
             case "window" -> new SlidingWindowSystem(packer);
             case "bm25" -> new Bm25System(packer);
             case "dense" -> new DenseSystem(packer, embedder());
+            case "reverie-lexical-nodream" -> new ReverieSystem(name, options.store(),
+                    ReverieSystem.freshFolder(options.out(), name), null);
+            case "reverie-hybrid-nodream" -> new ReverieSystem(name, options.store(),
+                    ReverieSystem.freshFolder(options.out(), name), embedder());
             default -> throw new IllegalArgumentException("unknown system '" + name + "'");
         };
     }
