@@ -6,7 +6,9 @@ import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2Embedding
 import dev.reverie.spi.Embedder;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -51,12 +53,13 @@ public final class MiniLmEmbedder implements Embedder {
 
     @Override
     public List<float[]> embedAll(List<String> texts) {
-        List<String> missing = new ArrayList<>();
+        Set<String> unique = new LinkedHashSet<>();
         for (String text : texts) {
-            if (!cache.containsKey(text) && !missing.contains(text)) {
-                missing.add(text);
+            if (!cache.containsKey(text)) {
+                unique.add(text);
             }
         }
+        List<String> missing = new ArrayList<>(unique);
         for (int from = 0; from < missing.size(); from += BATCH) {
             List<String> batch = missing.subList(from, Math.min(missing.size(), from + BATCH));
             List<TextSegment> segments = new ArrayList<>(batch.size());
