@@ -56,8 +56,7 @@ public final class ExportCodec {
     public ExportCodec() {
         mapper = Json.create()
                 .enable(SerializationFeature.INDENT_OUTPUT)
-                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
         // the caller owns the streams
         mapper.getFactory().disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
         mapper.getFactory().disable(JsonParser.Feature.AUTO_CLOSE_SOURCE);
@@ -117,8 +116,12 @@ public final class ExportCodec {
      */
     public UserExport read(InputStream in, Scope target) {
         JsonNode root;
-        try {
-            root = mapper.readTree(in);
+        try (JsonParser parser = mapper.getFactory().createParser(in)) {
+            root = mapper.readTree(parser);
+            if (root != null && parser.nextToken() != null) {
+                throw new MemoryFormatException("the export has content after its JSON object (at "
+                        + location(parser) + "); nothing was imported");
+            }
         } catch (JsonProcessingException e) {
             throw new MemoryFormatException("the export is not valid JSON (" + e.getOriginalMessage() + " at "
                     + location(e) + "); nothing was imported", e);
@@ -326,6 +329,10 @@ public final class ExportCodec {
     private static String location(JsonProcessingException e) {
         return e.getLocation() == null ? "an unknown position"
                 : "line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
+    }
+
+    private static String location(JsonParser p) {
+        return "line " + p.currentLocation().getLineNr() + ", column " + p.currentLocation().getColumnNr();
     }
 
     private static String path(JsonMappingException e) {
