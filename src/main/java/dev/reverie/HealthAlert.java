@@ -31,19 +31,31 @@ public record HealthAlert(Type type, String tenantId, String agentId, double val
         return type.layer();
     }
 
-    /** The conditions that raise an alert, each with its layer. Thread-safe (an enum). */
+    /**
+     * The conditions that raise an alert, each with its layer; each says what the alert's
+     * {@code value} and {@code threshold} hold. Thread-safe (an enum).
+     */
     public enum Type {
-        /** Share of calls whose first message equals the previous call's is below {@link MemoryPolicy#prefixStabilityAlert()}. */
+        /**
+         * Share of calls whose first message equals the previous call's is below
+         * {@link MemoryPolicy#prefixStabilityAlert()}. Value: the share; threshold: the policy's.
+         */
         PREFIX_UNSTABLE(Layer.IMMUTABLE),
-        /** The IMMUTABLE layer is larger than {@link MemoryPolicy#immutableSizeAlert()} tokens. */
+        /** The IMMUTABLE layer is larger than {@link MemoryPolicy#immutableSizeAlert()} tokens. Value: its tokens. */
         IMMUTABLE_TOO_LARGE(Layer.IMMUTABLE),
-        /** Share of retrieving calls that recalled nothing is above {@link MemoryPolicy#nullRetrievalAlert()}. */
+        /**
+         * Share of retrieving calls that recalled nothing is above {@link MemoryPolicy#nullRetrievalAlert()}.
+         * Value: the share; threshold: the policy's.
+         */
         NULL_RETRIEVAL_HIGH(Layer.PERSISTENT),
-        /** A recorded turn had more than {@link MemoryPolicy#tokensPerTurnAlert()} tokens. */
+        /** A recorded turn had more than {@link MemoryPolicy#tokensPerTurnAlert()} tokens. Value: the largest turn's tokens. */
         TURN_TOO_LARGE(Layer.TEMPORAL),
-        /** A session was assembled with more than {@link MemoryPolicy#longSessionTurns()} turns and no compaction. */
+        /**
+         * A session was assembled with more than {@link MemoryPolicy#longSessionTurns()} turns and no
+         * compaction. Value: how many such sessions; threshold: 0 (any).
+         */
         LONG_SESSION_NOT_COMPACTED(Layer.TEMPORAL),
-        /** Scratchpad text was found in a recorded turn, so it reached the store. */
+        /** Scratchpad text was found in a recorded turn, so it reached the store. Value: leaks; threshold: 0 (any). */
         TRANSIENT_LEAK(Layer.TRANSIENT);
 
         private final Layer layer;

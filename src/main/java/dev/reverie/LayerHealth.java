@@ -73,7 +73,7 @@ public record LayerHealth(Instant since, Instant at, int immutableTokens, List<A
     }
 
     /**
-     * The metrics of one tenant and agent, by layer.
+     * The metrics of one tenant and agent, by layer. Immutable and thread-safe.
      *
      * @param tenantId        the tenant
      * @param agentId         the agent
@@ -126,7 +126,7 @@ public record LayerHealth(Instant since, Instant at, int immutableTokens, List<A
     }
 
     /**
-     * IMMUTABLE metrics.
+     * IMMUTABLE metrics. Immutable and thread-safe.
      *
      * @param sizeTokens      tokens of the IMMUTABLE layer
      * @param calls           buildContext calls in the window
@@ -142,7 +142,7 @@ public record LayerHealth(Instant since, Instant at, int immutableTokens, List<A
     }
 
     /**
-     * PERSISTENT metrics. The first two come from counters; the rest from the store, read when the
+     * PERSISTENT metrics; immutable and thread-safe. The first two come from counters; the rest from the store, read when the
      * snapshot is taken over {@code sampledEndUsers} of the {@code endUsers} (evenly spread by id).
      *
      * @param retrievals      calls that retrieved by relevance (INJECT mode with a non-blank query)
@@ -175,7 +175,7 @@ public record LayerHealth(Instant since, Instant at, int immutableTokens, List<A
     }
 
     /**
-     * TEMPORAL metrics.
+     * TEMPORAL metrics. Immutable and thread-safe.
      *
      * @param turns                     turns recorded in the window
      * @param meanTokensPerTurn         mean tokens of a recorded turn's text
@@ -190,7 +190,7 @@ public record LayerHealth(Instant since, Instant at, int immutableTokens, List<A
     }
 
     /**
-     * TRANSIENT metrics.
+     * TRANSIENT metrics. Immutable and thread-safe.
      *
      * @param scratchpadEntries scratchpad entries seen in buildContext requests in the window
      * @param leaks             recorded turns that contained scratchpad text (see {@code ContextManager.health()})

@@ -345,8 +345,8 @@ public final class HealthMonitor {
                             + " scratchpad, not in the conversation"));
         }
         if (tm.longUncompactedSessions() > 0) {
-            out.add(alert(HealthAlert.Type.LONG_SESSION_NOT_COMPACTED, key, tm.longUncompactedSessions(),
-                    policy.longSessionTurns(), tm.longUncompactedSessions() + " session(s) of " + who
+            out.add(alert(HealthAlert.Type.LONG_SESSION_NOT_COMPACTED, key, tm.longUncompactedSessions(), 0,
+                    tm.longUncompactedSessions() + " session(s) of " + who
                             + " were assembled with more than " + policy.longSessionTurns()
                             + " turns and no compaction: the temporal budget is so large that compaction never"
                             + " triggers, so every call re-sends the whole session"));
