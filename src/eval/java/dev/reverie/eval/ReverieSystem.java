@@ -6,8 +6,11 @@ import dev.reverie.ContextMessage;
 import dev.reverie.ContextRequest;
 import dev.reverie.ImmutableLayer;
 import dev.reverie.Memory;
+import dev.reverie.MemoryAdmin;
+import dev.reverie.MemoryEvent;
 import dev.reverie.MemoryFilter;
 import dev.reverie.MemoryPolicy;
+import dev.reverie.MemoryStatus;
 import dev.reverie.Observation;
 import dev.reverie.ObservationFilter;
 import dev.reverie.RecalledMemory;
@@ -158,12 +161,17 @@ final class ReverieSystem implements EvalSystem {
         return new RetrievedContext(text.toString(), context.usage().total(), recalled);
     }
 
-    /** Which observations and memories came from {@code turnId}, with their status: where it was lost. */
+    /**
+     * Which observations and memories came from {@code turnId}, with their status, and for a memory
+     * that can no longer be recalled the last event of its history: where the turn was lost. Read
+     * through {@link ContextManager#admin()}, as an operator would.
+     */
     @Override
     public String diagnose(String turnId) {
+        MemoryAdmin admin = memory.admin();
         List<String> lines = new ArrayList<>();
         for (int offset = 0; ; offset += PAGE) {
-            List<Observation> batch = store.observations(scope, ObservationFilter.all().page(offset, PAGE));
+            List<Observation> batch = admin.observations(scope, ObservationFilter.all().page(offset, PAGE));
             for (Observation o : batch) {
                 if (o.sourceTurnIds().contains(turnId)) {
                     lines.add("observation " + o.status() + " " + o.kind() + ": " + o.text());
@@ -174,11 +182,19 @@ final class ReverieSystem implements EvalSystem {
             }
         }
         for (int offset = 0; ; offset += PAGE) {
-            List<Memory> batch = store.memories(scope, MemoryFilter.all().page(offset, PAGE));
+            List<Memory> batch = admin.memories(scope, MemoryFilter.all().page(offset, PAGE));
             for (Memory m : batch) {
                 if (m.sourceTurnIds().contains(turnId)) {
-                    lines.add(String.format(Locale.ROOT, "memory %s %s importance %.0f: %s", m.status(), m.kind(),
-                            m.importance(), m.text()));
+                    String line = String.format(Locale.ROOT, "memory %s %s importance %.0f: %s", m.status(),
+                            m.kind(), m.importance(), m.text());
+                    if (m.status() != MemoryStatus.ACTIVE) {
+                        List<MemoryEvent> history = admin.history(scope, m.id());
+                        if (!history.isEmpty()) {
+                            MemoryEvent last = history.get(history.size() - 1);
+                            line += " [last event " + last.type() + " at " + last.at() + ": " + last.cause() + "]";
+                        }
+                    }
+                    lines.add(line);
                 }
             }
             if (batch.size() < PAGE) {
