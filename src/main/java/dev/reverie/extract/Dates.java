@@ -26,18 +26,16 @@ final class Dates {
     record Found(int start, int end, LocalDate date) {
     }
 
-    private static final Set<String> TRIGGERS = Lexicon.set("yesterday|tomorrow|today|tonight|last|next|this"
-            + "|ago|in|past|coming|weekend|morning|afternoon|evening|monday|tuesday|wednesday|thursday|friday"
-            + "|saturday|sunday|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|january|february"
-            + "|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul"
-            + "|aug|sep|sept|oct|nov|dec|ontem|anteontem|amanha|hoje|semana|mes|ano|fim|final|ha|daqui|atras"
-            + "|passada|passado|proxima|proximo|vem|segunda|terca|quarta|quinta|sexta|sabado|domingo|janeiro"
-            + "|fevereiro|marco|abril|maio|junho|julho|agosto|setembro|outubro|novembro|dezembro|noite|em|day");
-
     private static final Set<String> FUTURE = Lexicon.set("will|ll|i'll|we'll|going|gonna|plan|planning|planned"
             + "|next|tomorrow|soon|upcoming|coming|vou|vamos|vai|pretendo|planejo|planejando|amanha|proxima"
             + "|proximo|vem|daqui|irei|iremos|hope|hoping|want|intend|scheduled|booked|appointment|consulta");
 
+    private static final String WEEKDAYS_EN = "monday|tuesday|wednesday|thursday|friday|saturday|sunday|mondays"
+            + "|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays";
+    private static final String MONTHS_EN = "january|february|march|april|may|june|july|august|september|october"
+            + "|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec";
+    private static final String MONTHS_PT = "janeiro|fevereiro|marco|abril|maio|junho|julho|agosto|setembro|outubro"
+            + "|novembro|dezembro";
     private static final String NUM_EN = "(a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
             + "|a\\s+few|a\\s+couple(?:\\s+of)?|couple(?:\\s+of)?|several|\\d{1,3})";
     private static final String NUM_PT = "(um|uma|dois|duas|tres|quatro|cinco|seis|sete|oito|nove|dez|onze|doze"
@@ -54,51 +52,68 @@ final class Dates {
         LocalDate resolve(Matcher m, LocalDate today, boolean future, boolean pt);
     }
 
-    private record Rule(Pattern pattern, Resolver resolver) {
+    /** A date pattern, tried only when the sentence has one of its trigger words (or a digit, for numeric ones). */
+    private record Rule(Set<String> triggers, boolean numeric, Pattern pattern, Resolver resolver) {
+        boolean applies(Sentence s, long mask, int index) {
+            return (mask & (1L << index)) != 0 || numeric && s.hasDigit();
+        }
     }
 
     private static final List<Rule> RULES = List.of(
-            rule("\\b(?:the\\s+)?day\\s+before\\s+yesterday\\b|\\banteontem\\b", (m, t, f, pt) -> t.minusDays(2)),
-            rule("\\b(?:the\\s+)?day\\s+after\\s+tomorrow\\b|\\bdepois\\s+de\\s+amanha\\b", (m, t, f, pt) -> t.plusDays(2)),
-            rule("\\byesterday\\b|\\blast\\s+night\\b|\\bontem\\b", (m, t, f, pt) -> t.minusDays(1)),
-            rule("\\btomorrow\\b|\\bamanha\\b", (m, t, f, pt) -> t.plusDays(1)),
-            rule("\\btoday\\b|\\btonight\\b|\\bthis\\s+(?:morning|afternoon|evening)\\b|\\bhoje\\b"
+            rule("before|anteontem", "\\b(?:the\\s+)?day\\s+before\\s+yesterday\\b|\\banteontem\\b", (m, t, f, pt) -> t.minusDays(2)),
+            rule("after|depois", "\\b(?:the\\s+)?day\\s+after\\s+tomorrow\\b|\\bdepois\\s+de\\s+amanha\\b", (m, t, f, pt) -> t.plusDays(2)),
+            rule("yesterday|night|ontem", "\\byesterday\\b|\\blast\\s+night\\b|\\bontem\\b", (m, t, f, pt) -> t.minusDays(1)),
+            rule("tomorrow|amanha", "\\btomorrow\\b|\\bamanha\\b", (m, t, f, pt) -> t.plusDays(1)),
+            rule("today|tonight|morning|afternoon|evening|hoje|noite", "\\btoday\\b|\\btonight\\b|\\bthis\\s+(?:morning|afternoon|evening)\\b|\\bhoje\\b"
                     + "|\\b(?:esta|essa|nesta|nessa)\\s+noite\\b", (m, t, f, pt) -> t),
-            rule("\\b(last|next|this\\s+past|this\\s+coming|this|coming|past)\\s+(week|weekend|month|year)\\b",
+            rule("week|weekend|month|year", "\\b(last|next|this\\s+past|this\\s+coming|this|coming|past)\\s+(week|weekend|month|year)\\b",
                     (m, t, f, pt) -> relative(t, m.group(1), unit(m.group(2)))),
-            rule("\\b(?:n?[ao]\\s+)?(semana|mes|ano|fim\\s+de\\s+semana|final\\s+de\\s+semana)\\s+"
+            rule("semana|mes|ano|fim|final", "\\b(?:n?[ao]\\s+)?(semana|mes|ano|fim\\s+de\\s+semana|final\\s+de\\s+semana)\\s+"
                     + "(passad[oa]|retrasad[oa]|que\\s+vem)\\b",
                     (m, t, f, pt) -> relative(t, m.group(2), unit(m.group(1)))),
-            rule("\\b(?:n?[ao]\\s+)?(proxim[oa]|ultim[oa])\\s+(semana|mes|ano|fim\\s+de\\s+semana|final\\s+de\\s+semana)\\b",
+            rule("semana|mes|ano|fim|final", "\\b(?:n?[ao]\\s+)?(proxim[oa]|ultim[oa])\\s+(semana|mes|ano|fim\\s+de\\s+semana|final\\s+de\\s+semana)\\b",
                     (m, t, f, pt) -> relative(t, m.group(1), unit(m.group(2)))),
-            rule("\\b(?:n?est[ea]|n?ess[ea])\\s+(semana|mes|ano|fim\\s+de\\s+semana|final\\s+de\\s+semana)\\b",
+            rule("semana|mes|ano|fim|final", "\\b(?:n?est[ea]|n?ess[ea])\\s+(semana|mes|ano|fim\\s+de\\s+semana|final\\s+de\\s+semana)\\b",
                     (m, t, f, pt) -> relative(t, "this", unit(m.group(1)))),
-            rule("\\b(?:(last|next|this\\s+past|this\\s+coming|this|coming|on)\\s+)?" + WEEKDAY_EN + "(s)?\\b",
+            rule(WEEKDAYS_EN, "\\b(?:(last|next|this\\s+past|this\\s+coming|this|coming|on)\\s+)?" + WEEKDAY_EN + "(s)?\\b",
                     (m, t, f, pt) -> m.group(3) != null ? null : weekday(t, m.group(1), day(m.group(2)), f)),
-            rule("\\b(?:(na|no|nesta|nessa|neste|nesse|esta|essa|este|esse|proxima|proximo|ultima|ultimo"
+            rule("segunda|terca|quarta|quinta|sexta|sabado|domingo", "\\b(?:(na|no|nesta|nessa|neste|nesse|esta|essa|este|esse|proxima|proximo|ultima|ultimo"
                     + "|na\\s+proxima|no\\s+proximo|na\\s+ultima|no\\s+ultimo)\\s+)?"
                     + "(segunda|terca|quarta|quinta|sexta|sabado|domingo)(-feira|\\s+feira)?"
                     + "(?:\\s+(que\\s+vem|passad[oa]|retrasad[oa]))?\\b",
                     Dates::portugueseWeekday),
-            rule("\\b" + NUM_EN + "\\s+(day|week|weekend|month|year)s?\\s+ago\\b",
+            rule("ago", "\\b" + NUM_EN + "\\s+(day|week|weekend|month|year)s?\\s+ago\\b",
                     (m, t, f, pt) -> shift(t, -count(m.group(1)), unit(m.group(2)))),
-            rule("\\bin\\s+" + NUM_EN + "\\s+(day|week|month|year)s?\\b",
+            rule("day|days|week|weeks|month|months|year|years", "\\bin\\s+" + NUM_EN + "\\s+(day|week|month|year)s?\\b",
                     (m, t, f, pt) -> shift(t, count(m.group(1)), unit(m.group(2)))),
-            rule("\\bha\\s+" + NUM_PT + "\\s+(dias?|semanas?|mes|meses|anos?)\\b|\\b" + NUM_PT
+            rule("ha|atras", "\\bha\\s+" + NUM_PT + "\\s+(dias?|semanas?|mes|meses|anos?)\\b|\\b" + NUM_PT
                     + "\\s+(dias?|semanas?|mes|meses|anos?)\\s+atras\\b",
                     (m, t, f, pt) -> m.group(1) != null ? shift(t, -count(m.group(1)), unit(m.group(2)))
                             : shift(t, -count(m.group(3)), unit(m.group(4)))),
-            rule("\\b(?:daqui\\s+a|em)\\s+" + NUM_PT + "\\s+(dias?|semanas?|meses|anos?)\\b",
+            rule("daqui|dias|semanas|meses|anos", "\\b(?:daqui\\s+a|em)\\s+" + NUM_PT + "\\s+(dias?|semanas?|meses|anos?)\\b",
                     (m, t, f, pt) -> shift(t, count(m.group(1)), unit(m.group(2)))),
-            rule("\\b(\\d{4})-(\\d{1,2})-(\\d{1,2})\\b",
+            numeric("", "\\b(\\d{4})-(\\d{1,2})-(\\d{1,2})\\b",
                     (m, t, f, pt) -> date(num(m.group(1)), num(m.group(2)), num(m.group(3)))),
-            rule("\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?" + MONTH_EN + "\\b(?:,?\\s+(\\d{4})\\b)?",
+            rule(MONTHS_EN, "\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?" + MONTH_EN + "\\b(?:,?\\s+(\\d{4})\\b)?",
                     (m, t, f, pt) -> date(year(m.group(3), t), month(m.group(2)), num(m.group(1)))),
-            rule("\\b" + MONTH_EN + "\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?:,?\\s+(\\d{4})\\b)?",
+            rule(MONTHS_EN, "\\b" + MONTH_EN + "\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?:,?\\s+(\\d{4})\\b)?",
                     (m, t, f, pt) -> date(year(m.group(3), t), month(m.group(1)), num(m.group(2)))),
-            rule("\\b(\\d{1,2})\\s+de\\s+" + MONTH_PT + "(?:\\s+de\\s+(\\d{4}))?\\b",
+            rule(MONTHS_PT, "\\b(\\d{1,2})\\s+de\\s+" + MONTH_PT + "(?:\\s+de\\s+(\\d{4}))?\\b",
                     (m, t, f, pt) -> date(year(m.group(3), t), month(m.group(2)), num(m.group(1)))),
-            rule("(?<![\\d/.])(\\d{1,2})/(\\d{1,2})(?:/(\\d{4}|\\d{2}))?(?![\\d/])", Dates::slashDate));
+            numeric("", "(?<![\\d/.])(\\d{1,2})/(\\d{1,2})(?:/(\\d{4}|\\d{2}))?(?![\\d/])", Dates::slashDate));
+
+    /** For each trigger word, the bit set of the rules it enables: one map lookup per token instead of one per rule. */
+    private static final Map<String, Long> RULES_BY_WORD = rulesByWord();
+
+    private static Map<String, Long> rulesByWord() {
+        Map<String, Long> m = new java.util.HashMap<>();
+        for (int i = 0; i < RULES.size(); i++) {
+            for (String w : RULES.get(i).triggers) {
+                m.merge(w, 1L << i, (a, b) -> a | b);
+            }
+        }
+        return Map.copyOf(m);
+    }
 
     private static final Map<String, Integer> NUMBERS = Map.ofEntries(
             Map.entry("a", 1), Map.entry("an", 1), Map.entry("one", 1), Map.entry("two", 2), Map.entry("three", 3),
@@ -114,8 +129,12 @@ final class Dates {
     private Dates() {
     }
 
-    private static Rule rule(String regex, Resolver resolver) {
-        return new Rule(Pattern.compile(regex), resolver);
+    private static Rule rule(String triggers, String regex, Resolver resolver) {
+        return new Rule(triggers.isEmpty() ? Set.of() : Lexicon.set(triggers), false, Pattern.compile(regex), resolver);
+    }
+
+    private static Rule numeric(String triggers, String regex, Resolver resolver) {
+        return new Rule(triggers.isEmpty() ? Set.of() : Lexicon.set(triggers), true, Pattern.compile(regex), resolver);
     }
 
     /** Whether the sentence speaks about the future (so a bare weekday points forward). */
@@ -130,18 +149,19 @@ final class Dates {
 
     /** The first resolvable date expression in the sentence body, or null. */
     static Found find(Sentence s, LocalDate today, boolean future) {
-        boolean candidate = false;
+        long mask = 0;
         for (String t : s.tokens) {
-            if (TRIGGERS.contains(t) || Character.isDigit(t.charAt(0))) {
-                candidate = true;
-                break;
+            Long bits = RULES_BY_WORD.get(t);
+            if (bits != null) {
+                mask |= bits;
             }
         }
-        if (!candidate) {
-            return null;
-        }
         Found best = null;
-        for (Rule r : RULES) {
+        for (int i = 0; i < RULES.size(); i++) {
+            Rule r = RULES.get(i);
+            if (!r.applies(s, mask, i)) {
+                continue;
+            }
             Matcher m = s.match(r.pattern);
             while (m.find()) {
                 if (best != null && m.start() >= best.start) {

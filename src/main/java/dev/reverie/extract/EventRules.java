@@ -53,8 +53,8 @@ final class EventRules {
      * Plans and dated events of a first-person sentence; returns whether one was recorded.
      */
     static boolean plansAndEvents(Sentence s, Facts out) {
-        boolean future = Dates.future(s);
-        Dates.Found date = Dates.find(s, out.today, future);
+        boolean future = s.future();
+        Dates.Found date = s.date();
         String value = s.bodyText();
         if (value.isBlank() || s.contentWords < 3) {
             return false; // "I'm going to bed", "so tired today": no durable plan or event
@@ -98,7 +98,7 @@ final class EventRules {
         if (value.isBlank()) {
             return;
         }
-        Dates.Found date = Dates.find(s, out.today, Dates.future(s));
+        Dates.Found date = s.date();
         out.sentenceFact(MemoryKind.EVENT, subjectPrefix + Fold.stableHash(value), value, Cardinality.MULTI,
                 Polarity.POSITIVE, confidence, date == null ? null : Facts.atStartOfDay(date.date()));
     }

@@ -60,7 +60,17 @@ final class Fold {
 
     /** Word tokens of a folded string: letters and digits, with apostrophes kept inside words ("i'm"). */
     static List<String> tokens(String folded) {
-        List<String> out = new ArrayList<>();
+        List<int[]> spans = wordSpans(folded);
+        List<String> out = new ArrayList<>(spans.size());
+        for (int[] s : spans) {
+            out.add(folded.substring(s[0], s[1]));
+        }
+        return out;
+    }
+
+    /** Offsets of the {@link #tokens} of {@code folded}. */
+    static List<int[]> wordSpans(String folded) {
+        List<int[]> out = new ArrayList<>();
         int n = folded.length();
         int i = 0;
         while (i < n) {
@@ -79,7 +89,7 @@ final class Fold {
                 }
             }
             if (i > start) {
-                out.add(folded.substring(start, i));
+                out.add(new int[] {start, i});
             }
         }
         return out;

@@ -100,7 +100,8 @@ public final class RuleBasedExtractor implements Extractor {
         if (text.length() > MAX_TEXT_CHARS) {
             text = text.substring(0, MAX_TEXT_CHARS);
         }
-        List<Sentence> sentences = Sentence.split(text, MAX_SENTENCES);
+        java.time.LocalDate today = turn.at().atOffset(java.time.ZoneOffset.UTC).toLocalDate();
+        List<Sentence> sentences = Sentence.split(text, MAX_SENTENCES, today);
         int en = 0;
         int pt = 0;
         for (Sentence s : sentences) {

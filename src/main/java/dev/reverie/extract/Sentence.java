@@ -41,6 +41,11 @@ final class Sentence {
             "\\b(?:said|says|told|tells|asked|asks|wrote|writes|mentioned|mentions|claimed|claims|replied|thinks"
                     + "|thought|believes|texted|disse|diz|falou|contou|perguntou|escreveu|mencionou|acha|achou"
                     + "|respondeu|comentou|according\\s+to|segundo\\s+(?:ele|ela))\\b");
+    private static final Set<String> REPORTING_WORDS = Lexicon.set("said|says|told|tells|asked|asks|wrote|writes"
+            + "|mentioned|mentions|claimed|claims|replied|thinks|thought|believes|texted|disse|diz|falou|contou"
+            + "|perguntou|escreveu|mencionou|acha|achou|respondeu|comentou|according|segundo");
+    private static final Set<String> HEDGE_WORDS = Lexicon.set("think|guess|believe|suppose|maybe|probably|perhaps"
+            + "|sure|might|acho|talvez|provavelmente|sei|pode|parece");
     private static final Pattern SINGLE_QUOTED = Pattern.compile("(?:^|[\\s:,])'(.{2,200}?)'(?=[\\s.,!?;]|$)");
     private static final Set<String> ABBREVIATIONS = Lexicon.set("dr|dra|sr|sra|srta|mr|mrs|ms|prof|profa|st"
             + "|jr|vs|etc|eg|ie|av|dept|no|approx|fig|vol|ave|mt|sen|gov|gen|col|lt|sgt|capt|cmdr");
@@ -60,16 +65,30 @@ final class Sentence {
     final int enScore;
     final int ptScore;
     Lang lang = Lang.EN;
-    private int dateStart = -2;
+    private final java.time.LocalDate today;
+    private boolean dateDone;
+    private Dates.Found date;
+    private Boolean future;
 
-    private Sentence(String text) {
+    private Sentence(String text, java.time.LocalDate today) {
         this.text = text;
+        this.today = today;
         this.folded = Fold.fold(text);
         Matcher d = DISCOURSE.matcher(folded);
         int b = d.lookingAt() ? d.end() : 0;
         this.correction = b > 0 && CORRECTION_MARK.matcher(folded).region(0, b).find();
         this.body = b;
-        this.tokens = Fold.tokens(folded);
+        List<int[]> spans = Fold.wordSpans(folded);
+        List<String> all = new ArrayList<>(spans.size());
+        List<String> bodyTokens = new ArrayList<>(spans.size());
+        for (int[] span : spans) {
+            String t = folded.substring(span[0], span[1]);
+            all.add(t);
+            if (span[0] >= b) {
+                bodyTokens.add(t);
+            }
+        }
+        this.tokens = all;
         int en = 0;
         int pt = 0;
         int content = 0;
@@ -96,7 +115,6 @@ final class Sentence {
         this.ptScore = pt;
         this.contentWords = content;
         this.filler = allFiller;
-        List<String> bodyTokens = Fold.tokens(folded.substring(b));
         if (!first && pt > en) {
             for (String t : bodyTokens) {
                 if (Lexicon.PT_FIRST_PERSON_VERBS.contains(t) || (t.length() >= 5 && t.endsWith("ei"))) {
@@ -107,8 +125,8 @@ final class Sentence {
         }
         this.firstPerson = first;
         this.question = isQuestion(text, folded, b);
-        this.reported = isReported(folded, b);
-        this.hedged = HEDGE.matcher(folded).find();
+        this.reported = isReported(folded, b, tokens);
+        this.hedged = anyOf(tokens, HEDGE_WORDS) && HEDGE.matcher(folded).find();
         this.conditional = CONDITIONAL.matcher(folded).region(b, folded.length()).lookingAt();
     }
 
@@ -132,13 +150,36 @@ final class Sentence {
         return false;
     }
 
+    /** Whether the sentence speaks about the future (computed once). */
+    boolean future() {
+        if (future == null) {
+            future = Dates.future(this);
+        }
+        return future;
+    }
+
+    /** The first date expression of the body resolved against the turn's day, or null (computed once). */
+    Dates.Found date() {
+        if (!dateDone) {
+            date = Dates.find(this, today, future());
+            dateDone = true;
+        }
+        return date;
+    }
+
     /** Where the first date expression of the body starts, or -1 (values are cut there: "Porto ano passado"). */
     int dateStart() {
-        if (dateStart == -2) {
-            Dates.Found f = Dates.find(this, java.time.LocalDate.of(2000, 1, 1), false);
-            dateStart = f == null ? -1 : f.start();
+        Dates.Found f = date();
+        return f == null ? -1 : f.start();
+    }
+
+    boolean hasDigit() {
+        for (String t : tokens) {
+            if (Character.isDigit(t.charAt(0)) || Character.isDigit(t.charAt(t.length() - 1))) {
+                return true;
+            }
         }
-        return dateStart;
+        return false;
     }
 
     boolean pt() {
@@ -176,7 +217,19 @@ final class Sentence {
         return QUESTION_START.matcher(folded).region(body, folded.length()).lookingAt();
     }
 
-    private static boolean isReported(String folded, int body) {
+    private static boolean anyOf(List<String> tokens, Set<String> words) {
+        for (String t : tokens) {
+            if (words.contains(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isReported(String folded, int body, List<String> tokens) {
+        if (!anyOf(tokens, REPORTING_WORDS) && folded.indexOf('"', body) < 0 && folded.indexOf('\'', body) < 0) {
+            return false;
+        }
         Matcher m = REPORTING.matcher(folded).region(body, folded.length());
         while (m.find()) {
             List<String> before = Fold.tokens(folded.substring(Math.max(body, m.start() - 24), m.start()));
@@ -226,7 +279,7 @@ final class Sentence {
      * Splits {@code text} into sentences at {@code . ! ? ;} followed by a space, at line breaks and at
      * a spaced dash; abbreviations ("Dra.", "e.g.") and initials do not end a sentence.
      */
-    static List<Sentence> split(String text, int maxSentences) {
+    static List<Sentence> split(String text, int maxSentences, java.time.LocalDate today) {
         List<Sentence> out = new ArrayList<>();
         int n = text.length();
         int start = 0;
@@ -257,17 +310,17 @@ final class Sentence {
                 cut = i;
             }
             if (cut >= 0) {
-                add(out, text, start, cut);
+                add(out, text, start, cut, today);
                 start = next;
             }
         }
         if (start < n && out.size() < maxSentences) {
-            add(out, text, start, n);
+            add(out, text, start, n, today);
         }
         return out;
     }
 
-    private static void add(List<Sentence> out, String text, int start, int end) {
+    private static void add(List<Sentence> out, String text, int start, int end, java.time.LocalDate today) {
         while (start < end && Character.isWhitespace(text.charAt(start))) {
             start++;
         }
@@ -275,7 +328,7 @@ final class Sentence {
             end--;
         }
         if (end > start) {
-            out.add(new Sentence(text.substring(start, Math.min(end, start + MAX_CHARS * 2))));
+            out.add(new Sentence(text.substring(start, Math.min(end, start + MAX_CHARS * 2)), today));
         }
     }
 

@@ -24,45 +24,45 @@ final class SkillRules {
 
     private enum Target { TECH, LANGUAGE, INSTRUMENT, ANY }
 
-    private record Rule(Pattern pattern, Target object, String english, String portuguese) {
+    private record Rule(String[] needles, Pattern pattern, Target object, String english, String portuguese) {
     }
 
     private static final List<Rule> RULES = List.of(
-            rule("\\bi\\s+" + ADV + "{0,2}know\\s+how\\s+to\\s+", Target.ANY, "%1$s knows how to %2$s", "%1$s sabe %2$s"),
-            rule("\\bi\\s+" + ADV + "{0,2}know\\s+(?:a\\s+(?:bit|little)\\s+(?:of\\s+)?|some\\s+)?", Target.TECH,
+            rule("know how", "\\bi\\s+" + ADV + "{0,2}know\\s+how\\s+to\\s+", Target.ANY, "%1$s knows how to %2$s", "%1$s sabe %2$s"),
+            rule("know", "\\bi\\s+" + ADV + "{0,2}know\\s+(?:a\\s+(?:bit|little)\\s+(?:of\\s+)?|some\\s+)?", Target.TECH,
                     "%1$s knows %2$s", "%1$s conhece %2$s"),
-            rule("\\bi\\s+" + ADV + "{0,2}(?:can\\s+)?(?:also\\s+)?speak\\s+(?:a\\s+little\\s+|some\\s+|fluent\\s+|basic\\s+"
+            rule("speak", "\\bi\\s+" + ADV + "{0,2}(?:can\\s+)?(?:also\\s+)?speak\\s+(?:a\\s+little\\s+|some\\s+|fluent\\s+|basic\\s+"
                     + "|a\\s+bit\\s+of\\s+)?", Target.LANGUAGE, "%1$s speaks %2$s", "%1$s fala %2$s"),
-            rule("\\b(?:i'm|im|i\\s+am)\\s+" + ADV + "{0,2}fluent\\s+in\\s+|\\b(?:eu\\s+)?sou\\s+fluente\\s+em\\s+",
+            rule("fluent", "\\b(?:i'm|im|i\\s+am)\\s+" + ADV + "{0,2}fluent\\s+in\\s+|\\b(?:eu\\s+)?sou\\s+fluente\\s+em\\s+",
                     Target.LANGUAGE, "%1$s is fluent in %2$s", "%1$s é fluente em %2$s"),
-            rule("\\bi\\s+" + ADV + "{0,2}(?:can\\s+)?play\\s+(?:the\\s+)?", Target.INSTRUMENT, "%1$s plays %2$s",
+            rule("play", "\\bi\\s+" + ADV + "{0,2}(?:can\\s+)?play\\s+(?:the\\s+)?", Target.INSTRUMENT, "%1$s plays %2$s",
                     "%1$s toca %2$s"),
-            rule("\\bi\\s+" + ADV + "{0,2}(?:program|code|develop|write\\s+code|write\\s+software)\\s+(?:mostly\\s+|mainly\\s+)?in\\s+",
+            rule("program|code|develop|write", "\\bi\\s+" + ADV + "{0,2}(?:program|code|develop|write\\s+code|write\\s+software)\\s+(?:mostly\\s+|mainly\\s+)?in\\s+",
                     Target.TECH, "%1$s programs in %2$s", "%1$s programa em %2$s"),
-            rule("\\bi\\s+" + ADV + "{0,2}(?:can|can't|cant|cannot)\\s+(?=(?:cook|drive|swim|dance|sing|paint|draw|knit|sew|ski|surf|juggle"
+            rule("can", "\\bi\\s+" + ADV + "{0,2}(?:can|can't|cant|cannot)\\s+(?=(?:cook|drive|swim|dance|sing|paint|draw|knit|sew|ski|surf|juggle"
                     + "|skate|ride|code|program|fix|build|bake|sail|dive)\\b)", Target.ANY, "%1$s can %2$s", "%1$s sabe %2$s"),
-            rule("\\b(?:i'm|im|i\\s+am)\\s+" + ADV + "{0,2}(?:really\\s+|pretty\\s+|very\\s+|quite\\s+)?(?:good|great|skilled"
+            rule("good|great|skilled|experienced|proficient|expert", "\\b(?:i'm|im|i\\s+am)\\s+" + ADV + "{0,2}(?:really\\s+|pretty\\s+|very\\s+|quite\\s+)?(?:good|great|skilled"
                     + "|experienced|proficient|an\\s+expert|expert)\\s+(?:at|in|with)\\s+", Target.ANY,
                     "%1$s is good at %2$s", "%1$s é bom/boa em %2$s"),
-            rule("\\bi\\s+(?:have|'ve\\s+got)\\s+(?:\\d+\\s+years\\s+of\\s+|years\\s+of\\s+|a\\s+lot\\s+of\\s+|some\\s+|lots\\s+of\\s+)?"
+            rule("experience", "\\bi\\s+(?:have|'ve\\s+got)\\s+(?:\\d+\\s+years\\s+of\\s+|years\\s+of\\s+|a\\s+lot\\s+of\\s+|some\\s+|lots\\s+of\\s+)?"
                     + "experience\\s+(?:in|with)\\s+", Target.ANY, "%1$s has experience with %2$s",
                     "%1$s tem experiência com %2$s"),
-            rule("\\b(?:eu\\s+)?sei\\s+(?:programar|codar)\\s+(?:em\\s+)?|\\b(?:eu\\s+)?programo\\s+(?:em\\s+)?",
+            rule("sei |programo", "\\b(?:eu\\s+)?sei\\s+(?:programar|codar)\\s+(?:em\\s+)?|\\b(?:eu\\s+)?programo\\s+(?:em\\s+)?",
                     Target.TECH, "%1$s programs in %2$s", "%1$s programa em %2$s"),
-            rule("\\b(?:eu\\s+)?sei\\s+falar\\s+(?:um\\s+pouco\\s+de\\s+)?|(?:^|\\beu\\s+|\\be\\s+|\\btambem\\s+)falo\\s+"
+            rule("sei |falo", "\\b(?:eu\\s+)?sei\\s+falar\\s+(?:um\\s+pouco\\s+de\\s+)?|(?:^|\\beu\\s+|\\be\\s+|\\btambem\\s+)falo\\s+"
                     + "(?:um\\s+pouco\\s+de\\s+|bem\\s+|fluentemente\\s+)?", Target.LANGUAGE, "%1$s speaks %2$s",
                     "%1$s fala %2$s"),
-            rule("\\b(?:eu\\s+)?sei\\s+(?:tocar|jogar)\\s+(?:o\\s+|a\\s+)?|(?:^|\\beu\\s+|\\be\\s+|\\btambem\\s+)(?:toco|jogo)\\s+"
+            rule("sei |toco|jogo", "\\b(?:eu\\s+)?sei\\s+(?:tocar|jogar)\\s+(?:o\\s+|a\\s+)?|(?:^|\\beu\\s+|\\be\\s+|\\btambem\\s+)(?:toco|jogo)\\s+"
                     + "(?:o\\s+|a\\s+)?", Target.INSTRUMENT, "%1$s plays %2$s", "%1$s toca/joga %2$s"),
-            rule("\\b(?:eu\\s+)?sei\\s+(?=(?:cozinhar|nadar|dirigir|desenhar|pintar|dancar|cantar|costurar|tricotar"
+            rule("sei ", "\\b(?:eu\\s+)?sei\\s+(?=(?:cozinhar|nadar|dirigir|desenhar|pintar|dancar|cantar|costurar|tricotar"
                     + "|surfar|patinar|andar\\s+de\\s+bicicleta|andar\\s+de\\s+moto|velejar|mergulhar|consertar)\\b)",
                     Target.ANY, "%1$s can %2$s", "%1$s sabe %2$s"),
-            rule("\\b(?:eu\\s+)?sou\\s+(?:muito\\s+|bem\\s+)?(?:bom|boa|otim[oa]|expert|especialista|fera)\\s+(?:em|no|na|com)\\s+",
+            rule("sou ", "\\b(?:eu\\s+)?sou\\s+(?:muito\\s+|bem\\s+)?(?:bom|boa|otim[oa]|expert|especialista|fera)\\s+(?:em|no|na|com)\\s+",
                     Target.ANY, "%1$s is good at %2$s", "%1$s é bom/boa em %2$s"),
-            rule("\\b(?:eu\\s+)?tenho\\s+(?:\\d+\\s+anos\\s+de\\s+|anos\\s+de\\s+|muita\\s+|bastante\\s+|alguma\\s+)?"
+            rule("experiencia", "\\b(?:eu\\s+)?tenho\\s+(?:\\d+\\s+anos\\s+de\\s+|anos\\s+de\\s+|muita\\s+|bastante\\s+|alguma\\s+)?"
                     + "experiencia\\s+(?:em|com|no|na)\\s+", Target.ANY, "%1$s has experience with %2$s",
                     "%1$s tem experiência com %2$s"),
-            rule("\\b(?:eu\\s+)?(?:conheco|domino|manjo\\s+de|manjo)\\s+(?:bem\\s+)?(?:o\\s+|a\\s+)?", Target.TECH,
+            rule("conheco|domino|manjo", "\\b(?:eu\\s+)?(?:conheco|domino|manjo\\s+de|manjo)\\s+(?:bem\\s+)?(?:o\\s+|a\\s+)?", Target.TECH,
                     "%1$s knows %2$s", "%1$s conhece %2$s"));
 
     private static final Pattern NEGATED = Pattern.compile(
@@ -74,8 +74,9 @@ final class SkillRules {
     private SkillRules() {
     }
 
-    private static Rule rule(String regex, Target object, String english, String portuguese) {
-        return new Rule(Pattern.compile(regex), object, english, portuguese);
+    /** A rule tried only when the folded body contains one of the {@code |}-separated needles. */
+    private static Rule rule(String needles, String regex, Target object, String english, String portuguese) {
+        return new Rule(needles.split("\\|"), Pattern.compile(regex), object, english, portuguese);
     }
 
     static void apply(Sentence s, Facts out) {
@@ -85,6 +86,9 @@ final class SkillRules {
             return;
         }
         for (Rule r : RULES) {
+            if (!s.hasAny(r.needles)) {
+                continue;
+            }
             Matcher m = s.match(r.pattern);
             while (m.find()) {
                 boolean negated = NEGATED.matcher(s.folded.substring(Math.max(s.body, m.start() - 5), m.end())).find();

@@ -289,6 +289,109 @@ class RuleBasedExtractorTest {
             pt("Não sei.")
     );
 
+
+    /**
+     * Utterances written after the rules were tuned on {@link #TABLE} and never tuned against: an
+     * honest estimate on unseen phrasing. Its floor is lower; the printed numbers are what
+     * docs/extraction.md reports.
+     */
+    private static final List<Row> HOLDOUT = List.of(
+            en("Hello! My name's Daniel and I'm new here.", e(FACT, "user.name", "Daniel")),
+            en("Everyone calls me Danny.", e(FACT, "user.address_as", "Danny")),
+            en("I'm allergic to latex and bee stings.", e(FACT, "user.allergy", "latex"), e(FACT, "user.allergy", "bee stings")),
+            en("I have asthma, so I avoid smoky places.", e(FACT, "user.health", "asthma")),
+            en("I've been vegan for three years.", e(PREFERENCE, "user.diet", "vegan")),
+            en("I absolutely adore Italian food.", e(PREFERENCE, "user.likes", "Italian food")),
+            en("I can't stand loud music.", e(PREFERENCE, "user.dislikes", "loud music")),
+            en("My favourite book is Dune.", e(PREFERENCE, "user.favorite.book", "Dune")),
+            en("I'd rather get answers in bullet points.", e(PREFERENCE, "user.preference", "get answers in bullet points")),
+            en("I work as a data analyst for a bank.", e(FACT, "user.job", "data analyst"), e(FACT, "user.employer", "bank")),
+            en("I'm a teacher at Lincoln High.", e(FACT, "user.job", "teacher"), e(FACT, "user.employer", "Lincoln High")),
+            en("I've lived in Chicago for ten years.", e(FACT, "user.location", "Chicago")),
+            en("We moved to Austin last month.", e(FACT, "user.location", "Austin")),
+            en("I grew up in Ohio.", e(FACT, "user.origin", "Ohio")),
+            en("My son Lucas plays soccer.", e(FACT, "user.family.son", "Lucas")),
+            en("I have three grandchildren.", e(FACT, "user.family.grandchildren", "3")),
+            en("My mom passed away last year.", e(FACT, "user.family.mother", "passed away")),
+            en("We adopted a kitten named Pepper.", e(FACT, "user.pet", "Pepper")),
+            en("I know Python and SQL.", e(SKILL, "user.skill", "Python"), e(SKILL, "user.skill", "SQL")),
+            en("I can speak a little French.", e(SKILL, "user.skill", "French")),
+            en("I'm fluent in German.", e(SKILL, "user.skill", "German")),
+            en("I'm flying to Tokyo next Tuesday.", e(EVENT, "user.plan", "I'm flying to Tokyo next Tuesday")),
+            en("I have a job interview tomorrow morning.", e(EVENT, "user.plan", "I have a job interview tomorrow morning")),
+            en("Two days ago I got my driver's license.", e(EVENT, "user.event", "Two days ago I got my driver's license")),
+            en("I visited my grandma last Sunday.", e(EVENT, "user.event", "I visited my grandma last Sunday")),
+            en("I'm really into rock climbing these days.", e(PREFERENCE, "user.likes", "rock climbing")),
+            en("I stopped drinking coffee.", e(PREFERENCE, "user.diet", "coffee")),
+            named("en", "Jon", "Lost my job as a banker yesterday, so I'm starting my own dance studio.",
+                    e(EVENT, "user.event", "Lost my job as a banker yesterday, so I'm starting my own dance studio")),
+            named("en", "Gina", "I also lost my job at Door Dash this month.",
+                    e(EVENT, "user.event", "I also lost my job at Door Dash this month")),
+            named("en", "John", "My wife and I went to the farmer's market this weekend.",
+                    e(EVENT, "user.event", "My wife and I went to the farmer's market this weekend")),
+            named("en", "Maria", "I've been volunteering at a homeless shelter.",
+                    e(EVENT, EPISODE, "I've been volunteering at a homeless shelter")),
+            en("Do you know any good restaurants?"),
+            en("What's your favorite color?"),
+            en("My coworker told me she's allergic to gluten."),
+            en("He loves pizza."),
+            en("Okay, sounds good!"),
+            en("lol that's hilarious"),
+            en("I'm fine, thanks."),
+            en("If I were rich I'd live in Monaco."),
+            en("I'm not sure."),
+            en("I hate it when people are late."),
+            en("Sorry, I'm late!"),
+
+            pt("Olá, meu nome é Rafael.", e(FACT, "user.name", "Rafael")),
+            pt("Prefiro que me chamem de Rafa.", e(FACT, "user.address_as", "Rafa")),
+            pt("Tenho alergia a frutos do mar.", e(FACT, "user.allergy", "frutos do mar")),
+            pt("Sou hipertensa.", e(FACT, "user.health", "hipertensa")),
+            pt("Sofro de enxaqueca.", e(FACT, "user.health", "enxaqueca")),
+            pt("Sou vegetariano há cinco anos.", e(PREFERENCE, "user.diet", "vegetariano")),
+            pt("Adoro cozinhar nos fins de semana.", e(PREFERENCE, "user.likes", "cozinhar")),
+            pt("Detesto acordar cedo.", e(PREFERENCE, "user.dislikes", "acordar cedo")),
+            pt("Meu filme favorito é Cidade de Deus.", e(PREFERENCE, "user.favorite.movie", "Cidade de Deus")),
+            pt("Trabalho como designer numa agência.", e(FACT, "user.job", "designer")),
+            pt("Sou médica no Hospital Sírio-Libanês.", e(FACT, "user.job", "médica"),
+                    e(FACT, "user.employer", "Hospital Sírio-Libanês")),
+            pt("Moro no Rio de Janeiro.", e(FACT, "user.location", "Rio de Janeiro")),
+            pt("Eu e meu marido nos mudamos para Curitiba.", e(FACT, "user.location", "Curitiba")),
+            pt("Sou de Belo Horizonte, mas moro em Campinas.", e(FACT, "user.origin", "Belo Horizonte"),
+                    e(FACT, "user.location", "Campinas")),
+            pt("Meu filho Pedro tem dez anos.", e(FACT, "user.family.son", "Pedro")),
+            pt("Tenho três irmãos.", e(FACT, "user.family.siblings", "3")),
+            pt("Minha mãe mora em Manaus.", e(FACT, "user.family.mother", "mora em Manaus")),
+            pt("Tenho uma gata chamada Frida.", e(FACT, "user.pet", "Frida")),
+            pt("Sei falar francês.", e(SKILL, "user.skill", "francês")),
+            pt("Programo em Java há dez anos.", e(SKILL, "user.skill", "Java")),
+            pt("Toco bateria numa banda.", e(SKILL, "user.skill", "bateria")),
+            pt("Vou fazer uma cirurgia no joelho semana que vem.",
+                    e(EVENT, "user.plan", "Vou fazer uma cirurgia no joelho semana que vem")),
+            pt("Tenho prova de cálculo amanhã.", e(EVENT, "user.plan", "Tenho prova de cálculo amanhã")),
+            pt("Semana passada comecei a academia.", e(EVENT, "user.event", "Semana passada comecei a academia")),
+            pt("Há dois dias perdi meu celular.", e(EVENT, "user.event", "Há dois dias perdi meu celular")),
+            pt("Curto muito rock nacional.", e(PREFERENCE, "user.likes", "rock nacional")),
+            pt("Não bebo mais refrigerante.", e(PREFERENCE, "user.diet", "refrigerante")),
+            pt("Gosto de correr de manhã.", e(PREFERENCE, "user.likes", "correr")),
+            named("pt", "Ana", "Perdi meu emprego ontem, então vou abrir meu próprio negócio.",
+                    e(EVENT, "user.plan", "Perdi meu emprego ontem, então vou abrir meu próprio negócio")),
+            named("pt", "Ana", "A viagem para a Bahia foi maravilhosa, as praias eram lindas demais.",
+                    e(EVENT, EPISODE, "A viagem para a Bahia foi maravilhosa, as praias eram lindas demais")),
+            pt("Quais são seus planos?"),
+            pt("Qual é o seu nome?"),
+            pt("Minha colega disse que é alérgica a glúten."),
+            pt("Ele adora pizza."),
+            pt("Beleza, combinado!"),
+            pt("hahaha que engraçado"),
+            pt("Tô bem, obrigada."),
+            pt("Se eu fosse rica, moraria em Paris."),
+            pt("Não tenho certeza."),
+            pt("Estou aprendendo a tocar piano."),
+            pt("Odeio quando chove."),
+            pt("Desculpa a demora!")
+    );
+
     @Test
     void table_precision_and_recall_are_at_least_ninety_percent() {
         long englishRows = TABLE.stream().filter(r -> r.lang.equals("en")).count();
@@ -296,12 +399,30 @@ class RuleBasedExtractorTest {
         assertThat(englishRows).isGreaterThanOrEqualTo(80);
         assertThat(portugueseRows).isGreaterThanOrEqualTo(80);
 
+        double[] pr = score("table", TABLE);
+        assertThat(pr[0]).as("table precision").isGreaterThanOrEqualTo(0.9);
+        assertThat(pr[1]).as("table recall").isGreaterThanOrEqualTo(0.9);
+    }
+
+    @Test
+    void holdout_precision_and_recall_stay_above_a_floor() {
+        assertThat(HOLDOUT.stream().filter(r -> r.lang.equals("en")).count()).isGreaterThanOrEqualTo(40);
+        assertThat(HOLDOUT.stream().filter(r -> r.lang.equals("pt")).count()).isGreaterThanOrEqualTo(40);
+        double[] pr = score("holdout", HOLDOUT);
+        assertThat(pr[0]).as("holdout precision").isGreaterThanOrEqualTo(0.75);
+        assertThat(pr[1]).as("holdout recall").isGreaterThanOrEqualTo(0.75);
+    }
+
+    /** Precision and recall of kind+subject+value over {@code rows}, printing every miss. */
+    private double[] score(String name, List<Row> rows) {
+        long englishRows = rows.stream().filter(r -> r.lang.equals("en")).count();
+        long portugueseRows = rows.stream().filter(r -> r.lang.equals("pt")).count();
         int predicted = 0;
         int correct = 0;
         int expected = 0;
         int found = 0;
         List<String> misses = new ArrayList<>();
-        for (Row row : TABLE) {
+        for (Row row : rows) {
             List<ExtractedFact> facts = extractor.extract(new TurnInput(TurnRole.USER, row.text, row.speaker, "t1", AT));
             boolean expectsEpisode = row.expected.stream().anyMatch(x -> x.subject.equals(EPISODE));
             List<ExtractedFact> counted = facts.stream()
@@ -328,12 +449,11 @@ class RuleBasedExtractorTest {
         }
         double precision = predicted == 0 ? 0 : (double) correct / predicted;
         double recall = expected == 0 ? 0 : (double) found / expected;
-        System.out.printf("RuleBasedExtractor table: %d rows (%d English, %d Portuguese), %d expected facts, "
-                        + "%d predicted; precision %.3f, recall %.3f%n", TABLE.size(), englishRows, portugueseRows,
+        System.out.printf("RuleBasedExtractor %s: %d rows (%d English, %d Portuguese), %d expected facts, "
+                        + "%d predicted; precision %.3f, recall %.3f%n", name, rows.size(), englishRows, portugueseRows,
                 expected, predicted, precision, recall);
         misses.forEach(m -> System.out.println("  " + m));
-        assertThat(precision).as("precision; misses: %s", misses).isGreaterThanOrEqualTo(0.9);
-        assertThat(recall).as("recall; misses: %s", misses).isGreaterThanOrEqualTo(0.9);
+        return new double[] {precision, recall};
     }
 
     // ------------------------------------------------------------------------------------------
