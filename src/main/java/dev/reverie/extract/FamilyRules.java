@@ -182,8 +182,9 @@ final class FamilyRules {
             return;
         }
         String value = s.text.substring(span[0], span[1]).strip();
-        if (Fold.tokens(Fold.fold(value)).size() > 12) {
-            return;
+        List<String> words = Fold.tokens(Fold.fold(value));
+        if (words.size() > 12 || words.stream().allMatch(Lexicon.STOP::contains)) {
+            return; // "my kids are so excited": cut to "are", which says nothing
         }
         out.sentenceFact(MemoryKind.FACT, "user.family." + key, value, Cardinality.MULTI, Polarity.POSITIVE,
                 Facts.RELATIVE, null);

@@ -24,7 +24,7 @@ final class PreferenceRules {
             "\\b(?:i|we)\\s+" + ADV + "{0,3}(?:(don't|dont|do\\s+not|didn't|no\\s+longer|never|can't|cant|cannot)\\s+)?"
                     + ADV + "{0,2}(love|like|enjoy|adore|dig|fancy|stand|'ve\\s+always\\s+loved|'ve\\s+always\\s+liked"
                     + "|have\\s+always\\s+loved|have\\s+always\\s+liked|'ve\\s+always\\s+enjoyed|'ve\\s+loved|'ve\\s+liked)\\s+"
-                    + "(?:(?:to|doing|being)\\s+)?");
+                    + "(?:to\\s+)?");
     private static final Pattern DISLIKE_EN = Pattern.compile(
             "\\b(?:i|we)\\s+" + ADV + "{0,3}(hate|dislike|detest|loathe|despise|can't\\s+stand|cannot\\s+stand"
                     + "|can't\\s+stand|don't\\s+care\\s+for|can't\\s+bear)\\s+");

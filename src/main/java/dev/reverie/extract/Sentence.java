@@ -44,6 +44,11 @@ final class Sentence {
     private static final Set<String> REPORTING_WORDS = Lexicon.set("said|says|told|tells|asked|asks|wrote|writes"
             + "|mentioned|mentions|claimed|claims|replied|thinks|thought|believes|texted|disse|diz|falou|contou"
             + "|perguntou|escreveu|mencionou|acha|achou|respondeu|comentou|according|segundo");
+    /** Verbs that open a statement whose "I" was dropped ("Went to the beach yesterday", "Gonna try yoga"). */
+    private static final Set<String> ELIDED_FIRST_PERSON = Lexicon.set("just|got|went|had|took|made|started|finished"
+            + "|lost|found|joined|visited|bought|saw|met|tried|finally|gonna|planning|heading|spent|signed|booked"
+            + "|moved|adopted|ran|attended|learned|learnt|picked|painted|wrote|read|watched|cooked|baked|played"
+            + "|been|having|doing|getting|working|thinking|hoping|looking|trying|feeling|off|back");
     private static final Set<String> HEDGE_WORDS = Lexicon.set("think|guess|believe|suppose|maybe|probably|perhaps"
             + "|sure|might|acho|talvez|provavelmente|sei|pode|parece");
     private static final Pattern SINGLE_QUOTED = Pattern.compile("(?:^|[\\s:,])'(.{2,200}?)'(?=[\\s.,!?;]|$)");
@@ -115,6 +120,9 @@ final class Sentence {
         this.ptScore = pt;
         this.contentWords = content;
         this.filler = allFiller;
+        if (!first && !bodyTokens.isEmpty() && ELIDED_FIRST_PERSON.contains(bodyTokens.get(0))) {
+            first = true; // "Just got back from a road trip yesterday": the casual dropped "I"
+        }
         if (!first && pt > en) {
             for (String t : bodyTokens) {
                 if (Lexicon.PT_FIRST_PERSON_VERBS.contains(t) || (t.length() >= 5 && t.endsWith("ei"))) {
