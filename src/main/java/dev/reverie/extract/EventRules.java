@@ -55,6 +55,9 @@ final class EventRules {
     static boolean plansAndEvents(Sentence s, Facts out) {
         boolean future = s.future();
         Dates.Found date = s.date();
+        if (!s.firstPerson) {
+            return false; // plans and dated events are the speaker's own ("I", "we", "my", a dropped "I")
+        }
         String value = s.bodyText();
         if (value.isBlank() || s.contentWords < 3) {
             return false; // "I'm going to bed", "so tired today": no durable plan or event

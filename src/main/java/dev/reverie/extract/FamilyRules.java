@@ -79,7 +79,7 @@ final class FamilyRules {
 
     private static void relatives(Sentence s, Facts out) {
         Matcher m = s.match(HAVE_RELATIVES);
-        if (m.find()) {
+        if (s.hasAny("have", "got", "tenho", "temos", " of ", "sou mae", "sou pai") && m.find()) {
             int numGroup = m.group(1) != null ? 1 : m.group(3) != null ? 3 : m.group(5) != null ? 5 : 7;
             int relGroup = numGroup + 1;
             Integer n = number(m.group(numGroup));
@@ -93,7 +93,7 @@ final class FamilyRules {
             }
         }
         m = s.match(MARRIED);
-        if (m.find()) {
+        if (s.hasAny("married", "engaged", "casad", "casei", "noiv") && m.find()) {
             String name = IdentityRules.name(s, m.end(), !IdentityRules.lowerCaseWriter(s));
             if (name != null) {
                 out.typed(MemoryKind.FACT, "user.family.spouse", name, Cardinality.MULTI, Polarity.POSITIVE,
@@ -101,7 +101,7 @@ final class FamilyRules {
             }
         }
         m = s.match(IS_MY);
-        while (m.find()) {
+        while (s.hasAny(" is my ", " e minha ", " e meu ", " e a minha ", " e o meu ", " is a my ") && m.find()) {
             String candidate = m.group(1);
             if (!Character.isUpperCase(s.text.charAt(m.start(1))) || Lexicon.STOP.contains(candidate)
                     || Lexicon.FIRST_PERSON.contains(candidate) || Lexicon.FILLER.contains(candidate)) {
@@ -113,7 +113,7 @@ final class FamilyRules {
             }
         }
         m = s.match(MY_RELATIVE);
-        while (m.find()) {
+        while (s.hasAny("my ", "minha", "meu") && m.find()) {
             String key = relation(s, m.start(1), m.end(1));
             if (key == null) {
                 continue;
@@ -223,7 +223,7 @@ final class FamilyRules {
         Matcher m = s.match(HAVE_PET);
         boolean found = false;
         boolean owning = s.hasAny("have", "got", "adopt", "own", "rescued", "tenho", "temos", "ganhei", "comprei");
-        while (m.find()) {
+        while ((owning || s.hasAny("adotei", "adotamos")) && m.find()) {
             int g = m.group(2) != null ? 2 : m.group(4) != null ? 4 : 6;
             if (g == 6 && !owning) {
                 continue; // "... and a dog" continues a list of things the speaker has
@@ -234,7 +234,7 @@ final class FamilyRules {
             return;
         }
         m = s.match(MY_PET);
-        while (m.find()) {
+        while (s.hasAny("my ", "our ", "minha", "meu", "nossa", "nosso") && m.find()) {
             pet(s, out, m.start(1), m.end(1));
         }
     }

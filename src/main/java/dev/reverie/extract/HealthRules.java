@@ -63,6 +63,10 @@ final class HealthRules {
     private static final Pattern DIET_NEG_PT = Pattern.compile(
             "\\b(?:eu\\s+)?(?:(?:nao|nunca|jamais)\\s+(como|bebo)\\s+(?:mais\\s+)?|(?:parei|deixei)\\s+de\\s+(comer|beber)\\b\\s*)");
 
+    private static final String[] CONDITION_STEMS = {"diabet", "asthmat", "asmat", "epilep", "celiac", "coeliac",
+        "intoleran", "pregnant", "gravida", "anemic", "hipertens", "hypertens", "autis", "deaf", "surd", "blind",
+        "ceg", "daltonic", "bipolar", "dyslex", "dislex", "disle", "immunocomp", "hard of hearing"};
+
     private HealthRules() {
     }
 
@@ -110,7 +114,7 @@ final class HealthRules {
 
     private static void condition(Sentence s, Facts out) {
         Matcher m = s.match(DIAGNOSED);
-        if (m.find()) {
+        if (s.has("diagnos") && m.find()) {
             String v = Values.phrase(s, m.end(), s.folded.length(), " last ", " in ", " em ", " ha ", " a few ",
                     " when ", " yesterday", " ontem", " recently", " recentemente");
             if (v != null) {
@@ -120,7 +124,7 @@ final class HealthRules {
             return;
         }
         m = s.match(CONDITION_ADJ);
-        if (m.find()) {
+        if (s.hasAny(CONDITION_STEMS) && m.find()) {
             boolean english = m.group(2) != null;
             int g = english ? 2 : 5;
             boolean negated = english ? m.group(1) != null : m.group(3) != null || m.group(4) != null;
@@ -132,7 +136,8 @@ final class HealthRules {
             return;
         }
         m = s.match(s.pt() ? CONDITION_PT : CONDITION_EN);
-        while (m.find()) {
+        while (s.hasAny("have", "'ve got", "suffer", "live with", "struggl", "deal", "recover", "tenho", "sofro",
+                "convivo", "trato") && m.find()) {
             int[] c = condition(s, m.end());
             if (c != null) {
                 boolean negated = m.group(1) != null || (s.pt() && m.group(2) != null) || s.hasAny("anymore", "any more");

@@ -118,7 +118,7 @@ final class IdentityRules {
             + "|night shifts|a distance|myself|home office|remote|remotely|full time|part time|casa|equipe"
             + "|noite|dia|turno|feriado|feriados|fim de semana|home-office|distancia|regime|tempo integral"
             + "|meio periodo|it|that|this|my own|minha conta|conta propria|once|twice|least|the same|same|all");
-    private static final String[] JOB_CUTS = {" at ", " for ", " in ", " on ", " no ", " na ", " em ", " para ",
+    private static final String[] JOB_CUTS = {" at ", " for ", " in ", " on ", " no ", " na ", " em ", " para ", " numa ", " num ",
             " pra ", " pela ", " pelo ", " and ", " e ", " with ", " com ", " since ", " desde ", " ha "};
 
     // ---- age and birthday
@@ -165,7 +165,7 @@ final class IdentityRules {
 
     private static void names(Sentence s, Facts out) {
         Matcher m = s.match(MY_NAME);
-        if (m.find()) {
+        if (s.hasAny("name", "nome", "chamo", "called") && m.find()) {
             String name = name(s, m.end(), false);
             if (name != null) {
                 out.typed(MemoryKind.FACT, "user.name", name, Cardinality.SINGLE, Polarity.POSITIVE, Facts.STRONG,
@@ -181,7 +181,7 @@ final class IdentityRules {
             }
         }
         m = s.match(CALL_ME);
-        while (m.find()) {
+        while (s.has("call") && m.find()) {
             String name = name(s, m.end(), !s.pt());
             if (name != null) {
                 Polarity p = m.group(1) != null ? Polarity.NEGATIVE : Polarity.POSITIVE;
@@ -189,11 +189,12 @@ final class IdentityRules {
             }
         }
         m = s.match(CALL_ME_EXPLICIT);
-        if (m.find()) {
+        if (s.hasAny("called", "addressed", "go by", "nickname", "chamad", "apelido", "calls me", "me chama")
+                && m.find()) {
             addressAs(out, name(s, m.end(), false), Polarity.POSITIVE);
         }
         m = s.match(ME_CHAME);
-        if (m.find()) {
+        if (s.has("cham") && m.find()) {
             String name = name(s, m.end(), false);
             addressAs(out, name, m.group(1) != null ? Polarity.NEGATIVE : Polarity.POSITIVE);
         }
@@ -360,14 +361,14 @@ final class IdentityRules {
 
     private static void job(Sentence s, Facts out) {
         Matcher m = s.match(JOB_STATUS);
-        if (m.find()) {
+        if (s.hasAny("retired", "employed", "between jobs", "aposentad", "desempregad", "autonom") && m.find()) {
             int g = m.group(1) != null ? 1 : 2;
             out.typed(MemoryKind.FACT, "user.job", s.text.substring(m.start(g), m.end(g)), Cardinality.SINGLE,
                     Polarity.POSITIVE, Facts.NORMAL, "%1$s is %2$s", "%1$s está %2$s");
             return;
         }
         m = s.match(WORK_AS);
-        if (m.find()) {
+        if (s.hasAny("work", "job", "profession", "occupation", "trabalh", "atuo", "profissao") && m.find()) {
             int[] span = Values.span(s, m.end(), s.folded.length(), JOB_CUTS);
             if (span != null) {
                 String v = Values.accept(s.text.substring(span[0], span[1]), s.folded.substring(span[0], span[1]));
@@ -380,7 +381,7 @@ final class IdentityRules {
             }
         }
         m = s.match(USED_TO_BE);
-        if (m.find()) {
+        if (s.hasAny("used to", "quit", "left", "nao sou mais") && m.find()) {
             int[] job = jobWords(s, m.end());
             if (job != null) {
                 out.typed(MemoryKind.FACT, "user.job", s.text.substring(job[0], job[1]), Cardinality.SINGLE,
@@ -389,7 +390,7 @@ final class IdentityRules {
             }
         }
         m = s.match(s.pt() ? SOU_JOB : I_AM_A);
-        while (m.find()) {
+        while ((s.pt() ? s.has("sou") : s.hasAny(" a ", " an ")) && m.find()) {
             int[] job = jobWords(s, m.end());
             if (job != null) {
                 boolean negated = !s.pt() && m.group(1) != null;
@@ -449,7 +450,8 @@ final class IdentityRules {
     }
 
     private static void employer(Sentence s, Facts out) {
-        if (out.producedInSentence("user.employer")) {
+        if (out.producedInSentence("user.employer") || !s.hasAny("work", "job", "position", "role", "internship",
+                "employed", "trabalh", "emprego", "estagio")) {
             return;
         }
         Matcher m = s.match(s.pt() ? WORK_AT_PT : WORK_AT_EN);

@@ -55,7 +55,7 @@ final class Lexicon {
             + "|isso|isto|aquilo|disso|disto|daquilo|voce|vc|voces|ele|ela|eles|elas|tudo|nada|algo|alguem"
             + "|te|lo|la|dele|dela|deles|delas|seu|sua|teu|tua|i|eu|we|they|he|she|nos|to|so|too|a|an|the|o|os"
             + "|as|um|uma|de|do|da|when|if|because|quando|se|porque|como|what's|that's|it's|lot|bit|way|kind"
-            + "|much|well|enough|properly|out|late|early|any|each|every|all|both|myself|yourself|ourselves");
+            + "|much|well|enough|properly|out|late|early|any|each|every|all|both|myself|yourself|ourselves|que");
 
     /** Pronouns that start a new clause inside a captured value ("peanuts and I love jazz"). */
     static final Set<String> CLAUSE_SUBJECT = set("i|i'm|im|i've|i'd|i'll|you|he|she|we|they|it|it's|my|eu|ele"

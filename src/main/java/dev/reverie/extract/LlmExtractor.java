@@ -19,7 +19,6 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -137,8 +136,6 @@ public final class LlmExtractor implements Extractor {
             root = reader.readTree(json);
         } catch (JsonProcessingException e) {
             throw new InvalidAnswer("malformed JSON: " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
         if (root == null || !root.isArray()) {
             throw new InvalidAnswer("the answer is not a JSON array");

@@ -48,7 +48,7 @@ final class Sentence {
     private static final Set<String> ELIDED_FIRST_PERSON = Lexicon.set("just|got|went|had|took|made|started|finished"
             + "|lost|found|joined|visited|bought|saw|met|tried|finally|gonna|planning|heading|spent|signed|booked"
             + "|moved|adopted|ran|attended|learned|learnt|picked|painted|wrote|read|watched|cooked|baked|played"
-            + "|been|having|doing|getting|working|thinking|hoping|looking|trying|feeling|off|back");
+            + "|been|having|doing|getting|working|thinking|hoping|looking|trying|feeling|off|back|will|going");
     private static final Set<String> HEDGE_WORDS = Lexicon.set("think|guess|believe|suppose|maybe|probably|perhaps"
             + "|sure|might|acho|talvez|provavelmente|sei|pode|parece");
     private static final Pattern SINGLE_QUOTED = Pattern.compile("(?:^|[\\s:,])'(.{2,200}?)'(?=[\\s.,!?;]|$)");
@@ -235,7 +235,12 @@ final class Sentence {
     }
 
     private static boolean isReported(String folded, int body, List<String> tokens) {
-        if (!anyOf(tokens, REPORTING_WORDS) && folded.indexOf('"', body) < 0 && folded.indexOf('\'', body) < 0) {
+        boolean openingQuote = false;
+        for (int i = body; i < folded.length() && !openingQuote; i++) {
+            // a quote that opens a span, not the apostrophe of "I'm"
+            openingQuote = folded.charAt(i) == '"' || folded.charAt(i) == '\'' && (i == 0 || " :,(".indexOf(folded.charAt(i - 1)) >= 0);
+        }
+        if (!openingQuote && !anyOf(tokens, REPORTING_WORDS)) {
             return false;
         }
         Matcher m = REPORTING.matcher(folded).region(body, folded.length());
