@@ -6,9 +6,10 @@ import java.util.Set;
 /**
  * How the speaker writes, one STYLE fact per signal and turn (the dream cycle's REM phase folds
  * them into the single style profile): {@code user.style.length} = short (≤ 8 words) / medium /
- * long (≥ 40 words), {@code user.style.language} = en / pt when the turn is clearly in one of them,
- * {@code user.style.emoji} = yes when the turn has an emoji or emoticon, {@code user.style.formality}
- * = formal / informal when only one kind of marker appears. Stateless and thread-safe.
+ * long (≥ 40 words), {@code user.style.language} = en / pt when the turn is clearly in one of them
+ * (three marker words or more, three to one), {@code user.style.emoji} = yes when the turn has an
+ * emoji or emoticon, {@code user.style.formality} = formal / informal when only one kind of marker
+ * appears (twice, or once in a short turn). Stateless and thread-safe.
  */
 final class StyleRules {
 
@@ -55,7 +56,7 @@ final class StyleRules {
         out.style("user.style.length", length, portuguese
                 ? who + " escreve mensagens " + (length.equals("short") ? "curtas" : length.equals("long") ? "longas" : "médias")
                 : who + " writes " + (length.equals("medium") ? "medium-length" : length) + " messages");
-        if (en + pt >= 2 && (en >= 2 * pt || pt >= 2 * en) && en != pt) {
+        if (en + pt >= 3 && (en >= 3 * pt || pt >= 3 * en)) {
             String code = pt > en ? "pt" : "en";
             out.style("user.style.language", code, portuguese
                     ? who + (code.equals("pt") ? " escreve em português" : " escreve em inglês")
@@ -64,10 +65,10 @@ final class StyleRules {
         if (hasEmoji(text)) {
             out.style("user.style.emoji", "yes", portuguese ? who + " usa emojis" : who + " uses emoji");
         }
-        if (formal > 0 && informal == 0) {
+        if (formal >= 2 && informal == 0 || formal >= 1 && informal == 0 && words <= SHORT_WORDS) {
             out.style("user.style.formality", "formal", portuguese ? who + " escreve de modo formal"
                     : who + " writes formally");
-        } else if (informal > 0 && formal == 0) {
+        } else if (informal >= 2 && formal == 0 || informal >= 1 && formal == 0 && words <= SHORT_WORDS) {
             out.style("user.style.formality", "informal", portuguese ? who + " escreve de modo informal"
                     : who + " writes informally");
         }
