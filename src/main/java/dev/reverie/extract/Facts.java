@@ -50,10 +50,6 @@ final class Facts {
         sentenceStart = facts.size();
     }
 
-    Sentence sentence() {
-        return current;
-    }
-
     /** Whether the current sentence has produced a fact so far. */
     boolean producedInSentence() {
         return facts.size() > sentenceStart;

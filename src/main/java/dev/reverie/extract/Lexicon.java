@@ -47,7 +47,7 @@ final class Lexicon {
             + "|oi|ola|obrigado|obrigada|brigado|brigada|valeu|vlw|beleza|blz|tchau|sim|nao|claro|legal|show|top"
             + "|massa|bom|boa|dia|tarde|noite|tudo|bem|e|ai|kkk|kkkk|kkkkk|rs|rsrs|entendi|certo|perfeito|otimo"
             + "|muito|de|nada|imagina|opa|eae|ate|logo|mais|verdade|isso|pois|ne|uau|nossa|demais|incrivel"
-            + "|parabens|combinado|fechado|ta|tá|bora|falou|abraco|abracos|beijo|beijos|o|a|the|an");
+            + "|parabens|combinado|fechado|ta|bora|falou|abraco|abracos|beijo|beijos|o|a|the|an");
 
     /** Pronouns and deictics that cannot be the value of a preference ("I love it", "adoro isso"). */
     static final Set<String> NOT_A_VALUE = set("it|that|this|these|those|them|you|him|her|me|us|what|how|when"
@@ -82,7 +82,7 @@ final class Lexicon {
             + "|das|em|na|mas|muito|tenho|estou|sou|esta|isso|como|mais|ja|tambem|gosto|moro|ontem|hoje|amanha"
             + "|obrigado|obrigada|oi|ola|bom|boa|sim|foi|vou|ao|aos|se|por|ele|ela|eles|elas|seu|sua|tem|ser|ter"
             + "|quando|onde|porque|entao|aqui|agora|ainda|dia|semana|ano|coisa|gente|tudo|nada|bem|legal|cara"
-            + "|trabalho|adoro|amo|fui|meus|minhas|nossa|tá|ta|sei|fiz|quero|acho|sempre|nunca|filho|filha|casa");
+            + "|trabalho|adoro|amo|fui|meus|minhas|nossa|ta|sei|fiz|quero|acho|sempre|nunca|filho|filha|casa");
 
     /** Canonical family relation for each folded word (English and Portuguese). */
     static final Map<String, String> RELATIONS = relations();

@@ -90,11 +90,6 @@ public final class SecretRedactor {
         return new Redaction(current, counts, total);
     }
 
-    /** The redacted text only. */
-    public String redactText(String text) {
-        return redact(text).text();
-    }
-
     // ------------------------------------------------------------------------------------------
 
     /** A cheap pre-test on the original text, its lower-case copy and its digit count. */

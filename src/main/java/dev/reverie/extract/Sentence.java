@@ -24,7 +24,7 @@ final class Sentence {
             "(?:(?:actually|well|so|anyway|anyways|honestly|btw|by\\s+the\\s+way|um|uh|hmm|na\\s+verdade|bem"
                     + "|entao|olha|enfim|alias|correction|correcao|i\\s+mean|quer\\s+dizer|and|but|also|plus|e|mas"
                     + "|tambem|then|and\\s+then|oops|ops|sorry|desculpa|desculpe|right|ok\\s+so|oh|ah|ahn|ei"
-                    + "|por\\s+sinal|aliás|afinal)\\b[\\s,!.:;]*"
+                    + "|por\\s+sinal|afinal)\\b[\\s,!.:;]*"
                     + "|(?:yes|yeah|yep|no|nope|ok|okay|hey|hi|hello|wow|haha|hahaha|lol|sim|nao|oi|ola|nossa|poxa"
                     + "|cara|gente|opa|thanks|thank\\s+you|obrigad[oa]|great|cool|nice|awesome|omg|aw+|yay)\\s*[,!.:;-]+\\s*)+");
     private static final Pattern CORRECTION_MARK = Pattern.compile(

@@ -22,7 +22,7 @@ final class StyleRules {
             + "|entretanto");
     private static final Set<String> INFORMAL = Lexicon.set("lol|haha|hahaha|hehe|lmao|omg|btw|gonna|wanna|gotta"
             + "|kinda|sorta|yeah|yep|yup|nope|nah|dude|bro|u|ur|ya|hey|cool|awesome|totally|super|wow|yay|ok"
-            + "|okay|thx|pls|plz|idk|tbh|imo|gosh|vc|kkk|kkkk|rs|rsrs|ta|tá|pra|pro|blz|valeu|vlw|cara|mano|ne"
+            + "|okay|thx|pls|plz|idk|tbh|imo|gosh|vc|kkk|kkkk|rs|rsrs|ta|pra|pro|blz|valeu|vlw|cara|mano|ne"
             + "|tipo|beleza|oi|opa|eae|massa|galera|bora|poxa|uau");
 
     private StyleRules() {

@@ -165,9 +165,4 @@ final class Values {
         }
         return original.substring(a, b).strip();
     }
-
-    /** The words of a value, folded. */
-    static List<String> words(String value) {
-        return Fold.tokens(Fold.fold(value));
-    }
 }
