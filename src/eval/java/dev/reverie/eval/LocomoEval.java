@@ -41,6 +41,7 @@ public final class LocomoEval {
     private final PrintStream console;
     private final TokenCounter counter = TokenCounter.o200k();
     private final TurnPacker packer = new TurnPacker(counter);
+    private final ContentTerms terms = new ContentTerms();
     private final List<LocomoData.Sample> samples;
     private MiniLmEmbedder embedder;
     private double questionEmbeddingSeconds;
@@ -209,24 +210,37 @@ public final class LocomoEval {
                                      long latency, Map<String, EvidenceMatcher> matchers, MissTracer tracer,
                                      EvalSystem system, int budget, Map<String, LocomoData.DialogTurn> turns) {
         String normalized = EvidenceMatcher.normalize(context.text());
-        Set<String> sources = context.sourceTurnIds();
+        Set<String> names = new HashSet<>(terms.of(sample.speakerA() + " " + sample.speakerB()));
         Set<String> found = new HashSet<>();
         int byProvenanceOnly = 0;
         int byTextOnly = 0;
+        int refused = 0;
         for (String id : qa.evidence()) {
             boolean byText = matchers.get(id).foundIn(normalized);
-            boolean byProvenance = sources.contains(id);
+            boolean cited = false;
+            boolean byProvenance = false;
+            for (RetrievedContext.Recalled item : context.recalled()) {
+                if (item.sourceTurnIds().contains(id)) {
+                    cited = true;
+                    if (terms.share(item.text(), turns.get(id).text(), names)) {
+                        byProvenance = true;
+                        break;
+                    }
+                }
+            }
             if (byText || byProvenance) {
                 found.add(id);
                 byProvenanceOnly += byText ? 0 : 1;
                 byTextOnly += byProvenance ? 0 : 1;
+            } else if (cited) {
+                refused++;
             }
         }
         if (tracer != null && found.size() < qa.evidence().size()) {
             tracer.miss(system, sample, qa, budget, context, found, turns);
         }
         return new Scoreboard.Outcome(sample.id(), qa.index(), qa.category(), qa.evidence().size(),
-                found.size(), byProvenanceOnly, byTextOnly, context.tokens(), latency);
+                found.size(), byProvenanceOnly, byTextOnly, refused, context.tokens(), latency);
     }
 
     private EvalSystem create(String name) {

@@ -1,8 +1,6 @@
 package dev.reverie.eval;
 
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * What a system returned for one question: the context's full text (every message, in order), the
@@ -17,15 +15,6 @@ public record RetrievedContext(String text, int tokens, List<Recalled> recalled)
 
     public RetrievedContext {
         recalled = List.copyOf(recalled);
-    }
-
-    /** Every turn id named by a recalled item's provenance. */
-    public Set<String> sourceTurnIds() {
-        Set<String> ids = new LinkedHashSet<>();
-        for (Recalled item : recalled) {
-            ids.addAll(item.sourceTurnIds());
-        }
-        return ids;
     }
 
     /**

@@ -17,6 +17,7 @@ import dev.reverie.RecalledMemory;
 import dev.reverie.Scope;
 import dev.reverie.Turn;
 import dev.reverie.TurnReceipt;
+import dev.reverie.extract.RuleBasedExtractor;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
 
@@ -89,7 +90,8 @@ final class ReverieSystem implements EvalSystem {
                 .store(store)
                 .immutable(ImmutableLayer.of(TurnPacker.SYSTEM_PROMPT))
                 .clock(clock)
-                .policy(MemoryPolicy.defaults());
+                .policy(MemoryPolicy.defaults())
+                .extractor(new RuleBasedExtractor());
         if (embedder != null) {
             builder.embedder(embedder);
         }

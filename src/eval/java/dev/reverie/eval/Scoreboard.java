@@ -26,11 +26,14 @@ final class Scoreboard {
      * @param found                 evidence ids found (by text or by provenance)
      * @param foundByProvenanceOnly of those, ids found only through a recalled item's source ids
      * @param foundByTextOnly       of those, ids found only as text (no recalled item names them)
+     * @param provenanceRefused     ids not found, though a recalled item cited them: it shared no
+     *                              content word with the turn (see {@link ContentTerms})
      * @param tokens                the context's tokens
      * @param latencyNanos          how long building the context took
      */
     record Outcome(String sampleId, int qaIndex, int category, int evidence, int found,
-                   int foundByProvenanceOnly, int foundByTextOnly, int tokens, long latencyNanos) {
+                   int foundByProvenanceOnly, int foundByTextOnly, int provenanceRefused, int tokens,
+                   long latencyNanos) {
         double recall() {
             return (double) found / evidence;
         }
@@ -64,11 +67,13 @@ final class Scoreboard {
      * @param foundByTextOnly       of those, found only as text in the context (for the raw-turn
      *                              baselines, which name every packed turn, this must be 0 unless two
      *                              turns share a text)
+     * @param provenanceRefused     evidence ids cited by a recalled item that shared no content word
+     *                              with the turn, so not counted (categories 1–4)
      */
     record BudgetSummary(int budget, Recall categories1to4, Map<String, Recall> byCategory,
                          Recall categories1to5, double meanTokens, int maxTokens, int overBudget,
                          double latencyP50Ms, double latencyP99Ms, int evidenceFound,
-                         int foundByProvenanceOnly, int foundByTextOnly) {
+                         int foundByProvenanceOnly, int foundByTextOnly, int provenanceRefused) {
     }
 
     private final Map<String, Map<Integer, List<Outcome>>> outcomes = new LinkedHashMap<>();
@@ -103,7 +108,8 @@ final class Scoreboard {
                 percentile(latencies, 0.50) / 1e6, percentile(latencies, 0.99) / 1e6,
                 main.stream().mapToInt(Outcome::found).sum(),
                 main.stream().mapToInt(Outcome::foundByProvenanceOnly).sum(),
-                main.stream().mapToInt(Outcome::foundByTextOnly).sum());
+                main.stream().mapToInt(Outcome::foundByTextOnly).sum(),
+                main.stream().mapToInt(Outcome::provenanceRefused).sum());
     }
 
     private static Recall recall(List<Outcome> outcomes) {
