@@ -39,8 +39,10 @@ import java.util.stream.Stream;
  * Reverie itself, driven only through its public API as a host application would drive it.
  *
  * <p>One {@link ContextManager} per system run, on a fresh store ({@code sqlite} or {@code lucene})
- * in a folder under the output folder, with the default {@link MemoryPolicy}, the harness's fixed
- * system prompt as its immutable layer, and a {@link SettableClock}. Each conversation gets its own
+ * in a folder under the output folder, with the default {@link MemoryPolicy}, the rule-based
+ * extractor (DESIGN's default, named explicitly so the numbers never depend on the builder's
+ * default wiring), the harness's fixed system prompt as its immutable layer, and a
+ * {@link SettableClock}. Each conversation gets its own
  * scope {@code locomo/eval/<sample_id>}. Turns go in one {@code recordTurn} call each, in order, as
  * user turns with the {@code dia_id} as turn id, the speaker's name and the session's date, each
  * session under its own session id ({@code session-N}) with the clock at the session's date.
@@ -122,8 +124,8 @@ final class ReverieSystem implements EvalSystem {
 
     @Override
     public String description() {
-        return "Reverie buildContext, " + (embedder == null ? "lexical" : "hybrid (MiniLM)") + " retrieval, no dream, "
-                + storeKind + " store, default policy, questions in a new session";
+        return "Reverie: rule-based extraction, " + (embedder == null ? "lexical" : "hybrid (MiniLM)")
+                + " retrieval, no dream, " + storeKind + " store, default policy, questions in a new session";
     }
 
     @Override
