@@ -17,7 +17,6 @@ import dev.reverie.RecalledMemory;
 import dev.reverie.Scope;
 import dev.reverie.Turn;
 import dev.reverie.TurnReceipt;
-import dev.reverie.extract.RuleBasedExtractor;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
 
@@ -39,9 +38,8 @@ import java.util.stream.Stream;
  * Reverie itself, driven only through its public API as a host application would drive it.
  *
  * <p>One {@link ContextManager} per system run, on a fresh store ({@code sqlite} or {@code lucene})
- * in a folder under the output folder, with the default {@link MemoryPolicy}, the rule-based
- * extractor (DESIGN's default, named explicitly so the numbers never depend on the builder's
- * default wiring), the harness's fixed system prompt as its immutable layer, and a
+ * in a folder under the output folder, with the default {@link MemoryPolicy} and the default
+ * extractor (rule-based), the harness's fixed system prompt as its immutable layer, and a
  * {@link SettableClock}. Each conversation gets its own
  * scope {@code locomo/eval/<sample_id>}. Turns go in one {@code recordTurn} call each, in order, as
  * user turns with the {@code dia_id} as turn id, the speaker's name and the session's date, each
@@ -92,8 +90,7 @@ final class ReverieSystem implements EvalSystem {
                 .store(store)
                 .immutable(ImmutableLayer.of(TurnPacker.SYSTEM_PROMPT))
                 .clock(clock)
-                .policy(MemoryPolicy.defaults())
-                .extractor(new RuleBasedExtractor());
+                .policy(MemoryPolicy.defaults());
         if (embedder != null) {
             builder.embedder(embedder);
         }
@@ -124,7 +121,7 @@ final class ReverieSystem implements EvalSystem {
 
     @Override
     public String description() {
-        return "Reverie: rule-based extraction, " + (embedder == null ? "lexical" : "hybrid (MiniLM)")
+        return "Reverie: default (rule-based) extraction, " + (embedder == null ? "lexical" : "hybrid (MiniLM)")
                 + " retrieval, no dream, " + storeKind + " store, default policy, questions in a new session";
     }
 
