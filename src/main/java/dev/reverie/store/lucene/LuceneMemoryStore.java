@@ -46,6 +46,7 @@ import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.NRTCachingDirectory;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.StringHelper;
@@ -109,7 +110,11 @@ import java.util.stream.Stream;
  * {@code lucene:<dir>?commit=group&intervalMs=50}) a write is refreshed (visible at once) but
  * committed by a background task every interval: <em>a crash loses the writes acknowledged in the
  * last interval plus the duration of one commit</em> (about 50 ms plus an fsync with the default
- * interval); a clean {@link #close()} or {@link #commit()} loses nothing. Erasing always commits.
+ * interval); a clean {@link #close()} or {@link #commit()} loses nothing. Erasing always commits. In
+ * this mode small uncommitted segments are kept in RAM ({@code NRTCachingDirectory}, at most 32 MB
+ * per tenant) until the next commit writes them out. Why the mode exists: a Lucene commit writes and
+ * fsyncs new segment files, which on a journaling file system costs several milliseconds per file,
+ * so a commit per write bounds a single writer to tens of small writes per second.
  *
  * <p><b>Lifecycle.</b> A tenant's index is opened on its first write, or on a read when it exists on
  * disk; reads of a tenant that has no index return empty answers without creating one. The
@@ -130,6 +135,10 @@ public final class LuceneMemoryStore implements MemoryStore {
     public static final Duration MAX_GROUP_COMMIT_INTERVAL = Duration.ofMinutes(10);
 
     private static final Logger LOG = LoggerFactory.getLogger(LuceneMemoryStore.class);
+    /** Group commit: newly flushed or merged segments up to this size stay in RAM until committed. */
+    private static final double NRT_CACHE_MAX_MERGE_MB = 4;
+    /** Group commit: at most this much RAM per tenant for not-yet-committed segments. */
+    private static final double NRT_CACHE_MAX_MB = 32;
     private static final Sort BY_TIME_THEN_ID = new Sort(new SortField(LuceneDocuments.TIME, SortField.Type.LONG),
             new SortField(LuceneDocuments.ID, SortField.Type.STRING));
     private static final Sort BY_SEQ = new Sort(new SortField(LuceneDocuments.SEQ, SortField.Type.LONG));
@@ -336,6 +345,11 @@ public final class LuceneMemoryStore implements MemoryStore {
         try {
             Files.createDirectories(dir);
             directory = FSDirectory.open(dir);
+            if (policy == TenantIndex.CommitPolicy.GROUP) {
+                // every write refreshes, which flushes a tiny segment: keep those in RAM until the next
+                // commit syncs them, instead of creating (and later merging) real files per write
+                directory = new NRTCachingDirectory(directory, NRT_CACHE_MAX_MERGE_MB, NRT_CACHE_MAX_MB);
+            }
         } catch (IOException e) {
             throw new MemoryStoreException("could not open Lucene index folder " + dir + ": " + e.getMessage(), e);
         }

@@ -195,6 +195,46 @@ class LuceneMemoryStoreTest extends MemoryStoreContract {
         assertThat(store.memories(ALICE, MemoryFilter.all())).hasSize(3);
     }
 
+    @Test
+    void should_stay_consistent_with_background_commits_racing_concurrent_writers_and_readers() throws Exception {
+        store.close();
+        int threads = 4;
+        int perThread = 30;
+        List<Throwable> errors = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        // a 1 ms interval makes background commits overlap writes and refreshes as often as possible
+        try (LuceneMemoryStore group = LuceneMemoryStore.builder(folder).groupCommit(Duration.ofMillis(1)).build()) {
+            List<Thread> workers = new java.util.ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                Scope s = Scope.of("clinic-1", "receptionist", "user" + t);
+                workers.add(new Thread(() -> {
+                    try {
+                        for (int i = 0; i < perThread; i++) {
+                            group.write(WriteBatch.of(s).put(memory(s, "racing fact " + i, i))
+                                    .append(new SessionTurn(s, "s", i, "t" + i, TurnRole.USER, null, "turn " + i, T0)));
+                            assertThat(group.searchMemories(s, "racing fact", ANY_STATUS, ANY_KIND, 100))
+                                    .hasSize(i + 1);
+                            assertThat(group.sessionLength(s, "s")).isEqualTo(i + 1);
+                        }
+                    } catch (Throwable e) {
+                        errors.add(e);
+                    }
+                }));
+            }
+            workers.forEach(Thread::start);
+            for (Thread w : workers) {
+                w.join();
+            }
+        }
+        assertThat(errors).isEmpty();
+        store = openStore(folder);
+        for (int t = 0; t < threads; t++) {
+            Scope s = Scope.of("clinic-1", "receptionist", "user" + t);
+            assertThat(store.memories(s, MemoryFilter.all())).hasSize(perThread);
+            assertThat(store.sessionLength(s, "s")).isEqualTo(perThread);
+        }
+        assertThat(store.endUsers("clinic-1", "receptionist")).hasSize(threads);
+    }
+
     /** Documents in the last commit on disk, as a crashed process would find them (0 when there is none). */
     private static int committedDocs(Path tenant) throws IOException {
         try (Directory dir = FSDirectory.open(tenant)) {
