@@ -56,6 +56,10 @@ public final class LuceneStoreProvider implements MemoryStoreProvider {
         if (path.isBlank()) {
             throw new IllegalArgumentException("lucene location must name a folder, e.g. lucene:./reverie-index");
         }
+        if (path.equals(":memory:")) {
+            throw new IllegalArgumentException("lucene::memory: takes no options (an in-memory index never commits),"
+                    + " was '" + location + "'");
+        }
         String commit = options.getOrDefault("commit", "durable");
         LuceneMemoryStore.Builder builder = LuceneMemoryStore.builder(Path.of(path));
         switch (commit) {

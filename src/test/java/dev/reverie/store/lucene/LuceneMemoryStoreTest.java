@@ -74,6 +74,8 @@ class LuceneMemoryStoreTest extends MemoryStoreContract {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("intervalMs");
         assertThatThrownBy(() -> MemoryStores.open("lucene:" + folder + "?intervalMs=10"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("commit=group");
+        assertThatThrownBy(() -> MemoryStores.open("lucene::memory:?commit=group"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("takes no options");
         assertThatThrownBy(() -> LuceneMemoryStore.builder(folder).groupCommit(Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1 ms");
     }
