@@ -33,7 +33,7 @@ import java.util.stream.Stream;
  *
  * <p>Run: {@code mvn -q -o test-compile exec:java -Dexec.classpathScope=test
  * -Dexec.mainClass=dev.reverie.store.StoreSearchTiming}. Sizes: {@code -Dtiming.users=10000
- * -Dtiming.memories=100 -Dtiming.searches=2000 -Dtiming.singleWrites=300 -Dtiming.batchWrites=30};
+ * -Dtiming.memories=100 -Dtiming.searches=2000 -Dtiming.singleWrites=200 -Dtiming.batchWrites=20};
  * {@code -Dtiming.dir=<folder>} keeps the data in that folder instead of a deleted temp folder.
  *
  * <p>Single-threaded; not thread-safe.
@@ -75,8 +75,8 @@ public final class StoreSearchTiming {
     private final int users = Integer.getInteger("timing.users", 10_000);
     private final int memoriesPerUser = Integer.getInteger("timing.memories", 100);
     private final int searches = Integer.getInteger("timing.searches", 2_000);
-    private final int singleWrites = Integer.getInteger("timing.singleWrites", 300);
-    private final int batchWrites = Integer.getInteger("timing.batchWrites", 30);
+    private final int singleWrites = Integer.getInteger("timing.singleWrites", 200);
+    private final int batchWrites = Integer.getInteger("timing.batchWrites", 20);
     private int nextWriteUser;
 
     private StoreSearchTiming() {

@@ -113,8 +113,9 @@ import java.util.stream.Stream;
  * interval); a clean {@link #close()} or {@link #commit()} loses nothing. Erasing always commits. In
  * this mode small uncommitted segments are kept in RAM ({@code NRTCachingDirectory}, at most 32 MB
  * per tenant) until the next commit writes them out. Why the mode exists: a Lucene commit writes and
- * fsyncs new segment files, which on a journaling file system costs several milliseconds per file,
- * so a commit per write bounds a single writer to tens of small writes per second.
+ * fsyncs new segment files (three or four per write, each a journal commit on ext4 and the like), so
+ * a commit per write bounds a single writer to tens of small writes per second. Both modes fsync a
+ * file only once (Lucene itself would re-sync every file of the index on every commit).
  *
  * <p><b>Lifecycle.</b> A tenant's index is opened on its first write, or on a read when it exists on
  * disk; reads of a tenant that has no index return empty answers without creating one. The
@@ -344,7 +345,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         Directory directory;
         try {
             Files.createDirectories(dir);
-            directory = FSDirectory.open(dir);
+            directory = new SyncOnceDirectory(FSDirectory.open(dir));
             if (policy == TenantIndex.CommitPolicy.GROUP) {
                 // every write refreshes, which flushes a tiny segment: keep those in RAM until the next
                 // commit syncs them, instead of creating (and later merging) real files per write
