@@ -74,8 +74,10 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
@@ -138,6 +140,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     private static final Logger LOG = LoggerFactory.getLogger(LuceneMemoryStore.class);
     /** Group commit: newly flushed or merged segments up to this size stay in RAM until committed. */
     private static final double NRT_CACHE_MAX_MERGE_MB = 4;
+    /** Threads that fsync the new files of a commit concurrently (a commit has three or four). */
+    private static final int FSYNC_THREADS = 4;
     /** Group commit: at most this much RAM per tenant for not-yet-committed segments. */
     private static final double NRT_CACHE_MAX_MB = 32;
     private static final Sort BY_TIME_THEN_ID = new Sort(new SortField(LuceneDocuments.TIME, SortField.Type.LONG),
@@ -153,6 +157,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     private final ConcurrentMap<String, TenantIndex> tenants = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final ScheduledExecutorService committer;
+    /** Runs the fsyncs of one commit in parallel (see SyncOnceDirectory); null for in-memory stores. */
+    private final ExecutorService fsyncs;
 
     private LuceneMemoryStore(Path folder, Duration groupCommit) {
         this.folder = folder;
@@ -162,17 +168,22 @@ public final class LuceneMemoryStore implements MemoryStore {
         } else {
             policy = groupCommit == null ? TenantIndex.CommitPolicy.EVERY_WRITE : TenantIndex.CommitPolicy.GROUP;
         }
+        fsyncs = folder == null ? null : Executors.newFixedThreadPool(FSYNC_THREADS, daemon("reverie-lucene-fsync"));
         if (policy == TenantIndex.CommitPolicy.GROUP) {
-            committer = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "reverie-lucene-group-commit");
-                t.setDaemon(true);
-                return t;
-            });
+            committer = Executors.newSingleThreadScheduledExecutor(daemon("reverie-lucene-group-commit"));
             long ms = groupCommit.toMillis();
             committer.scheduleWithFixedDelay(this::commitTick, ms, ms, TimeUnit.MILLISECONDS);
         } else {
             committer = null;
         }
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
     }
 
     /** A durable store keeping one index directory per tenant under {@code folder} (created when missing). */
@@ -345,7 +356,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         Directory directory;
         try {
             Files.createDirectories(dir);
-            directory = new SyncOnceDirectory(FSDirectory.open(dir));
+            directory = new SyncOnceDirectory(FSDirectory.open(dir), fsyncs);
             if (policy == TenantIndex.CommitPolicy.GROUP) {
                 // every write refreshes, which flushes a tiny segment: keep those in RAM until the next
                 // commit syncs them, instead of creating (and later merging) real files per write
@@ -864,6 +875,9 @@ public final class LuceneMemoryStore implements MemoryStore {
             }
         }
         tenants.clear();
+        if (fsyncs != null) {
+            fsyncs.shutdown();
+        }
         analysis.close();
         if (failure != null) {
             throw failure;
