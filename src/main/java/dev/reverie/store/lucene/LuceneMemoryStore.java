@@ -778,6 +778,14 @@ public final class LuceneMemoryStore implements MemoryStore {
                 (f, doc) -> LuceneDocuments.json(f, doc, MemoryEvent.class)));
     }
 
+    @Override
+    public List<MemoryEvent> history(Scope scope) {
+        Checks.notNull("scope", scope);
+        Query q = LuceneDocuments.ofScope(Type.HISTORY, scope).build();
+        return read(scope, List.of(), s -> sorted(s, q, BY_ORD, 0, Integer.MAX_VALUE,
+                (f, doc) -> LuceneDocuments.json(f, doc, MemoryEvent.class)));
+    }
+
     private static BooleanQuery.Builder ofSession(Type type, Scope scope, String sessionId) {
         return LuceneDocuments.ofScope(type, scope)
                 .add(LuceneDocuments.term(LuceneDocuments.SESSION, sessionId), BooleanClause.Occur.FILTER);
