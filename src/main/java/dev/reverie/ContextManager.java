@@ -59,7 +59,7 @@ public final class ContextManager implements AutoCloseable {
         this.assembler = new ContextAssembler(store, policy, b.tokenCounter, summarizer, embedder, clock, b.immutable);
         this.retriever = new Retriever(store, policy, embedder);
         this.writes = new WritePipeline(store, clock, text -> new WritePipeline.Redacted(text, 0), b.extractor, locks,
-                b.archive);
+                b.archive, embedder);
         this.retrievals = new RetrievalRecorder(store, locks);
     }
 
@@ -130,9 +130,13 @@ public final class ContextManager implements AutoCloseable {
         return policy;
     }
 
-    /** Waits for background work (archive, retrieval statistics) queued so far; for tests and shutdown. */
+    /**
+     * Waits for background work (archive, observation embeddings, retrieval statistics) queued so far;
+     * for tests and shutdown.
+     */
     public void flush() {
         writes.flushArchive();
+        writes.flushEmbeddings();
         retrievals.flush();
     }
 
