@@ -138,7 +138,7 @@ class AiServicesLangChain4jTest {
         assertThat(alice.messages().get(alice.messages().size() - 1))
                 .isEqualTo(UserMessage.from("Can I take dipyrone for my headache?"));
         for (ChatRequest r : model.requests()) {
-            assertWellFormed(r.messages());
+            assertWellFormed(r);
             assertThat(systemText(r)).startsWith(PERSONA);
             assertThat(systemText(r).indexOf(PERSONA, 1)).as("the persona appears once").isEqualTo(-1);
         }
@@ -187,7 +187,7 @@ class AiServicesLangChain4jTest {
         receptionist.chat("clinic-42/receptionist/alice/s2", "Thanks!");
         List<ChatMessage> next = model.last().messages();
         for (ChatRequest r : model.requests()) {
-            assertWellFormed(r.messages());
+            assertWellFormed(r);
         }
         // the finished exchange is history now: the question and the answer, no dangling tool call
         assertThat(next).noneMatch(x -> x instanceof AiMessage a && a.hasToolExecutionRequests());
@@ -227,7 +227,7 @@ class AiServicesLangChain4jTest {
         receptionist.chat("clinic-42/receptionist/alice/s2", "Can I take dipyrone for my headache?");
         assertThat(systemText(model.last())).startsWith(PERSONA).contains("Prefers to be called Dra. Marina")
                 .doesNotContain("Allergic to dipyrone");
-        assertWellFormed(model.last().messages());
+        assertWellFormed(model.last());
 
         memories = ReverieChatMemoryProvider.builder(memory).budgetTokens(2_000).build();
         receptionist(true).chat("clinic-42/receptionist/alice/s3", "Can I take dipyrone for my headache?");

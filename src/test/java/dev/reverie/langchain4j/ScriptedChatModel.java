@@ -86,9 +86,18 @@ final class ScriptedChatModel implements ChatModel {
     }
 
     /**
+     * What every provider requires of a request: a well-formed message list that ends with a user
+     * message or a tool result.
+     */
+    static void assertWellFormed(ChatRequest request) {
+        assertWellFormed(request.messages());
+        ChatMessage last = request.messages().get(request.messages().size() - 1);
+        assertThat(last).isInstanceOfAny(UserMessage.class, ToolExecutionResultMessage.class);
+    }
+
+    /**
      * What every provider requires of a message list: one system message, first; every tool request
-     * directly followed by exactly its results; no result without its request; a user message or a
-     * tool result last.
+     * directly followed by exactly its results; no result without its request.
      */
     static void assertWellFormed(List<ChatMessage> messages) {
         assertThat(messages).isNotEmpty();
@@ -115,7 +124,5 @@ final class ScriptedChatModel implements ChatModel {
                         .extracting(ToolExecutionRequest::id).contains(r.id());
             }
         }
-        ChatMessage last = messages.get(messages.size() - 1);
-        assertThat(last).isInstanceOfAny(UserMessage.class, ToolExecutionResultMessage.class);
     }
 }
