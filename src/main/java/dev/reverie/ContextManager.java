@@ -91,7 +91,8 @@ public final class ContextManager implements AutoCloseable {
     /**
      * Records turns after an LLM call: secrets are redacted first, the turns are appended to the
      * session, typed observations are extracted into L3 with provenance, and the conversation
-     * archive is written asynchronously.
+     * archive is written asynchronously. With an embedder, the new observations get their vectors
+     * asynchronously too; {@link #flush()} waits for them.
      */
     public TurnReceipt recordTurn(Scope scope, String sessionId, Turn... turns) {
         Checks.notNull("turns", turns);

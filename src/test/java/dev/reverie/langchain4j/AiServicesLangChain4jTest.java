@@ -5,10 +5,14 @@ import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.model.chat.StreamingChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.SystemMessage;
+import dev.langchain4j.service.TokenStream;
 import dev.reverie.ContextManager;
 import dev.reverie.Memory;
 import dev.reverie.MemoryKind;
@@ -33,6 +37,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static dev.reverie.langchain4j.ScriptedChatModel.allText;
 import static dev.reverie.langchain4j.ScriptedChatModel.assertWellFormed;
@@ -55,6 +61,31 @@ class AiServicesLangChain4jTest {
     interface Receptionist {
         @SystemMessage(PERSONA)
         String chat(@MemoryId String conversation, @dev.langchain4j.service.UserMessage String message);
+    }
+
+    interface StreamingReceptionist {
+        @SystemMessage(PERSONA)
+        TokenStream chat(@MemoryId String conversation, @dev.langchain4j.service.UserMessage String message);
+    }
+
+    /** The streaming stand-in: streams the scripted answer in two parts. */
+    static final class StreamingScript implements StreamingChatModel {
+        final ScriptedChatModel script;
+
+        StreamingScript(ScriptedChatModel script) {
+            this.script = script;
+        }
+
+        @Override
+        public void doChat(ChatRequest request, StreamingChatResponseHandler handler) {
+            ChatResponse response = script.doChat(request);
+            String text = response.aiMessage().text();
+            if (text != null) {
+                handler.onPartialResponse(text.substring(0, text.length() / 2));
+                handler.onPartialResponse(text.substring(text.length() / 2));
+            }
+            handler.onCompleteResponse(response);
+        }
     }
 
     @TempDir
@@ -232,5 +263,34 @@ class AiServicesLangChain4jTest {
         memories = ReverieChatMemoryProvider.builder(memory).budgetTokens(2_000).build();
         receptionist(true).chat("clinic-42/receptionist/alice/s3", "Can I take dipyrone for my headache?");
         assertThat(systemText(model.last())).contains("Allergic to dipyrone");
+    }
+
+    @Test
+    void a_streaming_service_gets_the_same_context_and_records_the_same_turns() throws Exception {
+        StreamingReceptionist receptionist = AiServices.builder(StreamingReceptionist.class)
+                .streamingChatModel(new StreamingScript(model)).chatMemoryProvider(memories)
+                .chatRequestTransformer(memories.chatRequestTransformer()).tools(memories.recallTool()).build();
+        stream(receptionist, "clinic-42/receptionist/alice/s1", "Hi, I'm allergic to dipyrone.");
+        durableFact(ALICE, "Allergic to dipyrone", false);
+
+        assertThat(stream(receptionist, "clinic-42/receptionist/alice/s2", "Can I take dipyrone?")).isEqualTo("Noted.");
+        assertThat(systemText(model.last())).startsWith(PERSONA).contains("Allergic to dipyrone");
+        assertThat(stream(receptionist, "clinic-42/receptionist/alice/s2", "What do you remember about my allergies?"))
+                .isEqualTo("From my notes: you are allergic to dipyrone.");
+        for (ChatRequest r : model.requests()) {
+            assertWellFormed(r);
+        }
+        assertThat(store.sessionTurns(ALICE, "s2", 0, 10)).extracting(SessionTurn::role)
+                .containsExactly(TurnRole.USER, TurnRole.ASSISTANT, TurnRole.USER, TurnRole.ASSISTANT);
+    }
+
+    static String stream(StreamingReceptionist receptionist, String conversation, String message) throws Exception {
+        CompletableFuture<String> answer = new CompletableFuture<>();
+        receptionist.chat(conversation, message)
+                .onPartialResponse(part -> { })
+                .onCompleteResponse(r -> answer.complete(r.aiMessage().text()))
+                .onError(answer::completeExceptionally)
+                .start();
+        return answer.get(30, TimeUnit.SECONDS);
     }
 }
