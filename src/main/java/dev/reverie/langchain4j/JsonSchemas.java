@@ -14,7 +14,6 @@ import dev.reverie.internal.Json;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -98,9 +97,9 @@ final class JsonSchemas {
             b.description(node.get("description").asText());
         }
         JsonNode properties = node.path("properties");
-        for (Iterator<Map.Entry<String, JsonNode>> it = properties.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> p = it.next();
-            b.addProperty(p.getKey(), element(p.getValue(), path + "." + p.getKey()));
+        for (Iterator<String> it = properties.fieldNames(); it.hasNext(); ) {
+            String name = it.next();
+            b.addProperty(name, element(properties.get(name), path + "." + name));
         }
         if (node.has("required")) {
             List<String> required = new ArrayList<>();
