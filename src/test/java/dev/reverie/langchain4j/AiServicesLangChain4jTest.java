@@ -25,6 +25,7 @@ import dev.reverie.SessionTurn;
 import dev.reverie.Source;
 import dev.reverie.Trust;
 import dev.reverie.TurnRole;
+import dev.reverie.extract.RuleBasedExtractor;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
 import dev.reverie.spi.WriteBatch;
@@ -101,7 +102,8 @@ class AiServicesLangChain4jTest {
     void setUp() {
         store = MemoryStores.open("sqlite:" + dir);
         clock = new MutableClock(T0);
-        memory = ContextManager.builder().store(store).clock(clock).build();
+        // the rule-based extractor turns what users say into L3 observations: the durable facts' real path
+        memory = ContextManager.builder().store(store).clock(clock).extractor(new RuleBasedExtractor()).build();
         memories = ReverieChatMemoryProvider.builder(memory).budgetTokens(2_000).build();
         model = new ScriptedChatModel(request -> {
             String said = lastUserText(request);
@@ -132,9 +134,8 @@ class AiServicesLangChain4jTest {
     }
 
     /**
-     * The durable fact as the dream cycle would leave it in L4. Extraction (L3) and the dream cycle are
-     * not on this branch yet, so the fact the user stated in session 1 is seeded here, with the
-     * session-1 turn as its provenance; once they land the turn itself produces it.
+     * A durable L4 fact as the dream cycle (not on this branch yet) would leave it, with the session-1
+     * turn as its provenance: needed where only L4 can serve, i.e. pinned permanent facts.
      */
     void durableFact(Scope scope, String text, boolean permanent) {
         String turnId = store.sessionTurns(scope, "s1", 0, 10).get(0).turnId();
@@ -149,10 +150,8 @@ class AiServicesLangChain4jTest {
         Receptionist receptionist = receptionist(true);
         assertThat(receptionist.chat("clinic-42/receptionist/alice/s1", "Hi, I'm Marina. I'm allergic to dipyrone."))
                 .isEqualTo("Noted.");
-        assertThat(receptionist.chat("clinic-42/receptionist/bob/s1", "Hello, I'm Bruno and allergic to penicillin."))
+        assertThat(receptionist.chat("clinic-42/receptionist/bob/s1", "Hello, I'm Bruno. I'm allergic to penicillin."))
                 .isEqualTo("Noted.");
-        durableFact(ALICE, "Allergic to dipyrone", false);
-        durableFact(BOB, "Allergic to penicillin", false);
         clock.advance(Duration.ofDays(3));
 
         receptionist.chat("clinic-42/receptionist/alice/s2", "Can I take dipyrone for my headache?");
@@ -160,11 +159,13 @@ class AiServicesLangChain4jTest {
         receptionist.chat("clinic-42/receptionist/bob/s2", "Can I take dipyrone or penicillin?");
         ChatRequest bob = model.last();
 
-        assertThat(systemText(alice)).startsWith(PERSONA).contains("<memory>").contains("Allergic to dipyrone");
+        // extracted from session 1 (L3), recalled in session 2 with its date
+        assertThat(systemText(alice)).startsWith(PERSONA).contains("<memory>")
+                .contains("[2026-03-02] (fact) User is allergic to dipyrone");
         assertThat(allText(alice)).doesNotContain("penicillin").doesNotContain("Bruno");
-        // session 2 is a new session: session 1's turns are not replayed, only its durable fact
+        // session 2 is a new session: session 1's turns are not replayed, only what was learned from them
         assertThat(allText(alice)).doesNotContain("I'm Marina");
-        assertThat(systemText(bob)).contains("Allergic to penicillin").doesNotContain("Allergic to dipyrone");
+        assertThat(systemText(bob)).contains("User is allergic to penicillin").doesNotContain("allergic to dipyrone");
         assertThat(allText(bob)).doesNotContain("Marina");
         assertThat(alice.messages().get(alice.messages().size() - 1))
                 .isEqualTo(UserMessage.from("Can I take dipyrone for my headache?"));
@@ -196,9 +197,7 @@ class AiServicesLangChain4jTest {
     void tool_calls_and_results_stay_paired_and_the_recall_tool_is_sealed_to_the_user() {
         Receptionist receptionist = receptionist(true);
         receptionist.chat("clinic-42/receptionist/alice/s1", "Hi, I'm allergic to dipyrone.");
-        receptionist.chat("clinic-42/receptionist/bob/s1", "Hi, I'm allergic to dipyrone too, and to penicillin.");
-        durableFact(ALICE, "Allergic to dipyrone", false);
-        durableFact(BOB, "Allergic to dipyrone and penicillin", false);
+        receptionist.chat("clinic-42/receptionist/bob/s1", "Hi. I'm allergic to dipyrone. I'm allergic to penicillin.");
 
         String answer = receptionist.chat("clinic-42/receptionist/alice/s2", "What do you remember about my allergies?");
         assertThat(answer).isEqualTo("From my notes: you are allergic to dipyrone.");
@@ -211,7 +210,7 @@ class AiServicesLangChain4jTest {
                 .containsExactly("call-1");
         ToolExecutionResultMessage result = (ToolExecutionResultMessage) m.get(m.size() - 1);
         assertThat(result.id()).isEqualTo("call-1");
-        assertThat(result.text()).contains("Allergic to dipyrone").doesNotContain("penicillin");
+        assertThat(result.text()).contains("User is allergic to dipyrone").doesNotContain("penicillin");
         assertThat(requests.get(requests.size() - 2).toolSpecifications()).extracting(s -> s.name())
                 .contains("recall_memory");
 

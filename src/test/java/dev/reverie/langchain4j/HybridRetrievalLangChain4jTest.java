@@ -7,17 +7,15 @@ import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.SystemMessage;
 import dev.langchain4j.service.UserMessage;
 import dev.reverie.AssembledContext;
-import dev.reverie.Cardinality;
 import dev.reverie.ContextManager;
 import dev.reverie.ContextRequest;
 import dev.reverie.Embedding;
 import dev.reverie.Memory;
 import dev.reverie.MemoryKind;
 import dev.reverie.MutableClock;
-import dev.reverie.Polarity;
 import dev.reverie.RecalledMemory;
 import dev.reverie.Scope;
-import dev.reverie.spi.ExtractedFact;
+import dev.reverie.extract.RuleBasedExtractor;
 import dev.reverie.spi.Extractor;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
@@ -118,14 +116,10 @@ class HybridRetrievalLangChain4jTest {
 
     @Test
     void an_observation_embedded_on_write_is_recalled_in_the_next_session_through_ai_services() {
-        // extraction is not on this branch yet: a one-rule extractor stands in for it
-        Extractor allergies = turn -> turn.text().contains("allergic to dipyrone")
-                ? List.of(new ExtractedFact(MemoryKind.FACT, "Allergic to dipyrone", "user.allergy", "dipyrone",
-                Cardinality.MULTI, Polarity.POSITIVE, 0.9, null))
-                : List.of();
+        Extractor rules = new RuleBasedExtractor();
         for (boolean withEmbedder : new boolean[] {true, false}) {
             String user = withEmbedder ? "alice" : "bob";
-            ContextManager memory = manager(withEmbedder, allergies);
+            ContextManager memory = manager(withEmbedder, rules);
             ReverieChatMemoryProvider memories = ReverieChatMemoryProvider.builder(memory).budgetTokens(1_500).build();
             ScriptedChatModel model = new ScriptedChatModel(r -> AiMessage.from("Noted."));
             Receptionist receptionist = AiServices.builder(Receptionist.class).chatModel(model)
@@ -137,7 +131,7 @@ class HybridRetrievalLangChain4jTest {
             receptionist.chat("clinic-42/receptionist/" + user + "/s2", QUESTION);
 
             if (withEmbedder) {
-                assertThat(systemText(model.last())).contains("Allergic to dipyrone");
+                assertThat(systemText(model.last())).contains("User is allergic to dipyrone");
             } else {
                 assertThat(systemText(model.last())).doesNotContain("dipyrone");
             }
