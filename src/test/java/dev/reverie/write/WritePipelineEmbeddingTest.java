@@ -188,4 +188,21 @@ class WritePipelineEmbeddingTest {
 
         assertThat(observations()).singleElement().satisfies(o -> assertThat(o.embedding()).isNotNull());
     }
+
+    @Test
+    void erasing_an_end_user_while_vectors_are_pending_leaves_nothing_behind() throws Exception {
+        open();
+        embedder.gate = new CountDownLatch(1);
+        memory.recordTurn(ALICE, "s1", Turn.user("I'm allergic to dipyrone. I live in Recife."));
+        Thread erase = new Thread(() -> memory.admin().eraseEndUser(ALICE));
+        erase.start();
+        Thread.sleep(50);
+        embedder.gate.countDown();
+        erase.join(10_000);
+        memory.flush();
+
+        assertThat(erase.isAlive()).isFalse();
+        assertThat(observations()).isEmpty();
+        assertThat(store.sessionTurns(ALICE, "s1", 0, 10)).isEmpty();
+    }
 }
