@@ -33,7 +33,9 @@ import java.util.function.Supplier;
  * recorded turn (one batch), embedding one query, and {@code buildContext} with the embedder on and
  * off over the same SQLite data (the difference is the query embedding plus the vector scan).
  * Also {@code recordTurn} with and without the embedder (vectors are written off the caller's
- * thread). Medians and p99 in milliseconds. Not a test; run it with
+ * thread). Wall-clock medians and p99 in milliseconds, and the process CPU time per call (all
+ * threads: ONNX, background writers), which a machine shared with other builds disturbs far less
+ * than wall-clock time. Not a test; run it with
  * {@code mvn -q -o test-compile exec:java -Dexec.classpathScope=test
  * -Dexec.mainClass=dev.reverie.langchain4j.EmbeddingTiming} (args: users, iterations).
  */
@@ -128,14 +130,16 @@ public final class EmbeddingTiming {
                     Scope scope = Scope.of("t", "a", "u");
                     int[] i = {0};
                     long start = System.nanoTime();
+                    long cpuStart = OS.getProcessCpuTime();
                     long[] t = time(iterations, () -> memory.recordTurn(scope, "s" + (i[0]++ / 20),
                             Turn.user("I " + sentence(random, 6) + ". I " + sentence(random, 8) + "."),
                             Turn.assistant("Noted.")));
                     report("recordTurn (2 observations), embedder " + (withEmbedder ? "on " : "off"), t);
                     memory.flush();
                     double total = (System.nanoTime() - start) / 1e6;
-                    System.out.printf("  %d turns recorded and their vectors written in %.0f ms (%.2f ms per turn)%n",
-                            t.length, total, total / t.length);
+                    double cpu = (OS.getProcessCpuTime() - cpuStart) / 1e6;
+                    System.out.printf("  %d turns recorded and their vectors written: %.2f ms wall, %.2f ms cpu per turn%n",
+                            i[0], total / i[0], cpu / i[0]);
                 }
             }
         }
@@ -175,24 +179,30 @@ public final class EmbeddingTiming {
         return sb.toString();
     }
 
+    private static final com.sun.management.OperatingSystemMXBean OS =
+            (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    private static double lastCpuPerCall;
+
     /** Nanosecond timings of {@code iterations} calls, after {@code iterations / 4} warm-up calls. */
     private static long[] time(int iterations, Supplier<?> call) {
         for (int i = 0; i < iterations / 4; i++) {
             call.get();
         }
         long[] t = new long[iterations];
+        long cpu = OS.getProcessCpuTime();
         for (int i = 0; i < iterations; i++) {
             long s = System.nanoTime();
             call.get();
             t[i] = System.nanoTime() - s;
         }
+        lastCpuPerCall = (OS.getProcessCpuTime() - cpu) / 1e6 / iterations;
         return t;
     }
 
     private static void report(String what, long[] nanos) {
         long[] s = nanos.clone();
         Arrays.sort(s);
-        System.out.printf("%-52s median %7.3f ms   p99 %7.3f ms%n", what, s[s.length / 2] / 1e6,
-                s[(int) Math.ceil(s.length * 0.99) - 1] / 1e6);
+        System.out.printf("%-52s median %7.3f ms   p99 %7.3f ms   cpu/call %7.3f ms%n", what, s[s.length / 2] / 1e6,
+                s[(int) Math.ceil(s.length * 0.99) - 1] / 1e6, lastCpuPerCall);
     }
 }
