@@ -2,6 +2,9 @@ package dev.reverie;
 
 import dev.reverie.governance.FailedRunCriterion;
 import dev.reverie.governance.HealthMonitor;
+import dev.reverie.extract.LlmExtractor;
+import dev.reverie.extract.RuleBasedExtractor;
+import dev.reverie.extract.SecretRedactor;
 import dev.reverie.internal.Checks;
 import dev.reverie.internal.RetrievalRecorder;
 import dev.reverie.internal.ScopeLocks;
@@ -63,12 +66,21 @@ public final class ContextManager implements AutoCloseable {
                 : new ExtractiveSummarizer(b.tokenCounter);
         this.assembler = new ContextAssembler(store, policy, b.tokenCounter, summarizer, embedder, clock, b.immutable);
         this.retriever = new Retriever(store, policy, embedder);
-        this.writes = new WritePipeline(store, clock, text -> new WritePipeline.Redacted(text, 0), b.extractor, locks,
+        this.writes = new WritePipeline(store, clock, new SecretRedactor(), extractor(b), locks,
                 b.archive, embedder);
         this.retrievals = new RetrievalRecorder(store, locks);
         this.health = new HealthMonitor(store, policy, b.tokenCounter, clock, assembler.immutableTokens(), recallMode);
         this.failedRuns = new FailedRunCriterion(store, locks, clock, writes);
         this.admin = new MemoryAdmin(store, clock, locks, embedder, health, this::flush, this::ensureOpen);
+    }
+
+    /** The configured extractor, else the LLM extractor when a model is set, else the rule-based one. */
+    private static Extractor extractor(Builder b) {
+        if (b.extractor != null) {
+            return b.extractor;
+        }
+        RuleBasedExtractor rules = new RuleBasedExtractor();
+        return b.languageModel != null ? new LlmExtractor(b.languageModel, rules) : rules;
     }
 
     /** A builder; only the store is required. */

@@ -50,6 +50,8 @@ public final class ContextAssembler {
     static final int MAX_PINS = 16;
     /** Most uncompacted session turns loaded per call. */
     static final int MAX_SESSION_TURNS = 2_000;
+    /** STYLE reaches the context through the style profile, not as separate lines. */
+    static final Set<MemoryKind> RECALLED_KINDS = EnumSet.complementOf(EnumSet.of(MemoryKind.STYLE));
     static final String SUMMARY_HEADER = "Summary of the conversation so far (older turns, compacted):\n";
     static final String SCRATCHPAD_HEADER = "Scratchpad for this turn only (tool results, notes; not stored):\n";
 
@@ -311,7 +313,8 @@ public final class ContextAssembler {
         if (mode == RecallMode.INJECT && !request.query().isBlank()) {
             float[] vector = embedder == null ? null : embedder.embed(request.query());
             List<ScoredCandidate> ranked = retriever.retrieve(scope, request.query(), vector,
-                    EnumSet.allOf(MemoryKind.class), request.includeDeprecated(), policy.recentObservations() > 0, now,
+                    RECALLED_KINDS, request.includeDeprecated(), policy.recentObservations() > 0,
+                    request.sessionId(), now,
                     policy.topK() + pinnedIds.size());
             int taken = 0;
             for (ScoredCandidate sc : ranked) {

@@ -13,6 +13,8 @@ import dev.reverie.Trust;
 import dev.reverie.Turn;
 import dev.reverie.TurnReceipt;
 import dev.reverie.TurnRole;
+import dev.reverie.extract.Redaction;
+import dev.reverie.extract.SecretRedactor;
 import dev.reverie.internal.BackgroundWriter;
 import dev.reverie.internal.Checks;
 import dev.reverie.internal.Ids;
@@ -60,19 +62,9 @@ public final class WritePipeline implements AutoCloseable {
     private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyy-MM-dd", Locale.ROOT)
             .withZone(ZoneOffset.UTC);
 
-    /** Replaces secrets in text before anything is written; returns the clean text and a count. */
-    public interface Redactor {
-        /** The redacted text and how many secrets were replaced. */
-        Redacted redact(String text);
-    }
-
-    /** Redacted text and the number of secrets replaced. */
-    public record Redacted(String text, int count) {
-    }
-
     private final MemoryStore store;
     private final Clock clock;
-    private final Redactor redactor;
+    private final SecretRedactor redactor;
     private final Extractor extractor;
     private final ScopeLocks locks;
     private final BackgroundWriter<SessionTurn> archive;
@@ -87,7 +79,7 @@ public final class WritePipeline implements AutoCloseable {
      * @param extractor the extractor, or {@code null} to record turns without extracting observations
      * @param archive   whether to keep the verbatim (redacted) conversation archive
      */
-    public WritePipeline(MemoryStore store, Clock clock, Redactor redactor, Extractor extractor, ScopeLocks locks,
+    public WritePipeline(MemoryStore store, Clock clock, SecretRedactor redactor, Extractor extractor, ScopeLocks locks,
                          boolean archive) {
         this(store, clock, redactor, extractor, locks, archive, null);
     }
@@ -97,8 +89,8 @@ public final class WritePipeline implements AutoCloseable {
      * @param archive   whether to keep the verbatim (redacted) conversation archive
      * @param embedder  the embedder for new observations, or {@code null} to store them without vectors
      */
-    public WritePipeline(MemoryStore store, Clock clock, Redactor redactor, Extractor extractor, ScopeLocks locks,
-                         boolean archive, Embedder embedder) {
+    public WritePipeline(MemoryStore store, Clock clock, SecretRedactor redactor, Extractor extractor,
+                         ScopeLocks locks, boolean archive, Embedder embedder) {
         this.store = store;
         this.clock = clock;
         this.redactor = redactor;
@@ -126,9 +118,9 @@ public final class WritePipeline implements AutoCloseable {
         int redactions = 0;
         List<Turn> clean = new ArrayList<>(turns.size());
         for (Turn t : turns) {
-            Redacted r = redactor.redact(t.text());
-            redactions += r.count();
-            clean.add(r.count() == 0 ? t : t.withText(r.text()));
+            Redaction r = redactor.redact(t.text());
+            redactions += r.total();
+            clean.add(r.total() == 0 ? t : t.withText(r.text()));
         }
         // extraction is pure computation: do it before taking the session lock
         List<List<ExtractedFact>> facts = new ArrayList<>(clean.size());

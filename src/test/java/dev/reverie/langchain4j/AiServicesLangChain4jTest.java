@@ -25,7 +25,6 @@ import dev.reverie.SessionTurn;
 import dev.reverie.Source;
 import dev.reverie.Trust;
 import dev.reverie.TurnRole;
-import dev.reverie.extract.RuleBasedExtractor;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
 import dev.reverie.spi.WriteBatch;
@@ -102,8 +101,8 @@ class AiServicesLangChain4jTest {
     void setUp() {
         store = MemoryStores.open("sqlite:" + dir);
         clock = new MutableClock(T0);
-        // the rule-based extractor turns what users say into L3 observations: the durable facts' real path
-        memory = ContextManager.builder().store(store).clock(clock).extractor(new RuleBasedExtractor()).build();
+        // the default write path extracts what users say into L3 observations: the durable facts' real path
+        memory = ContextManager.builder().store(store).clock(clock).build();
         memories = ReverieChatMemoryProvider.builder(memory).budgetTokens(2_000).build();
         model = new ScriptedChatModel(request -> {
             String said = lastUserText(request);

@@ -15,7 +15,6 @@ import dev.reverie.MemoryKind;
 import dev.reverie.MutableClock;
 import dev.reverie.RecalledMemory;
 import dev.reverie.Scope;
-import dev.reverie.extract.RuleBasedExtractor;
 import dev.reverie.spi.Extractor;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
@@ -116,10 +115,9 @@ class HybridRetrievalLangChain4jTest {
 
     @Test
     void an_observation_embedded_on_write_is_recalled_in_the_next_session_through_ai_services() {
-        Extractor rules = new RuleBasedExtractor();
         for (boolean withEmbedder : new boolean[] {true, false}) {
             String user = withEmbedder ? "alice" : "bob";
-            ContextManager memory = manager(withEmbedder, rules);
+            ContextManager memory = manager(withEmbedder, null);
             ReverieChatMemoryProvider memories = ReverieChatMemoryProvider.builder(memory).budgetTokens(1_500).build();
             ScriptedChatModel model = new ScriptedChatModel(r -> AiMessage.from("Noted."));
             Receptionist receptionist = AiServices.builder(Receptionist.class).chatModel(model)
