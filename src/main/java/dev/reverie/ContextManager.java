@@ -67,7 +67,7 @@ public final class ContextManager implements AutoCloseable {
         this.assembler = new ContextAssembler(store, policy, b.tokenCounter, summarizer, embedder, clock, b.immutable);
         this.retriever = new Retriever(store, policy, embedder);
         this.writes = new WritePipeline(store, clock, new SecretRedactor(), extractor(b), locks,
-                b.archive);
+                b.archive, embedder);
         this.retrievals = new RetrievalRecorder(store, locks);
         this.health = new HealthMonitor(store, policy, b.tokenCounter, clock, assembler.immutableTokens(), recallMode);
         this.failedRuns = new FailedRunCriterion(store, locks, clock, writes);
@@ -112,7 +112,8 @@ public final class ContextManager implements AutoCloseable {
     /**
      * Records turns after an LLM call: secrets are redacted first, the turns are appended to the
      * session, typed observations are extracted into L3 with provenance, and the conversation
-     * archive is written asynchronously.
+     * archive is written asynchronously. With an embedder, the new observations get their vectors
+     * asynchronously too; {@link #flush()} waits for them.
      */
     public TurnReceipt recordTurn(Scope scope, String sessionId, Turn... turns) {
         Checks.notNull("turns", turns);
@@ -184,9 +185,13 @@ public final class ContextManager implements AutoCloseable {
         return policy;
     }
 
-    /** Waits for background work (archive, retrieval statistics) queued so far; for tests and shutdown. */
+    /**
+     * Waits for background work (archive, observation embeddings, retrieval statistics) queued so far;
+     * for tests and shutdown.
+     */
     public void flush() {
         writes.flushArchive();
+        writes.flushEmbeddings();
         retrievals.flush();
     }
 
