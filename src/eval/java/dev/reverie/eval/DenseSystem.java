@@ -13,17 +13,17 @@ import java.util.List;
  * the local all-MiniLM-L6-v2 model, the top turns by cosine packed greedily to the budget.
  *
  * <p>Each turn is embedded as {@code speaker: text} (caption included), in batches, through the
- * run's shared {@link MiniLmEmbedder} cache. The harness embeds every question up front, so the
+ * run's shared {@link CachingEmbedder} cache. The harness embeds every question up front, so the
  * measured latency is the search and the packing; the embedding cost is reported apart. Not
  * thread-safe.
  */
 final class DenseSystem implements EvalSystem {
     private final TurnPacker packer;
-    private final MiniLmEmbedder embedder;
+    private final CachingEmbedder embedder;
     private List<TurnPacker.PackableTurn> turns = List.of();
     private InMemoryEmbeddingStore<Integer> store = new InMemoryEmbeddingStore<>();
 
-    DenseSystem(TurnPacker packer, MiniLmEmbedder embedder) {
+    DenseSystem(TurnPacker packer, CachingEmbedder embedder) {
         this.packer = packer;
         this.embedder = embedder;
     }

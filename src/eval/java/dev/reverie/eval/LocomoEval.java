@@ -43,7 +43,7 @@ public final class LocomoEval {
     private final TurnPacker packer = new TurnPacker(counter);
     private final ContentTerms terms = new ContentTerms();
     private final List<LocomoData.Sample> samples;
-    private MiniLmEmbedder embedder;
+    private CachingEmbedder embedder;
     private double questionEmbeddingSeconds;
 
     private LocomoEval(EvalOptions options, List<LocomoData.Sample> samples, PrintStream console) {
@@ -260,9 +260,9 @@ public final class LocomoEval {
      * The run's shared, caching MiniLM embedder. Every question is embedded up front, in batches, so
      * that query latency measures retrieval alone; that cost is reported apart.
      */
-    private MiniLmEmbedder embedder() {
+    private CachingEmbedder embedder() {
         if (embedder == null) {
-            embedder = new MiniLmEmbedder();
+            embedder = CachingEmbedder.miniLm();
             List<String> questions = new ArrayList<>();
             for (LocomoData.Sample sample : samples) {
                 sample.questions().stream().filter(LocomoData.QaItem::usable)

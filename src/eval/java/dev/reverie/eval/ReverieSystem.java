@@ -52,7 +52,7 @@ import java.util.stream.Stream;
  * retrieval baselines do not get.
  *
  * <p>The {@code hybrid} variants give the manager the run's shared MiniLM embedder (queries are
- * cached, so latency measures retrieval; see {@link MiniLmEmbedder}). Not thread-safe.
+ * cached, so latency measures retrieval; see {@link CachingEmbedder}). Not thread-safe.
  */
 final class ReverieSystem implements EvalSystem {
 
@@ -67,7 +67,7 @@ final class ReverieSystem implements EvalSystem {
 
     private final String name;
     private final String storeKind;
-    private final MiniLmEmbedder embedder;
+    private final CachingEmbedder embedder;
     private final SettableClock clock = new SettableClock(Instant.EPOCH);
     private final MemoryStore store;
     private final ContextManager memory;
@@ -81,7 +81,7 @@ final class ReverieSystem implements EvalSystem {
      * @param folder    an empty folder for the store
      * @param embedder  the embedder for hybrid retrieval, or {@code null} for lexical only
      */
-    ReverieSystem(String name, String storeKind, Path folder, MiniLmEmbedder embedder) {
+    ReverieSystem(String name, String storeKind, Path folder, CachingEmbedder embedder) {
         this.name = name;
         this.storeKind = storeKind;
         this.embedder = embedder;
