@@ -42,6 +42,7 @@ public final class MemoryPolicy {
     private final double nullRetrievalAlert;
     private final int tokensPerTurnAlert;
     private final int longSessionTurns;
+    private final double minVectorSimilarity;
 
     private MemoryPolicy(Builder b) {
         relevanceWeight = b.relevanceWeight;
@@ -72,6 +73,7 @@ public final class MemoryPolicy {
         nullRetrievalAlert = b.nullRetrievalAlert;
         tokensPerTurnAlert = b.tokensPerTurnAlert;
         longSessionTurns = b.longSessionTurns;
+        minVectorSimilarity = b.minVectorSimilarity;
     }
 
     /** The design's defaults. */
@@ -142,6 +144,9 @@ public final class MemoryPolicy {
     /** Session length in turns that should have compacted at least once (default 200). */
     public int longSessionTurns() { return longSessionTurns; }
 
+    /** Cosine below which a vector candidate counts as unrelated and is dropped (default 0.25). */
+    public double minVectorSimilarity() { return minVectorSimilarity; }
+
     /** Decay half-life for a kind (default 30 days; EVENT 60 days; SKILL and FACT 90 days). */
     public Duration halfLife(MemoryKind kind) {
         return halfLives.get(kind);
@@ -182,6 +187,7 @@ public final class MemoryPolicy {
         private double nullRetrievalAlert = 0.2;
         private int tokensPerTurnAlert = 50_000;
         private int longSessionTurns = 200;
+        private double minVectorSimilarity = 0.25;
 
         private Builder() {
             for (MemoryKind kind : MemoryKind.values()) {
@@ -224,6 +230,7 @@ public final class MemoryPolicy {
             nullRetrievalAlert = p.nullRetrievalAlert;
             tokensPerTurnAlert = p.tokensPerTurnAlert;
             longSessionTurns = p.longSessionTurns;
+            minVectorSimilarity = p.minVectorSimilarity;
         }
 
         /** Sets the three score weights; they must each be in [0, 1] and sum to 1. */
@@ -258,6 +265,7 @@ public final class MemoryPolicy {
         public Builder immutableSizeAlert(int v) { immutableSizeAlert = Checks.positive("immutableSizeAlert", v); return this; }
         public Builder nullRetrievalAlert(double v) { nullRetrievalAlert = Checks.between("nullRetrievalAlert", v, 0, 1); return this; }
         public Builder tokensPerTurnAlert(int v) { tokensPerTurnAlert = Checks.positive("tokensPerTurnAlert", v); return this; }
+        public Builder minVectorSimilarity(double v) { minVectorSimilarity = Checks.between("minVectorSimilarity", v, -1, 1); return this; }
         public Builder longSessionTurns(int v) { longSessionTurns = Checks.positive("longSessionTurns", v); return this; }
 
         /** Builds the policy; fails when the score weights do not sum to 1 or the floor is above the cutoff. */

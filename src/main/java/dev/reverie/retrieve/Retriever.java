@@ -63,18 +63,29 @@ public final class Retriever {
         List<List<Candidate>> vector = new ArrayList<>();
         lexical.add(memories(store.searchMemories(scope, query, statuses, kinds, n), now));
         if (queryVector != null) {
-            vector.add(memories(store.searchMemoriesByVector(scope, queryVector, statuses, n), now));
+            vector.add(memories(related(store.searchMemoriesByVector(scope, queryVector, statuses, n)), now));
         }
         if (includeObservations) {
             Set<ObservationStatus> pending = EnumSet.of(ObservationStatus.PENDING);
             lexical.add(observations(store.searchObservations(scope, query, pending, n), kinds, currentSession));
             if (queryVector != null) {
-                vector.add(observations(store.searchObservationsByVector(scope, queryVector, pending, n), kinds,
+                vector.add(observations(related(store.searchObservationsByVector(scope, queryVector, pending, n)), kinds,
                         currentSession));
             }
         }
         List<ScoredCandidate> scored = score(fuse(List.of(lexical, vector)), now);
         return diversify(scored, limit);
+    }
+
+    /** Vector hits above the policy's similarity floor: every vector is somebody's nearest neighbour. */
+    private <T> List<Scored<T>> related(List<Scored<T>> hits) {
+        List<Scored<T>> out = new ArrayList<>(hits.size());
+        for (Scored<T> h : hits) {
+            if (h.score() >= policy.minVectorSimilarity()) {
+                out.add(h);
+            }
+        }
+        return out;
     }
 
     private static List<Candidate> memories(List<Scored<dev.reverie.Memory>> hits, Instant now) {
