@@ -1,0 +1,382 @@
+package dev.reverie.dream;
+
+import dev.reverie.Memory;
+import dev.reverie.MemoryKind;
+import dev.reverie.MemoryPolicy;
+import dev.reverie.Observation;
+import dev.reverie.Outcome;
+import dev.reverie.Provenance;
+import dev.reverie.Source;
+import dev.reverie.Trust;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The importance (0–100) of a statement and of a memory: a base from the subject and kind, text
+ * signals (small talk and resolved logistics are capped low; a substantive first-person episode
+ * clears the cutoff), a bonus for each repetition, and factors for third-party content and failed
+ * runs. A memory's current importance is its base decayed by {@code 0.5^(Δt / halfLife(kind))}
+ * since it was last reinforced; identity and safety-critical facts are permanent and never decay.
+ *
+ * <p>The base is a pure function of the memory's own fields (kind, subject, text, reinforcement
+ * count, provenance), never of its stored importance. That is what makes REM idempotent and
+ * drift-free: running it twice at the same clock computes the same value, and running it daily or
+ * monthly ends at the same number. Operator-written memories keep the importance the operator gave
+ * them and only expire by TTL. Immutable and thread-safe.
+ */
+final class Importance {
+
+    /** Name, preferred form of address, native language: said once, valid until corrected. */
+    static final double IDENTITY = 95;
+    /** Allergies: safety-critical, permanent. */
+    static final double ALLERGY = 95;
+    /** Other health facts: safety-critical, permanent. */
+    static final double HEALTH = 85;
+    static final double FAMILY = 70;
+    static final double JOB_OR_LOCATION = 65;
+    static final double PET = 62;
+    static final double SKILL = 60;
+    static final double LIKES = 55;
+    static final double PLAN_OR_EVENT = 50;
+    /** An episodic fallback statement before its text signals. */
+    static final double EPISODE = 30;
+    /** A synthesis written by REM. */
+    static final double SYNTHESIS = 50;
+    /** Ceiling for pure small talk ("ok see you", "thanks!"). */
+    static final double SMALL_TALK_CAP = 8;
+    /** Ceiling for resolved logistics ("I'll be 10 minutes late", "on my way"). */
+    static final double LOGISTICS_CAP = 12;
+    /** Ceiling for reactions and questions with no statement of the user's own. */
+    static final double REACTION_CAP = 20;
+    /** Added per repetition beyond the first, up to {@link #REINFORCEMENT_CAP}. */
+    static final double REINFORCEMENT_STEP = 5;
+    static final double REINFORCEMENT_CAP = 20;
+
+    private static final Set<String> IDENTITY_SUBJECTS = Set.of("user.name", "user.address_as",
+            "user.native_language");
+    private static final Set<String> FIRST_PERSON = Set.of("i", "my", "me", "mine", "myself", "we", "our", "us",
+            "ours", "eu", "meu", "minha", "meus", "minhas", "nos", "nosso", "nossa", "comigo");
+    /** Greetings, thanks, acknowledgements and reactions (English and Portuguese). */
+    private static final Set<String> FILLER = Set.of("hi", "hello", "hey", "heya", "yo", "bye", "goodbye", "ok",
+            "okay", "k", "kk", "kkk", "thanks", "thank", "thx", "ty", "lol", "haha", "hahaha", "hehe", "yes", "yeah",
+            "yep", "yup", "no", "nope", "sure", "cool", "nice", "great", "good", "morning", "night", "evening",
+            "afternoon", "see", "you", "ya", "later", "soon", "talk", "ttyl", "cya", "np", "welcome", "wow", "awesome",
+            "alright", "fine", "how", "are", "doing", "what", "whats", "up", "sounds", "glad", "hear", "that", "this",
+            "thats", "s", "totally", "agree", "really", "so", "too", "very", "much", "amazing", "love", "lovely",
+            "sweet", "congrats", "congratulations", "oh", "ah", "hmm", "mm", "uh", "well", "right", "exactly",
+            "indeed", "definitely", "absolutely", "true", "same", "have", "has", "been", "was", "is", "it", "its",
+            "all", "for", "to", "the", "a", "and", "your", "yours", "go", "going", "take", "care", "bom", "boa", "dia",
+            "noite", "tarde", "oi", "ola", "tchau", "obrigado", "obrigada", "valeu", "beleza", "ate", "logo", "mais",
+            "tudo", "bem", "sim", "nao", "claro", "legal", "otimo", "rs", "ne", "entao", "certo", "combinado",
+            "just", "too", "again", "anytime", "cheers", "please", "pls", "omg", "gosh", "yay", "hooray");
+    /** Words too vague to make a statement substantive on their own. */
+    private static final Set<String> LIGHT = Set.of("i", "m", "ve", "ll", "d", "re", "t", "s", "me", "my", "we",
+            "our", "us", "you", "your", "he", "she", "they", "them", "his", "her", "their", "am", "have", "has",
+            "had", "will", "would", "can", "could", "should", "just", "really", "very", "so", "too", "also", "not",
+            "there", "here", "what", "when", "who", "how", "why", "which", "about", "all", "any", "some", "one",
+            "get", "got", "like", "know", "think", "thing", "things", "lot", "bit", "yeah", "oh", "wow", "thanks",
+            "great", "good", "cool", "nice", "awesome", "amazing", "totally");
+    private static final Pattern LOGISTICS = Pattern.compile(String.join("|",
+            "\\b\\d+\\s*(min|mins|minute|minutes|minuto|minutos|sec|secs|seconds)\\b.*\\b(late|atrasad[oa])\\b",
+            "\\brunning (a bit |a little )?(late|behind)\\b",
+            "\\b(be|am|i'?m|im|gonna be|will be|are|we'?re) (a bit |a little |so |very )?late\\b",
+            "\\bon my way( (home|there|back|now|over))?\\s*([.!,]|$)",
+            "\\bomw\\b", "\\bbe there (in|soon|shortly)\\b", "\\bbrb\\b", "\\bbe right back\\b",
+            "\\bstuck in traffic\\b", "\\bjust a (sec|second|minute|moment)\\b", "\\bone sec\\b",
+            "\\bhold on\\s*([.!,]|$)", "\\bwait for me\\b", "\\batrasad[oa]\\b", "\\bchego em\\b",
+            "\\b(to|estou|tou) chegando\\b", "\\b(see|meet) you (there|at|in)\\b"));
+    private static final Pattern TEMPORAL = Pattern.compile(
+            "\\b(yesterday|today|tonight|tomorrow|ago|last (week|month|year|weekend|night|summer|winter|spring|fall"
+                    + "|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|next (week|month|year|weekend"
+                    + "|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (morning|week|month|year|weekend"
+                    + "|summer)|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april"
+                    + "|june|july|august|september|october|november|december|(19|20)\\d\\d|ontem|hoje|amanha"
+                    + "|semana passada|mes passado|ano passado|proxima semana|segunda|terca|quarta|quinta|sexta|sabado"
+                    + "|domingo)\\b");
+    private static final Pattern PAST = Pattern.compile(
+            "\\b(went|did|made|took|got|saw|met|ran|bought|began|came|gave|found|won|lost|wrote|built|drew|drove|flew"
+                    + "|left|paid|sold|sent|spent|taught|told|brought|caught|chose|became|broke|held|kept|led|sat|slept"
+                    + "|spoke|swam|threw|woke|wore|grew|rode|sang|ate|drank|fell|forgot|quit|had|fui|fiz|comprei|comecei"
+                    + "|terminei|viajei|mudei|conheci|ganhei|perdi|\\p{L}{3,}ed)\\b");
+    private static final Pattern PROGRESSIVE = Pattern.compile("\\b(i'?m|i am|im|we'?re|we are|estou)\\s+\\p{L}+(ing|ndo)\\b");
+    private static final Pattern PLAN = Pattern.compile(
+            "\\b(i'?m going to|i am going to|gonna|i'?ll|i will|i plan|i'?m planning|planning to|i want to|i'?d love to"
+                    + "|we'?re going to|we'?ll|vou|pretendo|quero)\\b");
+    private static final Pattern CAPITALIZED = Pattern.compile("\\b\\p{Lu}[\\p{L}'’-]*");
+    private static final Set<String> NOT_NAMES = Set.of("I", "I'm", "I've", "I'll", "I'd", "OK", "Ok", "Okay", "Mr",
+            "Mrs", "Ms", "Dr", "Dra", "Sr", "Sra", "Yes", "No", "Oh", "Wow", "Hey", "Hi", "Thanks", "Lol", "Haha");
+    private static final Pattern SENTENCE = Pattern.compile("[^.!?]+[.!?]*");
+
+    private final MemoryPolicy policy;
+
+    Importance(MemoryPolicy policy) {
+        this.policy = policy;
+    }
+
+    /** Whether a subject is identity or safety-critical health: permanent when said first-hand. */
+    static boolean permanentSubject(String subject) {
+        return IDENTITY_SUBJECTS.contains(subject) || subject.equals("user.allergy") || subject.equals("user.health");
+    }
+
+    /** Whether content with this subject and provenance becomes a permanent memory (never third-party or failed). */
+    static boolean permanent(String subject, Provenance provenance) {
+        return permanentSubject(subject) && provenance.trust() == Trust.FIRST_PARTY
+                && provenance.outcome() != Outcome.FAILED;
+    }
+
+    /** The importance a statement earns before repetition and provenance: from subject, kind and wording. */
+    double signal(MemoryKind kind, String subject, String text) {
+        if (kind == MemoryKind.SYNTHESIS) {
+            return SYNTHESIS;
+        }
+        if (IDENTITY_SUBJECTS.contains(subject)) {
+            return IDENTITY;
+        }
+        if (subject.equals("user.allergy")) {
+            return ALLERGY;
+        }
+        if (subject.equals("user.health")) {
+            return HEALTH;
+        }
+        Signals s = new Signals(text);
+        if (Text.episodic(subject)) {
+            return s.episode();
+        }
+        double base;
+        if (subject.startsWith("user.family.") || subject.equals("user.family")) {
+            base = FAMILY;
+        } else if (subject.equals("user.job") || subject.equals("user.location")) {
+            base = JOB_OR_LOCATION;
+        } else if (subject.equals("user.pet")) {
+            base = PET;
+        } else if (subject.equals("user.skill")) {
+            base = SKILL;
+        } else if (subject.equals("user.likes") || subject.equals("user.dislikes")) {
+            base = LIKES;
+        } else if (subject.equals("user.plan") || subject.equals("user.event")) {
+            base = PLAN_OR_EVENT + (s.temporal ? 5 : 0);
+        } else {
+            base = switch (kind) {
+                case SKILL -> SKILL;
+                case FACT, PREFERENCE -> PLAN_OR_EVENT;
+                case EVENT -> PLAN_OR_EVENT - 5 + (s.temporal ? 5 : 0);
+                case STYLE, SYNTHESIS -> 40;
+            };
+        }
+        return s.capped(base);
+    }
+
+    /** Extra importance for being said {@code count} times. */
+    static double reinforcementBonus(int count) {
+        return Math.min(REINFORCEMENT_CAP, REINFORCEMENT_STEP * Math.max(0, count - 1));
+    }
+
+    /** The factor for where a statement came from: third-party and failed-run content weigh less. */
+    double provenanceFactor(Provenance p) {
+        double f = 1.0;
+        if (p.trust() == Trust.THIRD_PARTY) {
+            f *= policy.thirdPartyFactor();
+        }
+        if (p.outcome() == Outcome.FAILED) {
+            f *= policy.failedFactor();
+        }
+        return f;
+    }
+
+    /** The importance of an L3 observation (a light-sleep survivor) as deep sleep judges it against the cutoff. */
+    double of(Observation o) {
+        return clamp((signal(o.kind(), o.subject(), o.text()) + reinforcementBonus(o.reinforcementCount()))
+                * provenanceFactor(o.provenance()));
+    }
+
+    /**
+     * A memory's undecayed importance: a function of its own fields only. Operator-written memories
+     * keep the importance they were given.
+     */
+    double base(Memory m) {
+        if (m.provenance().source() == Source.OPERATOR) {
+            return m.importance();
+        }
+        return clamp((signal(m.kind(), m.subject(), m.text()) + reinforcementBonus(m.reinforcementCount()))
+                * provenanceFactor(m.provenance()));
+    }
+
+    /** Whether REM decays this memory (permanent and operator-written memories do not). */
+    static boolean decays(Memory m) {
+        return !m.permanent() && m.provenance().source() != Source.OPERATOR;
+    }
+
+    /** A memory's importance at {@code now}, rounded to hundredths so that reruns compare exactly. */
+    double current(Memory m, Instant now) {
+        double base = base(m);
+        if (!decays(m)) {
+            return round(base);
+        }
+        return round(decay(base, policy.halfLife(m.kind()), Duration.between(m.lastReinforcedAt(), now)));
+    }
+
+    /** {@code base · 0.5^(elapsed / halfLife)}; no decay for a negative elapsed time. */
+    static double decay(double base, Duration halfLife, Duration elapsed) {
+        if (elapsed.isNegative() || elapsed.isZero()) {
+            return base;
+        }
+        double halves = (double) elapsed.toMillis() / halfLife.toMillis();
+        return base * Math.pow(0.5, halves);
+    }
+
+    static double round(double v) {
+        return Math.round(v * 100.0) / 100.0;
+    }
+
+    private static double clamp(double v) {
+        return Math.max(0, Math.min(100, v));
+    }
+
+    /** The text signals of one statement, computed once. */
+    private static final class Signals {
+        final boolean smallTalk;
+        final boolean logistics;
+        final boolean temporal;
+        final boolean reaction;
+        final boolean firstPerson;
+        final boolean past;
+        final boolean plan;
+        final boolean named;
+        final int content;
+
+        Signals(String text) {
+            String plain = text.replace('’', '\'');
+            String folded = dev.reverie.internal.Terms.fold(plain);
+            List<String> words = Text.words(plain);
+            int substantive = 0;
+            int nonFiller = 0;
+            boolean fp = false;
+            for (String w : words) {
+                if (FIRST_PERSON.contains(w)) {
+                    fp = true;
+                }
+                if (!FILLER.contains(w)) {
+                    nonFiller++;
+                }
+                if (w.length() > 1 && !LIGHT.contains(w) && !FILLER.contains(w)) {
+                    substantive++;
+                }
+            }
+            firstPerson = fp;
+            content = substantive;
+            // at most one word that is not a greeting or acknowledgement: usually the addressee's name
+            smallTalk = nonFiller <= 1;
+            logistics = words.size() <= 14 && LOGISTICS.matcher(folded).find();
+            temporal = TEMPORAL.matcher(folded).find();
+            plan = PLAN.matcher(folded).find();
+            named = hasName(plain);
+            past = PAST.matcher(folded).find() || PROGRESSIVE.matcher(folded).find();
+            reaction = !smallTalk && !ownStatement(plain);
+        }
+
+        double capped(double base) {
+            if (smallTalk) {
+                return Math.min(base, SMALL_TALK_CAP);
+            }
+            if (logistics) {
+                return Math.min(base, LOGISTICS_CAP);
+            }
+            if (reaction) {
+                return Math.min(base, REACTION_CAP);
+            }
+            return base;
+        }
+
+        double episode() {
+            double score = EPISODE;
+            if (firstPerson) {
+                score += 8;
+            }
+            if (past) {
+                score += 7;
+            } else if (plan) {
+                score += 4;
+            }
+            if (temporal) {
+                score += 5;
+            }
+            if (named) {
+                score += 4;
+            }
+            if (content >= 4) {
+                score += 4;
+            }
+            if (content >= 8) {
+                score += 4;
+            }
+            return capped(score);
+        }
+
+        /**
+         * Whether some sentence that is not a question says something of the user's own: a first-person
+         * statement, or one with at least two substantive words besides names (a reaction such as
+         * "Wow, that's cool, Caroline!" has none).
+         */
+        private static boolean ownStatement(String text) {
+            Matcher m = SENTENCE.matcher(text);
+            while (m.find()) {
+                String sentence = m.group().strip();
+                if (sentence.isEmpty() || sentence.endsWith("?")) {
+                    continue;
+                }
+                int count = 0;
+                boolean firstPerson = false;
+                for (String w : Text.words(withoutNames(sentence))) {
+                    if (FIRST_PERSON.contains(w)) {
+                        firstPerson = true;
+                    }
+                    if (w.length() > 1 && !LIGHT.contains(w) && !FILLER.contains(w)) {
+                        count++;
+                    }
+                }
+                if (count >= 2 || (firstPerson && count >= 1)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private static String withoutNames(String sentence) {
+            StringBuilder out = new StringBuilder();
+            Matcher m = CAPITALIZED.matcher(sentence);
+            int last = 0;
+            boolean first = true;
+            while (m.find()) {
+                boolean sentenceStart = first && sentence.substring(0, m.start()).isBlank();
+                first = false;
+                if (!sentenceStart && !NOT_NAMES.contains(m.group())) {
+                    out.append(sentence, last, m.start()).append(' ');
+                    last = m.end();
+                }
+            }
+            return out.append(sentence.substring(last)).toString();
+        }
+
+        private static boolean hasName(String text) {
+            Matcher s = SENTENCE.matcher(text);
+            while (s.find()) {
+                String sentence = s.group();
+                Matcher m = CAPITALIZED.matcher(sentence);
+                boolean first = true;
+                while (m.find()) {
+                    boolean sentenceStart = first && sentence.substring(0, m.start()).isBlank();
+                    first = false;
+                    if (!sentenceStart && !NOT_NAMES.contains(m.group()) && m.group().length() > 1) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+    }
+}
