@@ -59,21 +59,24 @@ final class Importance {
 
     private static final Set<String> IDENTITY_SUBJECTS = Set.of("user.name", "user.address_as",
             "user.native_language");
+    private static final Set<String> SECOND_PERSON = Set.of("you", "your", "yours", "yourself", "voce", "seu",
+            "sua", "te", "ti");
     private static final Set<String> FIRST_PERSON = Set.of("i", "my", "me", "mine", "myself", "we", "our", "us",
             "ours", "eu", "meu", "minha", "meus", "minhas", "nos", "nosso", "nossa", "comigo");
     /** Greetings, thanks, acknowledgements and reactions (English and Portuguese). */
-    private static final Set<String> FILLER = Set.of("hi", "hello", "hey", "heya", "yo", "bye", "goodbye", "ok",
-            "okay", "k", "kk", "kkk", "thanks", "thank", "thx", "ty", "lol", "haha", "hahaha", "hehe", "yes", "yeah",
-            "yep", "yup", "no", "nope", "sure", "cool", "nice", "great", "good", "morning", "night", "evening",
-            "afternoon", "see", "you", "ya", "later", "soon", "talk", "ttyl", "cya", "np", "welcome", "wow", "awesome",
-            "alright", "fine", "how", "are", "doing", "what", "whats", "up", "sounds", "glad", "hear", "that", "this",
-            "thats", "s", "totally", "agree", "really", "so", "too", "very", "much", "amazing", "love", "lovely",
-            "sweet", "congrats", "congratulations", "oh", "ah", "hmm", "mm", "uh", "well", "right", "exactly",
-            "indeed", "definitely", "absolutely", "true", "same", "have", "has", "been", "was", "is", "it", "its",
-            "all", "for", "to", "the", "a", "and", "your", "yours", "go", "going", "take", "care", "bom", "boa", "dia",
-            "noite", "tarde", "oi", "ola", "tchau", "obrigado", "obrigada", "valeu", "beleza", "ate", "logo", "mais",
-            "tudo", "bem", "sim", "nao", "claro", "legal", "otimo", "rs", "ne", "entao", "certo", "combinado",
-            "just", "too", "again", "anytime", "cheers", "please", "pls", "omg", "gosh", "yay", "hooray");
+    private static final Set<String> FILLER = Set.of(
+            "hi", "hello", "hey", "heya", "yo", "bye", "goodbye", "ok", "okay", "k", "kk", "kkk", "thanks", "thank",
+            "thx", "ty", "lol", "haha", "hahaha", "hehe", "yes", "yeah", "yep", "yup", "no", "nope", "sure", "cool",
+            "nice", "great", "good", "morning", "night", "evening", "afternoon", "see", "you", "ya", "later", "soon",
+            "talk", "ttyl", "cya", "np", "welcome", "wow", "awesome", "alright", "fine", "how", "are", "doing",
+            "what", "whats", "up", "sounds", "glad", "hear", "that", "this", "thats", "s", "totally", "agree",
+            "really", "so", "too", "very", "much", "amazing", "love", "lovely", "sweet", "congrats",
+            "congratulations", "oh", "ah", "hmm", "mm", "uh", "well", "right", "exactly", "indeed", "definitely",
+            "absolutely", "true", "same", "have", "has", "been", "was", "is", "it", "its", "all", "for", "to", "the",
+            "a", "and", "your", "yours", "go", "going", "take", "care", "bom", "boa", "dia", "noite", "tarde", "oi",
+            "ola", "tchau", "obrigado", "obrigada", "valeu", "beleza", "ate", "logo", "mais", "tudo", "bem", "sim",
+            "nao", "claro", "legal", "otimo", "rs", "ne", "entao", "certo", "combinado", "just", "again", "anytime",
+            "cheers", "please", "pls", "omg", "gosh", "yay", "hooray");
     /** Words too vague to make a statement substantive on their own. */
     private static final Set<String> LIGHT = Set.of("i", "m", "ve", "ll", "d", "re", "t", "s", "me", "my", "we",
             "our", "us", "you", "your", "he", "she", "they", "them", "his", "her", "their", "am", "have", "has",
@@ -107,6 +110,21 @@ final class Importance {
     private static final Pattern PLAN = Pattern.compile(
             "\\b(i'?m going to|i am going to|gonna|i'?ll|i will|i plan|i'?m planning|planning to|i want to|i'?d love to"
                     + "|we'?re going to|we'?ll|vou|pretendo|quero)\\b");
+    /** Greeting and farewell phrases, removed before a statement is judged ("Hey John, been a while! How's it going?"). */
+    private static final Pattern PLEASANTRIES = Pattern.compile(String.join("|",
+            "long time no (see|talk|chat)", "(it'?s been|been) (a while|ages|so long|forever)",
+            "since we (last )?(talked|chatted|spoke|caught up)", "how'?s (it|everything|life|things)( been)?( going)?",
+            "how are (you|things)( doing)?", "how have you been", "how'?ve you been", "what'?s up", "what'?s new",
+            "(good|great|nice|awesome|so good) to (see|hear from|chat with|talk to|catch up with) you( again)?",
+            "(good|great|nice) (chatting|talking)( with you)?", "great to chat( again)?",
+            "see you (soon|later|tomorrow|next time|around)", "talk (to you )?(soon|later)", "take care",
+            "have a (great|good|nice|wonderful) (day|night|weekend|time|one)", "catch you later", "good night",
+            "tudo bem", "como vai", "ate (logo|mais|amanha)", "bom dia", "boa (tarde|noite)"),
+            Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+    /** First words of an elliptical first-person sentence ("Been busy volunteering", "Just started yoga"). */
+    private static final Set<String> ELLIPTICAL = Set.of("been", "just", "still", "started", "finished", "went",
+            "got", "had", "spent", "tried", "working", "trying", "planning", "thinking", "gonna", "heading",
+            "looking");
     private static final Pattern CAPITALIZED = Pattern.compile("\\b\\p{Lu}[\\p{L}'’-]*");
     private static final Set<String> NOT_NAMES = Set.of("I", "I'm", "I've", "I'll", "I'd", "OK", "Ok", "Okay", "Mr",
             "Mrs", "Ms", "Dr", "Dra", "Sr", "Sra", "Yes", "No", "Oh", "Wow", "Hey", "Hi", "Thanks", "Lol", "Haha");
@@ -244,21 +262,26 @@ final class Importance {
         final boolean temporal;
         final boolean reaction;
         final boolean firstPerson;
+        final boolean secondPerson;
         final boolean past;
         final boolean plan;
         final boolean named;
         final int content;
 
         Signals(String text) {
-            String plain = text.replace('’', '\'');
+            String plain = PLEASANTRIES.matcher(text.replace('’', '\'')).replaceAll(" ");
             String folded = dev.reverie.internal.Terms.fold(plain);
             List<String> words = Text.words(plain);
             int substantive = 0;
             int nonFiller = 0;
             boolean fp = false;
+            boolean sp = false;
             for (String w : words) {
                 if (FIRST_PERSON.contains(w)) {
                     fp = true;
+                }
+                if (SECOND_PERSON.contains(w)) {
+                    sp = true;
                 }
                 if (!FILLER.contains(w)) {
                     nonFiller++;
@@ -267,7 +290,8 @@ final class Importance {
                     substantive++;
                 }
             }
-            firstPerson = fp;
+            firstPerson = fp || elliptical(plain);
+            secondPerson = sp;
             content = substantive;
             // at most one word that is not a greeting or acknowledgement: usually the addressee's name
             smallTalk = nonFiller <= 1;
@@ -314,7 +338,24 @@ final class Importance {
             if (content >= 8) {
                 score += 4;
             }
+            if (!secondPerson && content >= 3) {
+                score += 4; // about the speaker's own life or world ("Still working on opening a dance studio")
+            } else if (secondPerson && !firstPerson) {
+                score -= 6; // about the listener: compliments, advice, questions back
+            }
             return capped(score);
+        }
+
+        /** Whether some sentence starts with a verb whose omitted subject is the speaker. */
+        private static boolean elliptical(String text) {
+            Matcher m = SENTENCE.matcher(text);
+            while (m.find()) {
+                List<String> words = Text.words(m.group());
+                if (!words.isEmpty() && ELLIPTICAL.contains(words.get(0))) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /**
