@@ -58,12 +58,36 @@ final class DeepSleep {
         this.light = light;
     }
 
-    /** One survivor with the observations it absorbed, ordered by when it was last said. */
-    private record Candidate(Observation survivor, List<Observation> group, Instant latest, Set<String> sessions) {
+    /**
+     * One survivor with the observations it absorbed, and the earlier judged observations that said
+     * the same thing (support: discarded on their own nights, they count once it is promoted).
+     */
+    private record Candidate(Observation survivor, List<Observation> group, List<Observation> support, Instant latest,
+                             Set<String> sessions) {
         List<String> ids() {
-            List<String> out = new ArrayList<>(group.size());
+            List<String> out = new ArrayList<>(group.size() + support.size());
             group.forEach(o -> out.add(o.id()));
+            support.forEach(o -> out.add(o.id()));
             return out;
+        }
+
+        /** How many times it was said: the survivor's merged count plus the support's. */
+        int utterances() {
+            int n = survivor.reinforcementCount();
+            for (Observation o : support) {
+                n += o.reinforcementCount();
+            }
+            return n;
+        }
+
+        /** Every source turn, the support's (oldest first) before the survivor's. */
+        List<String> turns() {
+            List<Observation> ordered = new ArrayList<>(support);
+            ordered.sort(Comparator.comparing(Observation::observedAt).thenComparing(Observation::id));
+            Set<String> out = new LinkedHashSet<>();
+            ordered.forEach(o -> out.addAll(o.sourceTurnIds()));
+            out.addAll(survivor.sourceTurnIds());
+            return List.copyOf(out);
         }
     }
 
@@ -75,22 +99,33 @@ final class DeepSleep {
     void run(UserState state, List<Observation> survivors, Lineage lineage, UserState.Changes changes, Counts counts,
              Vectors vectors, Progress progress) {
         ActiveIndex active = new ActiveIndex(state, policy.duplicateJaccard());
-        Map<String, Set<String>> supportByKey = supportByKey(state);
+        Map<String, List<Observation>> judgedByKey = judgedByKey(state);
         List<Candidate> candidates = new ArrayList<>(survivors.size());
         for (Observation s : survivors) {
             List<Observation> group = new ArrayList<>();
             group.add(s);
             group.addAll(lineage.absorbedInto(s));
+            Set<String> groupIds = new HashSet<>();
             Instant latest = s.observedAt();
             Set<String> sessions = new LinkedHashSet<>();
             for (Observation o : group) {
+                groupIds.add(o.id());
                 latest = o.observedAt().isAfter(latest) ? o.observedAt() : latest;
                 if (o.provenance().outcome() != Outcome.FAILED) {
                     sessions.add(session(o));
                 }
             }
-            sessions.addAll(supportByKey.getOrDefault(LightSleep.key(s), Set.of()));
-            candidates.add(new Candidate(s, group, latest, sessions));
+            List<Observation> support = new ArrayList<>();
+            for (Observation o : judgedByKey.getOrDefault(LightSleep.key(s), List.of())) {
+                if (groupIds.contains(o.id())) {
+                    continue;
+                }
+                sessions.add(session(o));
+                if (!lineage.absorbed(o) && !lineage.reflected(o)) {
+                    support.add(o);
+                }
+            }
+            candidates.add(new Candidate(s, group, support, latest, sessions));
         }
         candidates.sort(Comparator.comparing(Candidate::latest).thenComparing(c -> c.survivor().id()));
         int done = 0;
@@ -111,7 +146,7 @@ final class DeepSleep {
             return;
         }
         boolean failedOnly = c.group().stream().allMatch(o -> o.provenance().outcome() == Outcome.FAILED);
-        double score = importance.of(s);
+        double score = importance.of(s, c.utterances());
         boolean worthy = !failedOnly
                 && (score >= policy.importanceCutoff() || c.sessions().size() >= policy.sessionsToAlwaysPromote());
         Match match = failedOnly ? Match.NEW : match(s, active, vectors, counts, worthy);
@@ -269,10 +304,10 @@ final class DeepSleep {
         boolean permanent = m.permanent() || Importance.permanent(m.subject(), provenance);
         Instant last = c.latest().isAfter(m.lastReinforcedAt()) ? c.latest() : m.lastReinforcedAt();
         Memory.Builder b = m.toBuilder()
-                .reinforcementCount(m.reinforcementCount() + s.reinforcementCount())
+                .reinforcementCount(m.reinforcementCount() + c.utterances())
                 .lastReinforcedAt(last)
                 .updatedAt(state.now)
-                .sourceTurnIds(union(m.sourceTurnIds(), s.sourceTurnIds()))
+                .sourceTurnIds(union(m.sourceTurnIds(), c.turns()))
                 .sourceObservationIds(union(m.sourceObservationIds(), c.ids()))
                 .provenance(provenance)
                 .permanent(permanent)
@@ -302,10 +337,10 @@ final class DeepSleep {
                 .polarity(s.polarity())
                 .permanent(permanent)
                 .lastReinforcedAt(c.latest())
-                .reinforcementCount(s.reinforcementCount())
+                .reinforcementCount(c.utterances())
                 .expiresAt(permanent ? null : state.now.plus(policy.ttl(s.kind())))
                 .sourceObservationIds(c.ids())
-                .sourceTurnIds(s.sourceTurnIds())
+                .sourceTurnIds(c.turns())
                 .provenance(s.provenance())
                 .confidence(s.confidence())
                 .embedding(vectors.forMemory(s))
@@ -355,18 +390,18 @@ final class DeepSleep {
     }
 
     /**
-     * The sessions in which earlier, already judged observations said the same thing (same kind,
-     * subject, polarity and value), excluding those from failed runs. Judged observations stay in L3
-     * until pruned, so support accumulates across nightly cycles within the retention period.
+     * Earlier, already judged observations by what they said (same kind, subject, polarity and
+     * value), excluding those from failed runs. Judged observations stay in L3 until pruned, so
+     * support accumulates across nightly cycles within the retention period.
      */
-    private static Map<String, Set<String>> supportByKey(UserState state) {
-        Map<String, Set<String>> out = new HashMap<>();
+    private static Map<String, List<Observation>> judgedByKey(UserState state) {
+        Map<String, List<Observation>> out = new HashMap<>();
         for (Observation o : state.observations()) {
             if (o.status() == ObservationStatus.PENDING || o.kind() == MemoryKind.STYLE
                     || o.provenance().outcome() == Outcome.FAILED) {
                 continue;
             }
-            out.computeIfAbsent(LightSleep.key(o), k -> new HashSet<>()).add(session(o));
+            out.computeIfAbsent(LightSleep.key(o), k -> new ArrayList<>()).add(o);
         }
         return out;
     }

@@ -208,7 +208,12 @@ final class Importance {
 
     /** The importance of an L3 observation (a light-sleep survivor) as deep sleep judges it against the cutoff. */
     double of(Observation o) {
-        return clamp((signal(o.kind(), o.subject(), o.text()) + reinforcementBonus(o.reinforcementCount()))
+        return of(o, o.reinforcementCount());
+    }
+
+    /** The importance of an observation said {@code utterances} times in all. */
+    double of(Observation o, int utterances) {
+        return clamp((signal(o.kind(), o.subject(), o.text()) + reinforcementBonus(utterances))
                 * provenanceFactor(o.provenance()));
     }
 

@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
  * inside a sentence somewhere) or the short value of a fact (a like, a pet, a city) that other
  * memories mention. A group qualifies with two to {@link #MAX_SOURCES} memories spanning at least
  * two subjects; an entity mentioned more often is too general to say anything. The same set of
- * memories is proposed once, under its first entity in alphabetical order. Stateless; thread-safe.
+ * memories is proposed once, under its first entity in alphabetical order, and only when their texts
+ * differ (repeating one sentence connects nothing). Stateless; thread-safe.
  */
 final class Synthesizer {
 
@@ -124,11 +125,13 @@ final class Synthesizer {
                 continue;
             }
             Set<String> subjects = new HashSet<>();
+            Set<String> texts = new HashSet<>();
             for (String id : ids) {
                 subjects.add(byId.get(id).subject());
+                texts.add(Text.normalize(byId.get(id).text()));
             }
             List<String> sorted = List.copyOf(ids);
-            if (subjects.size() >= 2 && proposed.add(sorted)) {
+            if (subjects.size() >= 2 && texts.size() >= 2 && proposed.add(sorted)) {
                 out.add(new Group(e.getKey(), display.get(e.getKey()), sorted));
             }
         }
