@@ -254,18 +254,20 @@ final class DeepSleep {
         return Match.NEW;
     }
 
-    /** Same meaning under a single-valued subject: same polarity and the same value, text or (per the model) meaning. */
+    /**
+     * Same meaning under a single-valued subject: the same polarity and the same value (text
+     * similarity decides only when neither has a value: two sentences that differ just in the value
+     * are a contradiction, not a paraphrase); with a model, the model decides between two values.
+     */
     private boolean sameMeaning(Observation s, Memory m, String value, Vectors vectors, Counts counts,
                                 boolean askModel) {
         if (m.polarity() != s.polarity()) {
             return false;
         }
         String other = Text.normalize(m.value());
-        if (value.equals(other) && (!value.isEmpty() || Text.normalize(m.text()).equals(Text.normalize(s.text())))) {
-            return true;
-        }
-        if (similar(s, m, Text.terms(s.text()), vectors)) {
-            return true;
+        if (value.equals(other)) {
+            return !value.isEmpty() || similar(s, m, Text.terms(s.text()), vectors)
+                    || Text.normalize(m.text()).equals(Text.normalize(s.text()));
         }
         return askModel && judge.present()
                 && judge.sameMeaning(s.subject(), m.text(), s.text(), counts) == ModelJudge.Verdict.SAME;

@@ -150,6 +150,7 @@ final class Synthesizer {
         return sb.append('.').toString();
     }
 
-    /** Sources oldest first (creation time, then id), as they appear in a synthesis. */
-    static final Comparator<Memory> OLDEST_FIRST = Comparator.comparing(Memory::createdAt).thenComparing(Memory::id);
+    /** Sources oldest first (creation, then last reinforcement, then id), as they appear in a synthesis. */
+    static final Comparator<Memory> OLDEST_FIRST = Comparator.comparing(Memory::createdAt)
+            .thenComparing(Memory::lastReinforcedAt).thenComparing(Memory::id);
 }
