@@ -160,8 +160,9 @@ final class DeepSleep {
                 supersede(state, match.contradicted(), created, c, changes, counts);
             }
         } else {
-            settle(state, s, ObservationStatus.DISCARDED, changes);
-            counts.discarded++;
+            if (settle(state, s, ObservationStatus.DISCARDED, changes)) {
+                counts.discarded++; // a re-judged observation that was already discarded changes nothing
+            }
             return;
         }
         settle(state, s, ObservationStatus.CONSOLIDATED, changes);
@@ -383,12 +384,18 @@ final class DeepSleep {
         counts.superseded++;
     }
 
-    /** Sets the judged status (and time) unless the observation already has it, so a re-judgement changes nothing. */
-    private static void settle(UserState state, Observation s, ObservationStatus status, UserState.Changes changes) {
+    /**
+     * Sets the judged status (and time) unless the observation already has it, so a re-judgement
+     * changes nothing; returns whether it changed.
+     */
+    private static boolean settle(UserState state, Observation s, ObservationStatus status,
+                                  UserState.Changes changes) {
         Observation current = state.observation(s.id());
-        if (current.status() != status) {
-            changes.put(current.withStatus(status, state.now));
+        if (current.status() == status) {
+            return false;
         }
+        changes.put(current.withStatus(status, state.now));
+        return true;
     }
 
     /**

@@ -25,13 +25,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A real store behind a fault: every call is delegated, except that the {@code failOn}-th call to
  * {@link #write} (1-based) throws before reaching the store, as a crash or a full disk would.
- * Counting starts when {@link #arm(int)} is called. Thread-safe as the delegate is.
+ * Counting starts when {@link #arm(int)} is called. It can also insist that every batch belongs to
+ * one scope. Thread-safe as the delegate is.
  */
 final class FaultyStore implements MemoryStore {
     private final MemoryStore delegate;
     private final AtomicInteger writes = new AtomicInteger();
     private volatile int failOn = -1;
     private final AtomicInteger batchesWritten = new AtomicInteger();
+    private volatile Scope onlyScope;
 
     FaultyStore(MemoryStore delegate) {
         this.delegate = delegate;
@@ -47,12 +49,20 @@ final class FaultyStore implements MemoryStore {
         failOn = -1;
     }
 
+    /** From now on, a write for any other scope than {@code scope} fails the test ({@code null}: any). */
+    void expectOnly(Scope scope) {
+        onlyScope = scope;
+    }
+
     int batchesWritten() {
         return batchesWritten.get();
     }
 
     @Override
     public void write(WriteBatch batch) {
+        if (onlyScope != null && !onlyScope.equals(batch.scope())) {
+            throw new AssertionError("a cycle for " + onlyScope + " wrote a batch for " + batch.scope());
+        }
         if (writes.incrementAndGet() == failOn) {
             throw new MemoryStoreException("injected failure on write " + failOn);
         }

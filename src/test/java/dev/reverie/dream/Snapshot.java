@@ -30,6 +30,9 @@ record Snapshot(Map<String, Observation> observations, Map<String, Memory> memor
         Map<String, Memory> mem = store.memories(scope, MemoryFilter.all()).stream()
                 .collect(Collectors.toMap(Memory::id, Function.identity(), (a, b) -> a, TreeMap::new));
         Map<String, List<MemoryEvent>> history = new TreeMap<>();
+        if (knownMemoryIds == null) {
+            return new Snapshot(obs, mem, history, store.styleProfile(scope));
+        }
         for (String id : mem.keySet()) {
             history.put(id, store.history(scope, id));
         }
@@ -44,6 +47,12 @@ record Snapshot(Map<String, Observation> observations, Map<String, Memory> memor
 
     static Snapshot of(MemoryStore store, Scope scope) {
         return of(store, scope, List.of());
+    }
+
+    /** The user's rows only (observations, memories, style profile), without history. */
+    static Snapshot rows(MemoryStore store, Scope scope) {
+        Snapshot full = of(store, scope, null);
+        return new Snapshot(full.observations, full.memories, Map.of(), full.style);
     }
 
     long observations(ObservationStatus status) {
