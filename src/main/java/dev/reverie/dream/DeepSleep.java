@@ -36,8 +36,8 @@ import java.util.Set;
  * or any subject with the opposite polarity for the same value, is a contradiction and the newer
  * statement wins (the older memory becomes SUPERSEDED, kept for audit); anything else is a new
  * memory. Survivors are processed in the order they were last said, so within one run the latest
- * statement of a single-valued subject ends up ACTIVE. Stateless apart from its configuration;
- * thread-safe.
+ * statement of a single-valued subject ends up ACTIVE. One instance serves one end user's cycle
+ * (its scoring remembers texts for the run); not thread-safe.
  */
 final class DeepSleep {
 

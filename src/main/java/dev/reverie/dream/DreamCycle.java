@@ -46,9 +46,10 @@ public final class DreamCycle {
     private final MemoryPolicy policy;
     private final Clock clock;
     private final Embedder embedder;
+    private final Importance importance;
+    private final ModelJudge judge;
+    private final ReferenceValidator validator;
     private final LightSleep light;
-    private final DeepSleep deep;
-    private final Rem rem;
     private final Prune prune;
     private final ScopeLocks locks = new ScopeLocks();
 
@@ -65,11 +66,10 @@ public final class DreamCycle {
         policy = b.policy;
         clock = b.clock;
         embedder = b.embedder;
-        Importance importance = new Importance(policy);
-        ModelJudge judge = new ModelJudge(b.languageModel);
+        importance = new Importance(policy);
+        judge = new ModelJudge(b.languageModel);
+        validator = b.validator;
         light = new LightSleep(policy);
-        deep = new DeepSleep(policy, importance, judge, light);
-        rem = new Rem(policy, importance, judge, b.validator, store);
         prune = new Prune(policy);
     }
 
@@ -155,6 +155,9 @@ public final class DreamCycle {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         UserState state = UserState.load(store, scope, now);
         Vectors vectors = new Vectors(embedder);
+        Importance scoring = importance.forRun();
+        DeepSleep deep = new DeepSleep(policy, scoring, judge, light);
+        Rem rem = new Rem(policy, scoring, judge, validator, store);
         DreamReport report = DreamReport.EMPTY;
         for (DreamPhase phase : DreamPhase.values()) {
             Progress.guard(() -> listener.phaseStarted(scope, phase));

@@ -8,10 +8,13 @@ import dev.reverie.Outcome;
 import dev.reverie.Provenance;
 import dev.reverie.Source;
 import dev.reverie.Trust;
+import dev.reverie.internal.Terms;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -110,7 +113,7 @@ final class Importance {
     private static final Pattern PLAN = Pattern.compile(
             "\\b(i'?m going to|i am going to|gonna|i'?ll|i will|i plan|i'?m planning|planning to|i want to|i'?d love to"
                     + "|we'?re going to|we'?ll|vou|pretendo|quero)\\b");
-    /** Greeting and farewell phrases, removed before a statement is judged ("Hey John, been a while! How's it going?"). */
+    /** Greeting and farewell phrases (folded), removed before a statement is judged ("Hey John, been a while!"). */
     private static final Pattern PLEASANTRIES = Pattern.compile(String.join("|",
             "long time no (see|talk|chat)", "(it'?s been|been) (a while|ages|so long|forever)",
             "since we (last )?(talked|chatted|spoke|caught up)", "how'?s (it|everything|life|things)( been)?( going)?",
@@ -119,8 +122,7 @@ final class Importance {
             "(good|great|nice) (chatting|talking)( with you)?", "great to chat( again)?",
             "see you (soon|later|tomorrow|next time|around)", "talk (to you )?(soon|later)", "take care",
             "have a (great|good|nice|wonderful) (day|night|weekend|time|one)", "catch you later", "good night",
-            "tudo bem", "como vai", "ate (logo|mais|amanha)", "bom dia", "boa (tarde|noite)"),
-            Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+            "tudo bem", "como vai", "ate (logo|mais|amanha)", "bom dia", "boa (tarde|noite)"));
     /** First words of an elliptical first-person sentence ("Been busy volunteering", "Just started yoga"). */
     private static final Set<String> ELLIPTICAL = Set.of("been", "just", "still", "started", "finished", "went",
             "got", "had", "spent", "tried", "working", "trying", "planning", "thinking", "gonna", "heading",
@@ -131,9 +133,24 @@ final class Importance {
     private static final Pattern SENTENCE = Pattern.compile("[^.!?]+[.!?]*");
 
     private final MemoryPolicy policy;
+    private final Map<String, Double> memo;
 
+    /** Scoring without memory between calls; thread-safe. */
     Importance(MemoryPolicy policy) {
+        this(policy, null);
+    }
+
+    private Importance(MemoryPolicy policy, Map<String, Double> memo) {
         this.policy = policy;
+        this.memo = memo;
+    }
+
+    /**
+     * Scoring for one end user's cycle, remembering each text's signal for the run (a statement is
+     * scored as a candidate, again as the memory it creates, and again by REM). Not thread-safe.
+     */
+    Importance forRun() {
+        return new Importance(policy, new HashMap<>());
     }
 
     /** Whether a subject is identity or safety-critical health: permanent when said first-hand. */
@@ -149,6 +166,19 @@ final class Importance {
 
     /** The importance a statement earns before repetition and provenance: from subject, kind and wording. */
     double signal(MemoryKind kind, String subject, String text) {
+        if (memo == null) {
+            return computeSignal(kind, subject, text);
+        }
+        String key = kind.ordinal() + (Text.episodic(subject) ? Text.EPISODE_PREFIX : subject) + '\u0000' + text;
+        Double known = memo.get(key);
+        if (known == null) {
+            known = computeSignal(kind, subject, text);
+            memo.put(key, known);
+        }
+        return known;
+    }
+
+    private double computeSignal(MemoryKind kind, String subject, String text) {
         if (kind == MemoryKind.SYNTHESIS) {
             return SYNTHESIS;
         }
@@ -177,12 +207,12 @@ final class Importance {
         } else if (subject.equals("user.likes") || subject.equals("user.dislikes")) {
             base = LIKES;
         } else if (subject.equals("user.plan") || subject.equals("user.event")) {
-            base = PLAN_OR_EVENT + (s.temporal ? 5 : 0);
+            base = PLAN_OR_EVENT + (s.temporal() ? 5 : 0);
         } else {
             base = switch (kind) {
                 case SKILL -> SKILL;
                 case FACT, PREFERENCE -> PLAN_OR_EVENT;
-                case EVENT -> PLAN_OR_EVENT - 5 + (s.temporal ? 5 : 0);
+                case EVENT -> PLAN_OR_EVENT - 5 + (s.temporal() ? 5 : 0);
                 case STYLE, SYNTHESIS -> 40;
             };
         }
@@ -260,81 +290,78 @@ final class Importance {
         return Math.max(0, Math.min(100, v));
     }
 
-    /** The text signals of one statement, computed once. */
+    /**
+     * The text signals of one statement. The cheap ones (words, small talk) are computed at once, the
+     * rest only when asked: a typed fact needs at most the caps, only an episode needs everything.
+     */
     private static final class Signals {
-        final boolean smallTalk;
-        final boolean logistics;
-        final boolean temporal;
-        final boolean reaction;
-        final boolean firstPerson;
-        final boolean secondPerson;
-        final boolean past;
-        final boolean plan;
-        final boolean named;
-        final int content;
+        private final String plain;
+        private final String folded;
+        private final List<String> words;
 
         Signals(String text) {
-            String plain = PLEASANTRIES.matcher(text.replace('’', '\'')).replaceAll(" ");
-            String folded = dev.reverie.internal.Terms.fold(plain);
-            List<String> words = Text.words(plain);
-            int substantive = 0;
+            plain = text.replace('’', '\'');
+            folded = PLEASANTRIES.matcher(Terms.fold(plain)).replaceAll(" ");
+            words = Text.foldedWords(folded);
+        }
+
+        /** At most one word that is not a greeting or acknowledgement (usually the addressee's name). */
+        boolean smallTalk() {
             int nonFiller = 0;
-            boolean fp = false;
-            boolean sp = false;
             for (String w : words) {
-                if (FIRST_PERSON.contains(w)) {
-                    fp = true;
-                }
-                if (SECOND_PERSON.contains(w)) {
-                    sp = true;
-                }
-                if (!FILLER.contains(w)) {
-                    nonFiller++;
-                }
-                if (w.length() > 1 && !LIGHT.contains(w) && !FILLER.contains(w)) {
-                    substantive++;
+                if (!FILLER.contains(w) && ++nonFiller > 1) {
+                    return false;
                 }
             }
-            firstPerson = fp || elliptical(plain);
-            secondPerson = sp;
-            content = substantive;
-            // at most one word that is not a greeting or acknowledgement: usually the addressee's name
-            smallTalk = nonFiller <= 1;
-            logistics = words.size() <= 14 && LOGISTICS.matcher(folded).find();
-            temporal = TEMPORAL.matcher(folded).find();
-            plan = PLAN.matcher(folded).find();
-            named = hasName(plain);
-            past = PAST.matcher(folded).find() || PROGRESSIVE.matcher(folded).find();
-            reaction = !smallTalk && !ownStatement(plain);
+            return true;
+        }
+
+        boolean logistics() {
+            return words.size() <= 14 && LOGISTICS.matcher(folded).find();
+        }
+
+        boolean temporal() {
+            return TEMPORAL.matcher(folded).find();
         }
 
         double capped(double base) {
-            if (smallTalk) {
+            if (smallTalk()) {
                 return Math.min(base, SMALL_TALK_CAP);
             }
-            if (logistics) {
+            if (logistics()) {
                 return Math.min(base, LOGISTICS_CAP);
             }
-            if (reaction) {
+            if (!ownStatement(plain)) {
                 return Math.min(base, REACTION_CAP);
             }
             return base;
         }
 
         double episode() {
+            int content = 0;
+            boolean firstPerson = false;
+            boolean secondPerson = false;
+            for (String w : words) {
+                firstPerson |= FIRST_PERSON.contains(w);
+                secondPerson |= SECOND_PERSON.contains(w);
+                if (w.length() > 1 && !LIGHT.contains(w) && !FILLER.contains(w)) {
+                    content++;
+                }
+            }
+            firstPerson = firstPerson || elliptical(plain);
             double score = EPISODE;
             if (firstPerson) {
                 score += 8;
             }
-            if (past) {
+            if (PAST.matcher(folded).find() || PROGRESSIVE.matcher(folded).find()) {
                 score += 7;
-            } else if (plan) {
+            } else if (PLAN.matcher(folded).find()) {
                 score += 4;
             }
-            if (temporal) {
+            if (temporal()) {
                 score += 5;
             }
-            if (named) {
+            if (hasName(plain)) {
                 score += 4;
             }
             if (content >= 4) {

@@ -38,8 +38,8 @@ import java.util.Set;
  * <p>Decay is computed from each memory's own base importance and last reinforcement (see
  * {@link Importance}), never compounded on the stored value, and a stored importance is rewritten
  * only when it moved by at least {@link #DECAY_STEP}: a rerun at the same clock changes nothing, and
- * a daily cycle does not write every memory every night. Stateless apart from its configuration;
- * thread-safe.
+ * a daily cycle does not write every memory every night. One instance serves one end user's cycle
+ * (its scoring remembers texts for the run); not thread-safe.
  */
 final class Rem {
 

@@ -32,11 +32,13 @@ final class Text {
 
     /** Every folded word of a text, in order, common words included. */
     static List<String> words(String text) {
+        return text == null ? new ArrayList<>() : foldedWords(Terms.fold(text));
+    }
+
+    /** The words of an already folded text, in order. */
+    static List<String> foldedWords(String folded) {
         List<String> out = new ArrayList<>();
-        if (text == null) {
-            return out;
-        }
-        Matcher m = WORD.matcher(Terms.fold(text));
+        Matcher m = WORD.matcher(folded);
         while (m.find()) {
             out.add(m.group());
         }
