@@ -49,6 +49,20 @@ public interface MemoryStore extends AutoCloseable {
     /** Memories matching the filter, ordered by creation time then id. */
     List<Memory> memories(Scope scope, MemoryFilter filter);
 
+    /**
+     * The scope's ACTIVE permanent memories (identity and safety-critical facts, pinned into every
+     * context), most important first, at most {@code limit}. This is on the hot path: stores should
+     * answer it from an index. The default filters {@link #memories} and suits small stores only.
+     */
+    default List<Memory> pinnedMemories(Scope scope, int limit) {
+        return memories(scope, MemoryFilter.active()).stream()
+                .filter(Memory::permanent)
+                .sorted(java.util.Comparator.comparingDouble(Memory::importance).reversed()
+                        .thenComparing(Memory::id))
+                .limit(limit)
+                .toList();
+    }
+
     /** How many memories of the scope have one of the statuses. */
     long countMemories(Scope scope, Set<MemoryStatus> statuses);
 
@@ -80,7 +94,7 @@ public interface MemoryStore extends AutoCloseable {
     /** The last {@code count} turns of the session, in ascending seq order. */
     List<SessionTurn> recentTurns(Scope scope, String sessionId, int count);
 
-    /** The number of turns in the session (equal to the next free seq when seqs start at 0). */
+    /** The next free seq of the session: the number of turns, since seqs start at 0 and have no gaps. */
     long sessionLength(Scope scope, String sessionId);
 
     /** The session's compacted summary, if one was written. */
@@ -94,6 +108,20 @@ public interface MemoryStore extends AutoCloseable {
 
     /** The audit history of a memory, oldest first (kept after the memory is deleted). */
     List<MemoryEvent> history(Scope scope, String memoryId);
+
+    /**
+     * The scope's whole audit history, every memory's events in the order they were appended,
+     * including the history of deleted memories (export needs it). The default reads the history of
+     * each memory that still exists, so it misses deleted memories' events: stores should override
+     * it with one query.
+     */
+    default List<MemoryEvent> history(Scope scope) {
+        List<MemoryEvent> out = new java.util.ArrayList<>();
+        for (Memory m : memories(scope, MemoryFilter.all())) {
+            out.addAll(history(scope, m.id()));
+        }
+        return out;
+    }
 
     /** The end user's style profile, if any. */
     Optional<StyleProfile> styleProfile(Scope scope);

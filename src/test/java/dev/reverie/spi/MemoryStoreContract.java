@@ -192,6 +192,25 @@ public abstract class MemoryStoreContract {
         assertThat(store.history(ALICE, m.id())).hasSize(1);
     }
 
+    @Test
+    void should_list_a_scopes_whole_history_in_append_order_including_deleted_memories() {
+        Memory kept = memory(ALICE, "likes jazz", 0);
+        Memory gone = memory(ALICE, "likes rock", 1);
+        put(ALICE, kept, gone);
+        MemoryEvent e1 = new MemoryEvent("e1", ALICE, gone.id(), MemoryEventType.CREATED, T0, null, "likes rock", "");
+        MemoryEvent e2 = new MemoryEvent("e2", ALICE, kept.id(), MemoryEventType.CREATED, T0, null, "likes jazz", "");
+        MemoryEvent e3 = new MemoryEvent("e3", ALICE, gone.id(), MemoryEventType.DELETED, T0.plusSeconds(1),
+                "likes rock", null, "operator");
+        store.write(WriteBatch.of(ALICE).append(e1).append(e2));
+        store.write(WriteBatch.of(ALICE).append(e3).deleteMemory(gone.id()));
+        store.write(WriteBatch.of(BOB).append(new MemoryEvent("e4", BOB, "m-bob", MemoryEventType.CREATED, T0, null,
+                "x", "")));
+        assertThat(store.history(ALICE)).containsExactly(e1, e2, e3);
+        reopen();
+        assertThat(store.history(ALICE)).containsExactly(e1, e2, e3);
+        assertThat(store.history(ALICE_OTHER_AGENT)).isEmpty();
+    }
+
     // ------------------------------------------------------------ isolation
 
     @Test
@@ -332,6 +351,22 @@ public abstract class MemoryStoreContract {
         for (int i = 1; i < hits.size(); i++) {
             assertThat(hits.get(i).score()).isLessThanOrEqualTo(hits.get(i - 1).score());
         }
+    }
+
+    @Test
+    void should_list_active_permanent_memories_as_pins_most_important_first() {
+        Memory name = memory(ALICE, "Name is Marina", 0).toBuilder().permanent(true).importance(95).build();
+        Memory allergy = memory(ALICE, "Allergic to dipyrone", 1).toBuilder().permanent(true).importance(99).build();
+        Memory old = memory(ALICE, "Name was Ana", 2).toBuilder().permanent(true).importance(99)
+                .status(MemoryStatus.SUPERSEDED).build();
+        Memory plain = memory(ALICE, "Likes jazz", 3);
+        Memory bobs = memory(BOB, "Name is Bob", 0).toBuilder().permanent(true).build();
+        put(ALICE, name, allergy, old, plain);
+        put(BOB, bobs);
+        assertThat(store.pinnedMemories(ALICE, 10)).containsExactly(allergy, name);
+        assertThat(store.pinnedMemories(ALICE, 1)).containsExactly(allergy);
+        put(ALICE, allergy.toBuilder().permanent(false).build());
+        assertThat(store.pinnedMemories(ALICE, 10)).containsExactly(name);
     }
 
     @Test

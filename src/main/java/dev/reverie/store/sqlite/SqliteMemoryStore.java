@@ -220,13 +220,14 @@ public final class SqliteMemoryStore implements MemoryStore {
     private void putMemory(Connection c, Scope s, Memory m) throws SQLException {
         Embedding e = m.embedding();
         long rid = upsert(c, "memories", s, m.id(),
-                "INSERT INTO memories (agent, usr, id, kind, status, text, created_at, dim, embedding, data)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                "INSERT INTO memories (agent, usr, id, kind, status, text, created_at, permanent, importance, dim,"
+                        + " embedding, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                         + " ON CONFLICT (agent, usr, id) DO UPDATE SET kind = excluded.kind, status = excluded.status,"
-                        + " text = excluded.text, created_at = excluded.created_at, dim = excluded.dim,"
+                        + " text = excluded.text, created_at = excluded.created_at, permanent = excluded.permanent,"
+                        + " importance = excluded.importance, dim = excluded.dim,"
                         + " embedding = excluded.embedding, data = excluded.data",
                 s.agentId(), s.endUserId(), m.id(), m.kind().name(), m.status().name(), m.text(),
-                m.createdAt().toEpochMilli(), e == null ? null : e.dimension(),
+                m.createdAt().toEpochMilli(), m.permanent() ? 1 : 0, m.importance(), e == null ? null : e.dimension(),
                 e == null ? null : Vectors.toBytes(e.toArray()), Json.write(m.toBuilder().embedding(null).build()));
         reindex(c, "memories_fts", rid, s, m.text());
     }
@@ -334,6 +335,16 @@ public final class SqliteMemoryStore implements MemoryStore {
         args.add(f.limit());
         args.add(f.offset());
         return db(scope.tenantId()).read(c -> query(c, sql.toString(), SqliteMemoryStore::memoryRow, args.toArray()));
+    }
+
+    @Override
+    public List<Memory> pinnedMemories(Scope scope, int limit) {
+        Checks.notNull("scope", scope);
+        Checks.positive("limit", limit);
+        return db(scope.tenantId()).read(c -> query(c,
+                "SELECT data, embedding FROM memories WHERE agent = ? AND usr = ? AND permanent = 1"
+                        + " AND status = 'ACTIVE' ORDER BY importance DESC, id LIMIT ?",
+                SqliteMemoryStore::memoryRow, scope.agentId(), scope.endUserId(), limit));
     }
 
     @Override
@@ -488,7 +499,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         Checks.notNull("scope", scope);
         Checks.notNull("sessionId", sessionId);
         return db(scope.tenantId()).read(c -> query(c,
-                "SELECT COUNT(*) FROM session_turns WHERE agent = ? AND usr = ? AND session_id = ?",
+                "SELECT COALESCE(MAX(seq) + 1, 0) FROM session_turns WHERE agent = ? AND usr = ? AND session_id = ?",
                 rs -> rs.getLong(1), scope.agentId(), scope.endUserId(), sessionId).get(0));
     }
 
@@ -526,6 +537,14 @@ public final class SqliteMemoryStore implements MemoryStore {
         return db(scope.tenantId()).read(c -> query(c,
                 "SELECT data FROM history WHERE agent = ? AND usr = ? AND memory_id = ? ORDER BY rid",
                 rs -> Json.read(rs.getString(1), MemoryEvent.class), scope.agentId(), scope.endUserId(), memoryId));
+    }
+
+    @Override
+    public List<MemoryEvent> history(Scope scope) {
+        Checks.notNull("scope", scope);
+        return db(scope.tenantId()).read(c -> query(c,
+                "SELECT data FROM history WHERE agent = ? AND usr = ? ORDER BY rid",
+                rs -> Json.read(rs.getString(1), MemoryEvent.class), scope.agentId(), scope.endUserId()));
     }
 
     @Override

@@ -30,10 +30,12 @@ final class SqliteSchema {
                       rid INTEGER PRIMARY KEY AUTOINCREMENT,
                       agent TEXT NOT NULL, usr TEXT NOT NULL, id TEXT NOT NULL,
                       kind TEXT NOT NULL, status TEXT NOT NULL, text TEXT NOT NULL,
-                      created_at INTEGER NOT NULL, dim INTEGER, embedding BLOB,
+                      created_at INTEGER NOT NULL, permanent INTEGER NOT NULL DEFAULT 0,
+                      importance REAL NOT NULL DEFAULT 0, dim INTEGER, embedding BLOB,
                       data TEXT NOT NULL,
                       UNIQUE (agent, usr, id))""",
                     "CREATE INDEX memories_by_time ON memories (agent, usr, created_at, id)",
+                    "CREATE INDEX memories_pinned ON memories (agent, usr, permanent, status)",
                     "CREATE VIRTUAL TABLE memories_fts USING fts5(sk, text, tokenize = '" + TOKENIZER + "')",
                     "CREATE VIRTUAL TABLE observations_fts USING fts5(sk, text, tokenize = '" + TOKENIZER + "')",
                     """

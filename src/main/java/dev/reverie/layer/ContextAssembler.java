@@ -1,0 +1,349 @@
+package dev.reverie.layer;
+
+import dev.reverie.AssembledContext;
+import dev.reverie.ContextBudgetException;
+import dev.reverie.ContextMessage;
+import dev.reverie.ContextRequest;
+import dev.reverie.ImmutableLayer;
+import dev.reverie.Layer;
+import dev.reverie.Memory;
+import dev.reverie.MemoryKind;
+import dev.reverie.MemoryPolicy;
+import dev.reverie.RecallMode;
+import dev.reverie.RecalledMemory;
+import dev.reverie.Role;
+import dev.reverie.Scope;
+import dev.reverie.SessionSummary;
+import dev.reverie.SessionTurn;
+import dev.reverie.StyleProfile;
+import dev.reverie.TurnRole;
+import dev.reverie.retrieve.Candidate;
+import dev.reverie.retrieve.Retriever;
+import dev.reverie.retrieve.ScoredCandidate;
+import dev.reverie.spi.Embedder;
+import dev.reverie.spi.MemoryStore;
+import dev.reverie.spi.Summarizer;
+import dev.reverie.spi.TokenCounter;
+import dev.reverie.spi.WriteBatch;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Assembles the four layers into a context that fits the request's token budget (DESIGN §5):
+ * IMMUTABLE first and byte-identical, TRANSIENT (scratchpad, query) last, PERSISTENT up to its
+ * share of what is left and TEMPORAL the rest, with unused budget flowing between the two. Older
+ * session turns are compacted into a stored summary once the session passes the compaction
+ * threshold of the temporal share. Thread-safe: it keeps no per-call state.
+ */
+public final class ContextAssembler {
+
+    /** Most pinned memories rendered per call. */
+    static final int MAX_PINS = 16;
+    /** Most uncompacted session turns loaded per call. */
+    static final int MAX_SESSION_TURNS = 2_000;
+    /** STYLE reaches the context through the style profile, not as separate lines. */
+    static final Set<MemoryKind> RECALLED_KINDS = EnumSet.complementOf(EnumSet.of(MemoryKind.STYLE));
+    static final String SUMMARY_HEADER = "Summary of the conversation so far (older turns, compacted):\n";
+    static final String SCRATCHPAD_HEADER = "Scratchpad for this turn only (tool results, notes; not stored):\n";
+
+    private final MemoryStore store;
+    private final Retriever retriever;
+    private final MemoryPolicy policy;
+    private final TokenCounter tokens;
+    private final Summarizer summarizer;
+    private final Embedder embedder;
+    private final Clock clock;
+    private final String immutableText;
+    private final int immutableTokens;
+
+    public ContextAssembler(MemoryStore store, MemoryPolicy policy, TokenCounter tokens, Summarizer summarizer,
+                            Embedder embedder, Clock clock, ImmutableLayer immutable) {
+        this.store = store;
+        this.retriever = new Retriever(store, policy, embedder);
+        this.policy = policy;
+        this.tokens = tokens;
+        this.summarizer = summarizer;
+        this.embedder = embedder;
+        this.clock = clock;
+        this.immutableText = immutable.text();
+        // measured once: the layer never changes after build()
+        this.immutableTokens = immutable.isEmpty() ? 0 : tokens.countMessage(immutableText);
+    }
+
+    /** Tokens the IMMUTABLE layer takes in every context. */
+    public int immutableTokens() {
+        return immutableTokens;
+    }
+
+    /**
+     * The result of one assembly plus what health metrics need to know about it.
+     *
+     * @param temporalTurns         uncompacted session turns loaded after any compaction of this call
+     * @param turnsBeforeCompaction when this call compacted, the uncompacted turns the session had just
+     *                              before (how long it ran between compactions); otherwise 0
+     */
+    public record Assembly(AssembledContext context, boolean nullRetrieval, boolean compacted, int temporalTurns,
+                           int turnsBeforeCompaction) {
+
+        /** An assembly that did not report how many turns preceded a compaction. */
+        public Assembly(AssembledContext context, boolean nullRetrieval, boolean compacted, int temporalTurns) {
+            this(context, nullRetrieval, compacted, temporalTurns, 0);
+        }
+    }
+
+    /** Assembles the context for {@code request}; {@code defaultMode} applies when the request names none. */
+    public Assembly assemble(ContextRequest request, RecallMode defaultMode) {
+        int budget = request.budgetTokens();
+        Scope scope = request.scope();
+        if (immutableTokens > budget) {
+            throw new ContextBudgetException("the immutable layer needs " + immutableTokens
+                    + " tokens but the budget is " + budget + " tokens", budget, immutableTokens);
+        }
+        List<ContextMessage> transientMessages = new ArrayList<>();
+        if (!request.scratchpad().isEmpty()) {
+            StringBuilder sb = new StringBuilder(SCRATCHPAD_HEADER);
+            for (String entry : request.scratchpad()) {
+                sb.append("- ").append(entry.strip()).append('\n');
+            }
+            transientMessages.add(new ContextMessage(Role.SYSTEM, sb.toString().stripTrailing(), Layer.TRANSIENT));
+        }
+        if (!request.query().isBlank()) {
+            transientMessages.add(new ContextMessage(Role.USER, request.query(), Layer.TRANSIENT));
+        }
+        int transientTokens = 0;
+        for (ContextMessage m : transientMessages) {
+            transientTokens += tokens.countMessage(m.content());
+        }
+        if (immutableTokens + transientTokens > budget) {
+            throw new ContextBudgetException("the immutable layer (" + immutableTokens + " tokens) and this turn's "
+                    + "query and scratchpad (" + transientTokens + " tokens) need " + (immutableTokens + transientTokens)
+                    + " tokens but the budget is " + budget + " tokens", budget, immutableTokens + transientTokens);
+        }
+        Instant now = clock.instant();
+        int rest = budget - immutableTokens - transientTokens;
+        int persistentShare = (int) Math.floor(rest * policy.persistentShare());
+        int temporalShare = rest - persistentShare;
+
+        Temporal temporal = loadTemporal(scope, request.sessionId(), temporalShare, now);
+        int temporalNeed = temporal.need();
+        int persistentBudget = Math.max(persistentShare, rest - Math.min(temporalNeed, temporalShare));
+
+        RecallMode mode = request.recallMode() != null ? request.recallMode() : defaultMode;
+        Persistent persistent = buildPersistent(request, mode, persistentBudget, now);
+        int temporalBudget = rest - persistent.tokens();
+        List<ContextMessage> temporalMessages = packTemporal(temporal, temporalBudget);
+        int temporalTokens = 0;
+        for (ContextMessage m : temporalMessages) {
+            temporalTokens += tokens.countMessage(m.content());
+        }
+
+        List<ContextMessage> messages = new ArrayList<>();
+        if (!immutableText.isEmpty()) {
+            messages.add(new ContextMessage(Role.SYSTEM, immutableText, Layer.IMMUTABLE));
+        }
+        if (persistent.message() != null) {
+            messages.add(persistent.message());
+        }
+        messages.addAll(temporalMessages);
+        messages.addAll(transientMessages);
+        Map<Layer, Integer> usage = new EnumMap<>(Layer.class);
+        usage.put(Layer.IMMUTABLE, immutableTokens);
+        usage.put(Layer.PERSISTENT, persistent.tokens());
+        usage.put(Layer.TEMPORAL, temporalTokens);
+        usage.put(Layer.TRANSIENT, transientTokens);
+        dev.reverie.TokenUsage tokenUsage = new dev.reverie.TokenUsage(budget, usage);
+        if (tokenUsage.total() > budget) {
+            throw new IllegalStateException("assembled " + tokenUsage.total() + " tokens for a budget of " + budget
+                    + " (a bug: please report it)");
+        }
+        boolean nullRetrieval = persistent.recalled().stream().noneMatch(r -> !r.pinned());
+        return new Assembly(new AssembledContext(messages, tokenUsage, persistent.recalled()),
+                nullRetrieval && mode == RecallMode.INJECT && !request.query().isBlank(), temporal.compacted(),
+                temporal.turns().size(), temporal.turnsBeforeCompaction());
+    }
+
+    // ------------------------------------------------------------------ temporal
+
+    private record Temporal(String summary, List<SessionTurn> turns, List<Integer> turnTokens, int summaryTokens,
+                            boolean compacted, int turnsBeforeCompaction) {
+        int need() {
+            int n = summaryTokens;
+            for (int t : turnTokens) {
+                n += t;
+            }
+            return n;
+        }
+    }
+
+    private Temporal loadTemporal(Scope scope, String sessionId, int temporalShare, Instant now) {
+        Optional<SessionSummary> existing = store.sessionSummary(scope, sessionId);
+        long covered = existing.map(SessionSummary::coveredUpTo).orElse(0L);
+        String summary = existing.map(SessionSummary::text).orElse("");
+        long length = store.sessionLength(scope, sessionId);
+        long from = Math.max(covered, length - MAX_SESSION_TURNS);
+        List<SessionTurn> turns = length > from
+                ? store.sessionTurns(scope, sessionId, from, MAX_SESSION_TURNS) : List.of();
+        List<Integer> turnTokens = new ArrayList<>(turns.size());
+        int total = 0;
+        for (SessionTurn t : turns) {
+            int n = tokens.countMessage(render(t));
+            turnTokens.add(n);
+            total += n;
+        }
+        int keep = policy.recentTurns();
+        boolean compacted = false;
+        int turnsBeforeCompaction = 0;
+        if (total > policy.compactionThreshold() * temporalShare && turns.size() > keep) {
+            // fold everything but the last K turns into the stored summary, once per threshold crossing:
+            // afterwards only the last K turns are uncompacted, far below the threshold again
+            turnsBeforeCompaction = turns.size();
+            List<SessionTurn> fold = turns.subList(0, turns.size() - keep);
+            int maxSummaryTokens = Math.max(16, temporalShare / 3);
+            String next = summarizer.summarize(summary, fold, maxSummaryTokens);
+            long newCovered = turns.get(turns.size() - keep).seq();
+            store.write(WriteBatch.of(scope).put(new SessionSummary(scope, sessionId, next, newCovered, now)));
+            summary = next;
+            turns = new ArrayList<>(turns.subList(turns.size() - keep, turns.size()));
+            turnTokens = new ArrayList<>(turnTokens.subList(turnTokens.size() - keep, turnTokens.size()));
+            compacted = true;
+        }
+        int summaryTokens = summary.isBlank() ? 0 : tokens.countMessage(SUMMARY_HEADER + summary);
+        return new Temporal(summary, turns, turnTokens, summaryTokens, compacted, turnsBeforeCompaction);
+    }
+
+    private List<ContextMessage> packTemporal(Temporal t, int budget) {
+        int left = budget;
+        ContextMessage summaryMessage = null;
+        if (!t.summary().isBlank()) {
+            String text = t.summary();
+            // the summary keeps its newest lines when it has to shrink
+            while (!text.isEmpty() && tokens.countMessage(SUMMARY_HEADER + text) > left) {
+                int nl = text.indexOf('\n');
+                text = nl < 0 ? "" : text.substring(nl + 1);
+            }
+            if (!text.isEmpty()) {
+                summaryMessage = new ContextMessage(Role.SYSTEM, SUMMARY_HEADER + text, Layer.TEMPORAL);
+                left -= tokens.countMessage(summaryMessage.content());
+            }
+        }
+        List<ContextMessage> recent = new ArrayList<>();
+        for (int i = t.turns().size() - 1; i >= 0; i--) {
+            int n = t.turnTokens().get(i);
+            if (n > left) {
+                break; // keep the verbatim tail contiguous
+            }
+            left -= n;
+            SessionTurn turn = t.turns().get(i);
+            recent.add(0, new ContextMessage(role(turn.role()), render(turn), Layer.TEMPORAL));
+        }
+        List<ContextMessage> out = new ArrayList<>();
+        if (summaryMessage != null) {
+            out.add(summaryMessage);
+        }
+        out.addAll(recent);
+        return out;
+    }
+
+    private static Role role(TurnRole r) {
+        return switch (r) {
+            case USER -> Role.USER;
+            case ASSISTANT -> Role.ASSISTANT;
+            case TOOL -> Role.SYSTEM;
+        };
+    }
+
+    /** A session turn as message content: speaker-prefixed, tool output marked third-party. */
+    static String render(SessionTurn t) {
+        if (t.role() == TurnRole.TOOL) {
+            return "[tool output, third-party] " + t.text();
+        }
+        return t.speaker() != null ? t.speaker() + ": " + t.text() : t.text();
+    }
+
+    // ------------------------------------------------------------------ persistent
+
+    private record Persistent(ContextMessage message, int tokens, List<RecalledMemory> recalled) {
+    }
+
+    /** One rendered line of the block and the memory it recalls ({@code null} for the style line). */
+    private record Entry(String line, RecalledMemory recalled) {
+    }
+
+    private Persistent buildPersistent(ContextRequest request, RecallMode mode, int budget, Instant now) {
+        Scope scope = request.scope();
+        List<Entry> entries = new ArrayList<>();
+        int overhead = tokens.countMessage(Rendering.block(List.of()));
+        if (budget <= overhead) {
+            return new Persistent(null, 0, List.of());
+        }
+        int left = budget - overhead;
+
+        Optional<StyleProfile> style = store.styleProfile(scope);
+        if (style.isPresent() && !style.get().description().isBlank()) {
+            String line = Rendering.styleLine(style.get());
+            int n = tokens.count(line) + 1;
+            if (n <= left) {
+                entries.add(new Entry(line, null));
+                left -= n;
+            }
+        }
+        Set<String> pinnedIds = new HashSet<>();
+        for (Memory m : store.pinnedMemories(scope, MAX_PINS)) {
+            if (m.expired(now)) {
+                continue;
+            }
+            pinnedIds.add(m.id());
+            String line = Rendering.line(m.kind(), m.text(), m.lastReinforcedAt(), m.provenance());
+            int n = tokens.count(line) + 1;
+            if (n <= left) {
+                left -= n;
+                entries.add(new Entry(line, new RecalledMemory(m.id(), m.kind(), m.text(), 1.0, 0, m.importance(),
+                        1.0, 1.0, true, false, m.sourceTurnIds())));
+            }
+        }
+        if (mode == RecallMode.INJECT && !request.query().isBlank()) {
+            float[] vector = embedder == null ? null : embedder.embed(request.query());
+            List<ScoredCandidate> ranked = retriever.retrieve(scope, request.query(), vector,
+                    RECALLED_KINDS, request.includeDeprecated(), policy.recentObservations() > 0,
+                    request.sessionId(), now,
+                    policy.topK() + pinnedIds.size());
+            int taken = 0;
+            for (ScoredCandidate sc : ranked) {
+                Candidate c = sc.candidate();
+                if (pinnedIds.contains(c.id()) || taken >= policy.topK()) {
+                    continue;
+                }
+                String line = Rendering.line(c.kind(), c.text(), c.lastSeen(), c.provenance());
+                int n = tokens.count(line) + 1;
+                if (n > left) {
+                    continue; // a shorter one further down may still fit
+                }
+                left -= n;
+                taken++;
+                entries.add(new Entry(line, new RecalledMemory(c.id(), c.kind(), c.text(), sc.score(), sc.relevance(),
+                        c.importance(), sc.recency(), sc.trustFactor(), false, c.observation(), c.sourceTurnIds())));
+            }
+        }
+        // token counts of lines are nearly additive; the exact count of the whole block decides
+        while (!entries.isEmpty()) {
+            String content = Rendering.block(entries.stream().map(Entry::line).toList());
+            int exact = tokens.countMessage(content);
+            if (exact <= budget) {
+                List<RecalledMemory> recalled = entries.stream().map(Entry::recalled)
+                        .filter(java.util.Objects::nonNull).toList();
+                return new Persistent(new ContextMessage(Role.SYSTEM, content, Layer.PERSISTENT), exact, recalled);
+            }
+            entries.remove(entries.size() - 1);
+        }
+        return new Persistent(null, 0, List.of());
+    }
+}

@@ -1,0 +1,215 @@
+package dev.reverie.retrieve;
+
+import dev.reverie.MemoryKind;
+import dev.reverie.MemoryPolicy;
+import dev.reverie.MemoryStatus;
+import dev.reverie.ObservationStatus;
+import dev.reverie.Outcome;
+import dev.reverie.Scope;
+import dev.reverie.Trust;
+import dev.reverie.internal.Terms;
+import dev.reverie.spi.Embedder;
+import dev.reverie.spi.MemoryStore;
+import dev.reverie.spi.Scored;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Finds and ranks the memories for a query (DESIGN §5): lexical candidates from the store (and
+ * vector candidates when an {@link Embedder} is set) among durable memories and pending
+ * observations, fused by reciprocal rank into a relevance in [0, 1]; then
+ * {@code score = wRel·relevance + wImp·importance/100 + wRec·recency}, times the trust factor;
+ * then maximal marginal relevance for diversity. A candidate with zero relevance is never
+ * returned. Stateless apart from its configuration; thread-safe.
+ */
+public final class Retriever {
+
+    private final MemoryStore store;
+    private final MemoryPolicy policy;
+    private final Embedder embedder;
+
+    public Retriever(MemoryStore store, MemoryPolicy policy, Embedder embedder) {
+        this.store = store;
+        this.policy = policy;
+        this.embedder = embedder;
+    }
+
+    /**
+     * The ranked, diversified candidates for {@code query}, best first, at most {@code limit}.
+     *
+     * @param queryVector    the query's embedding, or {@code null} for lexical retrieval only
+     * @param currentSession observations of this session are left out (the TEMPORAL layer holds that
+     *                       session already), or {@code null}
+     */
+    public List<ScoredCandidate> retrieve(Scope scope, String query, float[] queryVector, Set<MemoryKind> kinds,
+                                          boolean includeDeprecated, boolean includeObservations,
+                                          String currentSession, Instant now, int limit) {
+        if (limit <= 0 || query == null || query.isBlank()) {
+            return List.of();
+        }
+        Set<MemoryStatus> statuses = includeDeprecated
+                ? EnumSet.of(MemoryStatus.ACTIVE, MemoryStatus.DEPRECATED) : EnumSet.of(MemoryStatus.ACTIVE);
+        int n = policy.candidateLimit();
+        List<List<Candidate>> lexical = new ArrayList<>();
+        List<List<Candidate>> vector = new ArrayList<>();
+        lexical.add(memories(store.searchMemories(scope, query, statuses, kinds, n), now));
+        if (queryVector != null) {
+            vector.add(memories(store.searchMemoriesByVector(scope, queryVector, statuses, n), now));
+        }
+        if (includeObservations) {
+            Set<ObservationStatus> pending = EnumSet.of(ObservationStatus.PENDING);
+            lexical.add(observations(store.searchObservations(scope, query, pending, n), kinds, currentSession));
+            if (queryVector != null) {
+                vector.add(observations(store.searchObservationsByVector(scope, queryVector, pending, n), kinds,
+                        currentSession));
+            }
+        }
+        List<ScoredCandidate> scored = score(fuse(List.of(lexical, vector)), now);
+        return diversify(scored, limit);
+    }
+
+    private static List<Candidate> memories(List<Scored<dev.reverie.Memory>> hits, Instant now) {
+        List<Candidate> out = new ArrayList<>(hits.size());
+        for (Scored<dev.reverie.Memory> h : hits) {
+            if (!h.item().expired(now)) {
+                out.add(Candidate.of(h.item()));
+            }
+        }
+        return out;
+    }
+
+    private static List<Candidate> observations(List<Scored<dev.reverie.Observation>> hits, Set<MemoryKind> kinds,
+                                                String currentSession) {
+        List<Candidate> out = new ArrayList<>(hits.size());
+        for (Scored<dev.reverie.Observation> h : hits) {
+            if (kinds.contains(h.item().kind())
+                    && (currentSession == null || !currentSession.equals(h.item().sessionId()))) {
+                out.add(Candidate.of(h.item()));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Reciprocal-rank fusion over retrieval modes (lexical, vector). Within a mode, the lists cover
+     * disjoint candidates (memories, observations), so each candidate has one rank per mode. The sum
+     * is normalized so that first place in every mode that returned anything scores 1.
+     */
+    Map<Candidate, Double> fuse(List<List<List<Candidate>>> modes) {
+        int k = policy.rrfK();
+        int usedModes = 0;
+        Map<String, Candidate> byId = new LinkedHashMap<>();
+        Map<String, Double> sums = new LinkedHashMap<>();
+        for (List<List<Candidate>> mode : modes) {
+            boolean used = false;
+            for (List<Candidate> list : mode) {
+                for (int rank = 0; rank < list.size(); rank++) {
+                    Candidate c = list.get(rank);
+                    byId.putIfAbsent(c.id(), c);
+                    sums.merge(c.id(), 1.0 / (k + rank + 1), Double::sum);
+                    used = true;
+                }
+            }
+            if (used) {
+                usedModes++;
+            }
+        }
+        Map<Candidate, Double> out = new LinkedHashMap<>();
+        double best = (double) usedModes / (k + 1);
+        for (Map.Entry<String, Double> e : sums.entrySet()) {
+            out.put(byId.get(e.getKey()), Math.min(1.0, e.getValue() / best));
+        }
+        return out;
+    }
+
+    List<ScoredCandidate> score(Map<Candidate, Double> relevance, Instant now) {
+        List<ScoredCandidate> out = new ArrayList<>(relevance.size());
+        double halfLifeMs = policy.recencyHalfLife().toMillis();
+        for (Map.Entry<Candidate, Double> e : relevance.entrySet()) {
+            Candidate c = e.getKey();
+            double rel = e.getValue();
+            if (rel <= 0) {
+                continue;
+            }
+            long ageMs = Math.max(0, Duration.between(c.lastSeen(), now).toMillis());
+            double recency = Math.pow(0.5, ageMs / halfLifeMs);
+            double trust = 1.0;
+            if (c.provenance().trust() == Trust.THIRD_PARTY) {
+                trust *= policy.thirdPartyFactor();
+            }
+            if (c.provenance().outcome() == Outcome.FAILED) {
+                trust *= policy.failedFactor();
+            }
+            double s = (policy.relevanceWeight() * rel + policy.importanceWeight() * c.importance() / 100.0
+                    + policy.recencyWeight() * recency) * trust;
+            out.add(new ScoredCandidate(c, s, rel, recency, trust));
+        }
+        out.sort(Comparator.comparingDouble(ScoredCandidate::score).reversed()
+                .thenComparing(sc -> sc.candidate().id()));
+        return out;
+    }
+
+    /** Maximal marginal relevance: trade score against similarity to what is already chosen. */
+    List<ScoredCandidate> diversify(List<ScoredCandidate> ranked, int limit) {
+        double lambda = policy.mmrLambda();
+        List<ScoredCandidate> pool = new ArrayList<>(ranked);
+        List<ScoredCandidate> chosen = new ArrayList<>();
+        List<Set<String>> chosenTerms = new ArrayList<>();
+        Map<String, Set<String>> terms = new LinkedHashMap<>();
+        for (ScoredCandidate sc : pool) {
+            terms.put(sc.candidate().id(), new HashSet<>(Terms.of(sc.candidate().text(), 256)));
+        }
+        while (!pool.isEmpty() && chosen.size() < limit) {
+            int bestIndex = 0;
+            double bestValue = Double.NEGATIVE_INFINITY;
+            for (int i = 0; i < pool.size(); i++) {
+                ScoredCandidate sc = pool.get(i);
+                double maxSim = 0;
+                Set<String> t = terms.get(sc.candidate().id());
+                for (int j = 0; j < chosen.size(); j++) {
+                    maxSim = Math.max(maxSim, similarity(sc.candidate(), chosen.get(j).candidate(), t,
+                            chosenTerms.get(j)));
+                }
+                double value = lambda * sc.score() - (1 - lambda) * maxSim;
+                if (value > bestValue) {
+                    bestValue = value;
+                    bestIndex = i;
+                }
+            }
+            ScoredCandidate pick = pool.remove(bestIndex);
+            chosen.add(pick);
+            chosenTerms.add(terms.get(pick.candidate().id()));
+        }
+        return chosen;
+    }
+
+    private static double similarity(Candidate a, Candidate b, Set<String> ta, Set<String> tb) {
+        if (a.embedding() != null && b.embedding() != null && a.embedding().dimension() == b.embedding().dimension()) {
+            return Math.max(0, a.embedding().cosine(b.embedding()));
+        }
+        return jaccard(ta, tb);
+    }
+
+    /** Token-set Jaccard similarity. */
+    public static double jaccard(Set<String> a, Set<String> b) {
+        if (a.isEmpty() && b.isEmpty()) {
+            return 1;
+        }
+        int inter = 0;
+        for (String s : a) {
+            if (b.contains(s)) {
+                inter++;
+            }
+        }
+        return (double) inter / (a.size() + b.size() - inter);
+    }
+}

@@ -1,0 +1,209 @@
+package dev.reverie.write;
+
+import dev.reverie.Observation;
+import dev.reverie.ObservationFilter;
+import dev.reverie.ObservationStatus;
+import dev.reverie.Outcome;
+import dev.reverie.Provenance;
+import dev.reverie.Scope;
+import dev.reverie.SessionTurn;
+import dev.reverie.Source;
+import dev.reverie.Trust;
+import dev.reverie.Turn;
+import dev.reverie.TurnReceipt;
+import dev.reverie.TurnRole;
+import dev.reverie.extract.Redaction;
+import dev.reverie.extract.SecretRedactor;
+import dev.reverie.internal.BackgroundWriter;
+import dev.reverie.internal.Checks;
+import dev.reverie.internal.Ids;
+import dev.reverie.internal.ScopeLocks;
+import dev.reverie.spi.ExtractedFact;
+import dev.reverie.spi.Extractor;
+import dev.reverie.spi.MemoryStore;
+import dev.reverie.spi.TurnInput;
+import dev.reverie.spi.WriteBatch;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The one path every recorded turn takes (DESIGN §6): redact secrets, append the turns to the
+ * session, extract typed observations into L3 with provenance — all in one atomic store batch — and
+ * hand the turns to the asynchronous conversation archive. Thread-safe: turns of one session are
+ * appended under that session's lock so their sequence numbers never collide.
+ */
+public final class WritePipeline implements AutoCloseable {
+
+    private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyy-MM-dd", Locale.ROOT)
+            .withZone(ZoneOffset.UTC);
+
+    private final MemoryStore store;
+    private final Clock clock;
+    private final SecretRedactor redactor;
+    private final Extractor extractor;
+    private final ScopeLocks locks;
+    private final BackgroundWriter<SessionTurn> archive;
+
+    /**
+     * @param extractor the extractor, or {@code null} to record turns without extracting observations
+     * @param archive   whether to keep the verbatim (redacted) conversation archive
+     */
+    public WritePipeline(MemoryStore store, Clock clock, SecretRedactor redactor, Extractor extractor, ScopeLocks locks,
+                         boolean archive) {
+        this.store = store;
+        this.clock = clock;
+        this.redactor = redactor;
+        this.extractor = extractor;
+        this.locks = locks;
+        this.archive = archive ? new BackgroundWriter<>("archive", 10_000, this::writeArchive) : null;
+    }
+
+    /** Records {@code turns} in order; see the class comment. */
+    public TurnReceipt record(Scope scope, String sessionId, List<Turn> turns) {
+        Checks.notNull("scope", scope);
+        Checks.id("sessionId", sessionId);
+        Checks.notNull("turns", turns);
+        if (turns.isEmpty()) {
+            throw new IllegalArgumentException("turns must not be empty");
+        }
+        for (int i = 0; i < turns.size(); i++) {
+            if (turns.get(i) == null) {
+                throw new IllegalArgumentException("turns[" + i + "] must not be null");
+            }
+        }
+        Instant now = clock.instant();
+        int redactions = 0;
+        List<Turn> clean = new ArrayList<>(turns.size());
+        for (Turn t : turns) {
+            Redaction r = redactor.redact(t.text());
+            redactions += r.total();
+            clean.add(r.total() == 0 ? t : t.withText(r.text()));
+        }
+        // extraction is pure computation: do it before taking the session lock
+        List<List<ExtractedFact>> facts = new ArrayList<>(clean.size());
+        List<String> turnIds = new ArrayList<>(clean.size());
+        for (Turn t : clean) {
+            String turnId = t.id() != null ? t.id() : Ids.next("t");
+            turnIds.add(turnId);
+            Instant at = t.at() != null ? t.at() : now;
+            facts.add(extractor == null ? List.of()
+                    : extractor.extract(new TurnInput(t.role(), t.text(), t.speaker(), turnId, at)));
+        }
+        List<SessionTurn> stored = new ArrayList<>(clean.size());
+        int observations = 0;
+        ReentrantLock lock = locks.lockFor(List.of(scope, sessionId));
+        lock.lock();
+        try {
+            long seq = store.sessionLength(scope, sessionId);
+            WriteBatch batch = WriteBatch.of(scope);
+            for (int i = 0; i < clean.size(); i++) {
+                Turn t = clean.get(i);
+                Instant at = t.at() != null ? t.at() : now;
+                SessionTurn st = new SessionTurn(scope, sessionId, seq++, turnIds.get(i), t.role(), t.speaker(),
+                        t.text(), at);
+                stored.add(st);
+                batch.append(st);
+                Provenance provenance = provenance(t, sessionId, turnIds.get(i), at);
+                for (ExtractedFact f : facts.get(i)) {
+                    batch.put(observation(scope, sessionId, turnIds.get(i), at, provenance, f));
+                    observations++;
+                }
+            }
+            store.write(batch);
+        } finally {
+            lock.unlock();
+        }
+        if (archive != null) {
+            stored.forEach(archive::submit);
+        }
+        return new TurnReceipt(turnIds, observations, redactions);
+    }
+
+    private static Provenance provenance(Turn t, String sessionId, String turnId, Instant at) {
+        Source source = switch (t.role()) {
+            case USER -> Source.USER;
+            case ASSISTANT -> Source.ASSISTANT;
+            case TOOL -> Source.TOOL;
+        };
+        Trust trust = t.role() == TurnRole.TOOL ? Trust.THIRD_PARTY : Trust.FIRST_PARTY;
+        return new Provenance(source, sessionId, turnId, at, Outcome.UNKNOWN, trust);
+    }
+
+    private static Observation observation(Scope scope, String sessionId, String turnId, Instant at,
+                                           Provenance provenance, ExtractedFact f) {
+        String text = f.text();
+        if (f.eventTime() != null) {
+            String day = DAY.format(f.eventTime());
+            if (!text.contains(day)) {
+                text = text + " (on " + day + ")";
+            }
+        }
+        return new Observation(Ids.next("o"), scope, f.kind(), text, f.subject(), f.value(), f.cardinality(),
+                f.polarity(), f.confidence(), at, sessionId, provenance, List.of(turnId), 1,
+                ObservationStatus.PENDING, null, null);
+    }
+
+    /**
+     * Sets the outcome on the provenance of every observation that came from {@code turnId}; returns
+     * how many changed. Memories are handled by the caller (deprecation is governance).
+     */
+    public int reportOutcome(Scope scope, String turnId, Outcome outcome) {
+        Checks.notNull("scope", scope);
+        Checks.id("turnId", turnId);
+        Checks.notNull("outcome", outcome);
+        WriteBatch batch = WriteBatch.of(scope);
+        int page = 0;
+        int size = 1_000;
+        while (true) {
+            List<Observation> obs = store.observations(scope, ObservationFilter.all().page(page * size, size));
+            for (Observation o : obs) {
+                if (turnId.equals(o.provenance().turnId()) && o.provenance().outcome() != outcome) {
+                    batch.put(o.withProvenance(o.provenance().withOutcome(outcome)));
+                }
+            }
+            if (obs.size() < size) {
+                break;
+            }
+            page++;
+        }
+        store.write(batch);
+        return batch.size();
+    }
+
+    private void writeArchive(List<SessionTurn> turns) {
+        Map<Scope, WriteBatch> byScope = new LinkedHashMap<>();
+        for (SessionTurn t : turns) {
+            byScope.computeIfAbsent(t.scope(), WriteBatch::of).archive(t);
+        }
+        byScope.values().forEach(store::write);
+    }
+
+    /** Archive counters: written, failed, dropped (all zero when the archive is off). */
+    public long[] archiveCounters() {
+        return archive == null ? new long[3] : new long[] {archive.written(), archive.failed(), archive.dropped()};
+    }
+
+    /** Waits until the archive has written what was queued. */
+    public void flushArchive() {
+        if (archive != null) {
+            archive.flush();
+        }
+    }
+
+    /** Drains the archive queue. */
+    @Override
+    public void close() {
+        if (archive != null) {
+            archive.close();
+        }
+    }
+}
