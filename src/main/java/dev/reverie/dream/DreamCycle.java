@@ -6,6 +6,7 @@ import dev.reverie.Observation;
 import dev.reverie.ObservationStatus;
 import dev.reverie.Scope;
 import dev.reverie.internal.Checks;
+import dev.reverie.internal.ScopeLocks;
 import dev.reverie.spi.Embedder;
 import dev.reverie.spi.LanguageModel;
 import dev.reverie.spi.MemoryStore;
@@ -19,6 +20,9 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.concurrent.locks.Lock;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The dream cycle: consolidates what each end user said (L3 observations) into durable memories
@@ -35,12 +39,16 @@ import java.util.List;
  * changes nothing the second time; the report's counters are what the store shows afterwards.
  *
  * <p>Thread-safe: cycles for different end users may run concurrently and share nothing but the
- * store; two cycles for the same end user are serialized by a per-user lock that never blocks
- * anyone else's reads or writes. Build one with {@link #builder(MemoryStore)}.
+ * store; each holds its user's lock ({@link Builder#scopeLocks}) for the whole cycle, so two cycles
+ * of one user, or a cycle and another writer sharing those locks, never interleave. No lock is held
+ * across users, and the store's reads and writes for other users never wait for a cycle. Build one
+ * with {@link #builder(MemoryStore)}.
  */
 public final class DreamCycle {
 
     private static final Logger LOG = LoggerFactory.getLogger(DreamCycle.class);
+    /** Lock stripes when the host shares none: cycles of two users rarely wait for each other. */
+    private static final int LOCK_STRIPES = 64;
 
     private final MemoryStore store;
     private final MemoryPolicy policy;
@@ -51,7 +59,7 @@ public final class DreamCycle {
     private final ReferenceValidator validator;
     private final LightSleep light;
     private final Prune prune;
-    private final ScopeLocks locks = new ScopeLocks();
+    private final Function<Scope, ? extends Lock> lockFor;
 
     /** Which observations light and deep sleep take up. */
     private enum Mode {
@@ -71,6 +79,7 @@ public final class DreamCycle {
         validator = b.validator;
         light = new LightSleep(policy);
         prune = new Prune(policy);
+        lockFor = b.lockFor != null ? b.lockFor : new ScopeLocks(LOCK_STRIPES)::lockFor;
     }
 
     /** A builder for a cycle on {@code store}; the policy, clock and validator have defaults, the rest is optional. */
@@ -92,7 +101,7 @@ public final class DreamCycle {
     public DreamReport run(Scope scope, DreamListener listener) {
         Checks.notNull("scope", scope);
         Checks.notNull("listener", listener);
-        return locks.with(scope, () -> cycle(scope, listener, Mode.PENDING));
+        return locked(scope, () -> cycle(scope, listener, Mode.PENDING));
     }
 
     /**
@@ -148,7 +157,18 @@ public final class DreamCycle {
     public DreamReport consolidate(Scope scope, DreamListener listener) {
         Checks.notNull("scope", scope);
         Checks.notNull("listener", listener);
-        return locks.with(scope, () -> cycle(scope, listener, Mode.WHOLE_STACK));
+        return locked(scope, () -> cycle(scope, listener, Mode.WHOLE_STACK));
+    }
+
+    /** Runs one user's cycle under that user's lock: it reads the user once and writes from what it read. */
+    private DreamReport locked(Scope scope, Supplier<DreamReport> cycle) {
+        Lock lock = lockFor.apply(scope);
+        lock.lock();
+        try {
+            return cycle.get();
+        } finally {
+            lock.unlock();
+        }
     }
 
     private DreamReport cycle(Scope scope, DreamListener listener, Mode mode) {
@@ -240,6 +260,7 @@ public final class DreamCycle {
         private Embedder embedder;
         private LanguageModel languageModel;
         private ReferenceValidator validator = ReferenceValidator.acceptAll();
+        private Function<Scope, ? extends Lock> lockFor;
 
         private Builder(MemoryStore store) {
             this.store = Checks.notNull("store", store);
@@ -259,6 +280,14 @@ public final class DreamCycle {
 
         /** Tells REM which memories refer to things that no longer exist (default accepts all). */
         public Builder referenceValidator(ReferenceValidator v) { validator = Checks.notNull("referenceValidator", v); return this; }
+
+        /**
+         * The lock of each end user, held for the whole of that user's cycle. Pass the locks the rest of
+         * the host uses for the same scopes (admin edits, outcome reports, retrieval statistics), so
+         * that none of their writes is lost to a cycle that read the user before them. Default: locks
+         * private to this cycle, which only serialize two cycles of the same user.
+         */
+        public Builder scopeLocks(Function<Scope, ? extends Lock> v) { lockFor = Checks.notNull("scopeLocks", v); return this; }
 
         public DreamCycle build() {
             return new DreamCycle(this);

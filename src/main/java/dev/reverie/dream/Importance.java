@@ -40,11 +40,17 @@ final class Importance {
     static final double ALLERGY = 95;
     /** Other health facts: safety-critical, permanent. */
     static final double HEALTH = 85;
+    /** Family members. */
     static final double FAMILY = 70;
+    /** Job, employer, where the user lives and comes from. */
     static final double JOB_OR_LOCATION = 65;
+    /** Pets, age, birthday. */
     static final double PET = 62;
+    /** Skills and diet. */
     static final double SKILL = 60;
+    /** Likes, dislikes, preferences, favourites. */
     static final double LIKES = 55;
+    /** Plans and dated events (+5 when the text names a time). */
     static final double PLAN_OR_EVENT = 50;
     /** An episodic fallback statement before its text signals. */
     static final double EPISODE = 30;
@@ -62,6 +68,9 @@ final class Importance {
 
     private static final Set<String> IDENTITY_SUBJECTS = Set.of("user.name", "user.address_as",
             "user.native_language");
+    private static final Set<String> WORK_AND_PLACE = Set.of("user.job", "user.employer", "user.location",
+            "user.origin");
+    private static final Set<String> TASTES = Set.of("user.likes", "user.dislikes", "user.preference");
     private static final Set<String> SECOND_PERSON = Set.of("you", "your", "yours", "yourself", "voce", "seu",
             "sua", "te", "ti");
     private static final Set<String> FIRST_PERSON = Set.of("i", "my", "me", "mine", "myself", "we", "our", "us",
@@ -127,6 +136,8 @@ final class Importance {
     private static final Set<String> ELLIPTICAL = Set.of("been", "just", "still", "started", "finished", "went",
             "got", "had", "spent", "tried", "working", "trying", "planning", "thinking", "gonna", "heading",
             "looking");
+    /** The "Speaker: " the write path puts before an event's sentence in multi-party transcripts. */
+    private static final Pattern SPEAKER = Pattern.compile("^\\p{Lu}[\\p{L}.' -]{0,40}:\\s+");
     private static final Pattern CAPITALIZED = Pattern.compile("\\b\\p{Lu}[\\p{L}'’-]*");
     private static final Set<String> NOT_NAMES = Set.of("I", "I'm", "I've", "I'll", "I'd", "OK", "Ok", "Okay", "Mr",
             "Mrs", "Ms", "Dr", "Dra", "Sr", "Sra", "Yes", "No", "Oh", "Wow", "Hey", "Hi", "Thanks", "Lol", "Haha");
@@ -198,13 +209,13 @@ final class Importance {
         double base;
         if (subject.startsWith("user.family.") || subject.equals("user.family")) {
             base = FAMILY;
-        } else if (subject.equals("user.job") || subject.equals("user.location")) {
+        } else if (WORK_AND_PLACE.contains(subject)) {
             base = JOB_OR_LOCATION;
-        } else if (subject.equals("user.pet")) {
+        } else if (subject.equals("user.pet") || subject.equals("user.age") || subject.equals("user.birthday")) {
             base = PET;
-        } else if (subject.equals("user.skill")) {
+        } else if (subject.equals("user.skill") || subject.equals("user.diet")) {
             base = SKILL;
-        } else if (subject.equals("user.likes") || subject.equals("user.dislikes")) {
+        } else if (TASTES.contains(subject) || subject.startsWith("user.favorite.")) {
             base = LIKES;
         } else if (subject.equals("user.plan") || subject.equals("user.event")) {
             base = PLAN_OR_EVENT + (s.temporal() ? 5 : 0);
@@ -300,7 +311,7 @@ final class Importance {
         private final List<String> words;
 
         Signals(String text) {
-            plain = text.replace('’', '\'');
+            plain = SPEAKER.matcher(text.replace('’', '\'')).replaceFirst("");
             folded = PLEASANTRIES.matcher(Terms.fold(plain)).replaceAll(" ");
             words = Text.foldedWords(folded);
         }

@@ -7,15 +7,20 @@ import dev.reverie.StyleProfile;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * Folds STYLE observations ({@code user.style.length}, {@code .formality}, {@code .language},
- * {@code .emoji}, {@code .directness}) into the end user's single style profile: each field takes
- * the value of the latest observation about it; other style subjects only count. The rule-based
- * description is rendered from the fields. Stateless; thread-safe.
+ * {@code .emoji}, {@code .directness}) into the end user's single style profile. The write path
+ * emits one style observation per signal and turn, so each field takes the value most of this
+ * cycle's observations give it (weighted by their reinforcement, ties to the latest): one short
+ * message among ten long ones does not flip a profile. Fields this cycle says nothing about keep
+ * their value; other style subjects only count. Stateless; thread-safe.
  */
 final class StyleFolder {
 
@@ -25,30 +30,54 @@ final class StyleFolder {
     private StyleFolder() {
     }
 
-    /** The profile after {@code observations} (oldest first), starting from {@code current} when there is one. */
+    /** The votes for one value of one field: total weight and when it was last observed. */
+    private static final class Votes {
+        long weight;
+        Instant last = Instant.MIN;
+    }
+
+    /** The profile after {@code observations}, starting from {@code current} when there is one. */
     static StyleProfile fold(Scope scope, StyleProfile current, List<Observation> observations, Instant now) {
-        String length = current == null ? "" : current.preferredLength();
-        String formality = current == null ? "" : current.formality();
-        String language = current == null ? "" : current.language();
-        boolean emoji = current != null && current.emoji();
-        String directness = current == null ? "" : current.directness();
+        Map<String, Map<String, Votes>> fields = new HashMap<>();
         int count = current == null ? 0 : current.observations();
         for (Observation o : observations) {
+            count += o.reinforcementCount();
             String field = o.subject().startsWith(PREFIX) ? o.subject().substring(PREFIX.length()) : "";
             String value = Text.normalize(o.value());
-            boolean affirmed = o.polarity() == Polarity.POSITIVE;
-            switch (field) {
-                case "length" -> length = affirmed ? value : length;
-                case "formality" -> formality = affirmed ? value : formality;
-                case "language" -> language = affirmed ? value : language;
-                case "emoji" -> emoji = affirmed && !NO.contains(value);
-                case "directness" -> directness = affirmed ? value : directness;
-                default -> { }
+            if (o.polarity() == Polarity.NEGATIVE) {
+                if (!field.equals("emoji")) {
+                    continue; // "not short" says what the user does not want, not what they want
+                }
+                value = "no";
             }
-            count += o.reinforcementCount();
+            if (value.isEmpty()) {
+                continue;
+            }
+            Votes v = fields.computeIfAbsent(field, k -> new HashMap<>()).computeIfAbsent(value, k -> new Votes());
+            v.weight += o.reinforcementCount();
+            v.last = o.observedAt().isAfter(v.last) ? o.observedAt() : v.last;
         }
+        String length = winner(fields, "length", current == null ? "" : current.preferredLength());
+        String formality = winner(fields, "formality", current == null ? "" : current.formality());
+        String language = winner(fields, "language", current == null ? "" : current.language());
+        String directness = winner(fields, "directness", current == null ? "" : current.directness());
+        String emojiVote = winner(fields, "emoji", current != null && current.emoji() ? "yes" : "no");
+        boolean emoji = !NO.contains(emojiVote);
         StyleProfile draft = new StyleProfile(scope, length, formality, language, emoji, directness, "", count, now);
         return withDescription(draft, describe(draft));
+    }
+
+    private static String winner(Map<String, Map<String, Votes>> fields, String field, String otherwise) {
+        Map<String, Votes> votes = fields.get(field);
+        if (votes == null) {
+            return otherwise;
+        }
+        return votes.entrySet().stream()
+                .max(Comparator.comparingLong((Map.Entry<String, Votes> e) -> e.getValue().weight)
+                        .thenComparing(e -> e.getValue().last)
+                        .thenComparing(Map.Entry::getKey, Comparator.reverseOrder()))
+                .map(Map.Entry::getKey)
+                .orElse(otherwise);
     }
 
     static StyleProfile withDescription(StyleProfile p, String description) {

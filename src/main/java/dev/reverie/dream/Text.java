@@ -18,6 +18,8 @@ final class Text {
 
     /** Prefix of the write path's episodic fallback subjects ({@code user.episode.<hash>}). */
     static final String EPISODE_PREFIX = "user.episode.";
+    /** Infix of every episodic subject: the user's and third-party ({@code tool.episode.<hash>}) ones. */
+    private static final String EPISODE = ".episode.";
 
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+");
     private static final int MAX_TERMS = 256;
@@ -68,7 +70,7 @@ final class Text {
 
     /** Whether the subject is an episodic fallback, whose key is derived from wording rather than meaning. */
     static boolean episodic(String subject) {
-        return subject.startsWith(EPISODE_PREFIX);
+        return subject.contains(EPISODE);
     }
 
     /**

@@ -244,10 +244,42 @@ class DreamCycleTest extends DreamFixture {
     }
 
     @Test
-    void the_per_user_locks_do_not_outlive_the_cycles() throws Exception {
-        ScopeLocks locks = new ScopeLocks();
-        assertThat(locks.with(ANA, () -> locks.with(BRUNO, locks::size))).isEqualTo(2);
-        assertThat(locks.size()).isZero();
+    void a_cycle_holds_the_lock_the_host_shares_for_the_user() throws Exception {
+        java.util.concurrent.locks.ReentrantLock anaLock = new java.util.concurrent.locks.ReentrantLock();
+        java.util.concurrent.locks.ReentrantLock otherLock = new java.util.concurrent.locks.ReentrantLock();
+        List<Boolean> heldDuringCycle = new ArrayList<>();
+        cycle = DreamCycle.builder(store).clock(clock)
+                .scopeLocks(scope -> scope.equals(ANA) ? anaLock : otherLock).build();
+        Obs.write(store, Obs.fact(ANA, "a", "user.likes", "jazz", "I like jazz").at(day(0)));
+        nightOf(0);
+
+        cycle.run(ANA, new DreamListener() {
+            @Override
+            public void phaseStarted(Scope scope, DreamPhase phase) {
+                heldDuringCycle.add(anaLock.isHeldByCurrentThread() && !otherLock.isLocked());
+            }
+        });
+
+        assertThat(heldDuringCycle).hasSize(4).containsOnly(true);
+        assertThat(anaLock.isLocked()).isFalse();
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        anaLock.lock();
+        try {
+            Future<DreamReport> waiting = other.submit(() -> cycle.run(ANA));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!anaLock.hasQueuedThreads()) {
+                assertThat(waiting.isDone()).as("a cycle must wait for the host's writer").isFalse();
+                assertThat(System.nanoTime()).as("the cycle never queued on the lock").isLessThan(deadline);
+                Thread.onSpinWait();
+            }
+            anaLock.unlock();
+            assertThat(waiting.get(30, TimeUnit.SECONDS).changedNothing()).isTrue();
+        } finally {
+            if (anaLock.isHeldByCurrentThread()) {
+                anaLock.unlock();
+            }
+            other.shutdownNow();
+        }
     }
 
     @Test
