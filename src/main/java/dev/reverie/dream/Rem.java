@@ -28,8 +28,9 @@ import java.util.Set;
 
 /**
  * REM: works on one end user's ACTIVE memories. In order: memories whose reference is gone
- * ({@link ReferenceValidator}) and memories not recalled nor reinforced during the user's last
- * {@link MemoryPolicy#unusedSessions()} sessions become DEPRECATED; memories past their TTL or whose
+ * ({@link ReferenceValidator}) and memories neither recalled nor reinforced during the user's last
+ * {@link MemoryPolicy#unusedSessions()} sessions become DEPRECATED (the latter only once the host
+ * records recalls for the user at all, and never identity, health or operator memories); memories past their TTL or whose
  * decayed importance falls below {@link MemoryPolicy#forgetFloor()} are forgotten (the row is
  * deleted, its history stays with a FORGOTTEN event); the others get their decayed importance;
  * syntheses whose sources are no longer ACTIVE are deprecated; new syntheses connect memories that
@@ -253,9 +254,22 @@ final class Rem {
 
     /**
      * The start of the user's {@code unusedSessions}-th most recent session, before which a memory
-     * must have been last used to count as unused; empty while the user has had fewer sessions.
+     * must have been last used to count as unused; empty while the user has had fewer sessions, and
+     * empty while no memory of the user was ever recalled: then the host does not recall (an
+     * ingest-only evaluation, a tool-only recall mode that was never called) and "not recalled" says
+     * nothing about a memory's use.
      */
     private Optional<Instant> unusedBefore(UserState state) {
+        boolean recallIsRecorded = false;
+        for (Memory m : state.memories()) {
+            if (m.retrievalCount() > 0) {
+                recallIsRecorded = true;
+                break;
+            }
+        }
+        if (!recallIsRecorded) {
+            return Optional.empty();
+        }
         List<String> sessions = store.sessions(state.scope);
         if (sessions.size() < policy.unusedSessions()) {
             return Optional.empty();

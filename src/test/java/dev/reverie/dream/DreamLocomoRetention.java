@@ -2,12 +2,17 @@ package dev.reverie.dream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.reverie.ContextManager;
 import dev.reverie.Memory;
 import dev.reverie.MemoryFilter;
 import dev.reverie.MemoryKind;
 import dev.reverie.MemoryPolicy;
 import dev.reverie.Observation;
+import dev.reverie.ObservationFilter;
+import dev.reverie.ObservationStatus;
 import dev.reverie.Scope;
+import dev.reverie.Turn;
+import dev.reverie.TurnReceipt;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.store.sqlite.SqliteMemoryStore;
 
@@ -28,14 +33,15 @@ import java.util.Set;
 
 /**
  * Measures what the dream cycle keeps of the LoCoMo conversations ({@code ../shared/eval/locomo}):
- * every turn goes into L3 as an episodic observation of its speaker (the write path's fallback, the
- * weakest signal an extractor gives), the cycle runs after every session with the clock at the
- * session's date, and at the end (a day after the last session) we count which turns some ACTIVE
- * memory still carries as a source turn id: the evidence turns of the questions (categories 1–4)
- * must survive, the rest may go. Not a test: a tuning tool whose output {@code docs/dream.md} quotes.
+ * each conversation is one end user; every turn goes through the real write path
+ * ({@link ContextManager#recordTurn}, rule-based extraction, with the turn's dia_id, speaker and the
+ * session's date), the cycle runs after every session with the clock at the session's date, and a
+ * day after the last session we count which turns some ACTIVE memory still carries as a source turn
+ * id: the evidence turns of the questions (categories 1–4) should survive months of cycles, small
+ * talk should not. Not a test: a tuning tool whose output {@code docs/dream.md} quotes.
  *
  * <pre>mvn -q -o test-compile exec:java -Dexec.classpathScope=test \
- *   -Dexec.mainClass=dev.reverie.dream.DreamLocomoRetention [-Dexec.args="path/to/locomo-dev.json defaults|tuned"]</pre>
+ *   -Dexec.mainClass=dev.reverie.dream.DreamLocomoRetention [-Dexec.args="path/to/locomo-dev.json defaults|tuned|both"]</pre>
  */
 public final class DreamLocomoRetention {
 
@@ -61,80 +67,115 @@ public final class DreamLocomoRetention {
 
     private static void measure(String label, MemoryPolicy policy, JsonNode samples) {
         int evidence = 0;
+        int evidenceExtracted = 0;
         int evidenceKept = 0;
-        int evidencePromoted = 0;
         int other = 0;
+        int otherExtracted = 0;
         int otherKept = 0;
-        int otherPromoted = 0;
+        long activeAtEnd = 0;
         DreamReport total = DreamReport.EMPTY;
-        Importance importance = new Importance(policy);
+        List<String> lost = new ArrayList<>();
+        Map<String, Integer> reasons = new java.util.TreeMap<>();
         long started = System.nanoTime();
         for (JsonNode sample : samples) {
-            try (MemoryStore store = SqliteMemoryStore.inMemory()) {
-                MutableClock clock = new MutableClock(Instant.EPOCH);
+            MutableClock clock = new MutableClock(Instant.EPOCH);
+            try (MemoryStore store = SqliteMemoryStore.inMemory();
+                 ContextManager memory = ContextManager.builder().store(store).clock(clock).policy(policy)
+                         .archive(false).build()) {
                 DreamCycle cycle = DreamCycle.builder(store).policy(policy).clock(clock).build();
+                Scope scope = Scope.of("locomo", "eval", sample.get("sample_id").asText());
                 JsonNode conv = sample.get("conversation");
-                Map<String, Scope> scopes = new HashMap<>();
-                Map<String, String> owner = new HashMap<>();
-                Set<String> worthy = new HashSet<>();
+                Map<String, String> texts = new LinkedHashMap<>();
+                Set<String> extracted = new HashSet<>();
+                Map<String, String> fate = new HashMap<>();
+                Set<String> promotedTurns = new HashSet<>();
                 Instant last = Instant.EPOCH;
                 for (int n = 1; conv.has("session_" + n); n++) {
                     Instant at = LocalDateTime.parse(conv.get("session_" + n + "_date_time").asText(), DATE)
                             .toInstant(ZoneOffset.UTC);
-                    Map<Scope, List<Observation>> byUser = new LinkedHashMap<>();
+                    clock.set(at);
                     for (JsonNode turn : conv.get("session_" + n)) {
-                        String speaker = turn.get("speaker").asText();
-                        Scope scope = scopes.computeIfAbsent(speaker, s -> Scope.of("locomo", "eval",
-                                sample.get("sample_id").asText() + "-" + s.replaceAll("[^A-Za-z0-9]", "")));
                         String dia = turn.get("dia_id").asText();
-                        owner.put(dia, speaker);
-                        Observation o = Obs.episode(scope, "o-" + dia.replace(':', '-'), turn.get("text").asText())
-                                .turns(dia).session("session_" + n).at(at).build();
-                        if (importance.of(o) >= policy.importanceCutoff()) {
-                            worthy.add(dia);
+                        texts.put(dia, turn.get("text").asText());
+                        TurnReceipt receipt = memory.recordTurn(scope, "session_" + n,
+                                Turn.user(turn.get("text").asText()).withId(dia)
+                                        .withSpeaker(turn.get("speaker").asText()).at(at));
+                        if (receipt.observations() > 0) {
+                            extracted.add(dia);
                         }
-                        byUser.computeIfAbsent(scope, k -> new ArrayList<>()).add(o);
                     }
-                    byUser.values().forEach(list -> Obs.write(store, list.toArray(new Observation[0])));
+                    memory.flush();
                     clock.set(at.plus(Duration.ofHours(6)));
-                    for (Scope scope : scopes.values()) {
-                        total = total.plus(cycle.run(scope));
+                    List<Observation> pending = store.observations(scope, ObservationFilter.pending());
+                    total = total.plus(cycle.run(scope));
+                    for (Observation o : pending) {
+                        Observation judged = store.observation(scope, o.id()).orElse(o);
+                        for (String t : o.sourceTurnIds()) {
+                            if (judged.status() == ObservationStatus.CONSOLIDATED || judged.status() == ObservationStatus.DISCARDED
+                                    && judged.reinforcementCount() == 1 && !promotedTurns.contains(t)) {
+                                fate.merge(t, judged.status() == ObservationStatus.CONSOLIDATED ? "promoted" : "discarded",
+                                        (a, b) -> a.equals("promoted") ? a : b);
+                            }
+                            if (judged.status() == ObservationStatus.CONSOLIDATED) {
+                                promotedTurns.add(t);
+                            }
+                        }
                     }
                     last = at;
                 }
                 clock.set(last.plus(Duration.ofDays(1)));
-                Map<String, Set<String>> kept = new HashMap<>();
-                for (Map.Entry<String, Scope> e : scopes.entrySet()) {
-                    total = total.plus(cycle.run(e.getValue()));
-                    Set<String> k = new HashSet<>();
-                    for (Memory m : store.memories(e.getValue(), MemoryFilter.all())) {
-                        if (m.status() == dev.reverie.MemoryStatus.ACTIVE && m.kind() != MemoryKind.SYNTHESIS) {
-                            k.addAll(m.sourceTurnIds());
-                        }
+                total = total.plus(cycle.run(scope));
+                Set<String> kept = new HashSet<>();
+                Map<String, String> inactive = new HashMap<>();
+                for (Memory m : store.memories(scope, MemoryFilter.all())) {
+                    if (m.kind() == MemoryKind.SYNTHESIS) {
+                        activeAtEnd += m.status() == dev.reverie.MemoryStatus.ACTIVE ? 1 : 0;
+                        continue;
                     }
-                    kept.put(e.getKey(), k);
+                    if (m.status() == dev.reverie.MemoryStatus.ACTIVE) {
+                        activeAtEnd++;
+                        kept.addAll(m.sourceTurnIds());
+                    } else {
+                        String why = m.status() + " " + store.history(scope, m.id()).stream()
+                                .filter(e -> e.type().name().equals(m.status().name())).map(e -> e.cause())
+                                .findFirst().orElse("").replaceAll("\\b(m|syn)-[0-9a-f]+", "<id>");
+                        m.sourceTurnIds().forEach(t -> inactive.putIfAbsent(t, why));
+                    }
                 }
-                Set<String> evidenceIds = evidence(sample, owner.keySet());
-                for (Map.Entry<String, String> e : owner.entrySet()) {
-                    boolean isKept = kept.get(e.getValue()).contains(e.getKey());
-                    boolean isPromoted = worthy.contains(e.getKey());
-                    if (evidenceIds.contains(e.getKey())) {
+                Set<String> evidenceIds = evidence(sample, texts.keySet());
+                for (String dia : texts.keySet()) {
+                    boolean isKept = kept.contains(dia);
+                    boolean isExtracted = extracted.contains(dia);
+                    if (evidenceIds.contains(dia)) {
                         evidence++;
+                        evidenceExtracted += isExtracted ? 1 : 0;
                         evidenceKept += isKept ? 1 : 0;
-                        evidencePromoted += isPromoted ? 1 : 0;
+                        if (isExtracted && !isKept) {
+                            String why = inactive.getOrDefault(dia, fate.getOrDefault(dia, "?").equals("promoted")
+                                    ? "forgotten (decay or ttl)" : fate.getOrDefault(dia, "never judged"));
+                            reasons.merge(why, 1, Integer::sum);
+                            if (lost.size() < 15) {
+                                lost.add(why + " | " + dia + " " + Text.abbreviate(texts.get(dia), 100));
+                            }
+                        }
                     } else {
                         other++;
+                        otherExtracted += isExtracted ? 1 : 0;
                         otherKept += isKept ? 1 : 0;
-                        otherPromoted += isPromoted ? 1 : 0;
                     }
                 }
             }
         }
-        System.out.printf(Locale.ROOT, "%s:%n  evidence turns (cat 1-4): %d, at or above the cutoff %.1f %%, ACTIVE at the end %.1f %%%n"
-                        + "  other turns: %d, at or above the cutoff %.1f %%, ACTIVE at the end %.1f %%%n  report: %s%n  %.1f s%n",
-                label, evidence, 100.0 * evidencePromoted / evidence, 100.0 * evidenceKept / evidence, other,
-                100.0 * otherPromoted / other, 100.0 * otherKept / other, total,
-                (System.nanoTime() - started) / 1e9);
+        System.out.printf(Locale.ROOT, "%s:%n"
+                        + "  evidence turns (cat 1-4): %d, extracted %.1f %%, in an ACTIVE memory at the end %.1f %%"
+                        + " (%.1f %% of the extracted)%n"
+                        + "  other turns: %d, extracted %.1f %%, in an ACTIVE memory at the end %.1f %%%n"
+                        + "  ACTIVE memories at the end: %d; summed report: %s%n  %.1f s%n",
+                label, evidence, 100.0 * evidenceExtracted / evidence, 100.0 * evidenceKept / evidence,
+                100.0 * evidenceKept / evidenceExtracted, other, 100.0 * otherExtracted / other,
+                100.0 * otherKept / other, activeAtEnd, total, (System.nanoTime() - started) / 1e9);
+        System.out.println("  extracted evidence turns not ACTIVE at the end, by reason: " + reasons);
+        lost.forEach(l -> System.out.println("    lost: " + l));
     }
 
     private static Set<String> evidence(JsonNode sample, Set<String> turns) {

@@ -95,9 +95,12 @@ class RemTest extends DreamFixture {
         cycle = cycle(MemoryPolicy.defaults().toBuilder().unusedSessions(3).build());
         Obs.write(store,
                 Obs.fact(ANA, "tea", "user.likes", "tea", "I like green tea").at(day(0)),
+                Obs.fact(ANA, "jazz", "user.likes", "jazz", "I like jazz").at(day(0)),
                 Obs.fact(ANA, "name", "user.name", "Ana", "My name is Ana").single().at(day(0)));
         nightOf(0);
         cycle.run(ANA);
+        Memory jazz = activeWith(ANA, "jazz").orElseThrow();
+        store.write(WriteBatch.of(ANA).put(jazz.toBuilder().retrievalCount(1).lastRetrievedAt(day(3)).build()));
         for (int s = 1; s <= 3; s++) {
             store.write(WriteBatch.of(ANA).append(new SessionTurn(ANA, "session-" + s, 0, "turn-" + s, TurnRole.USER,
                     null, "hello again", day(s))));
@@ -107,9 +110,29 @@ class RemTest extends DreamFixture {
         DreamReport report = cycle.run(ANA);
 
         assertThat(report.deprecated()).isEqualTo(1);
-        assertThat(all(ANA)).filteredOn(m -> m.subject().equals("user.likes")).singleElement()
+        assertThat(all(ANA)).filteredOn(m -> m.text().contains("tea")).singleElement()
                 .satisfies(m -> assertThat(m.status()).isEqualTo(MemoryStatus.DEPRECATED));
+        assertThat(store.history(ANA, all(ANA).stream().filter(m -> m.text().contains("tea")).findFirst()
+                .orElseThrow().id())).last().extracting(MemoryEvent::cause)
+                .isEqualTo("not recalled in the last 3 sessions");
+        assertThat(activeWith(ANA, "jazz")).as("recalled during the last sessions").isPresent();
         assertThat(only(ANA, "user.name").permanent()).isTrue();
+    }
+
+    @Test
+    void without_any_recorded_recall_nothing_is_deprecated_as_unused() {
+        cycle = cycle(MemoryPolicy.defaults().toBuilder().unusedSessions(2).build());
+        Obs.write(store, Obs.fact(ANA, "tea", "user.likes", "tea", "I like green tea").at(day(0)));
+        nightOf(0);
+        cycle.run(ANA);
+        for (int s = 1; s <= 5; s++) {
+            store.write(WriteBatch.of(ANA).append(new SessionTurn(ANA, "session-" + s, 0, "turn-" + s, TurnRole.USER,
+                    null, "hello", day(s))));
+        }
+        nightOf(5);
+
+        assertThat(cycle.run(ANA).deprecated()).isZero();
+        assertThat(only(ANA, "user.likes").status()).isEqualTo(MemoryStatus.ACTIVE);
     }
 
     @Test
