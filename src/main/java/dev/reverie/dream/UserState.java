@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -40,7 +41,6 @@ final class UserState {
     private final Map<String, Observation> observations = new LinkedHashMap<>();
     private final Map<String, Memory> memories = new LinkedHashMap<>();
     private StyleProfile style;
-    private int eventSeq;
 
     private UserState(Scope scope, Instant now) {
         this.scope = scope;
@@ -133,6 +133,7 @@ final class UserState {
         private final Map<String, Memory> memoryPuts = new LinkedHashMap<>();
         private final Set<String> memoryDeletes = new LinkedHashSet<>();
         private final List<MemoryEvent> events = new ArrayList<>();
+        private final Map<String, Integer> eventsPerMemory = new HashMap<>();
         private StyleProfile stylePut;
 
         private Changes(DreamPhase phase) {
@@ -168,10 +169,13 @@ final class UserState {
             stylePut = p;
         }
 
-        /** Appends a history event with an id that is unique within the run and the same on a rerun. */
+        /**
+         * Appends a history event. Its id derives from the memory, the phase, the time and the event's
+         * rank among this phase's events of that memory, so a rerun of a failed phase writes the same ids.
+         */
         void event(String memoryId, MemoryEventType type, String before, String after, String cause) {
-            String id = Ids.event(scope.toString(), memoryId, type.name(), phase.name(), now.toString(),
-                    Integer.toString(eventSeq++));
+            int rank = eventsPerMemory.merge(memoryId, 1, Integer::sum);
+            String id = Ids.event(scope.toString(), memoryId, phase.name(), now.toString(), Integer.toString(rank));
             events.add(new MemoryEvent(id, scope, memoryId, type, now, before, after, cause));
         }
 
