@@ -12,6 +12,7 @@ import dev.reverie.internal.Terms;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -132,6 +133,10 @@ final class Importance {
             "see you (soon|later|tomorrow|next time|around)", "talk (to you )?(soon|later)", "take care",
             "have a (great|good|nice|wonderful) (day|night|weekend|time|one)", "catch you later", "good night",
             "tudo bem", "como vai", "ate (logo|mais|amanha)", "bom dia", "boa (tarde|noite)"));
+    /** Every phrase above contains one of these words: without them the phrases are not looked for. */
+    private static final Set<String> PLEASANTRY_WORDS = Set.of("long", "been", "since", "how", "what", "good",
+            "great", "nice", "awesome", "chatting", "talking", "see", "talk", "take", "have", "catch", "tudo", "como",
+            "ate", "bom", "boa");
     /** First words of an elliptical first-person sentence ("Been busy volunteering", "Just started yoga"). */
     private static final Set<String> ELLIPTICAL = Set.of("been", "just", "still", "started", "finished", "went",
             "got", "had", "spent", "tried", "working", "trying", "planning", "thinking", "gonna", "heading",
@@ -312,8 +317,14 @@ final class Importance {
 
         Signals(String text) {
             plain = SPEAKER.matcher(text.replace('’', '\'')).replaceFirst("");
-            folded = PLEASANTRIES.matcher(Terms.fold(plain)).replaceAll(" ");
-            words = Text.foldedWords(folded);
+            String f = Terms.fold(plain);
+            List<String> w = Text.foldedWords(f);
+            if (!Collections.disjoint(w, PLEASANTRY_WORDS)) {
+                f = PLEASANTRIES.matcher(f).replaceAll(" ");
+                w = Text.foldedWords(f);
+            }
+            folded = f;
+            words = w;
         }
 
         /** At most one word that is not a greeting or acknowledgement (usually the addressee's name). */
