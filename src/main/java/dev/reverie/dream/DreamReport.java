@@ -11,8 +11,9 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  * newly marked DISCARDED, {@code promoted + styled} newly CONSOLIDATED, {@code pruned} deleted;
  * {@code rem_after} is the number of ACTIVE memories when the cycle ended.
  *
- * @param considered   observations judged (light-sleep survivors, style observations included):
- *                     {@code promoted + styled + discarded}
+ * @param considered   observations judged (light-sleep survivors, style observations included); in a
+ *                     nightly run {@code promoted + styled + discarded} (a {@code consolidate} pass
+ *                     also counts re-judged observations whose verdict did not change)
  * @param duplicates   observations merged into another by light sleep (marked DISCARDED)
  * @param promoted     observations promoted into L4 (a new memory or a reinforcement), marked CONSOLIDATED
  * @param discarded    observations judged not worth keeping, marked DISCARDED
