@@ -85,8 +85,10 @@ public final class DreamThroughput {
         }
         double[] measured = java.util.Arrays.copyOfRange(rates, Math.min(1, rounds - 1), rounds);
         java.util.Arrays.sort(measured);
+        int n = measured.length;
+        double median = n % 2 == 1 ? measured[n / 2] : (measured[n / 2 - 1] + measured[n / 2]) / 2;
         System.out.printf(Locale.ROOT, "median of measured rounds: %,.0f observations consolidated per second%n",
-                measured[measured.length / 2]);
+                median);
     }
 
     private static double round(int users, boolean relaxed, int round) throws IOException {
