@@ -2,6 +2,7 @@ package dev.reverie.dream;
 
 import dev.reverie.MemoryKind;
 import dev.reverie.MemoryStoreException;
+import dev.reverie.MutableClock;
 import dev.reverie.Observation;
 import dev.reverie.ObservationStatus;
 import dev.reverie.spi.MemoryStore;

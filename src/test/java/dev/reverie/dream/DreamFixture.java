@@ -4,6 +4,7 @@ import dev.reverie.Memory;
 import dev.reverie.MemoryFilter;
 import dev.reverie.MemoryPolicy;
 import dev.reverie.MemoryStatus;
+import dev.reverie.MutableClock;
 import dev.reverie.Observation;
 import dev.reverie.ObservationFilter;
 import dev.reverie.ObservationStatus;

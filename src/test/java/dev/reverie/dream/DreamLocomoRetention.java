@@ -7,6 +7,7 @@ import dev.reverie.Memory;
 import dev.reverie.MemoryFilter;
 import dev.reverie.MemoryKind;
 import dev.reverie.MemoryPolicy;
+import dev.reverie.MutableClock;
 import dev.reverie.Observation;
 import dev.reverie.ObservationFilter;
 import dev.reverie.ObservationStatus;
