@@ -21,7 +21,7 @@ import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A real in-memory SQLite store, a hand-moved clock and a default cycle, shared by the dream tests. */
+/** A real in-memory store (SQLite by default), a hand-moved clock and a default cycle, shared by the dream tests. */
 abstract class DreamFixture {
 
     static final Instant T0 = Instant.parse("2025-03-03T09:00:00Z");
@@ -34,9 +34,14 @@ abstract class DreamFixture {
 
     @BeforeEach
     void openStore() {
-        store = SqliteMemoryStore.inMemory();
+        store = newStore();
         clock = new MutableClock(T0);
         cycle = cycle(MemoryPolicy.defaults());
+    }
+
+    /** The store the tests run on: the embedded SQLite default; a subclass may run them on another. */
+    MemoryStore newStore() {
+        return SqliteMemoryStore.inMemory();
     }
 
     @AfterEach
