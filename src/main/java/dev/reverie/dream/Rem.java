@@ -120,29 +120,22 @@ final class Rem {
         }
     }
 
-    /** A synthesis lives while at least two of its sources are ACTIVE, and is as recent as its newest source. */
+    /**
+     * A synthesis lives while at least two of its sources are ACTIVE; it decays from when it was
+     * made, and once forgotten it is made again (same id) if its sources are still recent enough.
+     */
     private void reviewSynthesis(UserState state, Memory s, UserState.Changes changes, Counts counts) {
-        Instant last = s.lastReinforcedAt();
         int alive = 0;
         for (String id : s.sourceObservationIds()) {
-            Optional<Memory> source = state.memory(id).filter(m -> m.status() == MemoryStatus.ACTIVE);
-            if (source.isPresent()) {
+            if (state.memory(id).filter(m -> m.status() == MemoryStatus.ACTIVE).isPresent()) {
                 alive++;
-                last = source.get().lastReinforcedAt().isAfter(last) ? source.get().lastReinforcedAt() : last;
             }
         }
         if (alive < 2) {
             deprecate(state, s, "sources no longer active", changes, counts);
             return;
         }
-        Memory current = s;
-        if (last.isAfter(s.lastReinforcedAt())) {
-            current = s.toBuilder().lastReinforcedAt(last).updatedAt(state.now).build();
-            double refreshed = importance.current(current, state.now);
-            current = current.toBuilder().importance(refreshed).build();
-            changes.put(current);
-        }
-        decayOrForget(state, current, changes, counts);
+        decayOrForget(state, s, changes, counts);
     }
 
     private void synthesize(UserState state, UserState.Changes changes, Counts counts, Vectors vectors) {

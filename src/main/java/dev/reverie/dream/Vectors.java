@@ -67,14 +67,24 @@ final class Vectors {
         if (source.embedding() != null) {
             return source.embedding();
         }
-        float[] v = text(source.text());
-        return v == null ? null : Embedding.of(v);
+        return embedding(text(source.text()));
     }
 
     /** The embedding of a text the dream cycle wrote (a synthesis), or none. */
     Embedding forText(String text) {
-        float[] v = text(text);
-        return v == null ? null : Embedding.of(v);
+        return embedding(text(text));
+    }
+
+    private Embedding embedding(float[] v) {
+        if (v == null) {
+            return null;
+        }
+        try {
+            return Embedding.of(v);
+        } catch (IllegalArgumentException e) {
+            LOG.warn("embedder returned an unusable vector; storing the memory without one: {}", e.getMessage());
+            return null;
+        }
     }
 
     private float[] text(String text) {
