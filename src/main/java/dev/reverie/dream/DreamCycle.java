@@ -133,7 +133,7 @@ public final class DreamCycle {
                 throw e; // the store is closed: no other user can succeed
             } catch (RuntimeException e) {
                 LOG.warn("dream cycle failed for {}; a rerun completes it", scope, e);
-                total = total.plus(new DreamReport(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1));
+                total = total.plus(DreamReport.endUserFailed());
             }
             DreamReport finished = report;
             long count = ++done;
@@ -207,7 +207,7 @@ public final class DreamCycle {
             Progress.guard(() -> listener.phaseFinished(scope, phase, phaseReport));
             report = report.plus(phaseReport);
         }
-        return report.plus(new DreamReport(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0));
+        return report.plus(DreamReport.endUserDone());
     }
 
     /** Light sleep takes PENDING observations, or in a whole-stack pass every one no memory reflects yet. */

@@ -40,6 +40,16 @@ public record DreamReport(long considered, long duplicates, long promoted, long 
     /** A report with every counter at zero. */
     public static final DreamReport EMPTY = new DreamReport(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
+    /** One end user whose cycle completed (added to the phases' counters). */
+    static DreamReport endUserDone() {
+        return new DreamReport(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0);
+    }
+
+    /** One end user whose cycle failed. */
+    static DreamReport endUserFailed() {
+        return new DreamReport(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1);
+    }
+
     /** The counter-wise sum of this report and another (for example, over every end user of a tenant). */
     public DreamReport plus(DreamReport o) {
         return new DreamReport(considered + o.considered, duplicates + o.duplicates, promoted + o.promoted,
