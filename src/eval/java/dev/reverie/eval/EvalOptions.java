@@ -27,7 +27,7 @@ public record EvalOptions(Path data, List<Integer> budgets, List<String> systems
 
     /** Every system name, in the order {@code all} runs them. */
     static final List<String> ALL_SYSTEMS = List.of("window", "bm25", "dense",
-            "reverie-lexical-nodream", "reverie-hybrid-nodream");
+            "reverie-lexical", "reverie-lexical-nodream", "reverie-hybrid", "reverie-hybrid-nodream");
 
     static final String USAGE = String.join("\n",
             "usage: LocomoEval --data FILE [options]",

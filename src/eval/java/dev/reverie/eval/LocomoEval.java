@@ -248,10 +248,9 @@ public final class LocomoEval {
             case "window" -> new SlidingWindowSystem(packer);
             case "bm25" -> new Bm25System(packer);
             case "dense" -> new DenseSystem(packer, embedder());
-            case "reverie-lexical-nodream" -> new ReverieSystem(name, options.store(),
-                    ReverieSystem.freshFolder(options.out(), name), null);
-            case "reverie-hybrid-nodream" -> new ReverieSystem(name, options.store(),
-                    ReverieSystem.freshFolder(options.out(), name), embedder());
+            case "reverie-lexical", "reverie-lexical-nodream", "reverie-hybrid", "reverie-hybrid-nodream" ->
+                    new ReverieSystem(name, options.store(), ReverieSystem.freshFolder(options.out(), name),
+                            name.startsWith("reverie-hybrid") ? embedder() : null, !name.endsWith("-nodream"));
             default -> throw new IllegalArgumentException("unknown system '" + name + "'");
         };
     }

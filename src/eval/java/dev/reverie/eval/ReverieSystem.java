@@ -17,6 +17,8 @@ import dev.reverie.RecalledMemory;
 import dev.reverie.Scope;
 import dev.reverie.Turn;
 import dev.reverie.TurnReceipt;
+import dev.reverie.dream.DreamCycle;
+import dev.reverie.dream.DreamReport;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
 
@@ -28,6 +30,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -43,7 +46,11 @@ import java.util.stream.Stream;
  * {@link SettableClock}. Each conversation gets its own
  * scope {@code locomo/eval/<sample_id>}. Turns go in one {@code recordTurn} call each, in order, as
  * user turns with the {@code dia_id} as turn id, the speaker's name and the session's date, each
- * session under its own session id ({@code session-N}) with the clock at the session's date.
+ * session under its own session id ({@code session-N}) with the clock at the session's date. The
+ * dreaming variants run the dream cycle for the conversation's scope after each session, the clock
+ * still at that session's date, through the public {@link DreamCycle} on the manager's store,
+ * clock, policy and embedder (what {@code ContextManager.dream(scope)} delegates to); background
+ * writes are flushed first, so nothing else writes to the scope while it runs.
  *
  * <p>Questions are asked one day after the last session, in a new session {@code qa} that holds no
  * turns. That is the fair setup: a host starts a new session for a new conversation, so nothing is
@@ -71,8 +78,12 @@ final class ReverieSystem implements EvalSystem {
     private final SettableClock clock = new SettableClock(Instant.EPOCH);
     private final MemoryStore store;
     private final ContextManager memory;
+    private final DreamCycle dreams;
     private final List<Long> recordNanos = new ArrayList<>();
+    private final List<Long> dreamNanos = new ArrayList<>();
+    private DreamReport dreamTotal = DreamReport.EMPTY;
     private long observations;
+    private final Map<String, Integer> extractedPerTurn = new HashMap<>();
     private Scope scope;
 
     /**
@@ -80,8 +91,9 @@ final class ReverieSystem implements EvalSystem {
      * @param storeKind {@code sqlite} or {@code lucene}
      * @param folder    an empty folder for the store
      * @param embedder  the embedder for hybrid retrieval, or {@code null} for lexical only
+     * @param dream     whether to run the dream cycle after each session
      */
-    ReverieSystem(String name, String storeKind, Path folder, CachingEmbedder embedder) {
+    ReverieSystem(String name, String storeKind, Path folder, CachingEmbedder embedder, boolean dream) {
         this.name = name;
         this.storeKind = storeKind;
         this.embedder = embedder;
@@ -95,6 +107,15 @@ final class ReverieSystem implements EvalSystem {
             builder.embedder(embedder);
         }
         this.memory = builder.build();
+        if (dream) {
+            DreamCycle.Builder cycle = DreamCycle.builder(store).policy(MemoryPolicy.defaults()).clock(clock);
+            if (embedder != null) {
+                cycle.embedder(embedder);
+            }
+            this.dreams = cycle.build();
+        } else {
+            this.dreams = null;
+        }
     }
 
     /** A fresh, empty store folder for {@code system} under {@code out}/stores. */
@@ -122,13 +143,15 @@ final class ReverieSystem implements EvalSystem {
     @Override
     public String description() {
         return "Reverie: default (rule-based) extraction, " + (embedder == null ? "lexical" : "hybrid (MiniLM)")
-                + " retrieval, no dream, " + storeKind + " store, default policy, questions in a new session";
+                + " retrieval, " + (dreams == null ? "no dream" : "dream after each session") + ", " + storeKind
+                + " store, default policy, questions in a new session";
     }
 
     @Override
     public void ingest(LocomoData.Sample sample) {
         memory.flush();
         scope = Scope.of("locomo", "eval", sample.id());
+        extractedPerTurn.clear();
         for (LocomoData.Session session : sample.sessions()) {
             clock.set(session.date());
             for (LocomoData.DialogTurn turn : session.turns()) {
@@ -137,6 +160,13 @@ final class ReverieSystem implements EvalSystem {
                         Turn.user(turn.text()).withId(turn.diaId()).withSpeaker(turn.speaker()).at(turn.at()));
                 recordNanos.add(System.nanoTime() - t0);
                 observations += receipt.observations();
+                extractedPerTurn.put(turn.diaId(), receipt.observations());
+            }
+            if (dreams != null) {
+                memory.flush();
+                long t0 = System.nanoTime();
+                dreamTotal = dreamTotal.plus(dreams.run(scope));
+                dreamNanos.add(System.nanoTime() - t0);
             }
         }
         clock.set(sample.lastSessionDate().plus(QUESTION_DELAY));
@@ -202,8 +232,13 @@ final class ReverieSystem implements EvalSystem {
                 break;
             }
         }
-        return lines.isEmpty() ? "no observation or memory was derived from " + turnId + " (lost at extraction)"
-                : String.join("\n", lines);
+        int extracted = extractedPerTurn.getOrDefault(turnId, 0);
+        if (lines.isEmpty()) {
+            return extracted == 0 ? "recordTurn extracted no observation from " + turnId + " (lost at extraction)"
+                    : "recordTurn extracted " + extracted + " observation(s) from " + turnId
+                    + "; none remains, nor a memory (discarded and pruned, or forgotten, by the dream)";
+        }
+        return "recordTurn extracted " + extracted + " observation(s); now:\n" + String.join("\n", lines);
     }
 
     @Override
@@ -215,6 +250,12 @@ final class ReverieSystem implements EvalSystem {
         notes.put("observationsExtracted", observations);
         notes.put("recordTurnP50Ms", Math.round(Scoreboard.percentile(sorted, 0.5) / 1e4) / 100.0);
         notes.put("recordTurnP99Ms", Math.round(Scoreboard.percentile(sorted, 0.99) / 1e4) / 100.0);
+        if (dreams != null) {
+            long[] dreamSorted = dreamNanos.stream().mapToLong(Long::longValue).sorted().toArray();
+            notes.put("dreams", dreamSorted.length);
+            notes.put("dreamP50Ms", Math.round(Scoreboard.percentile(dreamSorted, 0.5) / 1e4) / 100.0);
+            notes.put("dreamCounters", dreamTotal);
+        }
         return notes;
     }
 

@@ -27,7 +27,7 @@ class ReverieSystemTest {
     @Test
     void contexts_stay_within_the_budget_and_carry_prompt_and_question(@TempDir Path out) {
         try (ReverieSystem system = new ReverieSystem("reverie-lexical-nodream", "sqlite",
-                ReverieSystem.freshFolder(out, "reverie-lexical-nodream"), null)) {
+                ReverieSystem.freshFolder(out, "reverie-lexical-nodream"), null, false)) {
             system.ingest(sample("conv-a"));
 
             for (int budget : new int[] {128, 512, 2000}) {
@@ -37,6 +37,19 @@ class ReverieSystemTest {
                         .contains("What is the name of Ann's puppy?");
             }
             assertThat(system.notes()).containsEntry("turnsRecorded", 3);
+        }
+    }
+
+    @Test
+    void the_dreaming_variant_dreams_after_each_session_and_stays_within_budget(@TempDir Path out) {
+        try (ReverieSystem system = new ReverieSystem("reverie-lexical", "sqlite",
+                ReverieSystem.freshFolder(out, "reverie-lexical"), null, true)) {
+            system.ingest(sample("conv-a"));
+
+            RetrievedContext context = system.context("What is the name of Ann's puppy?", 512);
+
+            assertThat(context.tokens()).isBetween(1, 512);
+            assertThat(system.notes()).containsEntry("dreams", 2).containsKey("dreamCounters");
         }
     }
 
