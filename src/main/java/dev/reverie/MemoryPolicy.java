@@ -147,12 +147,12 @@ public final class MemoryPolicy {
     /** Cosine below which a vector candidate counts as unrelated and is dropped (default 0.25). */
     public double minVectorSimilarity() { return minVectorSimilarity; }
 
-    /** Decay half-life for a kind (default 30 days; EVENT 60 days; SKILL and FACT 90 days). */
+    /** Decay half-life for a kind (default 30 days; SKILL and FACT 90 days; EVENT 180 days). */
     public Duration halfLife(MemoryKind kind) {
         return halfLives.get(kind);
     }
 
-    /** Default TTL for a kind (default 180 days; FACT and SKILL 365 days). */
+    /** Default TTL for a kind (default 180 days; FACT, SKILL and EVENT 365 days). */
     public Duration ttl(MemoryKind kind) {
         return ttls.get(kind);
     }
@@ -194,7 +194,9 @@ public final class MemoryPolicy {
                 halfLives.put(kind, Duration.ofDays(30));
                 ttls.put(kind, Duration.ofDays(180));
             }
-            halfLives.put(MemoryKind.EVENT, Duration.ofDays(60));
+            // tuned on LoCoMo (docs/dream.md): life events are what later questions ask about
+            halfLives.put(MemoryKind.EVENT, Duration.ofDays(180));
+            ttls.put(MemoryKind.EVENT, Duration.ofDays(365));
             halfLives.put(MemoryKind.FACT, Duration.ofDays(90));
             halfLives.put(MemoryKind.SKILL, Duration.ofDays(90));
             ttls.put(MemoryKind.FACT, Duration.ofDays(365));
