@@ -17,7 +17,6 @@ import dev.reverie.RecalledMemory;
 import dev.reverie.Scope;
 import dev.reverie.Turn;
 import dev.reverie.TurnReceipt;
-import dev.reverie.dream.DreamCycle;
 import dev.reverie.dream.DreamReport;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
@@ -47,10 +46,8 @@ import java.util.stream.Stream;
  * scope {@code locomo/eval/<sample_id>}. Turns go in one {@code recordTurn} call each, in order, as
  * user turns with the {@code dia_id} as turn id, the speaker's name and the session's date, each
  * session under its own session id ({@code session-N}) with the clock at the session's date. The
- * dreaming variants run the dream cycle for the conversation's scope after each session, the clock
- * still at that session's date, through the public {@link DreamCycle} on the manager's store,
- * clock, policy and embedder (what {@code ContextManager.dream(scope)} delegates to); background
- * writes are flushed first, so nothing else writes to the scope while it runs.
+ * dreaming variants call {@link ContextManager#dream(Scope)} for the conversation's scope after
+ * each session, the clock still at that session's date.
  *
  * <p>Questions are asked one day after the last session, in a new session {@code qa} that holds no
  * turns. That is the fair setup: a host starts a new session for a new conversation, so nothing is
@@ -78,7 +75,7 @@ final class ReverieSystem implements EvalSystem {
     private final SettableClock clock = new SettableClock(Instant.EPOCH);
     private final MemoryStore store;
     private final ContextManager memory;
-    private final DreamCycle dreams;
+    private final boolean dream;
     private final List<Long> recordNanos = new ArrayList<>();
     private final List<Long> dreamNanos = new ArrayList<>();
     private DreamReport dreamTotal = DreamReport.EMPTY;
@@ -107,15 +104,7 @@ final class ReverieSystem implements EvalSystem {
             builder.embedder(embedder);
         }
         this.memory = builder.build();
-        if (dream) {
-            DreamCycle.Builder cycle = DreamCycle.builder(store).policy(MemoryPolicy.defaults()).clock(clock);
-            if (embedder != null) {
-                cycle.embedder(embedder);
-            }
-            this.dreams = cycle.build();
-        } else {
-            this.dreams = null;
-        }
+        this.dream = dream;
     }
 
     /** A fresh, empty store folder for {@code system} under {@code out}/stores. */
@@ -143,7 +132,7 @@ final class ReverieSystem implements EvalSystem {
     @Override
     public String description() {
         return "Reverie: default (rule-based) extraction, " + (embedder == null ? "lexical" : "hybrid (MiniLM)")
-                + " retrieval, " + (dreams == null ? "no dream" : "dream after each session") + ", " + storeKind
+                + " retrieval, " + (dream ? "dream after each session" : "no dream") + ", " + storeKind
                 + " store, default policy, questions in a new session";
     }
 
@@ -162,10 +151,10 @@ final class ReverieSystem implements EvalSystem {
                 observations += receipt.observations();
                 extractedPerTurn.put(turn.diaId(), receipt.observations());
             }
-            if (dreams != null) {
+            if (dream) {
                 memory.flush();
                 long t0 = System.nanoTime();
-                dreamTotal = dreamTotal.plus(dreams.run(scope));
+                dreamTotal = dreamTotal.plus(memory.dream(scope));
                 dreamNanos.add(System.nanoTime() - t0);
             }
         }
@@ -250,7 +239,7 @@ final class ReverieSystem implements EvalSystem {
         notes.put("observationsExtracted", observations);
         notes.put("recordTurnP50Ms", Math.round(Scoreboard.percentile(sorted, 0.5) / 1e4) / 100.0);
         notes.put("recordTurnP99Ms", Math.round(Scoreboard.percentile(sorted, 0.99) / 1e4) / 100.0);
-        if (dreams != null) {
+        if (dream) {
             long[] dreamSorted = dreamNanos.stream().mapToLong(Long::longValue).sorted().toArray();
             notes.put("dreams", dreamSorted.length);
             notes.put("dreamP50Ms", Math.round(Scoreboard.percentile(dreamSorted, 0.5) / 1e4) / 100.0);
