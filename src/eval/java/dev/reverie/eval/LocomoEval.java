@@ -149,7 +149,8 @@ public final class LocomoEval {
     private ReportWriter.SystemResult evaluate(EvalSystem system, Map<String, Map<String, EvidenceMatcher>> matchers,
                                                Scoreboard board) {
         console.printf(Locale.ROOT, "%n== %s: %s%n", system.name(), system.description());
-        Map<Integer, MissTracer> tracers = new HashMap<>();
+        boolean traced = options.budgets().stream().anyMatch(b -> options.traces(system.name(), b));
+        MissTracer tracer = traced ? tracer(system.name()) : null;
         long ingestNanos = 0;
         boolean warmedUp = false;
         try {
@@ -168,21 +169,19 @@ public final class LocomoEval {
                 }
                 Map<String, LocomoData.DialogTurn> turns = sample.turnsById();
                 double[] recallSum = new double[options.budgets().size()];
-                int scored = 0;
+                long scored = questions.stream().filter(qa -> qa.category() <= 4).count();
                 for (int b = 0; b < options.budgets().size(); b++) {
                     int budget = options.budgets().get(b);
-                    MissTracer tracer = options.traces(system.name(), budget)
-                            ? tracers.computeIfAbsent(budget, x -> tracer(system.name())) : null;
+                    MissTracer budgetTracer = options.traces(system.name(), budget) ? tracer : null;
                     for (LocomoData.QaItem qa : questions) {
                         long q0 = System.nanoTime();
                         RetrievedContext context = system.context(qa.question(), budget);
                         long latency = System.nanoTime() - q0;
                         Scoreboard.Outcome outcome = score(sample, qa, context, latency,
-                                matchers.get(sample.id()), tracer, system, budget, turns);
+                                matchers.get(sample.id()), budgetTracer, system, budget, turns);
                         board.add(system.name(), budget, outcome);
                         if (qa.category() <= 4) {
                             recallSum[b] += outcome.recall();
-                            scored += b == 0 ? 1 : 0;
                         }
                     }
                 }
@@ -195,7 +194,9 @@ public final class LocomoEval {
                 console.println(line);
             }
         } finally {
-            tracers.values().forEach(MissTracer::close);
+            if (tracer != null) {
+                tracer.close();
+            }
         }
         return new ReportWriter.SystemResult(system.name(), system.description(), ingestNanos / 1e9,
                 board.summarize(system.name()), system.notes());
