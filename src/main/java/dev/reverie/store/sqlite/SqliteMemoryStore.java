@@ -366,16 +366,14 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (match == null || statuses.isEmpty() || kinds.isEmpty()) {
             return List.of();
         }
-        StringBuilder sql = new StringBuilder("SELECT m.data, m.embedding, bm25(memories_fts, 0.0, 1.0) AS r"
-                + " FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid"
+        StringBuilder sql = new StringBuilder("SELECT m.rid, highlight(memories_fts, 1, " + ScopedBm25.OPEN + ", "
+                + ScopedBm25.CLOSE + ") FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid"
                 + " WHERE memories_fts MATCH ? AND m.agent = ? AND m.usr = ?");
         List<Object> args = new ArrayList<>(List.of(match, scope.agentId(), scope.endUserId()));
         in(sql, args, "m.status", names(statuses));
         in(sql, args, "m.kind", names(kinds));
-        sql.append(" ORDER BY r LIMIT ?");
-        args.add(limit);
-        return db(scope.tenantId()).read(c -> query(c, sql.toString(),
-                rs -> new Scored<>(memoryRow(rs), -rs.getDouble(3)), args.toArray()));
+        return db(scope.tenantId()).read(c -> lexicalSearch(c, "memories", scope, text, sql.toString(), args, limit,
+                SqliteMemoryStore::memoryRow));
     }
 
     @Override
@@ -388,15 +386,64 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (match == null || statuses.isEmpty()) {
             return List.of();
         }
-        StringBuilder sql = new StringBuilder("SELECT o.data, o.embedding, bm25(observations_fts, 0.0, 1.0) AS r"
-                + " FROM observations_fts JOIN observations o ON o.rid = observations_fts.rowid"
+        StringBuilder sql = new StringBuilder("SELECT o.rid, highlight(observations_fts, 1, " + ScopedBm25.OPEN + ", "
+                + ScopedBm25.CLOSE + ") FROM observations_fts JOIN observations o ON o.rid = observations_fts.rowid"
                 + " WHERE observations_fts MATCH ? AND o.agent = ? AND o.usr = ?");
         List<Object> args = new ArrayList<>(List.of(match, scope.agentId(), scope.endUserId()));
         in(sql, args, "o.status", names(statuses));
-        sql.append(" ORDER BY r LIMIT ?");
-        args.add(limit);
-        return db(scope.tenantId()).read(c -> query(c, sql.toString(),
-                rs -> new Scored<>(observationRow(rs), -rs.getDouble(3)), args.toArray()));
+        return db(scope.tenantId()).read(c -> lexicalSearch(c, "observations", scope, text, sql.toString(), args,
+                limit, SqliteMemoryStore::observationRow));
+    }
+
+    /**
+     * Runs a scope-filtered MATCH that returns (rid, highlighted text), ranks the rows by BM25 over
+     * the end user's own statistics ({@link ScopedBm25}: FTS5's bm25() would walk every end user's
+     * postings of each query term) and loads only the best {@code limit} rows.
+     */
+    private static <T> List<Scored<T>> lexicalSearch(Connection c, String table, Scope scope, String text,
+                                                     String matchSql, List<Object> args, int limit,
+                                                     RowMapper<T> mapper) throws SQLException {
+        List<Long> rids = new ArrayList<>();
+        List<String> highlighted = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(matchSql)) {
+            bind(ps, args.toArray());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rids.add(rs.getLong(1));
+                    highlighted.add(rs.getString(2));
+                }
+            }
+        }
+        if (rids.isEmpty()) {
+            return List.of();
+        }
+        long corpus = query(c, "SELECT COUNT(*) FROM " + table + " WHERE agent = ? AND usr = ?",
+                rs -> rs.getLong(1), scope.agentId(), scope.endUserId()).get(0);
+        List<ScopedBm25.Hit> best = ScopedBm25.rank(rids, highlighted, Terms.of(text, MAX_QUERY_TERMS), corpus, limit);
+        StringBuilder load = new StringBuilder("SELECT data, embedding, rid FROM " + table + " WHERE rid IN (");
+        Object[] ids = new Object[best.size()];
+        for (int i = 0; i < best.size(); i++) {
+            load.append(i == 0 ? "?" : ", ?");
+            ids[i] = best.get(i).rid();
+        }
+        load.append(')');
+        java.util.Map<Long, T> rows = new java.util.HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement(load.toString())) {
+            bind(ps, ids);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows.put(rs.getLong(3), mapper.map(rs));
+                }
+            }
+        }
+        List<Scored<T>> out = new ArrayList<>(best.size());
+        for (ScopedBm25.Hit h : best) {
+            T row = rows.get(h.rid());
+            if (row != null) {
+                out.add(new Scored<>(row, h.score()));
+            }
+        }
+        return out;
     }
 
     @Override
