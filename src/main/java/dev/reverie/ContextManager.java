@@ -1,5 +1,10 @@
 package dev.reverie;
 
+import dev.reverie.governance.FailedRunCriterion;
+import dev.reverie.governance.HealthMonitor;
+import dev.reverie.extract.LlmExtractor;
+import dev.reverie.extract.RuleBasedExtractor;
+import dev.reverie.extract.SecretRedactor;
 import dev.reverie.internal.Checks;
 import dev.reverie.internal.RetrievalRecorder;
 import dev.reverie.internal.ScopeLocks;
@@ -44,6 +49,9 @@ public final class ContextManager implements AutoCloseable {
     private final RetrievalRecorder retrievals;
     private final ScopeLocks locks = new ScopeLocks(256);
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final HealthMonitor health;
+    private final FailedRunCriterion failedRuns;
+    private final MemoryAdmin admin;
 
     private ContextManager(Builder b, MemoryStore store, boolean ownsStore) {
         this.store = store;
@@ -58,9 +66,21 @@ public final class ContextManager implements AutoCloseable {
                 : new ExtractiveSummarizer(b.tokenCounter);
         this.assembler = new ContextAssembler(store, policy, b.tokenCounter, summarizer, embedder, clock, b.immutable);
         this.retriever = new Retriever(store, policy, embedder);
-        this.writes = new WritePipeline(store, clock, text -> new WritePipeline.Redacted(text, 0), b.extractor, locks,
+        this.writes = new WritePipeline(store, clock, new SecretRedactor(), extractor(b), locks,
                 b.archive);
         this.retrievals = new RetrievalRecorder(store, locks);
+        this.health = new HealthMonitor(store, policy, b.tokenCounter, clock, assembler.immutableTokens(), recallMode);
+        this.failedRuns = new FailedRunCriterion(store, locks, clock, writes);
+        this.admin = new MemoryAdmin(store, clock, locks, embedder, health, this::flush, this::ensureOpen);
+    }
+
+    /** The configured extractor, else the LLM extractor when a model is set, else the rule-based one. */
+    private static Extractor extractor(Builder b) {
+        if (b.extractor != null) {
+            return b.extractor;
+        }
+        RuleBasedExtractor rules = new RuleBasedExtractor();
+        return b.languageModel != null ? new LlmExtractor(b.languageModel, rules) : rules;
     }
 
     /** A builder; only the store is required. */
@@ -78,6 +98,7 @@ public final class ContextManager implements AutoCloseable {
         Checks.notNull("request", request);
         ensureOpen();
         ContextAssembler.Assembly a = assembler.assemble(request, recallMode);
+        health.onAssembly(request, a);
         List<String> recalledIds = new ArrayList<>();
         for (RecalledMemory r : a.context().recalled()) {
             if (!r.observation()) {
@@ -101,16 +122,49 @@ public final class ContextManager implements AutoCloseable {
     /** As {@link #recordTurn(Scope, String, Turn...)} with a list. */
     public TurnReceipt recordTurn(Scope scope, String sessionId, List<Turn> turns) {
         ensureOpen();
-        return writes.record(scope, sessionId, turns);
+        TurnReceipt receipt = writes.record(scope, sessionId, turns);
+        health.onTurns(scope, turns);
+        return receipt;
     }
 
     /**
      * Reports how the run that produced a turn ended. A FAILED outcome lowers the trust of what came
-     * from that turn: its observations are never promoted on their own.
+     * from that turn: its observations are never promoted on their own, and every ACTIVE memory whose
+     * source turns all come from failed runs becomes DEPRECATED, with a history event whose cause is
+     * {@code failed run <turnId>} (DESIGN §8, criterion 4). A memory that another, not failed, turn
+     * also supports stays ACTIVE.
      */
     public void reportOutcome(Scope scope, String turnId, Outcome outcome) {
         ensureOpen();
-        writes.reportOutcome(scope, turnId, outcome);
+        failedRuns.report(scope, turnId, outcome);
+    }
+
+    /** The operator's admin API: inspect, delete, edit, add, export, import and erase memories. */
+    public MemoryAdmin admin() {
+        ensureOpen();
+        return admin;
+    }
+
+    /**
+     * Per-layer health metrics and alerts (DESIGN §10), counted per tenant and agent since the build
+     * or the last {@link #resetHealth()}; see {@link LayerHealth}. The counters cost a few atomic
+     * increments per call; this method also reads memory counts and ages from the store, over a
+     * bounded sample of end users, so call it on a scrape schedule rather than per request.
+     *
+     * <p>The TRANSIENT leak count is the number of recorded turns that contain, verbatim after
+     * lower-casing and collapsing whitespace, one of the first eight 32-character chunks of a
+     * scratchpad entry seen by a recent buildContext of the same tenant and agent (entries shorter
+     * than 32 characters are not tracked; only 64-bit fingerprints are kept, never the text).
+     */
+    public LayerHealth health() {
+        ensureOpen();
+        return health.snapshot();
+    }
+
+    /** Starts a new health window: every counter restarts from zero. */
+    public void resetHealth() {
+        ensureOpen();
+        health.reset();
     }
 
     /** A recall tool sealed to {@code scope}, for {@link RecallMode#ON_DEMAND} function calling. */

@@ -128,7 +128,7 @@ public final class MemoryTool {
         float[] vector = embedder == null ? null : embedder.embed(query);
         ObjectNode out = mapper.createObjectNode();
         ArrayNode results = out.putArray("results");
-        for (ScoredCandidate sc : retriever.retrieve(scope, query, vector, kinds, false, true, clock.instant(), limit)) {
+        for (ScoredCandidate sc : retriever.retrieve(scope, query, vector, kinds, false, true, null, clock.instant(), limit)) {
             ObjectNode r = results.addObject();
             r.put("id", sc.candidate().id());
             r.put("kind", sc.candidate().kind().name());

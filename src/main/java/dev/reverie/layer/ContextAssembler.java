@@ -50,6 +50,8 @@ public final class ContextAssembler {
     static final int MAX_PINS = 16;
     /** Most uncompacted session turns loaded per call. */
     static final int MAX_SESSION_TURNS = 2_000;
+    /** STYLE reaches the context through the style profile, not as separate lines. */
+    static final Set<MemoryKind> RECALLED_KINDS = EnumSet.complementOf(EnumSet.of(MemoryKind.STYLE));
     static final String SUMMARY_HEADER = "Summary of the conversation so far (older turns, compacted):\n";
     static final String SCRATCHPAD_HEADER = "Scratchpad for this turn only (tool results, notes; not stored):\n";
 
@@ -82,8 +84,20 @@ public final class ContextAssembler {
         return immutableTokens;
     }
 
-    /** The result of one assembly plus what health metrics need to know about it. */
-    public record Assembly(AssembledContext context, boolean nullRetrieval, boolean compacted, int temporalTurns) {
+    /**
+     * The result of one assembly plus what health metrics need to know about it.
+     *
+     * @param temporalTurns         uncompacted session turns loaded after any compaction of this call
+     * @param turnsBeforeCompaction when this call compacted, the uncompacted turns the session had just
+     *                              before (how long it ran between compactions); otherwise 0
+     */
+    public record Assembly(AssembledContext context, boolean nullRetrieval, boolean compacted, int temporalTurns,
+                           int turnsBeforeCompaction) {
+
+        /** An assembly that did not report how many turns preceded a compaction. */
+        public Assembly(AssembledContext context, boolean nullRetrieval, boolean compacted, int temporalTurns) {
+            this(context, nullRetrieval, compacted, temporalTurns, 0);
+        }
     }
 
     /** Assembles the context for {@code request}; {@code defaultMode} applies when the request names none. */
@@ -154,13 +168,13 @@ public final class ContextAssembler {
         boolean nullRetrieval = persistent.recalled().stream().noneMatch(r -> !r.pinned());
         return new Assembly(new AssembledContext(messages, tokenUsage, persistent.recalled()),
                 nullRetrieval && mode == RecallMode.INJECT && !request.query().isBlank(), temporal.compacted(),
-                temporal.turns().size());
+                temporal.turns().size(), temporal.turnsBeforeCompaction());
     }
 
     // ------------------------------------------------------------------ temporal
 
     private record Temporal(String summary, List<SessionTurn> turns, List<Integer> turnTokens, int summaryTokens,
-                            boolean compacted) {
+                            boolean compacted, int turnsBeforeCompaction) {
         int need() {
             int n = summaryTokens;
             for (int t : turnTokens) {
@@ -187,9 +201,11 @@ public final class ContextAssembler {
         }
         int keep = policy.recentTurns();
         boolean compacted = false;
+        int turnsBeforeCompaction = 0;
         if (total > policy.compactionThreshold() * temporalShare && turns.size() > keep) {
             // fold everything but the last K turns into the stored summary, once per threshold crossing:
             // afterwards only the last K turns are uncompacted, far below the threshold again
+            turnsBeforeCompaction = turns.size();
             List<SessionTurn> fold = turns.subList(0, turns.size() - keep);
             int maxSummaryTokens = Math.max(16, temporalShare / 3);
             String next = summarizer.summarize(summary, fold, maxSummaryTokens);
@@ -201,7 +217,7 @@ public final class ContextAssembler {
             compacted = true;
         }
         int summaryTokens = summary.isBlank() ? 0 : tokens.countMessage(SUMMARY_HEADER + summary);
-        return new Temporal(summary, turns, turnTokens, summaryTokens, compacted);
+        return new Temporal(summary, turns, turnTokens, summaryTokens, compacted, turnsBeforeCompaction);
     }
 
     private List<ContextMessage> packTemporal(Temporal t, int budget) {
@@ -297,7 +313,8 @@ public final class ContextAssembler {
         if (mode == RecallMode.INJECT && !request.query().isBlank()) {
             float[] vector = embedder == null ? null : embedder.embed(request.query());
             List<ScoredCandidate> ranked = retriever.retrieve(scope, request.query(), vector,
-                    EnumSet.allOf(MemoryKind.class), request.includeDeprecated(), policy.recentObservations() > 0, now,
+                    RECALLED_KINDS, request.includeDeprecated(), policy.recentObservations() > 0,
+                    request.sessionId(), now,
                     policy.topK() + pinnedIds.size());
             int taken = 0;
             for (ScoredCandidate sc : ranked) {

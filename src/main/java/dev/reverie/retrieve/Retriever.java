@@ -46,11 +46,13 @@ public final class Retriever {
     /**
      * The ranked, diversified candidates for {@code query}, best first, at most {@code limit}.
      *
-     * @param queryVector the query's embedding, or {@code null} for lexical retrieval only
+     * @param queryVector    the query's embedding, or {@code null} for lexical retrieval only
+     * @param currentSession observations of this session are left out (the TEMPORAL layer holds that
+     *                       session already), or {@code null}
      */
     public List<ScoredCandidate> retrieve(Scope scope, String query, float[] queryVector, Set<MemoryKind> kinds,
-                                          boolean includeDeprecated, boolean includeObservations, Instant now,
-                                          int limit) {
+                                          boolean includeDeprecated, boolean includeObservations,
+                                          String currentSession, Instant now, int limit) {
         if (limit <= 0 || query == null || query.isBlank()) {
             return List.of();
         }
@@ -65,9 +67,10 @@ public final class Retriever {
         }
         if (includeObservations) {
             Set<ObservationStatus> pending = EnumSet.of(ObservationStatus.PENDING);
-            lexical.add(observations(store.searchObservations(scope, query, pending, n), kinds));
+            lexical.add(observations(store.searchObservations(scope, query, pending, n), kinds, currentSession));
             if (queryVector != null) {
-                vector.add(observations(store.searchObservationsByVector(scope, queryVector, pending, n), kinds));
+                vector.add(observations(store.searchObservationsByVector(scope, queryVector, pending, n), kinds,
+                        currentSession));
             }
         }
         List<ScoredCandidate> scored = score(fuse(List.of(lexical, vector)), now);
@@ -84,10 +87,12 @@ public final class Retriever {
         return out;
     }
 
-    private static List<Candidate> observations(List<Scored<dev.reverie.Observation>> hits, Set<MemoryKind> kinds) {
+    private static List<Candidate> observations(List<Scored<dev.reverie.Observation>> hits, Set<MemoryKind> kinds,
+                                                String currentSession) {
         List<Candidate> out = new ArrayList<>(hits.size());
         for (Scored<dev.reverie.Observation> h : hits) {
-            if (kinds.contains(h.item().kind())) {
+            if (kinds.contains(h.item().kind())
+                    && (currentSession == null || !currentSession.equals(h.item().sessionId()))) {
                 out.add(Candidate.of(h.item()));
             }
         }

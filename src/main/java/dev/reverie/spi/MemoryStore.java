@@ -109,6 +109,20 @@ public interface MemoryStore extends AutoCloseable {
     /** The audit history of a memory, oldest first (kept after the memory is deleted). */
     List<MemoryEvent> history(Scope scope, String memoryId);
 
+    /**
+     * The scope's whole audit history, every memory's events in the order they were appended,
+     * including the history of deleted memories (export needs it). The default reads the history of
+     * each memory that still exists, so it misses deleted memories' events: stores should override
+     * it with one query.
+     */
+    default List<MemoryEvent> history(Scope scope) {
+        List<MemoryEvent> out = new java.util.ArrayList<>();
+        for (Memory m : memories(scope, MemoryFilter.all())) {
+            out.addAll(history(scope, m.id()));
+        }
+        return out;
+    }
+
     /** The end user's style profile, if any. */
     Optional<StyleProfile> styleProfile(Scope scope);
 

@@ -12,6 +12,8 @@ import dev.reverie.Trust;
 import dev.reverie.Turn;
 import dev.reverie.TurnReceipt;
 import dev.reverie.TurnRole;
+import dev.reverie.extract.Redaction;
+import dev.reverie.extract.SecretRedactor;
 import dev.reverie.internal.BackgroundWriter;
 import dev.reverie.internal.Checks;
 import dev.reverie.internal.Ids;
@@ -44,19 +46,9 @@ public final class WritePipeline implements AutoCloseable {
     private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyy-MM-dd", Locale.ROOT)
             .withZone(ZoneOffset.UTC);
 
-    /** Replaces secrets in text before anything is written; returns the clean text and a count. */
-    public interface Redactor {
-        /** The redacted text and how many secrets were replaced. */
-        Redacted redact(String text);
-    }
-
-    /** Redacted text and the number of secrets replaced. */
-    public record Redacted(String text, int count) {
-    }
-
     private final MemoryStore store;
     private final Clock clock;
-    private final Redactor redactor;
+    private final SecretRedactor redactor;
     private final Extractor extractor;
     private final ScopeLocks locks;
     private final BackgroundWriter<SessionTurn> archive;
@@ -65,7 +57,7 @@ public final class WritePipeline implements AutoCloseable {
      * @param extractor the extractor, or {@code null} to record turns without extracting observations
      * @param archive   whether to keep the verbatim (redacted) conversation archive
      */
-    public WritePipeline(MemoryStore store, Clock clock, Redactor redactor, Extractor extractor, ScopeLocks locks,
+    public WritePipeline(MemoryStore store, Clock clock, SecretRedactor redactor, Extractor extractor, ScopeLocks locks,
                          boolean archive) {
         this.store = store;
         this.clock = clock;
@@ -92,9 +84,9 @@ public final class WritePipeline implements AutoCloseable {
         int redactions = 0;
         List<Turn> clean = new ArrayList<>(turns.size());
         for (Turn t : turns) {
-            Redacted r = redactor.redact(t.text());
-            redactions += r.count();
-            clean.add(r.count() == 0 ? t : t.withText(r.text()));
+            Redaction r = redactor.redact(t.text());
+            redactions += r.total();
+            clean.add(r.total() == 0 ? t : t.withText(r.text()));
         }
         // extraction is pure computation: do it before taking the session lock
         List<List<ExtractedFact>> facts = new ArrayList<>(clean.size());

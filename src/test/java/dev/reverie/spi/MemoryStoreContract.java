@@ -192,6 +192,25 @@ public abstract class MemoryStoreContract {
         assertThat(store.history(ALICE, m.id())).hasSize(1);
     }
 
+    @Test
+    void should_list_a_scopes_whole_history_in_append_order_including_deleted_memories() {
+        Memory kept = memory(ALICE, "likes jazz", 0);
+        Memory gone = memory(ALICE, "likes rock", 1);
+        put(ALICE, kept, gone);
+        MemoryEvent e1 = new MemoryEvent("e1", ALICE, gone.id(), MemoryEventType.CREATED, T0, null, "likes rock", "");
+        MemoryEvent e2 = new MemoryEvent("e2", ALICE, kept.id(), MemoryEventType.CREATED, T0, null, "likes jazz", "");
+        MemoryEvent e3 = new MemoryEvent("e3", ALICE, gone.id(), MemoryEventType.DELETED, T0.plusSeconds(1),
+                "likes rock", null, "operator");
+        store.write(WriteBatch.of(ALICE).append(e1).append(e2));
+        store.write(WriteBatch.of(ALICE).append(e3).deleteMemory(gone.id()));
+        store.write(WriteBatch.of(BOB).append(new MemoryEvent("e4", BOB, "m-bob", MemoryEventType.CREATED, T0, null,
+                "x", "")));
+        assertThat(store.history(ALICE)).containsExactly(e1, e2, e3);
+        reopen();
+        assertThat(store.history(ALICE)).containsExactly(e1, e2, e3);
+        assertThat(store.history(ALICE_OTHER_AGENT)).isEmpty();
+    }
+
     // ------------------------------------------------------------ isolation
 
     @Test

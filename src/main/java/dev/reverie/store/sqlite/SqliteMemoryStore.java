@@ -587,6 +587,14 @@ public final class SqliteMemoryStore implements MemoryStore {
     }
 
     @Override
+    public List<MemoryEvent> history(Scope scope) {
+        Checks.notNull("scope", scope);
+        return db(scope.tenantId()).read(c -> query(c,
+                "SELECT data FROM history WHERE agent = ? AND usr = ? ORDER BY rid",
+                rs -> Json.read(rs.getString(1), MemoryEvent.class), scope.agentId(), scope.endUserId()));
+    }
+
+    @Override
     public Optional<StyleProfile> styleProfile(Scope scope) {
         Checks.notNull("scope", scope);
         return db(scope.tenantId()).read(c -> first(query(c,

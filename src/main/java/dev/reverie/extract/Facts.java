@@ -1,0 +1,185 @@
+package dev.reverie.extract;
+
+import dev.reverie.Cardinality;
+import dev.reverie.MemoryKind;
+import dev.reverie.Polarity;
+import dev.reverie.spi.ExtractedFact;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Collects the facts of one turn: renders their text with the speaker's name, drops duplicates,
+ * and applies corrections ("Actually, it's Anna") to the last single-valued fact of the turn. One
+ * instance per {@code extract} call; not thread-safe and never shared.
+ */
+final class Facts {
+
+    static final double STRONG = 0.9;
+    static final double NORMAL = 0.8;
+    static final double WEAK = 0.65;
+    static final double RELATIVE = 0.6;
+    static final double EVENT = 0.7;
+    static final double EPISODE = 0.5;
+    static final double THIRD_PARTY = 0.3;
+    static final double STYLE = 0.6;
+
+    private static final int MAX_TEXT = 1_000;
+    private static final int MAX_VALUE = 300;
+
+    final String who;
+    final LocalDate today;
+    private final List<ExtractedFact> facts = new ArrayList<>();
+    private final Set<String> seen = new HashSet<>();
+    private int lastSingle = -1;
+    private Sentence current;
+    private int sentenceStart;
+
+    Facts(String who, Instant at) {
+        this.who = who;
+        this.today = at.atOffset(ZoneOffset.UTC).toLocalDate();
+    }
+
+    void begin(Sentence s) {
+        current = s;
+        sentenceStart = facts.size();
+    }
+
+    /** Whether the current sentence has produced a fact so far. */
+    boolean producedInSentence() {
+        return facts.size() > sentenceStart;
+    }
+
+    /** Whether the current sentence produced a fact with this subject (or subject prefix). */
+    boolean producedInSentence(String subjectPrefix) {
+        for (int i = sentenceStart; i < facts.size(); i++) {
+            if (facts.get(i).subject().startsWith(subjectPrefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    List<ExtractedFact> list() {
+        return List.copyOf(facts);
+    }
+
+    /**
+     * A typed fact whose text is rendered from a template ({@code %1$s} = who, {@code %2$s} = value);
+     * the original sentence is appended in quotes when it holds words the template lost.
+     */
+    void typed(MemoryKind kind, String subject, String value, Cardinality cardinality, Polarity polarity,
+               double confidence, String english, String portuguese) {
+        if (value == null || value.isBlank()) {
+            return;
+        }
+        value = clip(value.strip(), MAX_VALUE);
+        String template = current != null && current.pt() ? portuguese : english;
+        String text = String.format(template, who, value);
+        if (current != null) {
+            text = withSentence(text, current);
+        }
+        add(new ExtractedFact(kind, clip(text, MAX_TEXT), subject, value, cardinality, polarity,
+                boost(confidence), null), cardinality == Cardinality.SINGLE);
+    }
+
+    /** A fact whose text is the sentence itself, prefixed with the speaker. */
+    void sentenceFact(MemoryKind kind, String subject, String value, Cardinality cardinality, Polarity polarity,
+                      double confidence, Instant eventTime) {
+        if (current == null || value == null || value.isBlank()) {
+            return;
+        }
+        String text = who + ": " + current.whole();
+        add(new ExtractedFact(kind, clip(text, MAX_TEXT), subject, clip(value.strip(), MAX_VALUE), cardinality,
+                polarity, boost(confidence), eventTime), false);
+    }
+
+    /** A turn-level style fact (no sentence attached). */
+    void style(String subject, String value, String text) {
+        add(new ExtractedFact(MemoryKind.STYLE, text, subject, value, Cardinality.SINGLE, Polarity.POSITIVE, STYLE,
+                null), false);
+    }
+
+    /**
+     * Replaces the value of the last single-valued fact of this turn ("My name is Ana. Actually, it's
+     * Anna."). Returns false when there is nothing clear to correct.
+     */
+    boolean correctLast(String value) {
+        if (lastSingle < 0 || value == null || value.isBlank()) {
+            return false;
+        }
+        ExtractedFact old = facts.get(lastSingle);
+        String oldValue = old.value();
+        String text = old.text().replace(oldValue, value.strip());
+        ExtractedFact corrected = new ExtractedFact(old.kind(), text, old.subject(), value.strip(), old.cardinality(),
+                old.polarity(), Math.min(1.0, old.confidence() + 0.05), old.eventTime());
+        facts.set(lastSingle, corrected);
+        seen.add(key(corrected));
+        sentenceStart = Math.min(sentenceStart, facts.size() - 1);
+        return true;
+    }
+
+    static Instant atStartOfDay(LocalDate date) {
+        return date == null ? null : date.atStartOfDay(ZoneOffset.UTC).toInstant();
+    }
+
+    private void add(ExtractedFact fact, boolean single) {
+        if (!seen.add(key(fact))) {
+            return;
+        }
+        if (single) {
+            // a newer value for a single subject in the same turn replaces the older one
+            for (int i = 0; i < facts.size(); i++) {
+                ExtractedFact f = facts.get(i);
+                if (f.subject().equals(fact.subject()) && f.cardinality() == Cardinality.SINGLE
+                        && f.kind() == fact.kind() && f.polarity() == fact.polarity()) {
+                    facts.remove(i);
+                    if (i < sentenceStart) {
+                        sentenceStart--;
+                    }
+                    break;
+                }
+            }
+        }
+        facts.add(fact);
+        if (single) {
+            lastSingle = facts.size() - 1;
+        } else if (lastSingle >= facts.size()) {
+            lastSingle = -1;
+        }
+    }
+
+    /** Corrections are surer than plain statements; hedged ones ("I think", "acho que") less sure. */
+    private double boost(double confidence) {
+        if (current == null) {
+            return confidence;
+        }
+        double c = current.correction ? Math.min(1.0, confidence + 0.05) : confidence;
+        return current.hedged ? Math.max(0.3, c - 0.2) : c;
+    }
+
+    private static String key(ExtractedFact f) {
+        return f.kind() + "|" + f.subject() + "|" + Fold.fold(f.value()) + "|" + f.polarity();
+    }
+
+    /** Appends the sentence in quotes when two or more of its content words are missing from the text. */
+    private static String withSentence(String text, Sentence s) {
+        Set<String> have = new HashSet<>(Fold.tokens(Fold.fold(text)));
+        int missing = 0;
+        for (String t : Fold.tokens(s.folded)) {
+            if (!have.contains(t) && !Lexicon.STOP.contains(t) && t.length() > 1) {
+                missing++;
+            }
+        }
+        return missing >= 2 ? text + " (\"" + s.whole() + "\")" : text;
+    }
+
+    private static String clip(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max);
+    }
+}

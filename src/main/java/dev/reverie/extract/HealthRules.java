@@ -1,0 +1,216 @@
+package dev.reverie.extract;
+
+import dev.reverie.Cardinality;
+import dev.reverie.MemoryKind;
+import dev.reverie.Polarity;
+
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Health and diet: {@code user.allergy} (value = the allergen), {@code user.health} (a condition
+ * from a lexicon, or anything after "diagnosed with"), {@code user.diet} ("vegetarian", or a food
+ * the speaker no longer eats, negated). All multi-valued facts; "not allergic anymore", "não sou
+ * mais alérgica" and "I no longer eat meat" are negative. Stateless and thread-safe.
+ */
+final class HealthRules {
+
+    private static final String ADV = IdentityRules.ADV;
+
+    private static final Pattern ALLERGIC_EN = Pattern.compile(
+            "\\b(?:i'm|im|i\\s+am)\\s+" + ADV + "{0,2}(?:(not|no\\s+longer|never\\s+been)\\s+)?" + ADV + "{0,3}"
+                    + "allergic\\s+to\\s+"
+                    + "|\\bi\\s+" + ADV + "{0,2}(?:(don't|dont|do\\s+not|no\\s+longer)\\s+)?(?:have|'ve\\s+got|have\\s+got|got)\\s+"
+                    + "(?:an?\\s+|some\\s+|severe\\s+|a\\s+severe\\s+|a\\s+serious\\s+|serious\\s+|mild\\s+|a\\s+mild\\s+|bad\\s+|a\\s+bad\\s+)?"
+                    + "(?:food\\s+)?allerg(?:y|ies)\\s+(?:to|for)\\s+"
+                    + "|\\bmy\\s+(?:only\\s+)?allerg(?:y|ies)\\s+(?:is|are|include|includes)\\s+()");
+    /** "I have a penicillin allergy": the allergen comes before the word. */
+    private static final Pattern ALLERGY_BEFORE = Pattern.compile(
+            "\\bi\\s+" + ADV + "{0,2}(?:(don't|dont|do\\s+not|no\\s+longer)\\s+)?(?:have|'ve\\s+got|have\\s+got|got)\\s+"
+                    + "(?:an?\\s+|some\\s+)?(?:severe\\s+|serious\\s+|mild\\s+|bad\\s+)?([a-z][a-z\\-]{2,30}(?:\\s+[a-z][a-z\\-]{2,30})?)"
+                    + "\\s+allerg(?:y|ies)\\b");
+    private static final Pattern ALLERGIC_PT = Pattern.compile(
+            "\\b(?:eu\\s+)?(?:(nao)\\s+)?sou\\s+(mais\\s+)?" + ADV + "{0,2}alergic[oa]s?\\s+(?:a|ao|aos|as|de|com)\\s+"
+                    + "|\\b(?:eu\\s+)?(?:(nao)\\s+)?tenho\\s+(mais\\s+)?(?:uma\\s+)?(?:forte\\s+|grave\\s+|leve\\s+)?"
+                    + "alergia\\s+(?:forte\\s+|grave\\s+|leve\\s+)?(?:a|ao|aos|as|de|do|da|dos|das|com)\\s+"
+                    + "|\\bminhas?\\s+alergias?\\s+(?:e|sao)\\s+(?:a\\s+|ao\\s+|aos\\s+|as\\s+)?()");
+
+    private static final Pattern CONDITION_EN = Pattern.compile(
+            "\\bi\\s+" + ADV + "{0,2}(?:(don't|dont|do\\s+not|no\\s+longer)\\s+)?(?:have|'ve\\s+got|have\\s+got|suffer\\s+from"
+                    + "|live\\s+with|struggle\\s+with|deal\\s+with|'m\\s+dealing\\s+with|'m\\s+struggling\\s+with"
+                    + "|'m\\s+recovering\\s+from|am\\s+recovering\\s+from)\\s+(?:from\\s+)?");
+    private static final Pattern DIAGNOSED = Pattern.compile(
+            "\\bi\\s+(?:was|got|'ve\\s+been|have\\s+been|just\\s+got|recently\\s+got)\\s+(?:recently\\s+)?diagnosed\\s+with\\s+"
+                    + "|\\b(?:eu\\s+)?fui\\s+diagnosticad[oa]\\s+com\\s+|\\brecebi\\s+o\\s+diagnostico\\s+de\\s+");
+    private static final Pattern CONDITION_PT = Pattern.compile(
+            "\\b(?:eu\\s+)?(?:(nao)\\s+)?(?:tenho|sofro\\s+de|convivo\\s+com|trato)\\s+(mais\\s+)?");
+    private static final Pattern CONDITION_ADJ = Pattern.compile(
+            "\\b(?:i'm|im|i\\s+am)\\s+" + ADV + "{0,2}(?:(not|no\\s+longer)\\s+)?(diabetic|asthmatic|epileptic|celiac"
+                    + "|coeliac|lactose\\s+intolerant|gluten\\s+intolerant|pregnant|anemic|hypertensive|autistic|deaf"
+                    + "|blind|colorblind|color\\s+blind|bipolar|dyslexic|immunocompromised|hard\\s+of\\s+hearing)\\b"
+                    + "|\\b(?:eu\\s+)?(?:(nao)\\s+)?(?:sou|estou|to|tou)\\s+(mais\\s+)?(diabetic[oa]|asmatic[oa]|celiac[oa]"
+                    + "|epileptic[oa]|hipertens[oa]|intolerante\\s+a\\s+lactose|intolerante\\s+ao\\s+gluten|autista"
+                    + "|surd[oa]|ceg[oa]|daltonic[oa]|anemic[oa]|bipolar|gravida|disle?xic[oa])\\b");
+
+    private static final Pattern DIET_ADJ = Pattern.compile(
+            "\\b(?:i'm|im|i\\s+am)\\s+" + ADV + "{0,2}(?:(not|no\\s+longer)\\s+)?(?:a\\s+)?(vegetarian|vegan|pescatarian"
+                    + "|pescetarian|keto|gluten-free|gluten\\s+free|teetotal|teetotaler|sober)\\b"
+                    + "|\\b(?:eu\\s+)?(?:(nao)\\s+)?sou\\s+(mais\\s+)?(vegetarian[oa]|vegan[oa]|pescetarian[oa]|ovolactovegetarian[oa])\\b");
+    private static final Pattern DIET_NEG_EN = Pattern.compile(
+            "\\bi\\s+" + ADV + "{0,2}(don't|dont|do\\s+not|no\\s+longer|never|can't|cant|cannot|stopped|quit|gave\\s+up)\\s+"
+                    + ADV + "{0,2}(eat|eating|drink|drinking)\\b\\s*");
+    private static final Pattern DIET_NEG_PT = Pattern.compile(
+            "\\b(?:eu\\s+)?(?:(?:nao|nunca|jamais)\\s+(como|bebo)\\s+(?:mais\\s+)?|(?:parei|deixei)\\s+de\\s+(comer|beber)\\b\\s*)");
+
+    private static final String[] CONDITION_STEMS = {"diabet", "asthmat", "asmat", "epilep", "celiac", "coeliac",
+        "intoleran", "pregnant", "gravida", "anemic", "hipertens", "hypertens", "autis", "deaf", "surd", "blind",
+        "ceg", "daltonic", "bipolar", "dyslex", "dislex", "disle", "immunocomp", "hard of hearing"};
+
+    private HealthRules() {
+    }
+
+    static void apply(Sentence s, Facts out) {
+        if (s.hasAny("allerg", "alerg")) {
+            allergy(s, out);
+        }
+        if (s.hasAny("have", "'ve got", "suffer", "live with", "struggl", "deal", "recover", "diagnos", "tenho",
+                "sofro", "convivo", "trato", "i'm", "im ", "i am", "sou", "estou", "to ", "tou")) {
+            condition(s, out);
+        }
+        if (s.hasAny("vegan", "vegetarian", "pescatarian", "pescetarian", "keto", "gluten", "teetotal", "sober",
+                "eat", "drink", "como", "bebo", "comer", "beber")) {
+            diet(s, out);
+        }
+    }
+
+    private static void allergy(Sentence s, Facts out) {
+        Matcher before = s.match(ALLERGY_BEFORE);
+        if (before.find() && !before.group(2).equals("food")) {
+            boolean negated = before.group(1) != null || s.hasAny("anymore", "any more");
+            out.typed(MemoryKind.FACT, "user.allergy", s.text.substring(before.start(2), before.end(2)), Cardinality.MULTI,
+                    negated ? Polarity.NEGATIVE : Polarity.POSITIVE, Facts.STRONG,
+                    negated ? "%1$s is no longer allergic to %2$s" : "%1$s is allergic to %2$s",
+                    negated ? "%1$s não tem mais alergia a %2$s" : "%1$s tem alergia a %2$s");
+            return;
+        }
+        Matcher m = s.match(s.pt() ? ALLERGIC_PT : ALLERGIC_EN);
+        if (!m.find()) {
+            m = s.match(s.pt() ? ALLERGIC_EN : ALLERGIC_PT);
+            if (!m.find()) {
+                return;
+            }
+        }
+        boolean negated = m.group(1) != null || m.group(2) != null
+                || (m.pattern() == ALLERGIC_PT && (m.group(3) != null || m.group(4) != null))
+                || s.hasAny("anymore", "any more");
+        Polarity p = negated ? Polarity.NEGATIVE : Polarity.POSITIVE;
+        for (String allergen : Values.list(s, m.end(), s.folded.length(), " so ", " since ", " para ", " for ")) {
+            out.typed(MemoryKind.FACT, "user.allergy", allergen, Cardinality.MULTI, p, Facts.STRONG,
+                    negated ? "%1$s is no longer allergic to %2$s" : "%1$s is allergic to %2$s",
+                    negated ? "%1$s não tem mais alergia a %2$s" : "%1$s tem alergia a %2$s");
+        }
+    }
+
+    private static void condition(Sentence s, Facts out) {
+        Matcher m = s.match(DIAGNOSED);
+        if (s.has("diagnos") && m.find()) {
+            String v = Values.phrase(s, m.end(), s.folded.length(), " last ", " in ", " em ", " ha ", " a few ",
+                    " when ", " yesterday", " ontem", " recently", " recentemente");
+            if (v != null) {
+                out.typed(MemoryKind.FACT, "user.health", v, Cardinality.MULTI, Polarity.POSITIVE, Facts.STRONG,
+                        "%1$s was diagnosed with %2$s", "%1$s foi diagnosticado(a) com %2$s");
+            }
+            return;
+        }
+        m = s.match(CONDITION_ADJ);
+        if (s.hasAny(CONDITION_STEMS) && m.find()) {
+            boolean english = m.group(2) != null;
+            int g = english ? 2 : 5;
+            boolean negated = english ? m.group(1) != null : m.group(3) != null || m.group(4) != null;
+            String v = s.text.substring(m.start(g), m.end(g));
+            Polarity p = negated ? Polarity.NEGATIVE : Polarity.POSITIVE;
+            String ser = s.folded.substring(m.start(), m.start(g)).matches(".*\\b(?:estou|to|tou)\\s+.*") ? "está" : "é";
+            out.typed(MemoryKind.FACT, "user.health", v, Cardinality.MULTI, p, Facts.STRONG,
+                    negated ? "%1$s is not %2$s" : "%1$s is %2$s", negated ? "%1$s não " + ser + " %2$s" : "%1$s " + ser + " %2$s");
+            return;
+        }
+        m = s.match(s.pt() ? CONDITION_PT : CONDITION_EN);
+        while (s.hasAny("have", "'ve got", "suffer", "live with", "struggl", "deal", "recover", "tenho", "sofro",
+                "convivo", "trato") && m.find()) {
+            int[] c = condition(s, m.end());
+            if (c != null) {
+                boolean negated = m.group(1) != null || (s.pt() && m.group(2) != null) || s.hasAny("anymore", "any more");
+                Polarity p = negated ? Polarity.NEGATIVE : Polarity.POSITIVE;
+                out.typed(MemoryKind.FACT, "user.health", s.text.substring(c[0], c[1]), Cardinality.MULTI, p,
+                        Facts.STRONG, negated ? "%1$s no longer has %2$s" : "%1$s has %2$s",
+                        negated ? "%1$s não tem mais %2$s" : "%1$s tem %2$s");
+                return;
+            }
+        }
+    }
+
+    /** The longest condition from the lexicon that starts at {@code start} (after an optional article). */
+    private static int[] condition(Sentence s, int start) {
+        List<int[]> spans = Fold.tokenSpans(s.folded, start, Math.min(s.folded.length(), start + 60));
+        if (spans.isEmpty()) {
+            return null;
+        }
+        int first = 0;
+        String w0 = s.folded.substring(spans.get(0)[0], spans.get(0)[1]);
+        if ((w0.equals("a") || w0.equals("an") || w0.equals("uma") || w0.equals("um") || w0.equals("chronic")
+                || w0.equals("severe") || w0.equals("mild")) && spans.size() > 1) {
+            first = 1;
+        }
+        int[] best = null;
+        for (int k = first; k < Math.min(spans.size(), first + 4); k++) {
+            String phrase = s.folded.substring(spans.get(first)[0], spans.get(k)[1]).replaceAll("\\s+", " ");
+            if (Lexicon.CONDITIONS.contains(phrase)) {
+                best = new int[] {spans.get(first)[0], spans.get(k)[1]};
+            }
+        }
+        return best;
+    }
+
+    private static void diet(Sentence s, Facts out) {
+        Matcher m = s.match(DIET_ADJ);
+        if (m.find()) {
+            boolean english = m.group(2) != null;
+            int g = english ? 2 : 5;
+            boolean negated = english ? m.group(1) != null : m.group(3) != null || m.group(4) != null;
+            Polarity p = negated ? Polarity.NEGATIVE : Polarity.POSITIVE;
+            out.typed(MemoryKind.PREFERENCE, "user.diet", s.text.substring(m.start(g), m.end(g)), Cardinality.MULTI, p,
+                    Facts.STRONG, negated ? "%1$s is no longer %2$s" : "%1$s is %2$s",
+                    negated ? "%1$s não é mais %2$s" : "%1$s é %2$s");
+            return;
+        }
+        m = s.match(DIET_NEG_EN);
+        boolean drink;
+        if (m.find()) {
+            drink = m.group(2).startsWith("drink");
+        } else {
+            m = s.match(DIET_NEG_PT);
+            if (!m.find()) {
+                return;
+            }
+            String verb = m.group(1) != null ? m.group(1) : m.group(2);
+            drink = verb.startsWith("beb");
+        }
+        List<String> foods = Values.list(s, m.end(), s.folded.length(), " because ", " for ", " since ", " ha ",
+                " desde ", " por ", " at ", " in ");
+        if (foods.isEmpty() && drink && tailIsEmpty(s, m.end())) {
+            foods = List.of(s.pt() ? "álcool" : "alcohol");
+        }
+        for (String food : foods) {
+            out.typed(MemoryKind.PREFERENCE, "user.diet", food, Cardinality.MULTI, Polarity.NEGATIVE, Facts.STRONG,
+                    drink ? "%1$s does not drink %2$s" : "%1$s does not eat %2$s",
+                    drink ? "%1$s não bebe %2$s" : "%1$s não come %2$s");
+        }
+    }
+
+    private static boolean tailIsEmpty(Sentence s, int from) {
+        List<String> rest = Fold.tokens(s.folded.substring(from));
+        return rest.isEmpty() || rest.get(0).equals("anymore") || rest.get(0).equals("alcohol")
+                || rest.get(0).equals("mais") || rest.get(0).equals("at");
+    }
+}

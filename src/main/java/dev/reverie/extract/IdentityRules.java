@@ -1,0 +1,512 @@
+package dev.reverie.extract;
+
+import dev.reverie.Cardinality;
+import dev.reverie.MemoryKind;
+import dev.reverie.Polarity;
+
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Who the speaker is: {@code user.name}, {@code user.address_as}, {@code user.native_language},
+ * {@code user.location}, {@code user.origin}, {@code user.job}, {@code user.employer},
+ * {@code user.age}, {@code user.birthday} — all single-valued facts. Stateless and thread-safe.
+ */
+final class IdentityRules {
+
+    static final String ADV = "(?:(?:really|also|just|absolutely|totally|truly|still|always|kinda|actually"
+            + "|definitely|honestly|genuinely|seriously|now|so|sure|especially|particularly|currently|recently"
+            + "|finally|already|usually|mostly|mainly|basically|pretty|very|super|quite|officially|originally"
+            + "|both|happily|even|only|severely|extremely|highly|deathly|mildly|slightly|terribly|incredibly"
+            + "|ainda|agora|atualmente|hoje|tambem|ja|realmente|muito|so|bem|extremamente|super)\\s+)";
+
+    private static final Set<String> TITLES = Lexicon.set("dr|dra|sr|sra|srta|mr|mrs|ms|miss|prof|profa|dona|seu"
+            + "|don|doctor|doutor|doutora|professor|professora|mx");
+    private static final Set<String> NAME_STOP = Lexicon.set("and|but|i|i'm|from|nice|to|e|mas|and|btw|here|by|in"
+            + "|at|on|the|a|an|with|of|for|now|please|thanks|haha|lol|so|is|was|not|eu|aqui|obrigado|obrigada"
+            + "|por|com|em|no|na|ok|okay|but|too|also|tambem|then|entao|though|actually|really|just|very|sou"
+            + "|prazer|nice|pleasure|muito|tudo|bem|mesmo|if|se|when|quando|because|porque|pois|que|that|it");
+    private static final Set<String> NOT_A_NAME = Lexicon.set("english|brazilian|american|british|portuguese"
+            + "|canadian|mexican|french|german|italian|spanish|chinese|japanese|indian|australian|irish|scottish"
+            + "|african|european|asian|latina|latino|christian|catholic|jewish|muslim|buddhist|hindu|atheist"
+            + "|vegan|vegetarian|fine|good|ok|okay|sorry|here|back|ready|not|so|very|really|just|also|still|going"
+            + "|trying|happy|sad|tired|glad|sure|excited|thrilled|new|done|home|busy|free|well|great|monday"
+            + "|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july"
+            + "|august|september|october|november|december|god|gay|lesbian|trans|bi|queer|straight|single"
+            + "|married|divorced|pregnant|retired|allergic|from|in|at|on|a|an|the|always|never|currently|now"
+            + "|tambem|muito|bem|feliz|casado|casada|solteiro|solteira|brasileiro|brasileira|portugues"
+            + "|portuguesa|de|do|da|contra|favor|fa|a|o|um|uma|um|ok|obrigado|obrigada|eu|seu|sua|aqui");
+
+    private static final String SUBJ_EN = "\\b(?:i|i'm|im|i\\s+am|i've|ive|i\\s+have|we|we're|we've|we\\s+have)\\s+";
+    private static final String NEG_EN = "(?:(don't|dont|do\\s+not|no\\s+longer|not|never|didn't|don't\\s+really)\\s+)?";
+
+    // ---- names
+    private static final Pattern MY_NAME = Pattern.compile(
+            "\\bmy\\s+(?:full\\s+|real\\s+|first\\s+|legal\\s+)?name(?:'s|\\s+is)\\s+|\\bmeu\\s+(?:nome\\s+(?:completo\\s+)?|primeiro\\s+nome\\s+)e\\s+"
+                    + "|\\b(?:eu\\s+)?me\\s+chamo\\s+|\\bi'm\\s+called\\s+|\\bi\\s+am\\s+called\\s+");
+    private static final Pattern I_AM_NAME = Pattern.compile("^(?:i'm|i\\s+am|im|eu\\s+sou\\s+[oa]|sou\\s+[oa])\\s+");
+    private static final Pattern CALL_ME = Pattern.compile(
+            "\\b(?:(don't|do\\s+not|never|stop|please\\s+don't)\\s+)?(?:please\\s+)?call\\s+me\\s+");
+    private static final Pattern CALL_ME_EXPLICIT = Pattern.compile(
+            "\\bi\\s+(?:prefer|'d\\s+prefer|would\\s+prefer|like|'d\\s+like|would\\s+like|want)\\s+(?:to\\s+be|being)\\s+(?:called|addressed\\s+as)\\s+"
+                    + "|\\bi\\s+go\\s+by\\s+|\\bmy\\s+nickname\\s+is\\s+|\\bprefiro\\s+ser\\s+chamad[oa]\\s+(?:de|como)\\s+"
+                    + "|\\bmeu\\s+apelido\\s+e\\s+|\\beveryone\\s+calls\\s+me\\s+|\\btodo\\s+mundo\\s+me\\s+chama\\s+de\\s+");
+    private static final Pattern ME_CHAME = Pattern.compile(
+            "\\b(?:(nao)\\s+)?(?:(?:pode|podem|podes|prefiro\\s+que|quero\\s+que|gostaria\\s+que)\\s+)?me\\s+"
+                    + "(?:chame|chama|chamem|chamar|chamarem|chamasse)\\s+(?:apenas\\s+|so\\s+)?de\\s+");
+
+    // ---- language
+    private static final Pattern NATIVE_LANGUAGE = Pattern.compile(
+            "\\bmy\\s+(?:native|first|mother)\\s+(?:language|tongue)\\s+is\\s+([a-z]+)"
+                    + "|\\b([a-z]+)\\s+is\\s+my\\s+(?:native|first|mother)\\s+(?:language|tongue)"
+                    + "|\\b(?:i'm|im|i\\s+am)\\s+a\\s+native\\s+([a-z]+)\\s+speaker"
+                    + "|\\b(?:i'm|im|i\\s+am)\\s+native\\s+in\\s+([a-z]+)"
+                    + "|\\bminha\\s+(?:lingua\\s+(?:materna|nativa)|primeira\\s+lingua)\\s+e\\s+(?:o\\s+)?([a-z]+)"
+                    + "|\\bmeu\\s+idioma\\s+(?:nativo|materno)\\s+e\\s+(?:o\\s+)?([a-z]+)"
+                    + "|\\b(?:o\\s+)?([a-z]+)\\s+e\\s+(?:a\\s+)?minha\\s+lingua\\s+(?:materna|nativa)"
+                    + "|\\bsou\\s+falante\\s+nativ[oa]\\s+de\\s+([a-z]+)");
+
+    // ---- places
+    private static final Pattern LIVE_EN = Pattern.compile(SUBJ_EN + ADV + "{0,2}" + NEG_EN + ADV + "{0,2}"
+            + "(?:live|living|reside|residing|moved|relocated|lived|been\\s+living|based|just\\s+moved)\\s+"
+            + "(?:back\\s+)?(?:in|to|at|on)\\s+");
+    private static final Pattern LIVE_PT = Pattern.compile(
+            "\\b(?:(nao)\\s+)?" + ADV + "{0,2}(?:moro|vivo|resido|moramos|vivemos|me\\s+mudei|mudei|nos\\s+mudamos"
+                    + "|mudamos|estou\\s+morando|to\\s+morando|tou\\s+morando)\\s+(mais\\s+)?(?:de\\s+volta\\s+)?"
+                    + "(?:em|no|na|nos|nas|pra|para|pro)\\s+");
+    private static final Pattern ORIGIN = Pattern.compile(
+            "\\b(?:i'm|im|i\\s+am)\\s+(?:originally\\s+)?from\\s+|\\bi\\s+(?:originally\\s+)?come\\s+from\\s+"
+                    + "|\\bi\\s+was\\s+born\\s+(?:and\\s+raised\\s+)?in\\s+|\\bi\\s+grew\\s+up\\s+in\\s+"
+                    + "|\\b(?:eu\\s+)?sou\\s+(?:natural\\s+)?(?:de|do|da)\\s+|\\b(?:eu\\s+)?nasci\\s+(?:e\\s+cresci\\s+)?(?:em|no|na)\\s+"
+                    + "|\\b(?:eu\\s+)?cresci\\s+(?:em|no|na)\\s+");
+    private static final String[] PLACE_CUTS = {" for ", " with ", " since ", " and ", " e ", " ha ", " desde ",
+            " com ", " por ", " in ", " em ", " at ", " ago", " last ", " next ", " yesterday", " ontem", " semana",
+            " recently", " recentemente", " a few", " after ", " before ", " depois", " antes", " to be ", " para ",
+            " pra ", " because ", " about ", " around ", " on ", " this ", " back in ", " when ", " durante ",
+            " during ", " faz ", " now", " agora", " anymore", " mais", " which ", " where ", " with my ", " sozinh"};
+
+    // ---- work
+    private static final Pattern I_AM_A = Pattern.compile("\\b(?:i'm|im|i\\s+am)\\s+" + ADV + "{0,2}"
+            + "(?:(not|no\\s+longer)\\s+)?" + ADV + "{0,2}(?:an?\\s+)");
+    private static final Pattern USED_TO_BE = Pattern.compile("\\bi\\s+used\\s+to\\s+be\\s+an?\\s+"
+            + "|\\bi\\s+(?:quit|left)\\s+my\\s+job\\s+as\\s+an?\\s+|\\b(?:eu\\s+)?nao\\s+sou\\s+mais\\s+(?:um\\s+|uma\\s+)?");
+    private static final Pattern JOB_STATUS = Pattern.compile(
+            "\\b(?:i'm|im|i\\s+am)\\s+(?:now\\s+|currently\\s+)?(retired|unemployed|self-employed|between\\s+jobs)\\b"
+                    + "|\\b(?:eu\\s+)?(?:sou|estou|to|tou)\\s+(?:agora\\s+)?(aposentad[oa]|desempregad[oa]|autonom[oa])\\b");
+    private static final Pattern WORK_AS = Pattern.compile(
+            "\\b(?:i|we)\\s+(?:(?:currently|now|still|also|actually)\\s+)?(?:work|'m\\s+working|am\\s+working)\\s+as\\s+(?:an?\\s+)?"
+                    + "|\\bmy\\s+(?:job|profession|occupation)\\s+is\\s+(?:being\\s+)?(?:an?\\s+)?"
+                    + "|\\b(?:eu\\s+)?(?:trabalho|atuo|estou\\s+trabalhando|to\\s+trabalhando)\\s+como\\s+(?:um\\s+|uma\\s+)?"
+                    + "|\\bminha\\s+profissao\\s+e\\s+(?:um\\s+|uma\\s+)?");
+    private static final Pattern SOU_JOB = Pattern.compile("(?:^|\\beu\\s+|[,;]\\s*|\\b(?:e|mas|agora|hoje)\\s+)sou\\s+"
+            + "(?:agora\\s+|atualmente\\s+|hoje\\s+)?(?:um\\s+|uma\\s+)?");
+    private static final Pattern WORK_AT_EN = Pattern.compile(
+            "\\b(?:i|we)\\s+(?:(?:currently|now|still|also|actually)\\s+)?" + NEG_EN
+                    + "(?:work|'m\\s+working|am\\s+working)\\s+(?:at|for)\\s+"
+                    + "|\\bi\\s+(?:just\\s+)?(?:got|landed|started|accepted|took)\\s+(?:a\\s+|my\\s+|the\\s+)?(?:new\\s+)?"
+                    + "(?:job|position|role|internship)\\s+(?:at|with)\\s+"
+                    + "|\\b(?:i'm|im|i\\s+am)\\s+employed\\s+(?:at|by)\\s+"
+                    + "|\\bi\\s+(?:quit|left)\\s+my\\s+job\\s+at\\s+()");
+    private static final Pattern WORK_AT_PT = Pattern.compile(
+            "(?<!\\b(?:o|um|meu|seu|esse|este|nosso|do|no|de|bom|novo|primeiro|ultimo|teu|sua|meu)\\s)"
+                    + "\\b(?:eu\\s+)?(?:(nao)\\s+)?(?:trabalho|estou\\s+trabalhando|to\\s+trabalhando)\\s+(mais\\s+)?"
+                    + "(?:na|no|nos|nas|para\\s+a|para\\s+o|pra|pro|pela|pelo|em|para)\\s+"
+                    + "|\\b(?:comecei|consegui|arrumei)\\s+(?:um\\s+)?(?:novo\\s+)?(?:emprego|trabalho|estagio)\\s+(?:na|no|em)\\s+");
+    private static final Set<String> NOT_AN_EMPLOYER = Lexicon.set("home|night|nights|the moment|weekends"
+            + "|night shifts|a distance|myself|home office|remote|remotely|full time|part time|casa|equipe"
+            + "|noite|dia|turno|feriado|feriados|fim de semana|home-office|distancia|regime|tempo integral"
+            + "|meio periodo|it|that|this|my own|minha conta|conta propria|once|twice|least|the same|same|all");
+    private static final String[] JOB_CUTS = {" at ", " for ", " in ", " on ", " no ", " na ", " em ", " para ", " numa ", " num ",
+            " pra ", " pela ", " pelo ", " and ", " e ", " with ", " com ", " since ", " desde ", " ha "};
+
+    // ---- age and birthday
+    private static final Pattern AGE = Pattern.compile(
+            "\\b(?:i'm|im|i\\s+am)\\s+(\\d{1,3})\\s*(?:years?\\s+old|yo|y/o|y\\.o\\.)"
+                    + "|\\bi\\s+(?:just\\s+)?turned\\s+(\\d{1,3})\\b"
+                    + "|\\b(?:eu\\s+)?tenho\\s+(\\d{1,3})\\s+anos(?!\\s+de)\\b|\\b(?:eu\\s+)?fiz\\s+(\\d{1,3})\\s+anos\\b");
+    private static final Pattern BIRTHDAY = Pattern.compile(
+            "\\bmy\\s+birthday\\s+is\\s+(?:on\\s+)?|\\bmeu\\s+aniversario\\s+e\\s+(?:dia\\s+|em\\s+|no\\s+dia\\s+)?"
+                    + "|\\bi\\s+was\\s+born\\s+on\\s+|\\bnasci\\s+(?:no\\s+)?dia\\s+");
+
+    private IdentityRules() {
+    }
+
+    static void apply(Sentence s, Facts out) {
+        if (s.hasAny("name", "nome", "chamo", "call", "cham", "go by", "nickname", "apelido", "i'm ", "im ",
+                "i am ", "sou ")) {
+            names(s, out);
+        }
+        if (s.hasAny("language", "tongue", "native", "lingua", "idioma", "nativ")) {
+            nativeLanguage(s, out);
+        }
+        if (s.hasAny("liv", "moved", "reside", "relocated", "based", "moro", "vivo", "mudei", "mudamos", "morando",
+                "moramos", "vivemos", "resido")) {
+            location(s, out);
+        }
+        if (s.hasAny("from", "born", "grew up", "sou d", "sou natural", "nasci", "cresci")) {
+            origin(s, out);
+        }
+        if (s.hasAny("i'm", "im ", "i am", "work", "job", "profession", "occupation", "used to be", "sou", "trabalh",
+                "atuo", "profissao", "estou", "emprego", "estagio", "employed")) {
+            job(s, out);
+            employer(s, out);
+        }
+        if (s.hasAny("old", "turned", "anos", " yo", "y/o")) {
+            age(s, out);
+        }
+        if (s.hasAny("birthday", "aniversario", "born on", "nasci")) {
+            birthday(s, out);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    private static void names(Sentence s, Facts out) {
+        Matcher m = s.match(MY_NAME);
+        if (s.hasAny("name", "nome", "chamo", "called") && m.find()) {
+            String name = name(s, m.end(), false);
+            if (name != null) {
+                out.typed(MemoryKind.FACT, "user.name", name, Cardinality.SINGLE, Polarity.POSITIVE, Facts.STRONG,
+                        "%1$s's name is %2$s", "%1$s se chama %2$s");
+            }
+        }
+        m = s.match(I_AM_NAME);
+        if (m.lookingAt()) {
+            String name = name(s, m.end(), true);
+            if (name != null && endsAfterName(s, m.end() + name.length())) {
+                out.typed(MemoryKind.FACT, "user.name", name, Cardinality.SINGLE, Polarity.POSITIVE, Facts.WEAK,
+                        "%1$s's name is %2$s", "%1$s se chama %2$s");
+            }
+        }
+        m = s.match(CALL_ME);
+        while (s.has("call") && m.find()) {
+            String name = name(s, m.end(), !s.pt());
+            if (name != null) {
+                Polarity p = m.group(1) != null ? Polarity.NEGATIVE : Polarity.POSITIVE;
+                addressAs(out, name, p);
+            }
+        }
+        m = s.match(CALL_ME_EXPLICIT);
+        if (s.hasAny("called", "addressed", "go by", "nickname", "chamad", "apelido", "calls me", "me chama")
+                && m.find()) {
+            addressAs(out, name(s, m.end(), false), Polarity.POSITIVE);
+        }
+        m = s.match(ME_CHAME);
+        if (s.has("cham") && m.find()) {
+            String name = name(s, m.end(), false);
+            addressAs(out, name, m.group(1) != null ? Polarity.NEGATIVE : Polarity.POSITIVE);
+        }
+    }
+
+    private static void addressAs(Facts out, String name, Polarity polarity) {
+        if (name == null) {
+            return;
+        }
+        out.typed(MemoryKind.FACT, "user.address_as", name, Cardinality.SINGLE, polarity, Facts.STRONG,
+                polarity == Polarity.POSITIVE ? "%1$s prefers to be called %2$s" : "%1$s does not want to be called %2$s",
+                polarity == Polarity.POSITIVE ? "%1$s prefere ser chamado(a) de %2$s" : "%1$s não quer ser chamado(a) de %2$s");
+    }
+
+    /**
+     * A person's name starting at {@code start}: an optional title ("Dra.") and up to three words;
+     * with {@code requireCapital}, the first word must be capitalised in the original.
+     */
+    static String name(Sentence s, int start, boolean requireCapital) {
+        List<int[]> spans = Fold.tokenSpans(s.folded, start, s.folded.length());
+        if (spans.isEmpty() || spans.get(0)[0] - start > 2) {
+            return null;
+        }
+        int i = 0;
+        int from = spans.get(0)[0];
+        String firstWord = s.folded.substring(spans.get(0)[0], spans.get(0)[1]);
+        if (TITLES.contains(firstWord) && spans.size() > 1) {
+            i = 1;
+        } else if ((firstWord.equals("o") || firstWord.equals("a")) && spans.size() > 1
+                && Character.isUpperCase(s.text.charAt(spans.get(1)[0]))) {
+            i = 1; // "sou casada com o Paulo"
+            from = spans.get(1)[0];
+        }
+        if (i >= spans.size()) {
+            return null;
+        }
+        int[] head = spans.get(i);
+        String headFolded = s.folded.substring(head[0], head[1]);
+        boolean capital = Character.isUpperCase(s.text.charAt(head[0]));
+        if (NOT_A_NAME.contains(headFolded) || NAME_STOP.contains(headFolded) || Character.isDigit(headFolded.charAt(0))
+                || (requireCapital && !capital) || headFolded.length() < 2 && !capital) {
+            return null;
+        }
+        if (i == 1 && from == spans.get(0)[0] && !between(s, spans.get(0)[1], head[0], ". ")) {
+            return null;
+        }
+        int end = head[1];
+        int words = 1;
+        for (int j = i + 1; j < spans.size() && words < 4; j++) {
+            int[] w = spans.get(j);
+            if (!between(s, end, w[0], " ")) {
+                break;
+            }
+            String f = s.folded.substring(w[0], w[1]);
+            boolean connector = f.equals("da") || f.equals("de") || f.equals("do") || f.equals("dos")
+                    || f.equals("das") || f.equals("van") || f.equals("von");
+            if (connector && j + 1 < spans.size() && Character.isUpperCase(s.text.charAt(spans.get(j + 1)[0]))) {
+                continue;
+            }
+            if (!capital || !Character.isUpperCase(s.text.charAt(w[0])) || NAME_STOP.contains(f)
+                    || NOT_A_NAME.contains(f)) {
+                break;
+            }
+            end = w[1];
+            words++;
+        }
+        return s.text.substring(from, end);
+    }
+
+    private static boolean between(Sentence s, int from, int to, String allowed) {
+        for (int i = from; i < to; i++) {
+            if (allowed.indexOf(s.folded.charAt(i)) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** "I'm Marina", "I'm Marina, nice to meet you", "I'm Marina from Recife" — not "I'm Marina's mom". */
+    private static boolean endsAfterName(Sentence s, int end) {
+        String rest = s.folded.substring(Math.min(end, s.folded.length())).strip();
+        return rest.isEmpty() || ",.!;:(".indexOf(rest.charAt(0)) >= 0 || rest.startsWith("and ")
+                || rest.startsWith("from ") || rest.startsWith("e ") || rest.startsWith("here")
+                || rest.startsWith("btw") || rest.startsWith("by the way") || rest.startsWith("aqui")
+                || rest.startsWith("da ") && s.pt() || rest.startsWith("do ") && s.pt();
+    }
+
+    private static void nativeLanguage(Sentence s, Facts out) {
+        Matcher m = s.match(NATIVE_LANGUAGE);
+        if (!m.find()) {
+            return;
+        }
+        for (int g = 1; g <= m.groupCount(); g++) {
+            if (m.group(g) != null && Lexicon.LANGUAGES.contains(m.group(g))) {
+                String value = s.text.substring(m.start(g), m.end(g));
+                out.typed(MemoryKind.FACT, "user.native_language", value, Cardinality.SINGLE, Polarity.POSITIVE,
+                        Facts.STRONG, "%1$s's native language is %2$s", "A língua materna de %1$s é %2$s");
+                return;
+            }
+        }
+    }
+
+    private static void location(Sentence s, Facts out) {
+        Matcher m = s.match(s.pt() ? LIVE_PT : LIVE_EN);
+        if (!m.find()) {
+            m = s.match(s.pt() ? LIVE_EN : LIVE_PT);
+            if (!m.find()) {
+                return;
+            }
+        }
+        String place = place(s, m.end());
+        if (place == null) {
+            return;
+        }
+        boolean negated = m.pattern() == LIVE_EN ? m.group(1) != null || s.hasAny("anymore", "any more")
+                : m.group(1) != null;
+        Polarity p = negated ? Polarity.NEGATIVE : Polarity.POSITIVE;
+        out.typed(MemoryKind.FACT, "user.location", place, Cardinality.SINGLE, p, Facts.STRONG,
+                negated ? "%1$s no longer lives in %2$s" : "%1$s lives in %2$s",
+                negated ? "%1$s não mora mais em %2$s" : "%1$s mora em %2$s");
+    }
+
+    private static void origin(Sentence s, Facts out) {
+        Matcher m = s.match(ORIGIN);
+        if (m.find()) {
+            String place = place(s, m.end());
+            if (place != null) {
+                out.typed(MemoryKind.FACT, "user.origin", place, Cardinality.SINGLE, Polarity.POSITIVE, Facts.NORMAL,
+                        "%1$s is from %2$s", "%1$s é de %2$s");
+            }
+        }
+    }
+
+    /** A place name: capitalised (unless the user writes everything in lower case), not "a small flat". */
+    private static String place(Sentence s, int start) {
+        String v = Values.phrase(s, start, s.folded.length(), PLACE_CUTS);
+        if (v == null) {
+            return null;
+        }
+        String f = Fold.fold(v);
+        if (f.startsWith("my ") || f.startsWith("meu ") || f.startsWith("minha ") || f.equals("here")
+                || f.equals("aqui") || f.equals("there") || f.equals("la") || f.startsWith("this ")
+                || f.startsWith("that ") || f.equals("home") || f.equals("casa")) {
+            return null;
+        }
+        int at = s.text.indexOf(v, start);
+        char first = v.charAt(0);
+        boolean capital = Character.isUpperCase(first) || Character.isDigit(first);
+        if (!capital && !lowerCaseWriter(s)) {
+            return null;
+        }
+        return at >= 0 ? v : null;
+    }
+
+    /** Whether the speaker writes without capitals (then names cannot be recognised by case). */
+    static boolean lowerCaseWriter(Sentence s) {
+        for (int i = 0; i < s.text.length(); i++) {
+            if (Character.isUpperCase(s.text.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void job(Sentence s, Facts out) {
+        Matcher m = s.match(JOB_STATUS);
+        if (s.hasAny("retired", "employed", "between jobs", "aposentad", "desempregad", "autonom") && m.find()) {
+            int g = m.group(1) != null ? 1 : 2;
+            out.typed(MemoryKind.FACT, "user.job", s.text.substring(m.start(g), m.end(g)), Cardinality.SINGLE,
+                    Polarity.POSITIVE, Facts.NORMAL, "%1$s is %2$s", "%1$s está %2$s");
+            return;
+        }
+        m = s.match(WORK_AS);
+        if (s.hasAny("work", "job", "profession", "occupation", "trabalh", "atuo", "profissao") && m.find()) {
+            int[] span = Values.span(s, m.end(), s.folded.length(), JOB_CUTS);
+            if (span != null) {
+                String v = Values.accept(s.text.substring(span[0], span[1]), s.folded.substring(span[0], span[1]));
+                if (v != null) {
+                    out.typed(MemoryKind.FACT, "user.job", v, Cardinality.SINGLE, Polarity.POSITIVE, Facts.STRONG,
+                            "%1$s works as %2$s", "%1$s trabalha como %2$s");
+                    employerAfter(s, span[1], out);
+                    return;
+                }
+            }
+        }
+        m = s.match(USED_TO_BE);
+        if (s.hasAny("used to", "quit", "left", "nao sou mais") && m.find()) {
+            int[] job = jobWords(s, m.end());
+            if (job != null) {
+                out.typed(MemoryKind.FACT, "user.job", s.text.substring(job[0], job[1]), Cardinality.SINGLE,
+                        Polarity.NEGATIVE, Facts.NORMAL, "%1$s no longer works as %2$s", "%1$s não trabalha mais como %2$s");
+                return;
+            }
+        }
+        m = s.match(s.pt() ? SOU_JOB : I_AM_A);
+        while ((s.pt() ? s.has("sou") : s.hasAny(" a ", " an ")) && m.find()) {
+            int[] job = jobWords(s, m.end());
+            if (job != null) {
+                boolean negated = !s.pt() && m.group(1) != null;
+                String v = s.text.substring(job[0], job[1]);
+                out.typed(MemoryKind.FACT, "user.job", v, Cardinality.SINGLE,
+                        negated ? Polarity.NEGATIVE : Polarity.POSITIVE, Facts.NORMAL,
+                        negated ? "%1$s is not a %2$s" : "%1$s works as %2$s",
+                        negated ? "%1$s não é %2$s" : "%1$s trabalha como %2$s");
+                employerAfter(s, job[1], out);
+                return;
+            }
+        }
+    }
+
+    /** The shortest run of up to four words from {@code start} that ends in a job word ("software engineer"). */
+    private static int[] jobWords(Sentence s, int start) {
+        List<int[]> spans = Fold.tokenSpans(s.folded, start, s.folded.length());
+        int limit = Math.min(4, spans.size());
+        for (int k = 0; k < limit; k++) {
+            if (k > 0 && !s.folded.substring(spans.get(k - 1)[1], spans.get(k)[0]).isBlank()) {
+                return null;
+            }
+            String w = s.folded.substring(spans.get(k)[0], spans.get(k)[1]);
+            if (k > 0) {
+                String bigram = s.folded.substring(spans.get(k - 1)[0], spans.get(k)[1]).replaceAll("\\s+", " ");
+                if (Lexicon.JOBS.contains(bigram)) {
+                    return new int[] {spans.get(0)[0], spans.get(k)[1]};
+                }
+            }
+            if (Lexicon.JOBS.contains(w)) {
+                int end = spans.get(k)[1];
+                // "engenheiro de software", "professor de matemática", "analista de sistemas"
+                if (s.pt() && k + 2 < spans.size()) {
+                    String of = s.folded.substring(spans.get(k + 1)[0], spans.get(k + 1)[1]);
+                    if ((of.equals("de") || of.equals("da") || of.equals("do"))
+                            && s.folded.substring(end, spans.get(k + 2)[0]).equals(" " + of + " ")) {
+                        end = spans.get(k + 2)[1];
+                    }
+                }
+                return new int[] {spans.get(0)[0], end};
+            }
+            if (w.equals("of") || w.equals("de") || w.equals("and") || w.equals("e") || w.equals("at")) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    private static final Pattern EMPLOYER_AFTER = Pattern.compile(
+            "\\s+(?:at|for|na|no|para\\s+a|para\\s+o|pela|pelo)\\s+");
+
+    private static void employerAfter(Sentence s, int from, Facts out) {
+        Matcher m = EMPLOYER_AFTER.matcher(s.folded).region(from, s.folded.length());
+        if (m.lookingAt()) {
+            employerValue(s, m.end(), Polarity.POSITIVE, out);
+        }
+    }
+
+    private static void employer(Sentence s, Facts out) {
+        if (out.producedInSentence("user.employer") || !s.hasAny("work", "job", "position", "role", "internship",
+                "employed", "trabalh", "emprego", "estagio")) {
+            return;
+        }
+        Matcher m = s.match(s.pt() ? WORK_AT_PT : WORK_AT_EN);
+        if (!m.find()) {
+            return;
+        }
+        boolean negated;
+        if (s.pt()) {
+            negated = m.group(1) != null;
+        } else {
+            negated = m.group(1) != null || m.group(2) != null || s.hasAny("anymore", "any more");
+        }
+        employerValue(s, m.end(), negated ? Polarity.NEGATIVE : Polarity.POSITIVE, out);
+    }
+
+    private static void employerValue(Sentence s, int start, Polarity p, Facts out) {
+        String v = Values.phrase(s, start, s.folded.length(), " as ", " como ", " since ", " desde ", " for ",
+                " in ", " em ", " and ", " e ", " with ", " com ", " ha ", " now", " agora", " anymore", " mais",
+                " on ", " during ", " durante ", " last ", " next ", " yesterday", " ontem");
+        if (v == null || NOT_AN_EMPLOYER.contains(Fold.fold(v))) {
+            return;
+        }
+        String f = Fold.fold(v);
+        if (f.startsWith("my ") || f.startsWith("meu ") || f.startsWith("minha ") || f.startsWith("home")) {
+            return;
+        }
+        out.typed(MemoryKind.FACT, "user.employer", v, Cardinality.SINGLE, p, Facts.NORMAL,
+                p == Polarity.POSITIVE ? "%1$s works at %2$s" : "%1$s no longer works at %2$s",
+                p == Polarity.POSITIVE ? "%1$s trabalha em %2$s" : "%1$s não trabalha mais em %2$s");
+    }
+
+    private static void age(Sentence s, Facts out) {
+        Matcher m = s.match(AGE);
+        if (m.find()) {
+            for (int g = 1; g <= m.groupCount(); g++) {
+                if (m.group(g) != null) {
+                    int years = Integer.parseInt(m.group(g));
+                    if (years >= 1 && years <= 120) {
+                        out.typed(MemoryKind.FACT, "user.age", Integer.toString(years), Cardinality.SINGLE,
+                                Polarity.POSITIVE, Facts.NORMAL, "%1$s is %2$s years old", "%1$s tem %2$s anos");
+                    }
+                    return;
+                }
+            }
+        }
+    }
+
+    private static void birthday(Sentence s, Facts out) {
+        Matcher m = s.match(BIRTHDAY);
+        if (m.find()) {
+            String v = Values.phrase(s, m.end(), s.folded.length(), " and ", " e ", " so ", " but ");
+            if (v != null && v.chars().anyMatch(Character::isDigit)) {
+                out.typed(MemoryKind.FACT, "user.birthday", v, Cardinality.SINGLE, Polarity.POSITIVE, Facts.NORMAL,
+                        "%1$s's birthday is %2$s", "O aniversário de %1$s é %2$s");
+            }
+        }
+    }
+}

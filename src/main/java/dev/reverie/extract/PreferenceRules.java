@@ -1,0 +1,254 @@
+package dev.reverie.extract;
+
+import dev.reverie.Cardinality;
+import dev.reverie.MemoryKind;
+import dev.reverie.Polarity;
+
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Likes, dislikes, favourites and stated preferences. {@code user.likes} / {@code user.dislikes}
+ * (multi, value = the thing); "I don't like X" is a positive {@code user.dislikes}, while "I no
+ * longer like X" / "não gosto mais de X" is a negative {@code user.likes} (the like ended).
+ * {@code user.favorite.<thing>} is single-valued ("my favorite color is blue" →
+ * {@code user.favorite.color} = blue). {@code user.preference} holds "I prefer X", "I'd rather X"
+ * and "answer in Portuguese". Stateless and thread-safe.
+ */
+final class PreferenceRules {
+
+    private static final String ADV = IdentityRules.ADV;
+
+    private static final Pattern LIKE_EN = Pattern.compile(
+            "\\b(?:i|we)\\s+" + ADV + "{0,3}(?:(don't|dont|do\\s+not|didn't|no\\s+longer|never|can't|cant|cannot)\\s+)?"
+                    + ADV + "{0,2}(love|like|enjoy|adore|dig|fancy|stand|'ve\\s+always\\s+loved|'ve\\s+always\\s+liked"
+                    + "|have\\s+always\\s+loved|have\\s+always\\s+liked|'ve\\s+always\\s+enjoyed|'ve\\s+loved|'ve\\s+liked)\\s+"
+                    + "(?:to\\s+)?");
+    private static final Pattern DISLIKE_EN = Pattern.compile(
+            "\\b(?:i|we)\\s+" + ADV + "{0,3}(hate|dislike|detest|loathe|despise|can't\\s+stand|cannot\\s+stand"
+                    + "|can't\\s+stand|don't\\s+care\\s+for|can't\\s+bear)\\s+");
+    private static final Pattern FAN_EN = Pattern.compile(
+            "\\b(?:i'm|im|i\\s+am)\\s+" + ADV + "{0,2}(?:(not|no\\s+longer)\\s+)?(?:(?:a|an)\\s+)?(?:(?:big|huge|great"
+                    + "|massive|real|true|longtime|long-time|die-hard|diehard)\\s+)?(fan\\s+of|into|keen\\s+on|crazy\\s+about"
+                    + "|passionate\\s+about|obsessed\\s+with|fond\\s+of|addicted\\s+to)\\s+");
+    private static final Pattern LIKE_PT = Pattern.compile(
+            "(?<!\\b(?:o|um|meu|seu|bom|mau|esse|este|nosso|teu|que|de|do|mal)\\s)"
+                    + "\\b(?:eu\\s+)?(?:(nao|nunca)\\s+)?" + ADV + "{0,2}"
+                    + "(adoro|amo|gosto|curto|sou\\s+fa|sou\\s+apaixonad[oa]|sou\\s+louc[oa]|suporto|aguento|odeio"
+                    + "|detesto|tenho\\s+horror|deixei\\s+de\\s+gostar|parei\\s+de\\s+gostar)\\s+"
+                    + "(mais\\s+)?(?:muito\\s+|demais\\s+|bastante\\s+)?(?:de\\s+|do\\s+|da\\s+|dos\\s+|das\\s+|por\\s+|pelo\\s+"
+                    + "|pela\\s+|pelos\\s+|pelas\\s+|a\\s+|ao\\s+|aos\\s+|as\\s+)?");
+    private static final Pattern FAVORITE = Pattern.compile(
+            "\\bmy\\s+(?:all-time\\s+|absolute\\s+|new\\s+)?(?:favorite|favourite|fave|fav)\\s+([a-z][a-z ]{1,30}?)\\s+(?:is|are)\\s+"
+                    + "|\\b(?:meu|minha)\\s+([a-z][a-z ]{1,30}?)\\s+(?:favorit[oa]|preferid[oa])\\s+(?:e|sao)\\s+"
+                    + "|\\b(?:meu|minha)\\s+(?:favorit[oa]|preferid[oa])\\s+([a-z]+)\\s+(?:e|sao)\\s+");
+    private static final Pattern FAVORITE_REVERSED = Pattern.compile(
+            "\\s+(?:is|are)\\s+my\\s+(?:all-time\\s+|absolute\\s+|new\\s+)?(?:favorite|favourite|fave)\\s+([a-z]+)\\b"
+                    + "|\\s+(?:e|sao)\\s+(?:o\\s+|a\\s+)?(?:meu|minha|meus|minhas)\\s+([a-z]+)\\s+(?:favorit[oa]s?|preferid[oa]s?)\\b");
+    private static final Pattern PREFER = Pattern.compile(
+            "\\b(?:i|we)\\s+" + ADV + "{0,2}(?:prefer|'d\\s+prefer|would\\s+prefer|'d\\s+rather|would\\s+rather)\\s+"
+                    + "|\\b(?:eu\\s+)?" + ADV + "{0,2}prefiro\\s+");
+    private static final Pattern ANSWER_IN = Pattern.compile(
+            "\\b(?:please\\s+)?(?:always\\s+)?(?:answer|reply|respond|write|talk|speak)\\s+(?:to\\s+me\\s+|back\\s+)?"
+                    + "(?:only\\s+)?in\\s+([a-z]+)\\b"
+                    + "|\\b(?:por\\s+favor\\s+)?(?:me\\s+)?(?:responda|responde|fale|fala|escreva|escreve)\\s+(?:sempre\\s+)?"
+                    + "(?:comigo\\s+)?(?:sempre\\s+)?(?:so\\s+|apenas\\s+)?em\\s+([a-z]+)\\b");
+
+    private static final String[] PREFER_CUTS = {" over ", " to ", " than ", " rather than ", " instead of ",
+            " a ", " ao ", " do que ", " em vez de ", " ao inves de ", " no lugar de "};
+
+    private PreferenceRules() {
+    }
+
+    static void apply(Sentence s, Facts out) {
+        if (s.hasAny("love", "like", "enjoy", "ador", "dig", "fancy", "stand", "hate", "dislike", "detest",
+                "loathe", "despise", "care for", "bear")) {
+            english(s, out);
+        }
+        if (s.hasAny("fan", "into", "keen", "crazy about", "passionate", "obsessed", "fond", "addicted")) {
+            fan(s, out);
+        }
+        if (s.hasAny("adoro", "amo", "gosto", "curto", "sou fa", "apaixonad", "sou louc", "suporto", "aguento",
+                "odeio", "detesto", "horror")) {
+            portuguese(s, out);
+        }
+        if (s.hasAny("favorite", "favourite", "fave", "fav", "favorit", "preferid")) {
+            favorite(s, out);
+        }
+        if (s.hasAny("prefer", "rather", "prefiro")) {
+            prefer(s, out);
+        }
+        if (s.hasAny(" in ", " em ")) {
+            answerIn(s, out);
+        }
+        if (s.hasAny("short", "brief", "concise", "simple", "breve", "diret", "objetiv", "concis", "curtas")) {
+            brevity(s, out);
+        }
+    }
+
+    private static void english(Sentence s, Facts out) {
+        Matcher m = s.match(LIKE_EN);
+        while (m.find()) {
+            String neg = m.group(1);
+            String verb = m.group(2).replaceAll("\\s+", " ");
+            if (verb.equals("stand") && neg == null) {
+                continue;
+            }
+            boolean noLonger = neg != null && (neg.startsWith("no longer") || s.hasAny("anymore", "any more"));
+            boolean dislike = neg != null && !noLonger;
+            emitAll(s, out, m.end(), noLonger ? Mode.NO_LONGER : dislike ? Mode.DISLIKE : Mode.LIKE, lemma(verb));
+        }
+        m = s.match(DISLIKE_EN);
+        while (m.find()) {
+            emitAll(s, out, m.end(), Mode.DISLIKE, "dislikes");
+        }
+    }
+
+    private static void fan(Sentence s, Facts out) {
+        Matcher m = s.match(FAN_EN);
+        while (m.find()) {
+            boolean negated = m.group(1) != null;
+            boolean noLonger = negated && (m.group(1).startsWith("no longer") || s.hasAny("anymore", "any more"));
+            emitAll(s, out, m.end(), noLonger ? Mode.NO_LONGER : negated ? Mode.DISLIKE : Mode.LIKE, "likes");
+        }
+    }
+
+    private static void portuguese(Sentence s, Facts out) {
+        Matcher m = s.match(LIKE_PT);
+        while (m.find()) {
+            boolean negated = m.group(1) != null;
+            String verb = m.group(2).replaceAll("\\s+", " ");
+            boolean mais = m.group(3) != null;
+            Mode mode;
+            if (verb.startsWith("deixei") || verb.startsWith("parei")) {
+                mode = Mode.NO_LONGER;
+            } else if (verb.equals("odeio") || verb.equals("detesto") || verb.equals("tenho horror")) {
+                mode = Mode.DISLIKE;
+            } else if (verb.equals("suporto") || verb.equals("aguento")) {
+                if (!negated) {
+                    continue;
+                }
+                mode = Mode.DISLIKE;
+            } else if (negated) {
+                mode = mais ? Mode.NO_LONGER : Mode.DISLIKE;
+            } else {
+                mode = Mode.LIKE;
+            }
+            emitAll(s, out, m.end(), mode, verb.equals("adoro") || verb.equals("amo") ? "loves" : "likes");
+        }
+    }
+
+    private enum Mode { LIKE, DISLIKE, NO_LONGER }
+
+    private static void emitAll(Sentence s, Facts out, int start, Mode mode, String verb) {
+        List<String> things = Values.list(s, start, s.folded.length(), " with you", " com voce", " about ");
+        for (String thing : things) {
+            String f = Fold.fold(thing);
+            if (f.startsWith("my ") || f.startsWith("meu ") || f.startsWith("minha ") || f.startsWith("meus ")
+                    || f.startsWith("minhas ") || f.startsWith("our ")) {
+                continue; // "I love my kids": about the family, kept by the episode or family rules
+            }
+            switch (mode) {
+                case LIKE -> out.typed(MemoryKind.PREFERENCE, "user.likes", thing, Cardinality.MULTI, Polarity.POSITIVE,
+                        Facts.NORMAL, "%1$s " + verb + " %2$s", verb.equals("loves") ? "%1$s adora %2$s" : "%1$s gosta de %2$s");
+                case DISLIKE -> out.typed(MemoryKind.PREFERENCE, "user.dislikes", thing, Cardinality.MULTI,
+                        Polarity.POSITIVE, Facts.NORMAL, "%1$s dislikes %2$s", "%1$s não gosta de %2$s");
+                default -> out.typed(MemoryKind.PREFERENCE, "user.likes", thing, Cardinality.MULTI, Polarity.NEGATIVE,
+                        Facts.NORMAL, "%1$s no longer likes %2$s", "%1$s não gosta mais de %2$s");
+            }
+        }
+    }
+
+    private static String lemma(String verb) {
+        if (verb.contains("love") || verb.equals("adore")) {
+            return "loves";
+        }
+        if (verb.contains("enjoy")) {
+            return "enjoys";
+        }
+        return "likes";
+    }
+
+    private static void favorite(Sentence s, Facts out) {
+        Matcher m = s.match(FAVORITE);
+        if (m.find()) {
+            int g = m.group(1) != null ? 1 : m.group(2) != null ? 2 : 3;
+            String thing = m.group(g).strip();
+            String value = Values.phrase(s, m.end(), s.folded.length());
+            emitFavorite(s, out, thing, value);
+            return;
+        }
+        m = s.match(FAVORITE_REVERSED);
+        if (m.find()) {
+            int g = m.group(1) != null ? 1 : 2;
+            int start = lastClauseStart(s, m.start());
+            String value = Values.accept(s.text.substring(start, m.start()), s.folded.substring(start, m.start()));
+            emitFavorite(s, out, m.group(g), value);
+        }
+    }
+
+    /** Where the clause that ends at {@code end} begins ("..., but jazz is my favorite genre"). */
+    private static int lastClauseStart(Sentence s, int end) {
+        int start = s.body;
+        for (String sep : new String[] {",", " but ", " and ", " mas ", " e ", " so ", " because "}) {
+            int i = s.folded.lastIndexOf(sep, end - 1);
+            if (i >= start && i < end) {
+                start = i + sep.length();
+            }
+        }
+        return start;
+    }
+
+    private static void emitFavorite(Sentence s, Facts out, String thing, String value) {
+        if (value == null) {
+            return;
+        }
+        String key = thing.replaceAll("\\s+", "_");
+        if (s.pt()) {
+            key = Lexicon.FAVORITE_KEYS.getOrDefault(thing.replaceAll("\\s+", " "), key);
+        } else if (key.equals("colour")) {
+            key = "color";
+        }
+        if (!key.matches("[a-z_]{2,30}")) {
+            return;
+        }
+        out.typed(MemoryKind.PREFERENCE, "user.favorite." + key, value, Cardinality.SINGLE, Polarity.POSITIVE,
+                Facts.NORMAL, "%1$s's favorite " + thing + " is %2$s", "%1$s: " + thing + " favorito(a) é %2$s");
+    }
+
+    private static void prefer(Sentence s, Facts out) {
+        Matcher m = s.match(PREFER);
+        if (m.find()) {
+            String v = Values.phrase(s, m.end(), s.folded.length(), PREFER_CUTS);
+            if (v != null) {
+                out.typed(MemoryKind.PREFERENCE, "user.preference", v, Cardinality.MULTI, Polarity.POSITIVE,
+                        Facts.NORMAL, "%1$s prefers %2$s", "%1$s prefere %2$s");
+            }
+        }
+    }
+
+    private static final Pattern BRIEF = Pattern.compile(
+            "\\b(?:keep|make)\\s+(?:your\\s+|the\\s+)?(?:answers|responses|replies|messages|it)\\s+(?:short|brief|concise|simple)\\b"
+                    + "|\\bbe\\s+(?:brief|concise)\\b|\\b(?:seja|sejam)\\s+(?:mais\\s+)?(?:breve|diret[oa]|objetiv[oa]|concis[oa])\\b"
+                    + "|\\b(?:quero|prefiro|gosto\\s+de)\\s+respostas\\s+(?:curtas|diretas|objetivas|breves)\\b");
+
+    private static void brevity(Sentence s, Facts out) {
+        if (!out.producedInSentence("user.preference") && s.match(BRIEF).find()) {
+            out.typed(MemoryKind.PREFERENCE, "user.preference", s.pt() ? "respostas curtas" : "short answers",
+                    Cardinality.MULTI, Polarity.POSITIVE, Facts.NORMAL, "%1$s prefers %2$s", "%1$s prefere %2$s");
+        }
+    }
+
+    private static void answerIn(Sentence s, Facts out) {
+        Matcher m = s.match(ANSWER_IN);
+        if (m.find()) {
+            int g = m.group(1) != null ? 1 : 2;
+            if (Lexicon.LANGUAGES.contains(m.group(g))) {
+                String lang = s.text.substring(m.start(g), m.end(g));
+                out.typed(MemoryKind.PREFERENCE, "user.preference", s.pt() ? "respostas em " + lang : "answers in " + lang,
+                        Cardinality.MULTI, Polarity.POSITIVE, Facts.STRONG, "%1$s prefers %2$s", "%1$s prefere %2$s");
+            }
+        }
+    }
+}

@@ -1,0 +1,209 @@
+package dev.reverie.extract;
+
+import dev.reverie.TurnRole;
+import dev.reverie.spi.ExtractedFact;
+import dev.reverie.spi.Extractor;
+import dev.reverie.spi.TurnInput;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The default {@link Extractor}: deterministic rules for English and Portuguese, no model, a few
+ * tens of microseconds per turn. It splits a turn into sentences, skips greetings, thanks, filler and
+ * questions, and for each statement applies typed rules, then plans and dated events, then the
+ * episodic fallback. Reported speech ("she told me she lives in Paris", quotes with a first person
+ * inside) yields no typed fact, and rules only fire on a first-person subject, so "my sister likes
+ * jazz" is family information, never {@code user.likes}.
+ *
+ * <p>Subjects are normalised keys; the "user" is whoever speaks the turn (with a named
+ * {@link TurnInput#speaker()}, as in multi-party transcripts, the text carries the name):
+ * <ul>
+ *   <li>single-valued FACTs: {@code user.name}, {@code user.address_as} ("call me X", "me chame de X"),
+ *       {@code user.native_language}, {@code user.location} ("I live in Recife", "moro em Lisboa"),
+ *       {@code user.origin} ("I'm from", "sou de"), {@code user.job}, {@code user.employer},
+ *       {@code user.age}, {@code user.birthday};</li>
+ *   <li>multi-valued FACTs: {@code user.allergy} (value = allergen), {@code user.health},
+ *       {@code user.family.<relation>} (relation in English: mother, daughter, children, ...; value =
+ *       name, count, or what is said about them), {@code user.pet} (name, else species);</li>
+ *   <li>PREFERENCEs: {@code user.likes}, {@code user.dislikes}, {@code user.diet} (multi),
+ *       {@code user.preference} (multi), {@code user.favorite.<thing>} (single);</li>
+ *   <li>SKILL: {@code user.skill} (multi);</li>
+ *   <li>EVENTs (value = the statement, text = "Speaker: sentence"): {@code user.plan},
+ *       {@code user.event} (first person with a resolved date), and the fallback
+ *       {@code user.episode.<10 hex digits of a stable hash of the folded sentence>};</li>
+ *   <li>STYLE (single, one per signal and turn): {@code user.style.length}, {@code user.style.language},
+ *       {@code user.style.emoji}, {@code user.style.formality}.</li>
+ * </ul>
+ * Negations ("I no longer eat meat", "não sou mais alérgica a X") give {@code NEGATIVE} polarity;
+ * corrections ("Actually, it's Anna", "na verdade é X", "I meant X") replace the value of the last
+ * single-valued fact of the same turn. Relative dates resolve against {@link TurnInput#at()} in UTC
+ * (see {@code Dates}). ASSISTANT turns without a speaker yield nothing; TOOL turns yield only
+ * low-confidence episodes with subject {@code tool.episode.<hash>}.
+ *
+ * <p>Immutable and thread-safe; {@link #extract} never throws (any internal failure yields an empty
+ * list) and bounds its work: at most {@value #MAX_TEXT_CHARS} characters and
+ * {@value #MAX_SENTENCES} sentences of a turn are read.
+ */
+public final class RuleBasedExtractor implements Extractor {
+
+    /** Characters of a turn the extractor reads; the rest is ignored (it stays in the session archive). */
+    public static final int MAX_TEXT_CHARS = 20_000;
+    /** Sentences of a turn the extractor reads. */
+    public static final int MAX_SENTENCES = 64;
+
+    private static final Pattern CORRECTION_BODY = Pattern.compile(
+            "^(?:it's|it\\s+is|its|that's|that\\s+is|it\\s+was|i\\s+meant|i\\s+mean|quis\\s+dizer|quer\\s+dizer|eh|e"
+                    + "|era|o\\s+certo\\s+e)\\s+");
+    private static final Pattern MEANT = Pattern.compile("^(?:i\\s+meant|quis\\s+dizer)\\s+");
+
+    private final boolean styleFacts;
+    private final boolean episodes;
+    private final int episodeMinContentWords;
+
+    /** An extractor with the defaults: style facts and episodes on, episodes from four content words. */
+    public RuleBasedExtractor() {
+        this(new Builder());
+    }
+
+    private RuleBasedExtractor(Builder b) {
+        this.styleFacts = b.styleFacts;
+        this.episodes = b.episodes;
+        this.episodeMinContentWords = b.episodeMinContentWords;
+    }
+
+    /** A builder to switch style facts or episodes off, or to change how substantive an episode must be. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public List<ExtractedFact> extract(TurnInput turn) {
+        try {
+            return run(turn);
+        } catch (RuntimeException | StackOverflowError e) {
+            return List.of(); // the contract: never throw, whatever the text
+        }
+    }
+
+    private List<ExtractedFact> run(TurnInput turn) {
+        if (turn == null || turn.text() == null || turn.text().isBlank()) {
+            return List.of();
+        }
+        boolean named = turn.speaker() != null && !turn.speaker().isBlank();
+        if (turn.role() == TurnRole.ASSISTANT && !named) {
+            return List.of();
+        }
+        String text = turn.text();
+        if (text.length() > MAX_TEXT_CHARS) {
+            text = text.substring(0, MAX_TEXT_CHARS);
+        }
+        java.time.LocalDate today = turn.at().atOffset(java.time.ZoneOffset.UTC).toLocalDate();
+        List<Sentence> sentences = Sentence.split(text, MAX_SENTENCES, today);
+        int en = 0;
+        int pt = 0;
+        for (Sentence s : sentences) {
+            en += s.enScore;
+            pt += s.ptScore;
+        }
+        Sentence.Lang turnLang = pt > en ? Sentence.Lang.PT : Sentence.Lang.EN;
+        for (Sentence s : sentences) {
+            s.lang = s.ptScore > s.enScore ? Sentence.Lang.PT : s.enScore > s.ptScore ? Sentence.Lang.EN : turnLang;
+        }
+        String who = named ? turn.speaker().strip()
+                : turn.role() == TurnRole.TOOL ? "Tool" : turnLang == Sentence.Lang.PT ? "Usuário" : "User";
+        Facts facts = new Facts(who, turn.at());
+
+        if (turn.role() == TurnRole.TOOL) {
+            for (Sentence s : sentences) {
+                if (!s.filler && !s.question && s.contentWords >= episodeMinContentWords) {
+                    facts.begin(s);
+                    EventRules.episode(s, facts, "tool.episode.", Facts.THIRD_PARTY);
+                }
+            }
+            return facts.list();
+        }
+
+        List<Sentence> statements = new ArrayList<>();
+        for (Sentence s : sentences) {
+            if (s.filler || s.question) {
+                continue;
+            }
+            statements.add(s);
+            facts.begin(s);
+            if (!s.reported && !s.conditional) {
+                IdentityRules.apply(s, facts);
+                HealthRules.apply(s, facts);
+                PreferenceRules.apply(s, facts);
+                FamilyRules.apply(s, facts);
+                SkillRules.apply(s, facts);
+                if (!facts.producedInSentence()) {
+                    correction(s, facts);
+                }
+            }
+            boolean typed = facts.producedInSentence();
+            boolean dated = !typed && !s.reported && !s.conditional && EventRules.plansAndEvents(s, facts);
+            if (!typed && !dated && episodes && s.contentWords >= episodeMinContentWords && (named || s.firstPerson)) {
+                EventRules.episode(s, facts, "user.episode.", Facts.EPISODE);
+            }
+        }
+        if (styleFacts && !statements.isEmpty()) {
+            facts.begin(null);
+            StyleRules.apply(text, statements, turnLang, facts);
+        }
+        return facts.list();
+    }
+
+    /** "Actually, it's Anna" / "Na verdade é Anna" / "I meant Lisbon": a new value for the turn's last single fact. */
+    private static void correction(Sentence s, Facts facts) {
+        Matcher meant = s.match(MEANT);
+        if (!s.correction && !meant.lookingAt()) {
+            return;
+        }
+        Matcher m = s.match(CORRECTION_BODY);
+        int start = m.lookingAt() ? m.end() : s.body;
+        String value = Values.phrase(s, start, s.folded.length(), " not ", " nao ");
+        if (value != null && Fold.tokens(Fold.fold(value)).size() <= 4) {
+            facts.correctLast(value);
+        }
+    }
+
+    /**
+     * Options of a {@link RuleBasedExtractor}. Not thread-safe; build once and share the extractor.
+     */
+    public static final class Builder {
+        private boolean styleFacts = true;
+        private boolean episodes = true;
+        private int episodeMinContentWords = 4;
+
+        private Builder() {
+        }
+
+        /** Whether turns yield STYLE facts (default true). */
+        public Builder styleFacts(boolean enabled) {
+            this.styleFacts = enabled;
+            return this;
+        }
+
+        /** Whether statements no rule captured become episodic EVENT facts (default true). */
+        public Builder episodes(boolean enabled) {
+            this.episodes = enabled;
+            return this;
+        }
+
+        /** Content words (not function words or filler) a statement needs to become an episode (default 4). */
+        public Builder episodeMinContentWords(int words) {
+            if (words < 1) {
+                throw new IllegalArgumentException("episodeMinContentWords must be at least 1, was " + words);
+            }
+            this.episodeMinContentWords = words;
+            return this;
+        }
+
+        public RuleBasedExtractor build() {
+            return new RuleBasedExtractor(this);
+        }
+    }
+}

@@ -1,0 +1,362 @@
+package dev.reverie.extract;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One sentence (or clause) of a turn, with its folded twin and the facts about it every rule needs:
+ * where the statement starts after discourse markers ("Actually, ...", "Na verdade, ..."), whether
+ * it is a question, small talk, reported speech or a correction, its language and whether it is
+ * in the first person. Patterns run on {@link #folded} from {@link #body}; because folding keeps
+ * length, their offsets index {@link #text} too. Immutable once built by {@link #split}; confined to
+ * the thread that extracts the turn.
+ */
+final class Sentence {
+
+    enum Lang { EN, PT }
+
+    static final int MAX_CHARS = 600;
+
+    private static final Pattern DISCOURSE = Pattern.compile(
+            "(?:(?:actually|well|so|anyway|anyways|honestly|btw|by\\s+the\\s+way|um|uh|hmm|na\\s+verdade|bem"
+                    + "|entao|olha|enfim|alias|correction|correcao|i\\s+mean|quer\\s+dizer|and|but|also|plus|e|mas"
+                    + "|tambem|then|and\\s+then|oops|ops|sorry|desculpa|desculpe|right|ok\\s+so|oh|ah|ahn|ei"
+                    + "|por\\s+sinal|afinal)\\b[\\s,!.:;]*"
+                    + "|(?:yes|yeah|yep|no|nope|ok|okay|hey|hi|hello|wow|haha|hahaha|lol|sim|nao|oi|ola|nossa|poxa"
+                    + "|cara|gente|opa|thanks|thank\\s+you|obrigad[oa]|great|cool|nice|awesome|omg|aw+|yay)\\s*[,!.:;-]+\\s*)+");
+    private static final Pattern CORRECTION_MARK = Pattern.compile(
+            "\\b(?:actually|na\\s+verdade|correction|correcao|i\\s+mean|quer\\s+dizer|sorry|desculpa|desculpe|oops|ops)\\b");
+    private static final Pattern HEDGE = Pattern.compile(
+            "\\b(?:i\\s+think|i\\s+guess|i\\s+believe|i\\s+suppose|maybe|probably|perhaps|not\\s+sure|might\\s+be"
+                    + "|acho\\s+que|talvez|provavelmente|nao\\s+sei\\s+se|pode\\s+ser\\s+que|parece\\s+que)\\b");
+    private static final Pattern CONDITIONAL = Pattern.compile(
+            "(?:if|unless|what\\s+if|imagine|suppose|i\\s+wish|even\\s+if|se|caso|quem\\s+dera|imagina|e\\s+se|mesmo\\s+se)\\b");
+    private static final Pattern QUESTION_START = Pattern.compile(
+            "(?:do|does|did|are|is|was|were|can|could|would|will|have|has|should|shall|wanna)\\s+"
+                    + "(?:you|u|ya|we|they|he|she|it|i|there)\\b");
+    private static final Pattern REPORTING = Pattern.compile(
+            "\\b(?:said|says|told|tells|asked|asks|wrote|writes|mentioned|mentions|claimed|claims|replied|thinks"
+                    + "|thought|believes|texted|disse|diz|falou|contou|perguntou|escreveu|mencionou|acha|achou"
+                    + "|respondeu|comentou|according\\s+to|segundo\\s+(?:ele|ela))\\b");
+    private static final Set<String> REPORTING_WORDS = Lexicon.set("said|says|told|tells|asked|asks|wrote|writes"
+            + "|mentioned|mentions|claimed|claims|replied|thinks|thought|believes|texted|disse|diz|falou|contou"
+            + "|perguntou|escreveu|mencionou|acha|achou|respondeu|comentou|according|segundo");
+    /** Verbs that open a statement whose "I" was dropped ("Went to the beach yesterday", "Gonna try yoga"). */
+    private static final Set<String> ELIDED_FIRST_PERSON = Lexicon.set("just|got|went|had|took|made|started|finished"
+            + "|lost|found|joined|visited|bought|saw|met|tried|finally|gonna|planning|heading|spent|signed|booked"
+            + "|moved|adopted|ran|attended|learned|learnt|picked|painted|wrote|read|watched|cooked|baked|played"
+            + "|been|having|doing|getting|working|thinking|hoping|looking|trying|feeling|off|back|will|going");
+    private static final Set<String> HEDGE_WORDS = Lexicon.set("think|guess|believe|suppose|maybe|probably|perhaps"
+            + "|sure|might|acho|talvez|provavelmente|sei|pode|parece");
+    private static final Pattern SINGLE_QUOTED = Pattern.compile("(?:^|[\\s:,])'(.{2,200}?)'(?=[\\s.,!?;]|$)");
+    private static final Set<String> ABBREVIATIONS = Lexicon.set("dr|dra|sr|sra|srta|mr|mrs|ms|prof|profa|st"
+            + "|jr|vs|etc|eg|ie|av|dept|no|approx|fig|vol|ave|mt|sen|gov|gen|col|lt|sgt|capt|cmdr");
+
+    final String text;
+    final String folded;
+    final int body;
+    final List<String> tokens;
+    final boolean question;
+    final boolean filler;
+    final boolean reported;
+    final boolean correction;
+    final boolean hedged;
+    final boolean conditional;
+    final boolean firstPerson;
+    final int contentWords;
+    final int enScore;
+    final int ptScore;
+    Lang lang = Lang.EN;
+    private final java.time.LocalDate today;
+    private boolean dateDone;
+    private Dates.Found date;
+    private Boolean future;
+
+    private Sentence(String text, java.time.LocalDate today) {
+        this.text = text;
+        this.today = today;
+        this.folded = Fold.fold(text);
+        Matcher d = DISCOURSE.matcher(folded);
+        int b = d.lookingAt() ? d.end() : 0;
+        this.correction = b > 0 && CORRECTION_MARK.matcher(folded).region(0, b).find();
+        this.body = b;
+        List<int[]> spans = Fold.wordSpans(folded);
+        List<String> all = new ArrayList<>(spans.size());
+        List<String> bodyTokens = new ArrayList<>(spans.size());
+        for (int[] span : spans) {
+            String t = folded.substring(span[0], span[1]);
+            all.add(t);
+            if (span[0] >= b) {
+                bodyTokens.add(t);
+            }
+        }
+        this.tokens = all;
+        int en = 0;
+        int pt = 0;
+        int content = 0;
+        boolean allFiller = true;
+        boolean first = false;
+        for (String t : tokens) {
+            if (Lexicon.EN_MARKERS.contains(t)) {
+                en++;
+            }
+            if (Lexicon.PT_MARKERS.contains(t) || Lexicon.PT_FIRST_PERSON_VERBS.contains(t) && !t.equals("to")) {
+                pt++;
+            }
+            if (!Lexicon.FILLER.contains(t)) {
+                allFiller = false;
+            }
+            if (!Lexicon.STOP.contains(t) && (t.length() > 1 || Character.isDigit(t.charAt(0)))) {
+                content++;
+            }
+            if (Lexicon.FIRST_PERSON.contains(t)) {
+                first = true;
+            }
+        }
+        this.enScore = en;
+        this.ptScore = pt;
+        this.contentWords = content;
+        this.filler = allFiller;
+        if (!first && !bodyTokens.isEmpty() && ELIDED_FIRST_PERSON.contains(bodyTokens.get(0))) {
+            first = true; // "Just got back from a road trip yesterday": the casual dropped "I"
+        }
+        if (!first && pt > en) {
+            for (String t : bodyTokens) {
+                if (Lexicon.PT_FIRST_PERSON_VERBS.contains(t) || (t.length() >= 5 && t.endsWith("ei"))) {
+                    first = true;
+                    break;
+                }
+            }
+        }
+        this.firstPerson = first;
+        this.question = isQuestion(text, folded, b);
+        this.reported = isReported(folded, b, tokens);
+        this.hedged = anyOf(tokens, HEDGE_WORDS) && HEDGE.matcher(folded).find();
+        this.conditional = CONDITIONAL.matcher(folded).region(b, folded.length()).lookingAt();
+    }
+
+    /** A matcher of {@code p} over the folded body. */
+    Matcher match(Pattern p) {
+        return p.matcher(folded).region(body, folded.length());
+    }
+
+    /** Whether the folded body contains {@code needle}. */
+    boolean has(String needle) {
+        return folded.indexOf(needle, body) >= 0;
+    }
+
+    /** Whether the folded body contains any of {@code needles}. */
+    boolean hasAny(String... needles) {
+        for (String n : needles) {
+            if (folded.indexOf(n, body) >= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the sentence speaks about the future (computed once). */
+    boolean future() {
+        if (future == null) {
+            future = Dates.future(this);
+        }
+        return future;
+    }
+
+    /** The first date expression of the body resolved against the turn's day, or null (computed once). */
+    Dates.Found date() {
+        if (!dateDone) {
+            date = Dates.find(this, today, future());
+            dateDone = true;
+        }
+        return date;
+    }
+
+    /** Where the first date expression of the body starts, or -1 (values are cut there: "Porto ano passado"). */
+    int dateStart() {
+        Dates.Found f = date();
+        return f == null ? -1 : f.start();
+    }
+
+    boolean hasDigit() {
+        for (String t : tokens) {
+            if (Character.isDigit(t.charAt(0)) || Character.isDigit(t.charAt(t.length() - 1))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    boolean pt() {
+        return lang == Lang.PT;
+    }
+
+    /** The statement without leading discourse markers and trailing punctuation, original case. */
+    String bodyText() {
+        int end = text.length();
+        while (end > body && !Character.isLetterOrDigit(text.charAt(end - 1))) {
+            end--;
+        }
+        return end > body ? text.substring(body, end) : "";
+    }
+
+    /** The sentence as said, trimmed. */
+    String whole() {
+        return text.strip();
+    }
+
+    private static boolean isQuestion(String text, String folded, int body) {
+        for (int i = text.length() - 1; i >= 0; i--) {
+            char c = text.charAt(i);
+            if (c == '?') {
+                return true;
+            }
+            if (c == '.' || c == '!' || Character.isLetterOrDigit(c)) {
+                if (Character.isLetterOrDigit(c)) {
+                    break;
+                }
+                return false;
+            }
+        }
+        // casual questions without a question mark: "do you like jazz"
+        return QUESTION_START.matcher(folded).region(body, folded.length()).lookingAt();
+    }
+
+    private static boolean anyOf(List<String> tokens, Set<String> words) {
+        for (String t : tokens) {
+            if (words.contains(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isReported(String folded, int body, List<String> tokens) {
+        boolean openingQuote = false;
+        for (int i = body; i < folded.length() && !openingQuote; i++) {
+            // a quote that opens a span, not the apostrophe of "I'm"
+            openingQuote = folded.charAt(i) == '"' || folded.charAt(i) == '\'' && (i == 0 || " :,(".indexOf(folded.charAt(i - 1)) >= 0);
+        }
+        if (!openingQuote && !anyOf(tokens, REPORTING_WORDS)) {
+            return false;
+        }
+        Matcher m = REPORTING.matcher(folded).region(body, folded.length());
+        while (m.find()) {
+            List<String> before = Fold.tokens(folded.substring(Math.max(body, m.start() - 24), m.start()));
+            int from = Math.max(0, before.size() - 3);
+            boolean self = false;
+            for (int i = from; i < before.size(); i++) {
+                String t = before.get(i);
+                if (t.equals("i") || t.equals("eu") || t.equals("we")) {
+                    self = true;
+                }
+            }
+            if (!self) {
+                return true;
+            }
+        }
+        int q = folded.indexOf('"', body);
+        if (q >= 0) {
+            int close = folded.indexOf('"', q + 1);
+            String inside = folded.substring(q + 1, close > q ? close : folded.length());
+            if (mentionsFirstPerson(inside)) {
+                return true;
+            }
+        }
+        if (folded.indexOf('\'', body) >= 0) {
+            Matcher s = SINGLE_QUOTED.matcher(folded).region(body, folded.length());
+            while (s.find()) {
+                if (mentionsFirstPerson(s.group(1))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean mentionsFirstPerson(String folded) {
+        for (String t : Fold.tokens(folded)) {
+            if (Lexicon.FIRST_PERSON.contains(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * Splits {@code text} into sentences at {@code . ! ? ;} followed by a space, at line breaks and at
+     * a spaced dash; abbreviations ("Dra.", "e.g.") and initials do not end a sentence.
+     */
+    static List<Sentence> split(String text, int maxSentences, java.time.LocalDate today) {
+        List<Sentence> out = new ArrayList<>();
+        int n = text.length();
+        int start = 0;
+        for (int i = 0; i < n && out.size() < maxSentences; i++) {
+            char c = text.charAt(i);
+            int cut = -1;
+            int next = i + 1;
+            if (c == '\n' || c == '\r') {
+                cut = i;
+            } else if (c == '.' || c == '!' || c == '?' || c == ';' || c == '\u2026') {
+                int j = i;
+                while (j + 1 < n && ".!?\u2026".indexOf(text.charAt(j + 1)) >= 0) {
+                    j++;
+                }
+                while (j + 1 < n && "\"')]\u201D\u2019".indexOf(text.charAt(j + 1)) >= 0) {
+                    j++;
+                }
+                boolean spaceAfter = j + 1 >= n || Character.isWhitespace(text.charAt(j + 1));
+                if (spaceAfter && !(c == '.' && j == i && abbreviationBefore(text, i))) {
+                    cut = j + 1;
+                    next = j + 1;
+                    i = j;
+                }
+            } else if ((c == '-' || c == '\u2013' || c == '\u2014') && i > 0 && i + 1 < n
+                    && text.charAt(i - 1) == ' ' && text.charAt(i + 1) == ' ') {
+                cut = i;
+            } else if (i - start >= MAX_CHARS && Character.isWhitespace(c)) {
+                cut = i;
+            }
+            if (cut >= 0) {
+                add(out, text, start, cut, today);
+                start = next;
+            }
+        }
+        if (start < n && out.size() < maxSentences) {
+            add(out, text, start, n, today);
+        }
+        return out;
+    }
+
+    private static void add(List<Sentence> out, String text, int start, int end, java.time.LocalDate today) {
+        while (start < end && Character.isWhitespace(text.charAt(start))) {
+            start++;
+        }
+        while (end > start && Character.isWhitespace(text.charAt(end - 1))) {
+            end--;
+        }
+        if (end > start) {
+            out.add(new Sentence(text.substring(start, Math.min(end, start + MAX_CHARS * 2)), today));
+        }
+    }
+
+    private static boolean abbreviationBefore(String text, int dot) {
+        int s = dot;
+        while (s > 0 && Character.isLetter(text.charAt(s - 1))) {
+            s--;
+        }
+        int len = dot - s;
+        if (len == 0) {
+            return false;
+        }
+        if (len == 1) {
+            return true; // an initial: "J. K. Rowling", "e.g."
+        }
+        return len <= 5 && ABBREVIATIONS.contains(Fold.fold(text.substring(s, dot)));
+    }
+}

@@ -1,0 +1,976 @@
+package dev.reverie.store.lucene;
+
+import dev.reverie.Memory;
+import dev.reverie.MemoryEvent;
+import dev.reverie.MemoryFilter;
+import dev.reverie.MemoryKind;
+import dev.reverie.MemoryStatus;
+import dev.reverie.MemoryStoreException;
+import dev.reverie.Observation;
+import dev.reverie.ObservationFilter;
+import dev.reverie.ObservationStatus;
+import dev.reverie.Scope;
+import dev.reverie.SessionSummary;
+import dev.reverie.SessionTurn;
+import dev.reverie.StyleProfile;
+import dev.reverie.internal.Checks;
+import dev.reverie.internal.Vectors;
+import dev.reverie.spi.MemoryStore;
+import dev.reverie.spi.Scored;
+import dev.reverie.spi.WriteBatch;
+import dev.reverie.store.lucene.LuceneDocuments.Type;
+import org.apache.lucene.document.IntPoint;
+import org.apache.lucene.index.DocValues;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.SortedDocValues;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.Collector;
+import org.apache.lucene.search.CollectorManager;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.SimpleCollector;
+import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.SortField;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.store.AlreadyClosedException;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.NRTCachingDirectory;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.StringHelper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+
+/**
+ * A {@link MemoryStore} on Apache Lucene: one index directory per tenant under a folder (or
+ * in-memory {@link ByteBuffersDirectory} indexes for {@code lucene::memory:}), every record type in
+ * that index as a document with a {@code type} field, BM25 lexical search, HNSW vector search, and
+ * near-real-time reads through a {@code SearcherManager}.
+ *
+ * <p><b>Search.</b> Lexical search analyzes the user text with the same chain as the index
+ * (StandardTokenizer, lower case, ASCII folding, Porter stemming; English and Portuguese stop words
+ * dropped from queries) and ORs one {@link TermQuery} per term; scope, type, status and kind are
+ * FILTER clauses of the same {@link BooleanQuery}, so the top-k is computed inside the end user's
+ * documents, never by post-filtering a global top-k. No query parser ever sees user text. Vector
+ * search runs a {@link KnnFloatVectorQuery} (cosine) with the scope and status filter as its
+ * pre-filter; the score returned is the cosine itself. Because Lucene fixes a vector field's
+ * dimension per index, each dimension gets its own field, so end users embedded with different models
+ * can share a tenant; a query whose dimension differs from an embedding stored in the searched scope
+ * fails with {@link IllegalArgumentException}. Vectors longer than the codec's limit (1024 in Lucene
+ * 9) are stored and searched exactly, by scanning the scope's stored vectors. Zero vectors are stored
+ * but never ranked (cosine is undefined for them); a zero query vector returns no candidates.
+ *
+ * <p><b>Writes and atomicity.</b> Writers of one tenant are serialized by a lock (never by
+ * synchronizing on the {@code IndexWriter}). A batch is validated first (a session turn's seq must be
+ * new), then applied with a single {@code IndexWriter.updateDocuments} call, which Lucene indexes as
+ * one block: all of it becomes visible and durable together, or none of it. See {@code BatchPlan}.
+ *
+ * <p><b>Commit modes.</b> By default every write commits (fsync) before it returns, then refreshes
+ * the searcher: an acknowledged write survives {@code kill -9} and power loss, and is visible to every
+ * read that starts afterwards. In group-commit mode ({@link Builder#groupCommit(Duration)} or
+ * {@code lucene:<dir>?commit=group&intervalMs=50}) a write is refreshed (visible at once) but
+ * committed by a background task every interval: <em>a crash loses the writes acknowledged in the
+ * last interval plus the duration of one commit</em> (about 50 ms plus an fsync with the default
+ * interval); a clean {@link #close()} or {@link #commit()} loses nothing. Erasing always commits. In
+ * this mode small uncommitted segments are kept in RAM ({@code NRTCachingDirectory}, at most 32 MB
+ * per tenant) until the next commit writes them out. Why the mode exists: a Lucene commit writes and
+ * fsyncs new segment files (three or four per write, each a journal commit on ext4 and the like), so
+ * a commit per write bounds a single writer to tens of small writes per second. Both modes fsync a
+ * file only once (Lucene itself would re-sync every file of the index on every commit).
+ *
+ * <p><b>Lifecycle.</b> A tenant's index is opened on its first write, or on a read when it exists on
+ * disk; reads of a tenant that has no index return empty answers without creating one. The
+ * {@code IndexWriter} holds the folder's {@code write.lock}: a second store (in this or another
+ * process) opening the same tenant fails with a {@link MemoryStoreException} naming the folder.
+ * {@link #close()} closes each tenant's SearcherManager, then IndexWriter (committing), then
+ * Directory; it is safe to call twice, and every other method then throws
+ * {@link IllegalStateException}. After an I/O failure a tenant's index refuses further use until the
+ * store is reopened, which restarts from the last commit.
+ *
+ * <p>Thread-safe: any number of concurrent readers and writers.
+ */
+public final class LuceneMemoryStore implements MemoryStore {
+
+    /** The group-commit interval used by {@code lucene:<dir>?commit=group} when none is given. */
+    public static final Duration DEFAULT_GROUP_COMMIT_INTERVAL = Duration.ofMillis(50);
+    /** The longest group-commit interval accepted. */
+    public static final Duration MAX_GROUP_COMMIT_INTERVAL = Duration.ofMinutes(10);
+
+    private static final Logger LOG = LoggerFactory.getLogger(LuceneMemoryStore.class);
+    /** Group commit: newly flushed or merged segments up to this size stay in RAM until committed. */
+    private static final double NRT_CACHE_MAX_MERGE_MB = 4;
+    /** Threads that fsync the new files of a commit concurrently (a commit has three or four). */
+    private static final int FSYNC_THREADS = 4;
+    /** Group commit: at most this much RAM per tenant for not-yet-committed segments. */
+    private static final double NRT_CACHE_MAX_MB = 32;
+    private static final Sort BY_TIME_THEN_ID = new Sort(new SortField(LuceneDocuments.TIME, SortField.Type.LONG),
+            new SortField(LuceneDocuments.ID, SortField.Type.STRING));
+    private static final Sort BY_SEQ = new Sort(new SortField(LuceneDocuments.SEQ, SortField.Type.LONG));
+    private static final Sort BY_SEQ_DESCENDING = new Sort(new SortField(LuceneDocuments.SEQ, SortField.Type.LONG, true));
+    private static final Sort BY_ORD = new Sort(new SortField(LuceneDocuments.ORD, SortField.Type.LONG));
+
+    private final Path folder;
+    private final Duration groupCommit;
+    private final TenantIndex.CommitPolicy policy;
+    private final TextAnalysis analysis = new TextAnalysis();
+    private final ConcurrentMap<String, TenantIndex> tenants = new ConcurrentHashMap<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final ScheduledExecutorService committer;
+    /** Runs the fsyncs of one commit in parallel (see SyncOnceDirectory); null for in-memory stores. */
+    private final ExecutorService fsyncs;
+
+    private LuceneMemoryStore(Path folder, Duration groupCommit) {
+        this.folder = folder;
+        this.groupCommit = groupCommit;
+        if (folder == null) {
+            policy = TenantIndex.CommitPolicy.NEVER;
+        } else {
+            policy = groupCommit == null ? TenantIndex.CommitPolicy.EVERY_WRITE : TenantIndex.CommitPolicy.GROUP;
+        }
+        fsyncs = folder == null ? null : Executors.newFixedThreadPool(FSYNC_THREADS, daemon("reverie-lucene-fsync"));
+        if (policy == TenantIndex.CommitPolicy.GROUP) {
+            committer = Executors.newSingleThreadScheduledExecutor(daemon("reverie-lucene-group-commit"));
+            long ms = groupCommit.toMillis();
+            committer.scheduleWithFixedDelay(this::commitTick, ms, ms, TimeUnit.MILLISECONDS);
+        } else {
+            committer = null;
+        }
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** A durable store keeping one index directory per tenant under {@code folder} (created when missing). */
+    public static LuceneMemoryStore open(Path folder) {
+        return builder(folder).build();
+    }
+
+    /** A store whose tenant indexes live in memory and vanish on close. */
+    public static LuceneMemoryStore inMemory() {
+        return new LuceneMemoryStore(null, null);
+    }
+
+    /** A builder for a store under {@code folder}; durable unless {@link Builder#groupCommit} is set. */
+    public static Builder builder(Path folder) {
+        return new Builder(Checks.notNull("folder", folder));
+    }
+
+    /**
+     * Configures a folder-backed {@link LuceneMemoryStore}: durable (commit per write, the default) or
+     * group commit. Not thread-safe; the store it builds is.
+     */
+    public static final class Builder {
+        private final Path folder;
+        private Duration groupCommit;
+
+        private Builder(Path folder) {
+            this.folder = folder;
+        }
+
+        /**
+         * Commits in the background every {@code interval} instead of on every write: much faster small
+         * writes, at the price of losing the writes of the last interval on a crash (see the class comment).
+         */
+        public Builder groupCommit(Duration interval) {
+            Checks.notNull("interval", interval);
+            if (interval.toMillis() < 1) {
+                throw new IllegalArgumentException("group commit interval must be at least 1 ms, was " + interval);
+            }
+            if (interval.compareTo(MAX_GROUP_COMMIT_INTERVAL) > 0) {
+                throw new IllegalArgumentException("group commit interval must be at most "
+                        + MAX_GROUP_COMMIT_INTERVAL + ", was " + interval);
+            }
+            this.groupCommit = interval;
+            return this;
+        }
+
+        /** Commits every write before it returns (the default). */
+        public Builder durable() {
+            this.groupCommit = null;
+            return this;
+        }
+
+        /** Opens the store, creating the folder when missing. */
+        public LuceneMemoryStore build() {
+            try {
+                Files.createDirectories(folder);
+            } catch (IOException e) {
+                throw new MemoryStoreException("could not create the store folder " + folder + ": " + e.getMessage(), e);
+            }
+            return new LuceneMemoryStore(folder, groupCommit);
+        }
+    }
+
+    @Override
+    public String describe() {
+        if (folder == null) {
+            return "lucene::memory:";
+        }
+        return "lucene:" + folder + (groupCommit == null ? "" : "?commit=group&intervalMs=" + groupCommit.toMillis());
+    }
+
+    /** The index directory that holds {@code tenantId}'s data (never shared with another tenant). */
+    public Path tenantFolder(String tenantId) {
+        if (folder == null) {
+            throw new IllegalStateException("an in-memory store has no folders");
+        }
+        return folder.resolve(folderName(Checks.id("tenantId", tenantId)));
+    }
+
+    /**
+     * A folder name for a tenant: lower-case letters, digits, '-' and '_' as they are; any other
+     * character escaped as {@code ~hh}, so ids differing only in case or punctuation never share a
+     * folder (on case-insensitive file systems too); very long ids become a SHA-256 name.
+     */
+    static String folderName(String tenantId) {
+        StringBuilder sb = new StringBuilder("tenant-");
+        for (char ch : tenantId.toCharArray()) {
+            if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-' || ch == '_') {
+                sb.append(ch);
+            } else {
+                sb.append('~').append(String.format(Locale.ROOT, "%02x", (int) ch));
+            }
+        }
+        String name = sb.toString();
+        return name.length() > 200 ? "tenant-h-" + sha256(tenantId) : name;
+    }
+
+    /**
+     * Commits every open tenant index now. In group-commit mode this makes every acknowledged write
+     * durable at once (closing the loss window); in durable mode everything already is.
+     */
+    public void commit() {
+        ensureOpen();
+        for (TenantIndex t : tenants.values()) {
+            t.commit();
+        }
+    }
+
+    /** One group-commit tick (what the background task runs). */
+    void commitTick() {
+        for (TenantIndex t : tenants.values()) {
+            try {
+                t.commitInBackground();
+            } catch (RuntimeException e) {
+                // never let an exception cancel the periodic task
+                LOG.error("group commit of {} failed", t.label(), e);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- tenants
+
+    private void ensureOpen() {
+        if (closed.get()) {
+            throw new IllegalStateException("store " + describe() + " is closed");
+        }
+    }
+
+    /** The tenant's index, opened (and created when missing) on first use. */
+    private TenantIndex index(String tenantId) {
+        ensureOpen();
+        TenantIndex t = tenants.computeIfAbsent(tenantId, this::openTenant);
+        if (closed.get()) {
+            // close() may have run while this index was being opened: do not leak its writer
+            t.close();
+            ensureOpen();
+        }
+        return t;
+    }
+
+    /** The tenant's index if it is open or exists on disk; never creates one. */
+    private Optional<TenantIndex> existingIndex(String tenantId) {
+        ensureOpen();
+        TenantIndex t = tenants.get(tenantId);
+        if (t != null) {
+            return Optional.of(t);
+        }
+        if (folder == null || !hasCommit(folder.resolve(folderName(tenantId)))) {
+            return Optional.empty();
+        }
+        return Optional.of(index(tenantId));
+    }
+
+    private static boolean hasCommit(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return false;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.anyMatch(p -> p.getFileName().toString().startsWith("segments_"));
+        } catch (IOException e) {
+            throw new MemoryStoreException("could not list Lucene index folder " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private TenantIndex openTenant(String tenantId) {
+        if (folder == null) {
+            return TenantIndex.open("memory/" + tenantId, new ByteBuffersDirectory(), analysis.indexAnalyzer(), policy);
+        }
+        Path dir = folder.resolve(folderName(tenantId));
+        Directory directory;
+        try {
+            Files.createDirectories(dir);
+            directory = new SyncOnceDirectory(FSDirectory.open(dir), fsyncs);
+            if (policy == TenantIndex.CommitPolicy.GROUP) {
+                // every write refreshes, which flushes a tiny segment: keep those in RAM until the next
+                // commit syncs them, instead of creating (and later merging) real files per write
+                directory = new NRTCachingDirectory(directory, NRT_CACHE_MAX_MERGE_MB, NRT_CACHE_MAX_MB);
+            }
+        } catch (IOException e) {
+            throw new MemoryStoreException("could not open Lucene index folder " + dir + ": " + e.getMessage(), e);
+        }
+        return TenantIndex.open(dir.toString(), directory, analysis.indexAnalyzer(), policy);
+    }
+
+    private <T> T read(Scope scope, T empty, TenantIndex.Reading<T> work) {
+        Checks.notNull("scope", scope);
+        Optional<TenantIndex> t = existingIndex(scope.tenantId());
+        return t.isEmpty() ? empty : t.get().read(work);
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    @Override
+    public void write(WriteBatch batch) {
+        Checks.notNull("batch", batch);
+        ensureOpen();
+        if (batch.isEmpty()) {
+            return;
+        }
+        BatchPlan plan = BatchPlan.of(batch);
+        TenantIndex t = index(batch.scope().tenantId());
+        t.write((writer, current) -> plan.apply(writer, current, t::nextOrd), false);
+    }
+
+    /**
+     * Deletes every document of the scope, then rewrites the segments that held them
+     * ({@code forceMergeDeletes}) and commits, so the erased text no longer exists in the index files
+     * (not even as deleted documents). This rewrites every segment with deleted documents, so on a
+     * large tenant it costs about as much as rewriting the index; it is meant for rare operator
+     * erasures, not routine deletes.
+     */
+    @Override
+    public void erase(Scope scope) {
+        Checks.notNull("scope", scope);
+        Optional<TenantIndex> t = existingIndex(scope.tenantId());
+        t.ifPresent(index -> index.eraseAndPurge(LuceneDocuments.term(LuceneDocuments.SCOPE,
+                LuceneDocuments.scopeKey(scope))));
+    }
+
+    // ---------------------------------------------------------------- single lookups
+
+    @Override
+    public Optional<Observation> observation(Scope scope, String id) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("id", id);
+        return read(scope, Optional.empty(), s -> first(s,
+                LuceneDocuments.term(LuceneDocuments.UID, LuceneDocuments.uid(Type.OBSERVATION, scope, id)),
+                LuceneDocuments::observation));
+    }
+
+    @Override
+    public Optional<Memory> memory(Scope scope, String id) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("id", id);
+        return read(scope, Optional.empty(), s -> first(s,
+                LuceneDocuments.term(LuceneDocuments.UID, LuceneDocuments.uid(Type.MEMORY, scope, id)),
+                LuceneDocuments::memory));
+    }
+
+    @Override
+    public Optional<SessionSummary> sessionSummary(Scope scope, String sessionId) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("sessionId", sessionId);
+        return read(scope, Optional.empty(), s -> first(s,
+                LuceneDocuments.term(LuceneDocuments.UID, LuceneDocuments.uid(Type.SUMMARY, scope, sessionId)),
+                (f, doc) -> LuceneDocuments.json(f, doc, SessionSummary.class)));
+    }
+
+    @Override
+    public Optional<StyleProfile> styleProfile(Scope scope) {
+        Checks.notNull("scope", scope);
+        return read(scope, Optional.empty(), s -> first(s,
+                LuceneDocuments.term(LuceneDocuments.UID, LuceneDocuments.styleUid(scope)),
+                (f, doc) -> LuceneDocuments.json(f, doc, StyleProfile.class)));
+    }
+
+    // ---------------------------------------------------------------- listings
+
+    @Override
+    public List<Observation> observations(Scope scope, ObservationFilter f) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("filter", f);
+        BooleanQuery.Builder q = LuceneDocuments.ofScope(Type.OBSERVATION, scope);
+        LuceneDocuments.anyOf(q, LuceneDocuments.STATUS, f.statuses(), ObservationStatus.class);
+        LuceneDocuments.anyOf(q, LuceneDocuments.KIND, f.kinds(), MemoryKind.class);
+        if (f.sessionId() != null) {
+            q.add(LuceneDocuments.term(LuceneDocuments.SESSION, f.sessionId()), BooleanClause.Occur.FILTER);
+        }
+        Query query = q.build();
+        return read(scope, List.of(), s -> sorted(s, query, BY_TIME_THEN_ID, f.offset(), f.limit(),
+                LuceneDocuments::observation));
+    }
+
+    @Override
+    public List<Memory> memories(Scope scope, MemoryFilter f) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("filter", f);
+        BooleanQuery.Builder q = LuceneDocuments.ofScope(Type.MEMORY, scope);
+        LuceneDocuments.anyOf(q, LuceneDocuments.STATUS, f.statuses(), MemoryStatus.class);
+        LuceneDocuments.anyOf(q, LuceneDocuments.KIND, f.kinds(), MemoryKind.class);
+        if (f.createdFrom() != null || f.createdBefore() != null) {
+            long from = f.createdFrom() == null ? Long.MIN_VALUE : LuceneDocuments.micros(f.createdFrom());
+            long upper = Long.MAX_VALUE;
+            if (f.createdBefore() != null) {
+                long before = LuceneDocuments.micros(f.createdBefore());
+                if (before == Long.MIN_VALUE) {
+                    ensureOpen();
+                    return List.of();
+                }
+                upper = before - 1; // createdBefore is exclusive
+            }
+            if (from > upper) {
+                ensureOpen();
+                return List.of();
+            }
+            q.add(LuceneDocuments.longRange(LuceneDocuments.TIME, from, upper), BooleanClause.Occur.FILTER);
+        }
+        Query query = q.build();
+        String fragment = f.textContains() == null || f.textContains().isEmpty() ? null
+                : f.textContains().toLowerCase(Locale.ROOT);
+        if (fragment == null) {
+            return read(scope, List.of(), s -> sorted(s, query, BY_TIME_THEN_ID, f.offset(), f.limit(),
+                    LuceneDocuments::memory));
+        }
+        // a substring is not a term: filter the scope's sorted memories, then page
+        return read(scope, List.of(), s -> {
+            List<Memory> all = sorted(s, query, BY_TIME_THEN_ID, 0, Integer.MAX_VALUE, LuceneDocuments::memory);
+            List<Memory> out = new ArrayList<>();
+            int skipped = 0;
+            for (Memory m : all) {
+                if (!m.text().toLowerCase(Locale.ROOT).contains(fragment)) {
+                    continue;
+                }
+                if (skipped < f.offset()) {
+                    skipped++;
+                } else if (out.size() < f.limit()) {
+                    out.add(m);
+                } else {
+                    break;
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public long countMemories(Scope scope, Set<MemoryStatus> statuses) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("statuses", statuses);
+        if (statuses.isEmpty()) {
+            ensureOpen();
+            return 0;
+        }
+        BooleanQuery.Builder q = LuceneDocuments.ofScope(Type.MEMORY, scope);
+        LuceneDocuments.anyOf(q, LuceneDocuments.STATUS, statuses, MemoryStatus.class);
+        Query query = q.build();
+        return read(scope, 0L, s -> (long) s.count(query));
+    }
+
+    // ---------------------------------------------------------------- lexical search
+
+    @Override
+    public List<Scored<Memory>> searchMemories(Scope scope, String text, Set<MemoryStatus> statuses,
+                                               Set<MemoryKind> kinds, int limit) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("statuses", statuses);
+        Checks.notNull("kinds", kinds);
+        Checks.positive("limit", limit);
+        ensureOpen();
+        if (statuses.isEmpty() || kinds.isEmpty()) {
+            return List.of();
+        }
+        BooleanQuery.Builder filters = LuceneDocuments.ofScope(Type.MEMORY, scope);
+        LuceneDocuments.anyOf(filters, LuceneDocuments.STATUS, statuses, MemoryStatus.class);
+        LuceneDocuments.anyOf(filters, LuceneDocuments.KIND, kinds, MemoryKind.class);
+        return lexical(scope, LuceneDocuments.MEMORY_TEXT, text, filters, limit, LuceneDocuments::memory);
+    }
+
+    @Override
+    public List<Scored<Observation>> searchObservations(Scope scope, String text, Set<ObservationStatus> statuses,
+                                                        int limit) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("statuses", statuses);
+        Checks.positive("limit", limit);
+        ensureOpen();
+        if (statuses.isEmpty()) {
+            return List.of();
+        }
+        BooleanQuery.Builder filters = LuceneDocuments.ofScope(Type.OBSERVATION, scope);
+        LuceneDocuments.anyOf(filters, LuceneDocuments.STATUS, statuses, ObservationStatus.class);
+        return lexical(scope, LuceneDocuments.OBSERVATION_TEXT, text, filters, limit, LuceneDocuments::observation);
+    }
+
+    /** BM25 over {@code field}: any analyzed term of the text must match; the filters restrict, never score. */
+    private <T> List<Scored<T>> lexical(Scope scope, String field, String text, BooleanQuery.Builder filters,
+                                        int limit, Decoder<T> decoder) {
+        List<String> terms;
+        try {
+            terms = analysis.queryTerms(text);
+        } catch (AlreadyClosedException e) {
+            ensureOpen();
+            throw e;
+        }
+        if (terms.isEmpty()) {
+            return List.of();
+        }
+        BooleanQuery.Builder anyTerm = new BooleanQuery.Builder();
+        for (String term : terms) {
+            anyTerm.add(LuceneDocuments.term(field, term), BooleanClause.Occur.SHOULD);
+        }
+        Query query = filters.add(anyTerm.build(), BooleanClause.Occur.MUST).build();
+        return read(scope, List.of(), s -> {
+            ScoreDoc[] hits = s.search(query, limit).scoreDocs;
+            StoredFields fields = s.storedFields();
+            List<Scored<T>> out = new ArrayList<>(hits.length);
+            for (ScoreDoc hit : hits) {
+                out.add(new Scored<>(decoder.decode(fields, hit.doc), hit.score));
+            }
+            return out;
+        });
+    }
+
+    // ---------------------------------------------------------------- vector search
+
+    @Override
+    public List<Scored<Memory>> searchMemoriesByVector(Scope scope, float[] vector, Set<MemoryStatus> statuses,
+                                                       int limit) {
+        Checks.notNull("statuses", statuses);
+        BooleanQuery.Builder filter = LuceneDocuments.ofScope(Type.MEMORY, checkVectorSearch(scope, vector, limit));
+        LuceneDocuments.anyOf(filter, LuceneDocuments.STATUS, statuses, MemoryStatus.class);
+        return statuses.isEmpty() ? List.of()
+                : nearest(scope, Type.MEMORY, vector, filter.build(), limit, LuceneDocuments::memory);
+    }
+
+    @Override
+    public List<Scored<Observation>> searchObservationsByVector(Scope scope, float[] vector,
+                                                                Set<ObservationStatus> statuses, int limit) {
+        Checks.notNull("statuses", statuses);
+        BooleanQuery.Builder filter = LuceneDocuments.ofScope(Type.OBSERVATION,
+                checkVectorSearch(scope, vector, limit));
+        LuceneDocuments.anyOf(filter, LuceneDocuments.STATUS, statuses, ObservationStatus.class);
+        return statuses.isEmpty() ? List.of()
+                : nearest(scope, Type.OBSERVATION, vector, filter.build(), limit, LuceneDocuments::observation);
+    }
+
+    private Scope checkVectorSearch(Scope scope, float[] vector, int limit) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("vector", vector);
+        Checks.positive("limit", limit);
+        if (vector.length == 0) {
+            throw new IllegalArgumentException("vector must have at least one dimension");
+        }
+        for (int i = 0; i < vector.length; i++) {
+            if (!Float.isFinite(vector[i])) {
+                throw new IllegalArgumentException("vector component " + i + " is not finite: " + vector[i]);
+            }
+        }
+        ensureOpen();
+        return scope;
+    }
+
+    private <T> List<Scored<T>> nearest(Scope scope, Type type, float[] vector, Query filter, int limit,
+                                        Decoder<T> decoder) {
+        int dim = vector.length;
+        double norm = Vectors.norm(vector);
+        return read(scope, List.of(), s -> {
+            Query otherDimension = new BooleanQuery.Builder()
+                    .add(filter, BooleanClause.Occur.FILTER)
+                    .add(IntPoint.newRangeQuery(LuceneDocuments.VECTOR_DIMENSION, 1, Integer.MAX_VALUE),
+                            BooleanClause.Occur.FILTER)
+                    .add(IntPoint.newExactQuery(LuceneDocuments.VECTOR_DIMENSION, dim), BooleanClause.Occur.MUST_NOT)
+                    .build();
+            ScoreDoc[] mismatch = s.search(otherDimension, 1).scoreDocs;
+            if (mismatch.length > 0) {
+                float[] stored = LuceneDocuments.vector(s.storedFields(), mismatch[0].doc);
+                throw new IllegalArgumentException("vector dimension " + dim + " does not match the dimension "
+                        + (stored == null ? "?" : String.valueOf(stored.length)) + " of the embeddings stored for "
+                        + type.plural + " of " + scope);
+            }
+            Query sameDimension = new BooleanQuery.Builder()
+                    .add(filter, BooleanClause.Occur.FILTER)
+                    .add(IntPoint.newExactQuery(LuceneDocuments.VECTOR_DIMENSION, dim), BooleanClause.Occur.FILTER)
+                    .build();
+            int candidates = s.count(sameDimension);
+            if (candidates == 0 || norm == 0) {
+                return List.of();
+            }
+            int k = Math.min(limit, candidates);
+            List<ScoreDoc> hits = LuceneDocuments.knnIndexable(type, dim)
+                    ? knn(s, LuceneDocuments.knnField(type, dim), vector, k, filter)
+                    : exactNearest(s, sameDimension, vector, norm, k);
+            StoredFields fields = s.storedFields();
+            List<Scored<T>> out = new ArrayList<>(hits.size());
+            for (ScoreDoc hit : hits) {
+                out.add(new Scored<>(decoder.decode(fields, hit.doc), hit.score));
+            }
+            return out;
+        });
+    }
+
+    /** HNSW search pre-filtered by scope and status; Lucene's cosine score (1 + cos) / 2 mapped back to cos. */
+    private static List<ScoreDoc> knn(IndexSearcher s, String field, float[] vector, int k, Query filter)
+            throws IOException {
+        ScoreDoc[] hits = s.search(new KnnFloatVectorQuery(field, vector, k, filter), k).scoreDocs;
+        List<ScoreDoc> out = new ArrayList<>(hits.length);
+        for (ScoreDoc hit : hits) {
+            out.add(new ScoreDoc(hit.doc, Math.max(-1f, Math.min(1f, 2 * hit.score - 1))));
+        }
+        return out;
+    }
+
+    /** Exact cosine over the stored vectors of the filtered documents (dimensions the codec cannot index). */
+    private static List<ScoreDoc> exactNearest(IndexSearcher s, Query q, float[] vector, double norm, int k)
+            throws IOException {
+        PriorityQueue<ScoreDoc> top = new PriorityQueue<>((a, b) -> Float.compare(a.score, b.score));
+        forEachMatch(s, q, leaf -> {
+            StoredFields fields = leaf.reader().storedFields();
+            int base = leaf.docBase;
+            return doc -> {
+                float[] stored = LuceneDocuments.vector(fields, doc);
+                if (stored != null && stored.length == vector.length) {
+                    top.add(new ScoreDoc(base + doc, (float) Vectors.cosine(vector, stored, norm)));
+                    if (top.size() > k) {
+                        top.poll();
+                    }
+                }
+            };
+        });
+        List<ScoreDoc> best = new ArrayList<>(top);
+        best.sort((a, b) -> Float.compare(b.score, a.score));
+        return best;
+    }
+
+    // ---------------------------------------------------------------- sessions
+
+    @Override
+    public List<SessionTurn> sessionTurns(Scope scope, String sessionId, long fromSeq, int limit) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("sessionId", sessionId);
+        Checks.positive("limit", limit);
+        Query q = ofSession(Type.TURN, scope, sessionId)
+                .add(LuceneDocuments.longRange(LuceneDocuments.SEQ, fromSeq, Long.MAX_VALUE), BooleanClause.Occur.FILTER)
+                .build();
+        return read(scope, List.of(), s -> sorted(s, q, BY_SEQ, 0, limit, LuceneDocuments::sessionTurnOf));
+    }
+
+    @Override
+    public List<SessionTurn> recentTurns(Scope scope, String sessionId, int count) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("sessionId", sessionId);
+        Checks.nonNegative("count", count);
+        if (count == 0) {
+            ensureOpen();
+            return List.of();
+        }
+        Query q = ofSession(Type.TURN, scope, sessionId).build();
+        List<SessionTurn> newestFirst = read(scope, List.of(),
+                s -> sorted(s, q, BY_SEQ_DESCENDING, 0, count, LuceneDocuments::sessionTurnOf));
+        List<SessionTurn> ascending = new ArrayList<>(newestFirst);
+        Collections.reverse(ascending);
+        return ascending;
+    }
+
+    @Override
+    public long sessionLength(Scope scope, String sessionId) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("sessionId", sessionId);
+        Query q = ofSession(Type.TURN, scope, sessionId).build();
+        return read(scope, 0L, s -> (long) s.count(q));
+    }
+
+    @Override
+    public List<String> sessions(Scope scope) {
+        Checks.notNull("scope", scope);
+        Query q = LuceneDocuments.ofScope(Type.TURN, scope).build();
+        return read(scope, List.of(), s -> {
+            Map<String, Long> firstActivity = new HashMap<>();
+            forEachMatch(s, q, leaf -> {
+                SortedDocValues session = DocValues.getSorted(leaf.reader(), LuceneDocuments.TURN_SESSION);
+                NumericDocValues at = DocValues.getNumeric(leaf.reader(), LuceneDocuments.AT);
+                return doc -> {
+                    if (session.advanceExact(doc) && at.advanceExact(doc)) {
+                        firstActivity.merge(session.lookupOrd(session.ordValue()).utf8ToString(), at.longValue(),
+                                Math::min);
+                    }
+                };
+            });
+            List<Map.Entry<String, Long>> entries = new ArrayList<>(firstActivity.entrySet());
+            entries.sort(Map.Entry.<String, Long>comparingByValue().thenComparing(Map.Entry.comparingByKey()));
+            List<String> out = new ArrayList<>(entries.size());
+            entries.forEach(e -> out.add(e.getKey()));
+            return out;
+        });
+    }
+
+    @Override
+    public List<SessionTurn> archivedTurns(Scope scope, String sessionId) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("sessionId", sessionId);
+        Query q = ofSession(Type.ARCHIVE, scope, sessionId).build();
+        return read(scope, List.of(), s -> sorted(s, q, BY_SEQ, 0, Integer.MAX_VALUE, LuceneDocuments::sessionTurnOf));
+    }
+
+    @Override
+    public List<MemoryEvent> history(Scope scope, String memoryId) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("memoryId", memoryId);
+        Query q = LuceneDocuments.ofScope(Type.HISTORY, scope)
+                .add(LuceneDocuments.term(LuceneDocuments.MEMORY_ID, memoryId), BooleanClause.Occur.FILTER)
+                .build();
+        return read(scope, List.of(), s -> sorted(s, q, BY_ORD, 0, Integer.MAX_VALUE,
+                (f, doc) -> LuceneDocuments.json(f, doc, MemoryEvent.class)));
+    }
+
+    @Override
+    public List<MemoryEvent> history(Scope scope) {
+        Checks.notNull("scope", scope);
+        Query q = LuceneDocuments.ofScope(Type.HISTORY, scope).build();
+        return read(scope, List.of(), s -> sorted(s, q, BY_ORD, 0, Integer.MAX_VALUE,
+                (f, doc) -> LuceneDocuments.json(f, doc, MemoryEvent.class)));
+    }
+
+    private static BooleanQuery.Builder ofSession(Type type, Scope scope, String sessionId) {
+        return LuceneDocuments.ofScope(type, scope)
+                .add(LuceneDocuments.term(LuceneDocuments.SESSION, sessionId), BooleanClause.Occur.FILTER);
+    }
+
+    // ---------------------------------------------------------------- end users
+
+    /**
+     * Walks the {@code scope} terms ({@code agent/user}) that start with the agent, keeping those with
+     * a live document, so deleted data that is still in a segment never resurrects an erased user.
+     */
+    @Override
+    public List<Scope> endUsers(String tenantId, String agentId) {
+        Checks.id("tenantId", tenantId);
+        Checks.id("agentId", agentId);
+        Optional<TenantIndex> t = existingIndex(tenantId);
+        if (t.isEmpty()) {
+            return List.of();
+        }
+        String prefix = agentId + "/";
+        BytesRef prefixBytes = new BytesRef(prefix);
+        Set<String> users = t.get().read(s -> {
+            Set<String> found = new TreeSet<>();
+            for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
+                Terms terms = leaf.reader().terms(LuceneDocuments.SCOPE);
+                if (terms == null) {
+                    continue;
+                }
+                Bits live = leaf.reader().getLiveDocs();
+                TermsEnum te = terms.iterator();
+                if (te.seekCeil(prefixBytes) == TermsEnum.SeekStatus.END) {
+                    continue;
+                }
+                PostingsEnum postings = null;
+                do {
+                    BytesRef term = te.term();
+                    if (!StringHelper.startsWith(term, prefixBytes)) {
+                        break;
+                    }
+                    postings = te.postings(postings, PostingsEnum.NONE);
+                    if (hasLiveDoc(postings, live)) {
+                        found.add(term.utf8ToString().substring(prefix.length()));
+                    }
+                } while (te.next() != null);
+            }
+            return found;
+        });
+        List<Scope> out = new ArrayList<>(users.size());
+        for (String u : users) {
+            out.add(Scope.of(tenantId, agentId, u));
+        }
+        return out;
+    }
+
+    private static boolean hasLiveDoc(PostingsEnum postings, Bits live) throws IOException {
+        for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
+            if (live == null || live.get(doc)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ---------------------------------------------------------------- close
+
+    /**
+     * Stops the group-commit task, then closes every tenant index (SearcherManager, then IndexWriter,
+     * which commits what is pending, then Directory). Safe to call twice.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        if (committer != null) {
+            committer.shutdown();
+            try {
+                if (!committer.awaitTermination(1, TimeUnit.MINUTES)) {
+                    LOG.warn("the group commit of {} did not finish within a minute; closing anyway", describe());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        RuntimeException failure = null;
+        for (TenantIndex t : tenants.values()) {
+            try {
+                t.close();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        tenants.clear();
+        if (fsyncs != null) {
+            fsyncs.shutdown();
+        }
+        analysis.close();
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /** Stored document to record. */
+    interface Decoder<T> {
+        T decode(StoredFields fields, int doc) throws IOException;
+    }
+
+    /** Called once per segment; returns what to do with each matching (live) document of it. */
+    private interface LeafVisitor {
+        DocVisitor leaf(LeafReaderContext leaf) throws IOException;
+    }
+
+    private interface DocVisitor {
+        void visit(int doc) throws IOException;
+    }
+
+    /**
+     * Visits every live document matching {@code q}, segment by segment, in doc-id order. The
+     * searchers have no executor, so segments are visited one after another on this thread.
+     */
+    private static void forEachMatch(IndexSearcher s, Query q, LeafVisitor visitor) throws IOException {
+        s.search(q, new CollectorManager<Collector, Void>() {
+            @Override
+            public Collector newCollector() {
+                return new SimpleCollector() {
+                    private DocVisitor docs;
+
+                    @Override
+                    protected void doSetNextReader(LeafReaderContext context) throws IOException {
+                        docs = visitor.leaf(context);
+                    }
+
+                    @Override
+                    public void collect(int doc) throws IOException {
+                        docs.visit(doc);
+                    }
+
+                    @Override
+                    public ScoreMode scoreMode() {
+                        return ScoreMode.COMPLETE_NO_SCORES;
+                    }
+                };
+            }
+
+            @Override
+            public Void reduce(Collection<Collector> collectors) {
+                return null;
+            }
+        });
+    }
+
+    private static <T> Optional<T> first(IndexSearcher s, Query q, Decoder<T> decoder) throws IOException {
+        ScoreDoc[] hits = s.search(q, 1).scoreDocs;
+        return hits.length == 0 ? Optional.empty() : Optional.of(decoder.decode(s.storedFields(), hits[0].doc));
+    }
+
+    /** The matches in sort order, skipping {@code offset}, at most {@code limit}. */
+    private static <T> List<T> sorted(IndexSearcher s, Query q, Sort sort, int offset, int limit, Decoder<T> decoder)
+            throws IOException {
+        int total = s.count(q);
+        if (total == 0 || offset >= total) {
+            return List.of();
+        }
+        int n = (int) Math.min((long) offset + limit, total);
+        ScoreDoc[] hits = s.search(q, n, sort).scoreDocs;
+        StoredFields fields = s.storedFields();
+        List<T> out = new ArrayList<>(Math.max(0, hits.length - offset));
+        for (int i = offset; i < hits.length; i++) {
+            out.add(decoder.decode(fields, hits[i].doc));
+        }
+        return out;
+    }
+
+    private static String sha256(String s) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            return HexFormat.of().formatHex(md.digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+}

@@ -1,0 +1,145 @@
+package dev.reverie.store.lucene;
+
+import dev.reverie.MemoryStoreException;
+import dev.reverie.internal.Terms;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.CharArraySet;
+import org.apache.lucene.analysis.LowerCaseFilter;
+import org.apache.lucene.analysis.StopFilter;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.Tokenizer;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.analysis.en.PorterStemFilter;
+import org.apache.lucene.analysis.miscellaneous.ASCIIFoldingFilter;
+import org.apache.lucene.analysis.pt.PortugueseAnalyzer;
+import org.apache.lucene.analysis.standard.StandardTokenizer;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Text analysis for the Lucene store, shared by indexing and querying so both sides produce the
+ * same terms: {@link StandardTokenizer} (Unicode word boundaries, emoji kept as tokens), lower case,
+ * {@link ASCIIFoldingFilter} (so {@code alérgica} and {@code alergica} match, the usual way
+ * Portuguese is typed on an English keyboard) and {@link PorterStemFilter}.
+ *
+ * <p>Why Porter rather than {@code EnglishMinimalStemFilter}: the minimal stemmer only strips
+ * plurals, so {@code liked}, {@code likes} and {@code liking} stay apart, while Porter conflates
+ * them; on Portuguese text Porter mostly strips plural and a few suffixes ({@code alergias} →
+ * {@code alergia}), which is harmless because the same stemmer runs at index and query time, so an
+ * exact word always matches itself. It is also the stemmer of the SQLite store's FTS5 tokenizer
+ * ({@code porter unicode61 remove_diacritics 2}), so both stores return comparable candidates.
+ * Language-specific stemmers would need a language per text, which the store does not know.
+ *
+ * <p>Stop words (English and Portuguese, accent-folded) are dropped from queries only, never from
+ * the index: function words such as {@code my} or {@code de} would otherwise give a memory a
+ * non-zero relevance for sharing nothing but grammar. A query made only of stop words falls back to
+ * all its terms. Queries are built from these analyzed terms alone, never parsed, so no query syntax
+ * can pass through.
+ *
+ * <p>Thread-safe: Lucene analyzers keep per-thread token stream components. Close it when the store
+ * closes.
+ */
+final class TextAnalysis implements AutoCloseable {
+
+    /** Most distinct terms a query keeps; more add noise and cost without changing the candidates. */
+    static final int MAX_QUERY_TERMS = 64;
+
+    /** English function words beyond Lucene's short default list (pronouns, auxiliaries, question words). */
+    private static final List<String> MORE_ENGLISH_STOP_WORDS = List.of(
+            "i", "me", "my", "mine", "myself", "you", "your", "yours", "yourself", "he", "him", "his", "himself",
+            "she", "her", "hers", "herself", "we", "us", "our", "ours", "them", "its", "itself", "what", "which",
+            "who", "whom", "whose", "when", "where", "why", "how", "do", "does", "did", "doing", "am", "been",
+            "being", "have", "has", "had", "having", "can", "could", "would", "should", "shall", "must", "about",
+            "from", "so", "than", "too", "very", "just", "also", "any", "some", "each", "other", "here", "only",
+            "i'm", "i've", "i'd", "i'll", "it's", "don't", "you're", "she's", "he's", "that's", "what's", "let's");
+
+    private static final CharArraySet QUERY_STOP_WORDS = stopWords();
+
+    private final Analyzer index = new Chain(null);
+    private final Analyzer query = new Chain(QUERY_STOP_WORDS);
+
+    /** The analyzer for indexed text fields (no stop words removed). */
+    Analyzer indexAnalyzer() {
+        return index;
+    }
+
+    /**
+     * The distinct analyzed terms of arbitrary user text, in order, at most {@link #MAX_QUERY_TERMS}:
+     * without stop words, or with them when nothing else is left. Empty for blank or token-free text.
+     */
+    List<String> queryTerms(String text) {
+        if (text == null || text.isBlank()) {
+            return List.of();
+        }
+        List<String> terms = analyze(query, text);
+        return terms.isEmpty() ? analyze(index, text) : terms;
+    }
+
+    private static List<String> analyze(Analyzer analyzer, String text) {
+        Set<String> out = new LinkedHashSet<>();
+        try (TokenStream ts = analyzer.tokenStream("text", text)) {
+            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+            ts.reset();
+            while (out.size() < MAX_QUERY_TERMS && ts.incrementToken()) {
+                out.add(term.toString());
+            }
+            ts.end();
+        } catch (IOException e) {
+            throw new MemoryStoreException("could not analyze query text: " + e.getMessage(), e);
+        }
+        return new ArrayList<>(out);
+    }
+
+    private static CharArraySet stopWords() {
+        CharArraySet set = new CharArraySet(512, false);
+        addFolded(set, EnglishAnalyzer.ENGLISH_STOP_WORDS_SET);
+        addFolded(set, PortugueseAnalyzer.getDefaultStopSet());
+        addFolded(set, MORE_ENGLISH_STOP_WORDS);
+        return CharArraySet.unmodifiableSet(set);
+    }
+
+    private static void addFolded(CharArraySet target, Iterable<?> words) {
+        for (Object w : words) {
+            String word = w instanceof char[] chars ? new String(chars) : String.valueOf(w);
+            // the filter sees folded text, so "não" must be stored as "nao"
+            target.add(Terms.fold(word));
+        }
+    }
+
+    @Override
+    public void close() {
+        index.close();
+        query.close();
+    }
+
+    /** StandardTokenizer, lower case, ASCII folding, optional stop words, Porter stemming. */
+    private static final class Chain extends Analyzer {
+        private final CharArraySet stopWords;
+
+        Chain(CharArraySet stopWords) {
+            this.stopWords = stopWords;
+        }
+
+        @Override
+        protected TokenStreamComponents createComponents(String fieldName) {
+            Tokenizer source = new StandardTokenizer();
+            TokenStream stream = new LowerCaseFilter(source);
+            stream = new ASCIIFoldingFilter(stream);
+            if (stopWords != null) {
+                stream = new StopFilter(stream, stopWords);
+            }
+            stream = new PorterStemFilter(stream);
+            return new TokenStreamComponents(source, stream);
+        }
+
+        @Override
+        protected TokenStream normalize(String fieldName, TokenStream in) {
+            return new ASCIIFoldingFilter(new LowerCaseFilter(in));
+        }
+    }
+}
