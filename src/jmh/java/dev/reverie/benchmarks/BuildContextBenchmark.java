@@ -53,7 +53,7 @@ public class BuildContextBenchmark {
     /** Requests are drawn from this many precomputed (end user, question) pairs. */
     private static final int REQUESTS = 1 << 16;
 
-    @Param({"sqlite"})
+    @Param({"sqlite", "lucene"})
     public String store;
 
     @Param({"10000"})

@@ -57,7 +57,7 @@ public class RecordTurnBenchmark {
     static final String AGENT = "writer";
     private static final int EXCHANGES = 1 << 12;
 
-    @Param({"sqlite"})
+    @Param({"sqlite", "lucene"})
     public String store;
 
     @Param({"10000"})
