@@ -51,7 +51,7 @@ public final class HeapGrowthCheck {
             manager.flush();
             long base = usedAfterGc(memory);
             System.out.printf(Locale.ROOT, "%8s %12s%n", "served", "used heap");
-            System.out.printf(Locale.ROOT, "%8d %9.1f MiB (after warm-up)%n", 0, base / 1048576.0);
+            System.out.printf(Locale.ROOT, "%8d %9.1f MiB %,14d bytes (after warm-up)%n", 0, base / 1048576.0, base);
             long first = 0;
             long last = 0;
             for (int i = 0; i < users; i++) {
@@ -63,7 +63,7 @@ public final class HeapGrowthCheck {
                     if (i + 1 == Math.min(STEP, users)) {
                         first = last;
                     }
-                    System.out.printf(Locale.ROOT, "%8d %9.1f MiB%n", i + 1, last / 1048576.0);
+                    System.out.printf(Locale.ROOT, "%8d %9.1f MiB %,14d bytes%n", i + 1, last / 1048576.0, last);
                 }
             }
             double ratio = (double) last / first;

@@ -298,6 +298,42 @@ public final class TenantDataGenerator {
         return batch;
     }
 
+    /**
+     * An end user as the dream cycle finds them after a day of conversations: the same 100 durable
+     * memories as end user {@code index} of the data set, and 200 fresh PENDING observations from
+     * the last day, about one in five a repetition of an earlier one (same kind, subject and value),
+     * as people repeat themselves. Written under {@code scope}, usually another agent's.
+     */
+    static WriteBatch dreamBatch(Scope scope, int index) {
+        Random random = new Random(userSeed(index) ^ 0xD8EA_3000L);
+        TextGenerator text = new TextGenerator(VOCABULARY, userSeed(index), random);
+        WriteBatch batch = WriteBatch.of(scope);
+        String uid = scope.endUserId();
+        for (int m = 0; m < MEMORIES_PER_USER; m++) {
+            batch.put(memory(scope, uid, m, text, random, null));
+        }
+        List<Observation> fresh = new ArrayList<>(OBSERVATIONS_PER_USER);
+        for (int o = 0; o < OBSERVATIONS_PER_USER; o++) {
+            Observation next = observation(scope, uid, o, text, random);
+            Instant observed = NOW.minus(Duration.ofMinutes(random.nextInt(24 * 60)));
+            if (!fresh.isEmpty() && random.nextInt(5) == 0) {
+                Observation earlier = fresh.get(random.nextInt(fresh.size()));
+                next = new Observation(next.id(), scope, earlier.kind(), earlier.text(), earlier.subject(),
+                        earlier.value(), earlier.cardinality(), earlier.polarity(), next.confidence(), observed,
+                        next.sessionId(), next.provenance(), next.sourceTurnIds(), 1, ObservationStatus.PENDING,
+                        null, null);
+            } else {
+                next = new Observation(next.id(), scope, next.kind(), next.text(), next.subject(),
+                        next.text().length() > 40 ? next.text().substring(0, 40) : next.text(), next.cardinality(),
+                        next.polarity(), next.confidence(), observed, next.sessionId(), next.provenance(),
+                        next.sourceTurnIds(), 1, ObservationStatus.PENDING, null, null);
+            }
+            fresh.add(next);
+            batch.put(next);
+        }
+        return batch;
+    }
+
     private static Memory memory(Scope scope, String uid, int m, TextGenerator text, Random random,
                                  Embedder embedder) {
         MemoryKind kind;
