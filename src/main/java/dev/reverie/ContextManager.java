@@ -2,6 +2,9 @@ package dev.reverie;
 
 import dev.reverie.governance.FailedRunCriterion;
 import dev.reverie.governance.HealthMonitor;
+import dev.reverie.dream.DreamCycle;
+import dev.reverie.dream.DreamListener;
+import dev.reverie.dream.DreamReport;
 import dev.reverie.extract.LlmExtractor;
 import dev.reverie.extract.RuleBasedExtractor;
 import dev.reverie.extract.SecretRedactor;
@@ -47,7 +50,8 @@ public final class ContextManager implements AutoCloseable {
     private final Retriever retriever;
     private final WritePipeline writes;
     private final RetrievalRecorder retrievals;
-    private final ScopeLocks locks = new ScopeLocks(256);
+    private final DreamCycle dreams;
+    private final ScopeLocks locks = new ScopeLocks(1024);
     private final AtomicBoolean closed = new AtomicBoolean();
     private final HealthMonitor health;
     private final FailedRunCriterion failedRuns;
@@ -67,8 +71,17 @@ public final class ContextManager implements AutoCloseable {
         this.assembler = new ContextAssembler(store, policy, b.tokenCounter, summarizer, embedder, clock, b.immutable);
         this.retriever = new Retriever(store, policy, embedder);
         this.writes = new WritePipeline(store, clock, new SecretRedactor(), extractor(b), locks,
-                b.archive);
+                b.archive, embedder);
         this.retrievals = new RetrievalRecorder(store, locks);
+        DreamCycle.Builder dream = DreamCycle.builder(store).policy(policy).clock(clock)
+                .referenceValidator(b.referenceValidator).scopeLocks(locks::lockFor);
+        if (embedder != null) {
+            dream.embedder(embedder);
+        }
+        if (b.languageModel != null) {
+            dream.languageModel(b.languageModel);
+        }
+        this.dreams = dream.build();
         this.health = new HealthMonitor(store, policy, b.tokenCounter, clock, assembler.immutableTokens(), recallMode);
         this.failedRuns = new FailedRunCriterion(store, locks, clock, writes);
         this.admin = new MemoryAdmin(store, clock, locks, embedder, health, this::flush, this::ensureOpen);
@@ -112,7 +125,8 @@ public final class ContextManager implements AutoCloseable {
     /**
      * Records turns after an LLM call: secrets are redacted first, the turns are appended to the
      * session, typed observations are extracted into L3 with provenance, and the conversation
-     * archive is written asynchronously.
+     * archive is written asynchronously. With an embedder, the new observations get their vectors
+     * asynchronously too; {@link #flush()} waits for them.
      */
     public TurnReceipt recordTurn(Scope scope, String sessionId, Turn... turns) {
         Checks.notNull("turns", turns);
@@ -167,6 +181,38 @@ public final class ContextManager implements AutoCloseable {
         health.reset();
     }
 
+    /**
+     * Runs the dream cycle (light sleep, deep sleep, REM, prune) for one end user and returns what it
+     * did. Schedule it between conversations; it never blocks other users' turns.
+     */
+    public DreamReport dream(Scope scope) {
+        return dream(scope, DreamListener.NONE);
+    }
+
+    /** As {@link #dream(Scope)}, reporting each phase's start, progress and end to {@code listener}. */
+    public DreamReport dream(Scope scope, DreamListener listener) {
+        ensureOpen();
+        return dreams.run(scope, listener);
+    }
+
+    /**
+     * Runs the dream cycle for every end user of a tenant and agent, one at a time (no phase ever
+     * mixes two people), reporting progress to {@code listener}; returns the summed report.
+     */
+    public DreamReport dream(String tenantId, String agentId, DreamListener listener) {
+        ensureOpen();
+        return dreams.runAll(tenantId, agentId, listener);
+    }
+
+    /**
+     * Reprocesses the end user's whole L3 stack, already-consolidated observations included (to
+     * migrate a backlog); idempotent, it never duplicates durable memories.
+     */
+    public DreamReport consolidate(Scope scope) {
+        ensureOpen();
+        return dreams.consolidate(scope);
+    }
+
     /** A recall tool sealed to {@code scope}, for {@link RecallMode#ON_DEMAND} function calling. */
     public MemoryTool recallTool(Scope scope) {
         Checks.notNull("scope", scope);
@@ -184,9 +230,13 @@ public final class ContextManager implements AutoCloseable {
         return policy;
     }
 
-    /** Waits for background work (archive, retrieval statistics) queued so far; for tests and shutdown. */
+    /**
+     * Waits for background work (archive, observation embeddings, retrieval statistics) queued so far;
+     * for tests and shutdown.
+     */
     public void flush() {
         writes.flushArchive();
+        writes.flushEmbeddings();
         retrievals.flush();
     }
 

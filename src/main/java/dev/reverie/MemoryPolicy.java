@@ -42,6 +42,7 @@ public final class MemoryPolicy {
     private final double nullRetrievalAlert;
     private final int tokensPerTurnAlert;
     private final int longSessionTurns;
+    private final double minVectorSimilarity;
 
     private MemoryPolicy(Builder b) {
         relevanceWeight = b.relevanceWeight;
@@ -72,6 +73,7 @@ public final class MemoryPolicy {
         nullRetrievalAlert = b.nullRetrievalAlert;
         tokensPerTurnAlert = b.tokensPerTurnAlert;
         longSessionTurns = b.longSessionTurns;
+        minVectorSimilarity = b.minVectorSimilarity;
     }
 
     /** The design's defaults. */
@@ -101,13 +103,13 @@ public final class MemoryPolicy {
     public double failedFactor() { return failedFactor; }
     /** Half-life of the recency term (default 30 days). */
     public Duration recencyHalfLife() { return recencyHalfLife; }
-    /** The k of reciprocal-rank fusion (default 60). */
+    /** The k of reciprocal-rank fusion (default 10; see the builder for why not 60). */
     public int rrfK() { return rrfK; }
     /** MMR trade-off between relevance and diversity (default 0.7). */
     public double mmrLambda() { return mmrLambda; }
-    /** Most memories injected per call (default 8). */
+    /** Most memories injected per call besides the pins (default 64; the layer's budget usually binds first). */
     public int topK() { return topK; }
-    /** Candidates asked of the store per search (default 50). */
+    /** Candidates asked of the store per search (default 100). */
     public int candidateLimit() { return candidateLimit; }
     /** Share of the budget left after IMMUTABLE and TRANSIENT that PERSISTENT may use (default 0.30). */
     public double persistentShare() { return persistentShare; }
@@ -142,12 +144,15 @@ public final class MemoryPolicy {
     /** Session length in turns that should have compacted at least once (default 200). */
     public int longSessionTurns() { return longSessionTurns; }
 
-    /** Decay half-life for a kind (default 30 days; EVENT 60 days; SKILL and FACT 90 days). */
+    /** Cosine below which a vector candidate counts as unrelated and is dropped (default 0.25). */
+    public double minVectorSimilarity() { return minVectorSimilarity; }
+
+    /** Decay half-life for a kind (default 30 days; SKILL and FACT 90 days; EVENT 180 days). */
     public Duration halfLife(MemoryKind kind) {
         return halfLives.get(kind);
     }
 
-    /** Default TTL for a kind (default 180 days; FACT and SKILL 365 days). */
+    /** Default TTL for a kind (default 180 days; FACT, SKILL and EVENT 365 days). */
     public Duration ttl(MemoryKind kind) {
         return ttls.get(kind);
     }
@@ -160,10 +165,14 @@ public final class MemoryPolicy {
         private double thirdPartyFactor = 0.5;
         private double failedFactor = 0.3;
         private Duration recencyHalfLife = Duration.ofDays(30);
-        private int rrfK = 60;
+        // tuned on LoCoMo (docs/benchmarks.md): k = 60 squeezes rank 1 and rank 20 into 1.0 vs 0.75, so
+        // importance and recency outvoted relevance; k = 10 keeps relevance in charge
+        private int rrfK = 10;
         private double mmrLambda = 0.7;
-        private int topK = 8;
-        private int candidateLimit = 50;
+        // the persistent budget, not a fixed count, should bound what is injected: with top-k 8 a
+        // 2,000-token context on LoCoMo used 300 tokens and recalled 47 % of the evidence
+        private int topK = 64;
+        private int candidateLimit = 100;
         private double persistentShare = 0.30;
         private int recentTurns = 8;
         private double compactionThreshold = 0.80;
@@ -182,13 +191,16 @@ public final class MemoryPolicy {
         private double nullRetrievalAlert = 0.2;
         private int tokensPerTurnAlert = 50_000;
         private int longSessionTurns = 200;
+        private double minVectorSimilarity = 0.25;
 
         private Builder() {
             for (MemoryKind kind : MemoryKind.values()) {
                 halfLives.put(kind, Duration.ofDays(30));
                 ttls.put(kind, Duration.ofDays(180));
             }
-            halfLives.put(MemoryKind.EVENT, Duration.ofDays(60));
+            // tuned on LoCoMo (docs/dream.md): life events are what later questions ask about
+            halfLives.put(MemoryKind.EVENT, Duration.ofDays(180));
+            ttls.put(MemoryKind.EVENT, Duration.ofDays(365));
             halfLives.put(MemoryKind.FACT, Duration.ofDays(90));
             halfLives.put(MemoryKind.SKILL, Duration.ofDays(90));
             ttls.put(MemoryKind.FACT, Duration.ofDays(365));
@@ -224,6 +236,7 @@ public final class MemoryPolicy {
             nullRetrievalAlert = p.nullRetrievalAlert;
             tokensPerTurnAlert = p.tokensPerTurnAlert;
             longSessionTurns = p.longSessionTurns;
+            minVectorSimilarity = p.minVectorSimilarity;
         }
 
         /** Sets the three score weights; they must each be in [0, 1] and sum to 1. */
@@ -258,6 +271,7 @@ public final class MemoryPolicy {
         public Builder immutableSizeAlert(int v) { immutableSizeAlert = Checks.positive("immutableSizeAlert", v); return this; }
         public Builder nullRetrievalAlert(double v) { nullRetrievalAlert = Checks.between("nullRetrievalAlert", v, 0, 1); return this; }
         public Builder tokensPerTurnAlert(int v) { tokensPerTurnAlert = Checks.positive("tokensPerTurnAlert", v); return this; }
+        public Builder minVectorSimilarity(double v) { minVectorSimilarity = Checks.between("minVectorSimilarity", v, -1, 1); return this; }
         public Builder longSessionTurns(int v) { longSessionTurns = Checks.positive("longSessionTurns", v); return this; }
 
         /** Builds the policy; fails when the score weights do not sum to 1 or the floor is above the cutoff. */

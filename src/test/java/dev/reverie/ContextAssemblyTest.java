@@ -172,6 +172,39 @@ class ContextAssemblyTest {
     }
 
     @Test
+    void vector_candidates_below_the_similarity_floor_are_not_injected() {
+        // a tiny deterministic embedder: one axis per known word
+        List<String> axes = List.of("prescribe", "dipyrone", "music");
+        dev.reverie.spi.Embedder embedder = new dev.reverie.spi.Embedder() {
+            @Override
+            public int dimension() {
+                return axes.size();
+            }
+
+            @Override
+            public float[] embed(String text) {
+                float[] v = new float[axes.size()];
+                for (int i = 0; i < axes.size(); i++) {
+                    v[i] = text.toLowerCase().contains(axes.get(i)) ? 1 : 0;
+                }
+                if (text.toLowerCase().contains("avoid")) {
+                    v[1] = 1; // "avoid prescribing" is near the allergy
+                }
+                return v;
+            }
+        };
+        memory.close();
+        memory = ContextManager.builder().store(store).clock(clock).embedder(embedder).build();
+        Memory allergy = remember(ALICE, MemoryKind.FACT, "user.allergy", "Allergic to dipyrone", 90, T0);
+        Memory music = remember(ALICE, MemoryKind.PREFERENCE, "user.likes", "Enjoys music", 90, T0);
+        store.write(WriteBatch.of(ALICE)
+                .put(allergy.toBuilder().embedding(Embedding.of(embedder.embed(allergy.text()))).build())
+                .put(music.toBuilder().embedding(Embedding.of(embedder.embed(music.text()))).build()));
+        AssembledContext ctx = ask(ALICE, "What should I avoid prescribing?", 2_000);
+        assertThat(ctx.recalled()).extracting(RecalledMemory::text).containsExactly("Allergic to dipyrone");
+    }
+
+    @Test
     void expired_and_superseded_memories_are_never_recalled() {
         Memory old = remember(ALICE, MemoryKind.FACT, "user.location", "Lives in Recife", 80, T0);
         store.write(WriteBatch.of(ALICE).put(old.toBuilder().status(MemoryStatus.SUPERSEDED).build()));

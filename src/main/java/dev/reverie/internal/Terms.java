@@ -17,12 +17,20 @@ public final class Terms {
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+");
     private static final Pattern MARKS = Pattern.compile("\\p{M}+");
 
-    /** Words too common to help ranking (English and Portuguese). */
-    private static final Set<String> STOP = new java.util.HashSet<>(java.util.Arrays.asList(
-            "a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "for", "with", "is", "are", "was",
-            "were", "be", "been", "it", "this", "that", "as", "by", "from", "do", "does", "did", "so", "if", "than",
-            "o", "os", "as", "um", "uma", "de", "do", "da", "dos", "das", "e", "em", "no", "na", "nos", "nas", "que",
-            "por", "para", "com", "se", "ao", "é"));
+    /** English function words beyond Lucene's short default list (pronouns, auxiliaries, question words). */
+    private static final List<String> MORE_ENGLISH = List.of(
+            "i", "me", "my", "mine", "myself", "you", "your", "yours", "yourself", "he", "him", "his", "himself",
+            "she", "her", "hers", "herself", "we", "us", "our", "ours", "them", "its", "itself", "what", "which",
+            "who", "whom", "whose", "when", "where", "why", "how", "do", "does", "did", "doing", "am", "been",
+            "being", "have", "has", "had", "having", "can", "could", "would", "should", "shall", "must", "about",
+            "from", "so", "than", "too", "very", "just", "also", "any", "some", "each", "other", "here", "only",
+            "i'm", "i've", "i'd", "i'll", "it's", "don't", "you're", "she's", "he's", "that's", "what's", "let's");
+
+    /**
+     * Words too common to help ranking: Lucene's English and Portuguese stop lists plus English
+     * pronouns, auxiliaries and question words, accent-folded. Both stores drop them from queries.
+     */
+    public static final Set<String> STOP_WORDS = stopWords();
 
     private Terms() {
     }
@@ -41,7 +49,7 @@ public final class Terms {
             if (t.length() > 64) {
                 t = t.substring(0, 64);
             }
-            if (STOP.contains(t)) {
+            if (STOP_WORDS.contains(t) || (t.length() == 1 && !Character.isDigit(t.charAt(0)))) {
                 stops.add(t);
             } else {
                 out.add(t);
@@ -52,6 +60,20 @@ public final class Terms {
             out.addAll(stops);
         }
         return new ArrayList<>(out);
+    }
+
+    private static Set<String> stopWords() {
+        Set<String> set = new java.util.HashSet<>();
+        for (Object w : org.apache.lucene.analysis.en.EnglishAnalyzer.ENGLISH_STOP_WORDS_SET) {
+            set.add(fold(w instanceof char[] c ? new String(c) : String.valueOf(w)));
+        }
+        for (Object w : org.apache.lucene.analysis.pt.PortugueseAnalyzer.getDefaultStopSet()) {
+            set.add(fold(w instanceof char[] c ? new String(c) : String.valueOf(w)));
+        }
+        for (String w : MORE_ENGLISH) {
+            set.add(fold(w));
+        }
+        return java.util.Collections.unmodifiableSet(set);
     }
 
     /** Lower case without diacritics. */

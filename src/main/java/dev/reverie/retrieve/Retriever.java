@@ -63,18 +63,29 @@ public final class Retriever {
         List<List<Candidate>> vector = new ArrayList<>();
         lexical.add(memories(store.searchMemories(scope, query, statuses, kinds, n), now));
         if (queryVector != null) {
-            vector.add(memories(store.searchMemoriesByVector(scope, queryVector, statuses, n), now));
+            vector.add(memories(related(store.searchMemoriesByVector(scope, queryVector, statuses, n)), now));
         }
         if (includeObservations) {
             Set<ObservationStatus> pending = EnumSet.of(ObservationStatus.PENDING);
             lexical.add(observations(store.searchObservations(scope, query, pending, n), kinds, currentSession));
             if (queryVector != null) {
-                vector.add(observations(store.searchObservationsByVector(scope, queryVector, pending, n), kinds,
+                vector.add(observations(related(store.searchObservationsByVector(scope, queryVector, pending, n)), kinds,
                         currentSession));
             }
         }
         List<ScoredCandidate> scored = score(fuse(List.of(lexical, vector)), now);
         return diversify(scored, limit);
+    }
+
+    /** Vector hits above the policy's similarity floor: every vector is somebody's nearest neighbour. */
+    private <T> List<Scored<T>> related(List<Scored<T>> hits) {
+        List<Scored<T>> out = new ArrayList<>(hits.size());
+        for (Scored<T> h : hits) {
+            if (h.score() >= policy.minVectorSimilarity()) {
+                out.add(h);
+            }
+        }
+        return out;
     }
 
     private static List<Candidate> memories(List<Scored<dev.reverie.Memory>> hits, Instant now) {
@@ -158,36 +169,43 @@ public final class Retriever {
         return out;
     }
 
-    /** Maximal marginal relevance: trade score against similarity to what is already chosen. */
+    /**
+     * Maximal marginal relevance: trade score against similarity to what is already chosen. Each
+     * candidate's highest similarity to the chosen set is kept up to date as picks are made, so a
+     * pair's similarity is computed once (pool x limit comparisons, not pool x limit squared: with
+     * 384-dimensional vectors that difference dominated buildContext).
+     */
     List<ScoredCandidate> diversify(List<ScoredCandidate> ranked, int limit) {
         double lambda = policy.mmrLambda();
         List<ScoredCandidate> pool = new ArrayList<>(ranked);
-        List<ScoredCandidate> chosen = new ArrayList<>();
-        List<Set<String>> chosenTerms = new ArrayList<>();
-        Map<String, Set<String>> terms = new LinkedHashMap<>();
+        List<Set<String>> poolTerms = new ArrayList<>(pool.size());
         for (ScoredCandidate sc : pool) {
-            terms.put(sc.candidate().id(), new HashSet<>(Terms.of(sc.candidate().text(), 256)));
+            poolTerms.add(new HashSet<>(Terms.of(sc.candidate().text(), 256)));
         }
-        while (!pool.isEmpty() && chosen.size() < limit) {
+        double[] maxSim = new double[pool.size()];
+        int size = pool.size();
+        List<ScoredCandidate> chosen = new ArrayList<>();
+        while (size > 0 && chosen.size() < limit) {
             int bestIndex = 0;
             double bestValue = Double.NEGATIVE_INFINITY;
-            for (int i = 0; i < pool.size(); i++) {
-                ScoredCandidate sc = pool.get(i);
-                double maxSim = 0;
-                Set<String> t = terms.get(sc.candidate().id());
-                for (int j = 0; j < chosen.size(); j++) {
-                    maxSim = Math.max(maxSim, similarity(sc.candidate(), chosen.get(j).candidate(), t,
-                            chosenTerms.get(j)));
-                }
-                double value = lambda * sc.score() - (1 - lambda) * maxSim;
+            for (int i = 0; i < size; i++) {
+                double value = lambda * pool.get(i).score() - (1 - lambda) * maxSim[i];
                 if (value > bestValue) {
                     bestValue = value;
                     bestIndex = i;
                 }
             }
             ScoredCandidate pick = pool.remove(bestIndex);
+            Set<String> pickTerms = poolTerms.remove(bestIndex);
+            System.arraycopy(maxSim, bestIndex + 1, maxSim, bestIndex, size - bestIndex - 1);
+            size--;
             chosen.add(pick);
-            chosenTerms.add(terms.get(pick.candidate().id()));
+            if (chosen.size() < limit) {
+                for (int i = 0; i < size; i++) {
+                    maxSim[i] = Math.max(maxSim[i], similarity(pool.get(i).candidate(), pick.candidate(),
+                            poolTerms.get(i), pickTerms));
+                }
+            }
         }
         return chosen;
     }

@@ -1,5 +1,6 @@
 package dev.reverie.write;
 
+import dev.reverie.Embedding;
 import dev.reverie.Observation;
 import dev.reverie.ObservationFilter;
 import dev.reverie.ObservationStatus;
@@ -18,11 +19,14 @@ import dev.reverie.internal.BackgroundWriter;
 import dev.reverie.internal.Checks;
 import dev.reverie.internal.Ids;
 import dev.reverie.internal.ScopeLocks;
+import dev.reverie.spi.Embedder;
 import dev.reverie.spi.ExtractedFact;
 import dev.reverie.spi.Extractor;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.TurnInput;
 import dev.reverie.spi.WriteBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -33,6 +37,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -40,8 +45,19 @@ import java.util.concurrent.locks.ReentrantLock;
  * session, extract typed observations into L3 with provenance — all in one atomic store batch — and
  * hand the turns to the asynchronous conversation archive. Thread-safe: turns of one session are
  * appended under that session's lock so their sequence numbers never collide.
+ *
+ * <p>With an {@link Embedder}, the new observations get their vectors off the caller's thread: once
+ * the turn's batch is durable, their (redacted) texts are queued; a background writer embeds every
+ * text it has drained in one {@link Embedder#embedAll} call and, under the scope's lock, re-puts
+ * each observation that still exists and still has no vector. The turn's write stays one atomic
+ * batch; an embedder failure is logged and counted, never thrown at the caller, and leaves the
+ * observation lexically searchable. {@link #flushEmbeddings()} waits for what was queued.
  */
 public final class WritePipeline implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(WritePipeline.class);
+    /** Most texts sent to the embedder in one call. */
+    static final int EMBED_CHUNK = 256;
 
     private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyy-MM-dd", Locale.ROOT)
             .withZone(ZoneOffset.UTC);
@@ -52,6 +68,12 @@ public final class WritePipeline implements AutoCloseable {
     private final Extractor extractor;
     private final ScopeLocks locks;
     private final BackgroundWriter<SessionTurn> archive;
+    private final Embedder embedder;
+    private final BackgroundWriter<ToEmbed> embeddings;
+
+    /** New observations of one recorded call, waiting for their vectors. */
+    private record ToEmbed(Scope scope, List<String> ids, List<String> texts) {
+    }
 
     /**
      * @param extractor the extractor, or {@code null} to record turns without extracting observations
@@ -59,12 +81,24 @@ public final class WritePipeline implements AutoCloseable {
      */
     public WritePipeline(MemoryStore store, Clock clock, SecretRedactor redactor, Extractor extractor, ScopeLocks locks,
                          boolean archive) {
+        this(store, clock, redactor, extractor, locks, archive, null);
+    }
+
+    /**
+     * @param extractor the extractor, or {@code null} to record turns without extracting observations
+     * @param archive   whether to keep the verbatim (redacted) conversation archive
+     * @param embedder  the embedder for new observations, or {@code null} to store them without vectors
+     */
+    public WritePipeline(MemoryStore store, Clock clock, SecretRedactor redactor, Extractor extractor,
+                         ScopeLocks locks, boolean archive, Embedder embedder) {
         this.store = store;
         this.clock = clock;
         this.redactor = redactor;
         this.extractor = extractor;
         this.locks = locks;
         this.archive = archive ? new BackgroundWriter<>("archive", 10_000, this::writeArchive) : null;
+        this.embedder = embedder;
+        this.embeddings = embedder == null ? null : new BackgroundWriter<>("embeddings", 10_000, this::writeEmbeddings);
     }
 
     /** Records {@code turns} in order; see the class comment. */
@@ -99,6 +133,8 @@ public final class WritePipeline implements AutoCloseable {
                     : extractor.extract(new TurnInput(t.role(), t.text(), t.speaker(), turnId, at)));
         }
         List<SessionTurn> stored = new ArrayList<>(clean.size());
+        List<String> observationIds = new ArrayList<>();
+        List<String> observationTexts = new ArrayList<>();
         int observations = 0;
         ReentrantLock lock = locks.lockFor(List.of(scope, sessionId));
         lock.lock();
@@ -114,7 +150,10 @@ public final class WritePipeline implements AutoCloseable {
                 batch.append(st);
                 Provenance provenance = provenance(t, sessionId, turnIds.get(i), at);
                 for (ExtractedFact f : facts.get(i)) {
-                    batch.put(observation(scope, sessionId, turnIds.get(i), at, provenance, f));
+                    Observation o = observation(scope, sessionId, turnIds.get(i), at, provenance, f);
+                    batch.put(o);
+                    observationIds.add(o.id());
+                    observationTexts.add(o.text());
                     observations++;
                 }
             }
@@ -124,6 +163,9 @@ public final class WritePipeline implements AutoCloseable {
         }
         if (archive != null) {
             stored.forEach(archive::submit);
+        }
+        if (embeddings != null && !observationIds.isEmpty()) {
+            embeddings.submit(new ToEmbed(scope, observationIds, observationTexts));
         }
         return new TurnReceipt(turnIds, observations, redactions);
     }
@@ -187,6 +229,72 @@ public final class WritePipeline implements AutoCloseable {
         byScope.values().forEach(store::write);
     }
 
+    private void writeEmbeddings(List<ToEmbed> jobs) {
+        List<String> texts = new ArrayList<>();
+        for (ToEmbed j : jobs) {
+            texts.addAll(j.texts());
+        }
+        List<float[]> vectors = new ArrayList<>(texts.size());
+        for (int from = 0; from < texts.size(); from += EMBED_CHUNK) {
+            List<String> chunk = texts.subList(from, Math.min(texts.size(), from + EMBED_CHUNK));
+            List<float[]> out = embedder.embedAll(chunk);
+            if (out == null || out.size() != chunk.size()) {
+                throw new IllegalStateException("embedder returned " + (out == null ? "null" : out.size() + " vectors")
+                        + " for " + chunk.size() + " texts");
+            }
+            vectors.addAll(out);
+        }
+        int dimension = embedder.dimension();
+        Map<Scope, Map<String, float[]>> byScope = new LinkedHashMap<>();
+        int next = 0;
+        for (ToEmbed j : jobs) {
+            for (String id : j.ids()) {
+                byScope.computeIfAbsent(j.scope(), k -> new LinkedHashMap<>()).put(id, vectors.get(next++));
+            }
+        }
+        for (Map.Entry<Scope, Map<String, float[]>> e : byScope.entrySet()) {
+            Scope scope = e.getKey();
+            // the scope's lock: a concurrent dream or admin change of the observation is never overwritten
+            ReentrantLock lock = locks.lockFor(scope);
+            lock.lock();
+            try {
+                WriteBatch batch = WriteBatch.of(scope);
+                for (Map.Entry<String, float[]> v : e.getValue().entrySet()) {
+                    Optional<Observation> current = store.observation(scope, v.getKey());
+                    if (current.isEmpty() || current.get().embedding() != null) {
+                        continue;
+                    }
+                    float[] vector = v.getValue();
+                    if (vector == null || vector.length != dimension) {
+                        LOG.warn("embeddings: observation {} got a vector of {} components, the embedder's dimension "
+                                + "is {}; stored without a vector", v.getKey(),
+                                vector == null ? "no" : vector.length, dimension);
+                        continue;
+                    }
+                    batch.put(current.get().withEmbedding(Embedding.of(vector)));
+                }
+                if (!batch.isEmpty()) {
+                    store.write(batch);
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** Embedding counters: observation groups embedded, failed, dropped (all zero without an embedder). */
+    public long[] embeddingCounters() {
+        return embeddings == null ? new long[3]
+                : new long[] {embeddings.written(), embeddings.failed(), embeddings.dropped()};
+    }
+
+    /** Waits until the observations recorded so far have their vectors (or their embedding failed). */
+    public void flushEmbeddings() {
+        if (embeddings != null) {
+            embeddings.flush();
+        }
+    }
+
     /** Archive counters: written, failed, dropped (all zero when the archive is off). */
     public long[] archiveCounters() {
         return archive == null ? new long[3] : new long[] {archive.written(), archive.failed(), archive.dropped()};
@@ -199,11 +307,14 @@ public final class WritePipeline implements AutoCloseable {
         }
     }
 
-    /** Drains the archive queue. */
+    /** Drains the archive and embedding queues. */
     @Override
     public void close() {
         if (archive != null) {
             archive.close();
+        }
+        if (embeddings != null) {
+            embeddings.close();
         }
     }
 }

@@ -8,10 +8,8 @@ import org.apache.lucene.analysis.LowerCaseFilter;
 import org.apache.lucene.analysis.StopFilter;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.Tokenizer;
-import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.en.PorterStemFilter;
 import org.apache.lucene.analysis.miscellaneous.ASCIIFoldingFilter;
-import org.apache.lucene.analysis.pt.PortugueseAnalyzer;
 import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 
@@ -48,15 +46,6 @@ final class TextAnalysis implements AutoCloseable {
 
     /** Most distinct terms a query keeps; more add noise and cost without changing the candidates. */
     static final int MAX_QUERY_TERMS = 64;
-
-    /** English function words beyond Lucene's short default list (pronouns, auxiliaries, question words). */
-    private static final List<String> MORE_ENGLISH_STOP_WORDS = List.of(
-            "i", "me", "my", "mine", "myself", "you", "your", "yours", "yourself", "he", "him", "his", "himself",
-            "she", "her", "hers", "herself", "we", "us", "our", "ours", "them", "its", "itself", "what", "which",
-            "who", "whom", "whose", "when", "where", "why", "how", "do", "does", "did", "doing", "am", "been",
-            "being", "have", "has", "had", "having", "can", "could", "would", "should", "shall", "must", "about",
-            "from", "so", "than", "too", "very", "just", "also", "any", "some", "each", "other", "here", "only",
-            "i'm", "i've", "i'd", "i'll", "it's", "don't", "you're", "she's", "he's", "that's", "what's", "let's");
 
     private static final CharArraySet QUERY_STOP_WORDS = stopWords();
 
@@ -96,19 +85,8 @@ final class TextAnalysis implements AutoCloseable {
     }
 
     private static CharArraySet stopWords() {
-        CharArraySet set = new CharArraySet(512, false);
-        addFolded(set, EnglishAnalyzer.ENGLISH_STOP_WORDS_SET);
-        addFolded(set, PortugueseAnalyzer.getDefaultStopSet());
-        addFolded(set, MORE_ENGLISH_STOP_WORDS);
+        CharArraySet set = new CharArraySet(Terms.STOP_WORDS, false);
         return CharArraySet.unmodifiableSet(set);
-    }
-
-    private static void addFolded(CharArraySet target, Iterable<?> words) {
-        for (Object w : words) {
-            String word = w instanceof char[] chars ? new String(chars) : String.valueOf(w);
-            // the filter sees folded text, so "não" must be stored as "nao"
-            target.add(Terms.fold(word));
-        }
     }
 
     @Override

@@ -1,0 +1,296 @@
+package dev.reverie.dream;
+
+import dev.reverie.MemoryKind;
+import dev.reverie.MemoryPolicy;
+import dev.reverie.Observation;
+import dev.reverie.ObservationStatus;
+import dev.reverie.Scope;
+import dev.reverie.internal.Checks;
+import dev.reverie.internal.ScopeLocks;
+import dev.reverie.spi.Embedder;
+import dev.reverie.spi.LanguageModel;
+import dev.reverie.spi.MemoryStore;
+import dev.reverie.spi.ReferenceValidator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.locks.Lock;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The dream cycle: consolidates what each end user said (L3 observations) into durable memories
+ * (L4), between conversations. For one end user it runs, in order, {@link DreamPhase#LIGHT light
+ * sleep} (dedup: repetition becomes reinforcement), {@link DreamPhase#DEEP deep sleep} (importance,
+ * then promote — create, reinforce or supersede — or discard), {@link DreamPhase#REM REM} (deprecate,
+ * decay, forget, synthesize, update the style profile) and {@link DreamPhase#PRUNE prune} (drop old
+ * judged observations). See {@code docs/dream.md} for the rules and defaults.
+ *
+ * <p>Guarantees: every phase reads and writes one end user only and commits as one
+ * {@link dev.reverie.spi.WriteBatch}, so a failure leaves that user as before the phase and a rerun
+ * completes the cycle; all ids the cycle writes are derived from what they come from and time comes
+ * from the injected {@link Clock} (read once per user), so running the cycle twice at the same clock
+ * changes nothing the second time; the report's counters are what the store shows afterwards.
+ *
+ * <p>Thread-safe: cycles for different end users may run concurrently and share nothing but the
+ * store; each holds its user's lock ({@link Builder#scopeLocks}) for the whole cycle, so two cycles
+ * of one user, or a cycle and another writer sharing those locks, never interleave. No lock is held
+ * across users, and the store's reads and writes for other users never wait for a cycle. Build one
+ * with {@link #builder(MemoryStore)}.
+ */
+public final class DreamCycle {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DreamCycle.class);
+    /** Lock stripes when the host shares none: cycles of two users rarely wait for each other. */
+    private static final int LOCK_STRIPES = 64;
+
+    private final MemoryStore store;
+    private final MemoryPolicy policy;
+    private final Clock clock;
+    private final Embedder embedder;
+    private final Importance importance;
+    private final ModelJudge judge;
+    private final ReferenceValidator validator;
+    private final LightSleep light;
+    private final Prune prune;
+    private final Function<Scope, ? extends Lock> lockFor;
+
+    /** Which observations light and deep sleep take up. */
+    private enum Mode {
+        /** The nightly cycle: PENDING observations only. */
+        PENDING,
+        /** {@link #consolidate}: every observation that no memory reflects yet, whatever its status. */
+        WHOLE_STACK
+    }
+
+    private DreamCycle(Builder b) {
+        store = b.store;
+        policy = b.policy;
+        clock = b.clock;
+        embedder = b.embedder;
+        importance = new Importance(policy);
+        judge = new ModelJudge(b.languageModel);
+        validator = b.validator;
+        light = new LightSleep(policy);
+        prune = new Prune(policy);
+        lockFor = b.lockFor != null ? b.lockFor : new ScopeLocks(LOCK_STRIPES)::lockFor;
+    }
+
+    /** A builder for a cycle on {@code store}; the policy, clock and validator have defaults, the rest is optional. */
+    public static Builder builder(MemoryStore store) {
+        return new Builder(store);
+    }
+
+    /** Runs the cycle for one end user. */
+    public DreamReport run(Scope scope) {
+        return run(scope, DreamListener.NONE);
+    }
+
+    /**
+     * Runs the cycle for one end user, reporting each phase to {@code listener}.
+     *
+     * @throws RuntimeException whatever the store threw; every phase committed before it stays, and a
+     *                          rerun completes the cycle
+     */
+    public DreamReport run(Scope scope, DreamListener listener) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("listener", listener);
+        return locked(scope, () -> cycle(scope, listener, Mode.PENDING));
+    }
+
+    /**
+     * Runs the cycle for every end user of a tenant and agent ({@link MemoryStore#endUsers}), one
+     * after another, each in its own phases and batches. A user whose cycle fails is logged, reported
+     * to the listener and counted in {@link DreamReport#failed()}; the others still run. Stops early,
+     * with the report so far, when the calling thread is interrupted.
+     *
+     * @return the sum of the end users' reports
+     */
+    public DreamReport runAll(String tenantId, String agentId, DreamListener listener) {
+        Checks.id("tenantId", tenantId);
+        Checks.id("agentId", agentId);
+        Checks.notNull("listener", listener);
+        List<Scope> users = store.endUsers(tenantId, agentId);
+        DreamReport total = DreamReport.EMPTY;
+        long done = 0;
+        for (Scope scope : users) {
+            if (Thread.currentThread().isInterrupted()) {
+                LOG.info("dream cycle of {}/{} interrupted after {} of {} end users", tenantId, agentId, done,
+                        users.size());
+                break;
+            }
+            DreamReport report = null;
+            try {
+                report = run(scope, listener);
+                total = total.plus(report);
+            } catch (IllegalStateException e) {
+                throw e; // the store is closed: no other user can succeed
+            } catch (RuntimeException e) {
+                LOG.warn("dream cycle failed for {}; a rerun completes it", scope, e);
+                total = total.plus(DreamReport.endUserFailed());
+            }
+            DreamReport finished = report;
+            long count = ++done;
+            Progress.guard(() -> listener.endUserFinished(scope, count, users.size(), finished));
+        }
+        return total;
+    }
+
+    /**
+     * One pass over one end user's whole L3 stack, CONSOLIDATED and DISCARDED observations included,
+     * for migrating a backlog: every observation that no memory reflects yet is deduplicated and
+     * judged again under the current policy, then REM and prune run as usual. Observations already
+     * reflected by a memory are left alone, so no L4 row is ever duplicated; running it again changes
+     * nothing. A memory an operator deleted comes back while its observations are still in L3.
+     */
+    public DreamReport consolidate(Scope scope) {
+        return consolidate(scope, DreamListener.NONE);
+    }
+
+    /** {@link #consolidate(Scope)} with progress reported to {@code listener}. */
+    public DreamReport consolidate(Scope scope, DreamListener listener) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("listener", listener);
+        return locked(scope, () -> cycle(scope, listener, Mode.WHOLE_STACK));
+    }
+
+    /** Runs one user's cycle under that user's lock: it reads the user once and writes from what it read. */
+    private DreamReport locked(Scope scope, Supplier<DreamReport> cycle) {
+        Lock lock = lockFor.apply(scope);
+        lock.lock();
+        try {
+            return cycle.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private DreamReport cycle(Scope scope, DreamListener listener, Mode mode) {
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        UserState state = UserState.load(store, scope, now);
+        Vectors vectors = new Vectors(embedder);
+        Importance scoring = importance.forRun();
+        DeepSleep deep = new DeepSleep(policy, scoring, judge, light);
+        Rem rem = new Rem(policy, scoring, judge, validator, store);
+        DreamReport report = DreamReport.EMPTY;
+        for (DreamPhase phase : DreamPhase.values()) {
+            Progress.guard(() -> listener.phaseStarted(scope, phase));
+            Counts counts = new Counts();
+            UserState.Changes changes = state.changes(phase);
+            Progress progress = new Progress(listener, scope, phase);
+            try {
+                switch (phase) {
+                    case LIGHT -> light.run(state, lightCandidates(state, mode, vectors), changes, counts, vectors,
+                            progress);
+                    case DEEP -> {
+                        Lineage lineage = new Lineage(state, light, vectors);
+                        deep.run(state, deepCandidates(state, mode, lineage), lineage, changes, counts, vectors,
+                                progress);
+                    }
+                    case REM -> rem.run(state, changes, counts, vectors, progress);
+                    case PRUNE -> prune.run(state, changes, counts, progress);
+                }
+                if (!changes.isEmpty()) {
+                    store.write(changes.batch());
+                }
+            } catch (RuntimeException e) {
+                Progress.guard(() -> listener.endUserFailed(scope, phase, e));
+                throw e;
+            }
+            DreamReport phaseReport = counts.toReport();
+            Progress.guard(() -> listener.phaseFinished(scope, phase, phaseReport));
+            report = report.plus(phaseReport);
+        }
+        return report.plus(DreamReport.endUserDone());
+    }
+
+    /** Light sleep takes PENDING observations, or in a whole-stack pass every one no memory reflects yet. */
+    private List<Observation> lightCandidates(UserState state, Mode mode, Vectors vectors) {
+        if (mode == Mode.PENDING) {
+            return state.observations(EnumSet.of(ObservationStatus.PENDING));
+        }
+        Lineage lineage = new Lineage(state, light, vectors);
+        List<Observation> out = new ArrayList<>();
+        for (Observation o : state.observations(EnumSet.allOf(ObservationStatus.class))) {
+            if (reprocessable(o) && !lineage.reflected(o) && !lineage.absorbed(o)) {
+                out.add(o);
+            }
+        }
+        return out;
+    }
+
+    /** Deep sleep takes the survivors: PENDING non-style observations, or in a whole-stack pass every unreflected one. */
+    private static List<Observation> deepCandidates(UserState state, Mode mode, Lineage lineage) {
+        List<Observation> out = new ArrayList<>();
+        if (mode == Mode.PENDING) {
+            for (Observation o : state.observations(EnumSet.of(ObservationStatus.PENDING))) {
+                if (o.kind() != MemoryKind.STYLE) {
+                    out.add(o);
+                }
+            }
+            return out;
+        }
+        for (Observation o : state.observations(EnumSet.allOf(ObservationStatus.class))) {
+            if (o.kind() != MemoryKind.STYLE && !lineage.reflected(o) && !lineage.absorbed(o)) {
+                out.add(o);
+            }
+        }
+        return out;
+    }
+
+    /** Style observations already folded into the profile are never folded twice. */
+    private static boolean reprocessable(Observation o) {
+        return o.kind() != MemoryKind.STYLE || o.status() == ObservationStatus.PENDING;
+    }
+
+    /**
+     * Mutable builder for {@link DreamCycle}; not thread-safe. Setters fail fast on null; the
+     * embedder and language model are optional (without them, text similarity and the rules decide).
+     */
+    public static final class Builder {
+        private final MemoryStore store;
+        private MemoryPolicy policy = MemoryPolicy.defaults();
+        private Clock clock = Clock.systemUTC();
+        private Embedder embedder;
+        private LanguageModel languageModel;
+        private ReferenceValidator validator = ReferenceValidator.acceptAll();
+        private Function<Scope, ? extends Lock> lockFor;
+
+        private Builder(MemoryStore store) {
+            this.store = Checks.notNull("store", store);
+        }
+
+        /** Thresholds: cutoff, half-lives, floor, TTLs, duplicate similarity, retention (default {@link MemoryPolicy#defaults()}). */
+        public Builder policy(MemoryPolicy v) { policy = Checks.notNull("policy", v); return this; }
+
+        /** The time source; inject a fixed clock to make a cycle reproducible (default system UTC). */
+        public Builder clock(Clock v) { clock = Checks.notNull("clock", v); return this; }
+
+        /** Vectors for near-duplicate detection by cosine and for new memories (optional). */
+        public Builder embedder(Embedder v) { embedder = Checks.notNull("embedder", v); return this; }
+
+        /** A model for paraphrase judgements, synthesis text and the style description (optional). */
+        public Builder languageModel(LanguageModel v) { languageModel = Checks.notNull("languageModel", v); return this; }
+
+        /** Tells REM which memories refer to things that no longer exist (default accepts all). */
+        public Builder referenceValidator(ReferenceValidator v) { validator = Checks.notNull("referenceValidator", v); return this; }
+
+        /**
+         * The lock of each end user, held for the whole of that user's cycle. Pass the locks the rest of
+         * the host uses for the same scopes (admin edits, outcome reports, retrieval statistics), so
+         * that none of their writes is lost to a cycle that read the user before them. Default: locks
+         * private to this cycle, which only serialize two cycles of the same user.
+         */
+        public Builder scopeLocks(Function<Scope, ? extends Lock> v) { lockFor = Checks.notNull("scopeLocks", v); return this; }
+
+        public DreamCycle build() {
+            return new DreamCycle(this);
+        }
+    }
+}

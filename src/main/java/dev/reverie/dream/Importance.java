@@ -1,0 +1,477 @@
+package dev.reverie.dream;
+
+import dev.reverie.Memory;
+import dev.reverie.MemoryKind;
+import dev.reverie.MemoryPolicy;
+import dev.reverie.Observation;
+import dev.reverie.Outcome;
+import dev.reverie.Provenance;
+import dev.reverie.Source;
+import dev.reverie.Trust;
+import dev.reverie.internal.Terms;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The importance (0–100) of a statement and of a memory: a base from the subject and kind, text
+ * signals (small talk and resolved logistics are capped low; a substantive first-person episode
+ * clears the cutoff), a bonus for each repetition, and factors for third-party content and failed
+ * runs. A memory's current importance is its base decayed by {@code 0.5^(Δt / halfLife(kind))}
+ * since it was last reinforced; identity and safety-critical facts are permanent and never decay.
+ *
+ * <p>The base is a pure function of the memory's own fields (kind, subject, text, reinforcement
+ * count, provenance), never of its stored importance. That is what makes REM idempotent and
+ * drift-free: running it twice at the same clock computes the same value, and running it daily or
+ * monthly ends at the same number. Operator-written memories keep the importance the operator gave
+ * them and only expire by TTL. Immutable and thread-safe.
+ */
+final class Importance {
+
+    /** Name, preferred form of address, native language: said once, valid until corrected. */
+    static final double IDENTITY = 95;
+    /** Allergies: safety-critical, permanent. */
+    static final double ALLERGY = 95;
+    /** Other health facts: safety-critical, permanent. */
+    static final double HEALTH = 85;
+    /** Family members. */
+    static final double FAMILY = 70;
+    /** Job, employer, where the user lives and comes from. */
+    static final double JOB_OR_LOCATION = 65;
+    /** Pets, age, birthday. */
+    static final double PET = 62;
+    /** Skills and diet. */
+    static final double SKILL = 60;
+    /** Likes, dislikes, preferences, favourites. */
+    static final double LIKES = 55;
+    /** Plans and dated events (+5 when the text names a time). */
+    static final double PLAN_OR_EVENT = 50;
+    /** An episodic fallback statement before its text signals. */
+    static final double EPISODE = 30;
+    /** A synthesis written by REM. */
+    static final double SYNTHESIS = 50;
+    /** Ceiling for pure small talk ("ok see you", "thanks!"). */
+    static final double SMALL_TALK_CAP = 8;
+    /** Ceiling for resolved logistics ("I'll be 10 minutes late", "on my way"). */
+    static final double LOGISTICS_CAP = 12;
+    /** Ceiling for reactions and questions with no statement of the user's own. */
+    static final double REACTION_CAP = 20;
+    /** Added per repetition beyond the first, up to {@link #REINFORCEMENT_CAP}. */
+    static final double REINFORCEMENT_STEP = 5;
+    static final double REINFORCEMENT_CAP = 20;
+
+    private static final Set<String> IDENTITY_SUBJECTS = Set.of("user.name", "user.address_as",
+            "user.native_language");
+    private static final Set<String> WORK_AND_PLACE = Set.of("user.job", "user.employer", "user.location",
+            "user.origin");
+    private static final Set<String> TASTES = Set.of("user.likes", "user.dislikes", "user.preference");
+    private static final Set<String> SECOND_PERSON = Set.of("you", "your", "yours", "yourself", "voce", "seu",
+            "sua", "te", "ti");
+    private static final Set<String> FIRST_PERSON = Set.of("i", "my", "me", "mine", "myself", "we", "our", "us",
+            "ours", "eu", "meu", "minha", "meus", "minhas", "nos", "nosso", "nossa", "comigo");
+    /** Greetings, thanks, acknowledgements and reactions (English and Portuguese). */
+    private static final Set<String> FILLER = Set.of(
+            "hi", "hello", "hey", "heya", "yo", "bye", "goodbye", "ok", "okay", "k", "kk", "kkk", "thanks", "thank",
+            "thx", "ty", "lol", "haha", "hahaha", "hehe", "yes", "yeah", "yep", "yup", "no", "nope", "sure", "cool",
+            "nice", "great", "good", "morning", "night", "evening", "afternoon", "see", "you", "ya", "later", "soon",
+            "talk", "ttyl", "cya", "np", "welcome", "wow", "awesome", "alright", "fine", "how", "are", "doing",
+            "what", "whats", "up", "sounds", "glad", "hear", "that", "this", "thats", "s", "totally", "agree",
+            "really", "so", "too", "very", "much", "amazing", "love", "lovely", "sweet", "congrats",
+            "congratulations", "oh", "ah", "hmm", "mm", "uh", "well", "right", "exactly", "indeed", "definitely",
+            "absolutely", "true", "same", "have", "has", "been", "was", "is", "it", "its", "all", "for", "to", "the",
+            "a", "and", "your", "yours", "go", "going", "take", "care", "bom", "boa", "dia", "noite", "tarde", "oi",
+            "ola", "tchau", "obrigado", "obrigada", "valeu", "beleza", "ate", "logo", "mais", "tudo", "bem", "sim",
+            "nao", "claro", "legal", "otimo", "rs", "ne", "entao", "certo", "combinado", "just", "again", "anytime",
+            "cheers", "please", "pls", "omg", "gosh", "yay", "hooray");
+    /** Words too vague to make a statement substantive on their own. */
+    private static final Set<String> LIGHT = Set.of("i", "m", "ve", "ll", "d", "re", "t", "s", "me", "my", "we",
+            "our", "us", "you", "your", "he", "she", "they", "them", "his", "her", "their", "am", "have", "has",
+            "had", "will", "would", "can", "could", "should", "just", "really", "very", "so", "too", "also", "not",
+            "there", "here", "what", "when", "who", "how", "why", "which", "about", "all", "any", "some", "one",
+            "get", "got", "like", "know", "think", "thing", "things", "lot", "bit", "yeah", "oh", "wow", "thanks",
+            "great", "good", "cool", "nice", "awesome", "amazing", "totally");
+    private static final Pattern LOGISTICS = Pattern.compile(String.join("|",
+            "\\b\\d+\\s*(min|mins|minute|minutes|minuto|minutos|sec|secs|seconds)\\b.*\\b(late|atrasad[oa])\\b",
+            "\\brunning (a bit |a little )?(late|behind)\\b",
+            "\\b(be|am|i'?m|im|gonna be|will be|are|we'?re) (a bit |a little |so |very )?late\\b",
+            "\\bon my way( (home|there|back|now|over))?\\s*([.!,]|$)",
+            "\\bomw\\b", "\\bbe there (in|soon|shortly)\\b", "\\bbrb\\b", "\\bbe right back\\b",
+            "\\bstuck in traffic\\b", "\\bjust a (sec|second|minute|moment)\\b", "\\bone sec\\b",
+            "\\bhold on\\s*([.!,]|$)", "\\bwait for me\\b", "\\batrasad[oa]\\b", "\\bchego em\\b",
+            "\\b(to|estou|tou) chegando\\b", "\\b(see|meet) you (there|at|in)\\b"));
+    private static final Pattern TEMPORAL = Pattern.compile(
+            "\\b(yesterday|today|tonight|tomorrow|ago|last (week|month|year|weekend|night|summer|winter|spring|fall"
+                    + "|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|next (week|month|year|weekend"
+                    + "|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (morning|week|month|year|weekend"
+                    + "|summer)|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april"
+                    + "|june|july|august|september|october|november|december|(19|20)\\d\\d|ontem|hoje|amanha"
+                    + "|semana passada|mes passado|ano passado|proxima semana|segunda|terca|quarta|quinta|sexta|sabado"
+                    + "|domingo)\\b");
+    private static final Pattern PAST = Pattern.compile(
+            "\\b(went|did|made|took|got|saw|met|ran|bought|began|came|gave|found|won|lost|wrote|built|drew|drove|flew"
+                    + "|left|paid|sold|sent|spent|taught|told|brought|caught|chose|became|broke|held|kept|led|sat|slept"
+                    + "|spoke|swam|threw|woke|wore|grew|rode|sang|ate|drank|fell|forgot|quit|had|fui|fiz|comprei|comecei"
+                    + "|terminei|viajei|mudei|conheci|ganhei|perdi|\\p{L}{3,}ed)\\b");
+    private static final Pattern PROGRESSIVE = Pattern.compile("\\b(i'?m|i am|im|we'?re|we are|estou)\\s+\\p{L}+(ing|ndo)\\b");
+    private static final Pattern PLAN = Pattern.compile(
+            "\\b(i'?m going to|i am going to|gonna|i'?ll|i will|i plan|i'?m planning|planning to|i want to|i'?d love to"
+                    + "|we'?re going to|we'?ll|vou|pretendo|quero)\\b");
+    /** Greeting and farewell phrases (folded), removed before a statement is judged ("Hey John, been a while!"). */
+    private static final Pattern PLEASANTRIES = Pattern.compile(String.join("|",
+            "long time no (see|talk|chat)", "(it'?s been|been) (a while|ages|so long|forever)",
+            "since we (last )?(talked|chatted|spoke|caught up)", "how'?s (it|everything|life|things)( been)?( going)?",
+            "how are (you|things)( doing)?", "how have you been", "how'?ve you been", "what'?s up", "what'?s new",
+            "(good|great|nice|awesome|so good) to (see|hear from|chat with|talk to|catch up with) you( again)?",
+            "(good|great|nice) (chatting|talking)( with you)?", "great to chat( again)?",
+            "see you (soon|later|tomorrow|next time|around)", "talk (to you )?(soon|later)", "take care",
+            "have a (great|good|nice|wonderful) (day|night|weekend|time|one)", "catch you later", "good night",
+            "tudo bem", "como vai", "ate (logo|mais|amanha)", "bom dia", "boa (tarde|noite)"));
+    /** Every phrase above contains one of these words: without them the phrases are not looked for. */
+    private static final Set<String> PLEASANTRY_WORDS = Set.of("long", "been", "since", "how", "what", "good",
+            "great", "nice", "awesome", "chatting", "talking", "see", "talk", "take", "have", "catch", "tudo", "como",
+            "ate", "bom", "boa");
+    /** First words of an elliptical first-person sentence ("Been busy volunteering", "Just started yoga"). */
+    private static final Set<String> ELLIPTICAL = Set.of("been", "just", "still", "started", "finished", "went",
+            "got", "had", "spent", "tried", "working", "trying", "planning", "thinking", "gonna", "heading",
+            "looking");
+    /** The "Speaker: " the write path puts before an event's sentence in multi-party transcripts. */
+    private static final Pattern SPEAKER = Pattern.compile("^\\p{Lu}[\\p{L}.' -]{0,40}:\\s+");
+    private static final Pattern CAPITALIZED = Pattern.compile("\\b\\p{Lu}[\\p{L}'’-]*");
+    private static final Set<String> NOT_NAMES = Set.of("I", "I'm", "I've", "I'll", "I'd", "OK", "Ok", "Okay", "Mr",
+            "Mrs", "Ms", "Dr", "Dra", "Sr", "Sra", "Yes", "No", "Oh", "Wow", "Hey", "Hi", "Thanks", "Lol", "Haha");
+    private static final Pattern SENTENCE = Pattern.compile("[^.!?]+[.!?]*");
+
+    private final MemoryPolicy policy;
+    private final Map<String, Double> memo;
+
+    /** Scoring without memory between calls; thread-safe. */
+    Importance(MemoryPolicy policy) {
+        this(policy, null);
+    }
+
+    private Importance(MemoryPolicy policy, Map<String, Double> memo) {
+        this.policy = policy;
+        this.memo = memo;
+    }
+
+    /**
+     * Scoring for one end user's cycle, remembering each text's signal for the run (a statement is
+     * scored as a candidate, again as the memory it creates, and again by REM). Not thread-safe.
+     */
+    Importance forRun() {
+        return new Importance(policy, new HashMap<>());
+    }
+
+    /** Whether a subject is identity or safety-critical health: permanent when said first-hand. */
+    static boolean permanentSubject(String subject) {
+        return IDENTITY_SUBJECTS.contains(subject) || subject.equals("user.allergy") || subject.equals("user.health");
+    }
+
+    /** Whether content with this subject and provenance becomes a permanent memory (never third-party or failed). */
+    static boolean permanent(String subject, Provenance provenance) {
+        return permanentSubject(subject) && provenance.trust() == Trust.FIRST_PARTY
+                && provenance.outcome() != Outcome.FAILED;
+    }
+
+    /** The importance a statement earns before repetition and provenance: from subject, kind and wording. */
+    double signal(MemoryKind kind, String subject, String text) {
+        if (memo == null) {
+            return computeSignal(kind, subject, text);
+        }
+        String key = kind.ordinal() + (Text.episodic(subject) ? Text.EPISODE_PREFIX : subject) + '\u0000' + text;
+        Double known = memo.get(key);
+        if (known == null) {
+            known = computeSignal(kind, subject, text);
+            memo.put(key, known);
+        }
+        return known;
+    }
+
+    private double computeSignal(MemoryKind kind, String subject, String text) {
+        if (kind == MemoryKind.SYNTHESIS) {
+            return SYNTHESIS;
+        }
+        if (IDENTITY_SUBJECTS.contains(subject)) {
+            return IDENTITY;
+        }
+        if (subject.equals("user.allergy")) {
+            return ALLERGY;
+        }
+        if (subject.equals("user.health")) {
+            return HEALTH;
+        }
+        Signals s = new Signals(text);
+        if (Text.episodic(subject)) {
+            return s.episode();
+        }
+        double base;
+        if (subject.startsWith("user.family.") || subject.equals("user.family")) {
+            base = FAMILY;
+        } else if (WORK_AND_PLACE.contains(subject)) {
+            base = JOB_OR_LOCATION;
+        } else if (subject.equals("user.pet") || subject.equals("user.age") || subject.equals("user.birthday")) {
+            base = PET;
+        } else if (subject.equals("user.skill") || subject.equals("user.diet")) {
+            base = SKILL;
+        } else if (TASTES.contains(subject) || subject.startsWith("user.favorite.")) {
+            base = LIKES;
+        } else if (subject.equals("user.plan") || subject.equals("user.event")) {
+            base = PLAN_OR_EVENT + (s.temporal() ? 5 : 0);
+        } else {
+            base = switch (kind) {
+                case SKILL -> SKILL;
+                case FACT, PREFERENCE -> PLAN_OR_EVENT;
+                case EVENT -> PLAN_OR_EVENT - 5 + (s.temporal() ? 5 : 0);
+                case STYLE, SYNTHESIS -> 40;
+            };
+        }
+        return s.capped(base);
+    }
+
+    /** Extra importance for being said {@code count} times. */
+    static double reinforcementBonus(int count) {
+        return Math.min(REINFORCEMENT_CAP, REINFORCEMENT_STEP * Math.max(0, count - 1));
+    }
+
+    /** The factor for where a statement came from: third-party and failed-run content weigh less. */
+    double provenanceFactor(Provenance p) {
+        double f = 1.0;
+        if (p.trust() == Trust.THIRD_PARTY) {
+            f *= policy.thirdPartyFactor();
+        }
+        if (p.outcome() == Outcome.FAILED) {
+            f *= policy.failedFactor();
+        }
+        return f;
+    }
+
+    /** The importance of an L3 observation (a light-sleep survivor) as deep sleep judges it against the cutoff. */
+    double of(Observation o) {
+        return of(o, o.reinforcementCount());
+    }
+
+    /** The importance of an observation said {@code utterances} times in all. */
+    double of(Observation o, int utterances) {
+        return clamp((signal(o.kind(), o.subject(), o.text()) + reinforcementBonus(utterances))
+                * provenanceFactor(o.provenance()));
+    }
+
+    /**
+     * A memory's undecayed importance: a function of its own fields only. Operator-written memories
+     * keep the importance they were given.
+     */
+    double base(Memory m) {
+        if (m.provenance().source() == Source.OPERATOR) {
+            return m.importance();
+        }
+        return clamp((signal(m.kind(), m.subject(), m.text()) + reinforcementBonus(m.reinforcementCount()))
+                * provenanceFactor(m.provenance()));
+    }
+
+    /** Whether REM decays this memory (permanent and operator-written memories do not). */
+    static boolean decays(Memory m) {
+        return !m.permanent() && m.provenance().source() != Source.OPERATOR;
+    }
+
+    /** A memory's importance at {@code now}, rounded to hundredths so that reruns compare exactly. */
+    double current(Memory m, Instant now) {
+        double base = base(m);
+        if (!decays(m)) {
+            return round(base);
+        }
+        return round(decay(base, policy.halfLife(m.kind()), Duration.between(m.lastReinforcedAt(), now)));
+    }
+
+    /** {@code base · 0.5^(elapsed / halfLife)}; no decay for a negative elapsed time. */
+    static double decay(double base, Duration halfLife, Duration elapsed) {
+        if (elapsed.isNegative() || elapsed.isZero()) {
+            return base;
+        }
+        double halves = (double) elapsed.toMillis() / halfLife.toMillis();
+        return base * Math.pow(0.5, halves);
+    }
+
+    static double round(double v) {
+        return Math.round(v * 100.0) / 100.0;
+    }
+
+    private static double clamp(double v) {
+        return Math.max(0, Math.min(100, v));
+    }
+
+    /**
+     * The text signals of one statement. The cheap ones (words, small talk) are computed at once, the
+     * rest only when asked: a typed fact needs at most the caps, only an episode needs everything.
+     */
+    private static final class Signals {
+        private final String plain;
+        private final String folded;
+        private final List<String> words;
+
+        Signals(String text) {
+            plain = SPEAKER.matcher(text.replace('’', '\'')).replaceFirst("");
+            String f = Terms.fold(plain);
+            List<String> w = Text.foldedWords(f);
+            if (!Collections.disjoint(w, PLEASANTRY_WORDS)) {
+                f = PLEASANTRIES.matcher(f).replaceAll(" ");
+                w = Text.foldedWords(f);
+            }
+            folded = f;
+            words = w;
+        }
+
+        /** At most one word that is not a greeting or acknowledgement (usually the addressee's name). */
+        boolean smallTalk() {
+            int nonFiller = 0;
+            for (String w : words) {
+                if (!FILLER.contains(w) && ++nonFiller > 1) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        boolean logistics() {
+            return words.size() <= 14 && LOGISTICS.matcher(folded).find();
+        }
+
+        boolean temporal() {
+            return TEMPORAL.matcher(folded).find();
+        }
+
+        double capped(double base) {
+            if (smallTalk()) {
+                return Math.min(base, SMALL_TALK_CAP);
+            }
+            if (logistics()) {
+                return Math.min(base, LOGISTICS_CAP);
+            }
+            if (!ownStatement(plain)) {
+                return Math.min(base, REACTION_CAP);
+            }
+            return base;
+        }
+
+        double episode() {
+            int content = 0;
+            boolean firstPerson = false;
+            boolean secondPerson = false;
+            for (String w : words) {
+                firstPerson |= FIRST_PERSON.contains(w);
+                secondPerson |= SECOND_PERSON.contains(w);
+                if (w.length() > 1 && !LIGHT.contains(w) && !FILLER.contains(w)) {
+                    content++;
+                }
+            }
+            firstPerson = firstPerson || elliptical(plain);
+            double score = EPISODE;
+            if (firstPerson) {
+                score += 8;
+            }
+            if (PAST.matcher(folded).find() || PROGRESSIVE.matcher(folded).find()) {
+                score += 7;
+            } else if (PLAN.matcher(folded).find()) {
+                score += 4;
+            }
+            if (temporal()) {
+                score += 5;
+            }
+            if (hasName(plain)) {
+                score += 4;
+            }
+            if (content >= 4) {
+                score += 4;
+            }
+            if (content >= 8) {
+                score += 4;
+            }
+            if (!secondPerson && content >= 3) {
+                score += 4; // about the speaker's own life or world ("Still working on opening a dance studio")
+            } else if (secondPerson && !firstPerson) {
+                score -= 6; // about the listener: compliments, advice, questions back
+            }
+            return capped(score);
+        }
+
+        /** Whether some sentence starts with a verb whose omitted subject is the speaker. */
+        private static boolean elliptical(String text) {
+            Matcher m = SENTENCE.matcher(text);
+            while (m.find()) {
+                List<String> words = Text.words(m.group());
+                if (!words.isEmpty() && ELLIPTICAL.contains(words.get(0))) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /**
+         * Whether some sentence that is not a question says something of the user's own: a first-person
+         * statement, or one with at least two substantive words besides names (a reaction such as
+         * "Wow, that's cool, Caroline!" has none).
+         */
+        private static boolean ownStatement(String text) {
+            Matcher m = SENTENCE.matcher(text);
+            while (m.find()) {
+                String sentence = m.group().strip();
+                if (sentence.isEmpty() || sentence.endsWith("?")) {
+                    continue;
+                }
+                int count = 0;
+                boolean firstPerson = false;
+                for (String w : Text.words(withoutNames(sentence))) {
+                    if (FIRST_PERSON.contains(w)) {
+                        firstPerson = true;
+                    }
+                    if (w.length() > 1 && !LIGHT.contains(w) && !FILLER.contains(w)) {
+                        count++;
+                    }
+                }
+                if (count >= 2 || (firstPerson && count >= 1)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private static String withoutNames(String sentence) {
+            StringBuilder out = new StringBuilder();
+            Matcher m = CAPITALIZED.matcher(sentence);
+            int last = 0;
+            boolean first = true;
+            while (m.find()) {
+                boolean sentenceStart = first && sentence.substring(0, m.start()).isBlank();
+                first = false;
+                if (!sentenceStart && !NOT_NAMES.contains(m.group())) {
+                    out.append(sentence, last, m.start()).append(' ');
+                    last = m.end();
+                }
+            }
+            return out.append(sentence.substring(last)).toString();
+        }
+
+        private static boolean hasName(String text) {
+            Matcher s = SENTENCE.matcher(text);
+            while (s.find()) {
+                String sentence = s.group();
+                Matcher m = CAPITALIZED.matcher(sentence);
+                boolean first = true;
+                while (m.find()) {
+                    boolean sentenceStart = first && sentence.substring(0, m.start()).isBlank();
+                    first = false;
+                    if (!sentenceStart && !NOT_NAMES.contains(m.group()) && m.group().length() > 1) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+    }
+}

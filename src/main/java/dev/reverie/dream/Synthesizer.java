@@ -1,0 +1,156 @@
+package dev.reverie.dream;
+
+import dev.reverie.Memory;
+import dev.reverie.internal.Terms;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Finds the groups of ACTIVE memories that share an entity, for REM's syntheses. An entity is a
+ * name (a capitalized word inside a sentence, or at its start when the same word also appears
+ * inside a sentence somewhere) or the short value of a fact (a like, a pet, a city) that other
+ * memories mention. A group qualifies with two to {@link #MAX_SOURCES} memories spanning at least
+ * two subjects; an entity mentioned more often is too general to say anything. The same set of
+ * memories is proposed once, under its first entity in alphabetical order, and only when their texts
+ * differ (repeating one sentence connects nothing). Stateless; thread-safe.
+ */
+final class Synthesizer {
+
+    /** Most memories one synthesis connects; an entity in more memories is skipped as too general. */
+    static final int MAX_SOURCES = 6;
+    /** Most characters of each source text quoted in a rule-based synthesis. */
+    static final int QUOTE_CHARS = 120;
+
+    private static final Pattern SENTENCE = Pattern.compile("[^.!?\\n]+[.!?]*");
+    private static final Pattern CAPITALIZED = Pattern.compile("\\p{Lu}[\\p{L}\\p{N}'’-]*");
+    private static final Set<String> NOT_ENTITIES = Set.of("i", "i'm", "i've", "i'll", "i'd", "ok", "okay", "mr",
+            "mrs", "ms", "dr", "dra", "sr", "sra", "yes", "no", "oh", "wow", "hey", "hi", "hello", "thanks", "lol",
+            "haha", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
+            "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+            "december", "today", "yesterday", "tomorrow", "the", "a", "an", "my", "we", "it", "this", "that", "eu",
+            "meu", "minha", "user");
+
+    /** A proposed synthesis: the entity (key and as written) and the sorted ids of its memories. */
+    record Group(String key, String display, List<String> sourceIds) { }
+
+    private Synthesizer() {
+    }
+
+    /** The groups to synthesize among {@code memories} (ACTIVE, not syntheses), in entity order. */
+    static List<Group> groups(List<Memory> memories) {
+        Map<String, String> display = new HashMap<>();
+        Map<String, Set<String>> members = new TreeMap<>();
+        Map<String, Memory> byId = new LinkedHashMap<>();
+        Map<String, List<String[]>> sentenceStarts = new HashMap<>();
+        Set<String> insideNames = new HashSet<>();
+        Map<String, Set<String>> termIndex = new HashMap<>();
+        for (Memory m : memories) {
+            byId.put(m.id(), m);
+            for (String t : Text.words(m.text())) {
+                termIndex.computeIfAbsent(t, k -> new LinkedHashSet<>()).add(m.id());
+            }
+            Matcher s = SENTENCE.matcher(m.text());
+            while (s.find()) {
+                Matcher c = CAPITALIZED.matcher(s.group());
+                boolean first = true;
+                while (c.find()) {
+                    String word = c.group().replace('’', '\'').replaceAll("'s$", "");
+                    String key = Terms.fold(word);
+                    boolean start = first && s.group().substring(0, c.start()).isBlank();
+                    first = false;
+                    if (key.length() < 2 || NOT_ENTITIES.contains(key)) {
+                        continue;
+                    }
+                    if (start) {
+                        sentenceStarts.computeIfAbsent(key, k -> new ArrayList<>()).add(new String[] {m.id(), word});
+                    } else {
+                        insideNames.add(key);
+                        display.putIfAbsent("name:" + key, word);
+                        members.computeIfAbsent("name:" + key, k -> new TreeSet<>()).add(m.id());
+                    }
+                }
+            }
+        }
+        for (Map.Entry<String, List<String[]>> e : sentenceStarts.entrySet()) {
+            if (insideNames.contains(e.getKey())) {
+                for (String[] hit : e.getValue()) {
+                    members.get("name:" + e.getKey()).add(hit[0]);
+                }
+            }
+        }
+        for (Memory m : memories) {
+            if (Text.episodic(m.subject()) || m.value().isBlank()) {
+                continue;
+            }
+            List<String> words = new ArrayList<>();
+            for (String w : Text.words(m.value())) {
+                if (w.length() >= 3 && !NOT_ENTITIES.contains(w)) {
+                    words.add(w);
+                }
+            }
+            if (words.isEmpty() || words.size() > 3) {
+                continue;
+            }
+            Set<String> with = null;
+            for (String w : words) {
+                Set<String> ids = termIndex.getOrDefault(w, Set.of());
+                if (with == null) {
+                    with = new TreeSet<>(ids);
+                } else {
+                    with.retainAll(ids);
+                }
+            }
+            String key = "value:" + String.join(" ", words);
+            display.putIfAbsent(key, m.value().strip());
+            members.computeIfAbsent(key, k -> new TreeSet<>()).addAll(with);
+            members.get(key).add(m.id());
+        }
+        List<Group> out = new ArrayList<>();
+        Set<List<String>> proposed = new HashSet<>();
+        for (Map.Entry<String, Set<String>> e : members.entrySet()) {
+            Set<String> ids = e.getValue();
+            if (ids.size() < 2 || ids.size() > MAX_SOURCES) {
+                continue;
+            }
+            Set<String> subjects = new HashSet<>();
+            Set<String> texts = new HashSet<>();
+            for (String id : ids) {
+                subjects.add(byId.get(id).subject());
+                texts.add(Text.normalize(byId.get(id).text()));
+            }
+            List<String> sorted = List.copyOf(ids);
+            if (subjects.size() >= 2 && texts.size() >= 2 && proposed.add(sorted)) {
+                out.add(new Group(e.getKey(), display.get(e.getKey()), sorted));
+            }
+        }
+        return out;
+    }
+
+    /** The rule-based text of a synthesis: the entity, then each source, oldest first, abbreviated. */
+    static String ruleText(String display, List<Memory> sources) {
+        StringBuilder sb = new StringBuilder(display).append(": ");
+        for (int i = 0; i < sources.size(); i++) {
+            if (i > 0) {
+                sb.append("; ");
+            }
+            sb.append(Text.abbreviate(sources.get(i).text(), QUOTE_CHARS).replaceAll("[.!?]+$", ""));
+        }
+        return sb.append('.').toString();
+    }
+
+    /** Sources oldest first (creation, then last reinforcement, then id), as they appear in a synthesis. */
+    static final Comparator<Memory> OLDEST_FIRST = Comparator.comparing(Memory::createdAt)
+            .thenComparing(Memory::lastReinforcedAt).thenComparing(Memory::id);
+}

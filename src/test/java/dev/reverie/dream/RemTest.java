@@ -1,0 +1,286 @@
+package dev.reverie.dream;
+
+import dev.reverie.Memory;
+import dev.reverie.MemoryEvent;
+import dev.reverie.MemoryEventType;
+import dev.reverie.MemoryKind;
+import dev.reverie.MemoryPolicy;
+import dev.reverie.MemoryStatus;
+import dev.reverie.ObservationStatus;
+import dev.reverie.Provenance;
+import dev.reverie.SessionTurn;
+import dev.reverie.StyleProfile;
+import dev.reverie.TurnRole;
+import dev.reverie.spi.WriteBatch;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/** REM: decay, forgetting, deprecation, syntheses and the style profile. */
+class RemTest extends DreamFixture {
+
+    @Test
+    void decay_follows_the_half_life_from_the_last_reinforcement_and_does_not_compound() {
+        Obs.write(store, Obs.fact(ANA, "tea", "user.likes", "tea", "I like green tea").kind(MemoryKind.PREFERENCE)
+                .at(day(0)));
+        clock.set(day(0));
+        cycle.run(ANA);
+        Memory fresh = only(ANA, "user.likes");
+        assertThat(fresh.importance()).isEqualTo(Importance.LIKES);
+
+        for (int d = 1; d <= 30; d++) {
+            clock.set(day(d));
+            cycle.run(ANA);
+        }
+        Memory daily = only(ANA, "user.likes");
+
+        assertThat(daily.importance()).isCloseTo(Importance.LIKES / 2, within(0.01));
+        List<MemoryEvent> decays = store.history(ANA, fresh.id()).stream()
+                .filter(e -> e.type() == MemoryEventType.DECAYED).toList();
+        assertThat(decays).as("one write per point lost, not one per night").hasSizeBetween(20, 30);
+        assertThat(decays).allSatisfy(e -> assertThat(e.cause()).isEqualTo("decay"));
+    }
+
+    @Test
+    void running_twice_at_the_same_clock_changes_nothing_the_second_time() {
+        Obs.write(store,
+                Obs.fact(ANA, "tea", "user.likes", "tea", "I like green tea with Marta").kind(MemoryKind.PREFERENCE)
+                        .at(day(0)),
+                Obs.fact(ANA, "marta", "user.family.sister", "Marta", "My sister Marta lives in Porto").at(day(0)),
+                Obs.of(ANA, "short").kind(MemoryKind.STYLE).subject("user.style.length").value("short")
+                        .text("keep it short please").at(day(0)));
+        nightOf(0);
+        cycle.run(ANA);
+        nightOf(45);
+        DreamReport first = cycle.run(ANA);
+        Snapshot before = Snapshot.of(store, ANA);
+
+        DreamReport second = cycle.run(ANA);
+
+        assertThat(first.decayed()).isPositive();
+        assertThat(second.changedNothing()).as("second report %s", second).isTrue();
+        assertThat(Snapshot.of(store, ANA)).isEqualTo(before);
+    }
+
+    @Test
+    void a_reference_that_no_longer_exists_deprecates_the_memory_with_its_reason() {
+        cycle = DreamCycle.builder(store).clock(clock).referenceValidator(m -> m.text().contains("config.yml")
+                ? Optional.of("file config.yml was deleted") : Optional.empty()).build();
+        Obs.write(store,
+                Obs.fact(ANA, "cfg", "user.skill", "config", "I keep my settings in config.yml").kind(MemoryKind.SKILL)
+                        .at(day(0)),
+                Obs.fact(ANA, "ok", "user.skill", "java", "I program in Java").kind(MemoryKind.SKILL).at(day(0)));
+        nightOf(0);
+
+        DreamReport report = cycle.run(ANA);
+
+        assertThat(report.deprecated()).isEqualTo(1);
+        assertThat(report.remAfter()).isEqualTo(1);
+        Memory cfg = all(ANA).stream().filter(m -> m.text().contains("config")).findFirst().orElseThrow();
+        assertThat(cfg.status()).isEqualTo(MemoryStatus.DEPRECATED);
+        assertThat(store.history(ANA, cfg.id())).last().satisfies(e -> {
+            assertThat(e.type()).isEqualTo(MemoryEventType.DEPRECATED);
+            assertThat(e.cause()).isEqualTo("file config.yml was deleted");
+        });
+        assertThat(cycle.run(ANA).deprecated()).isZero();
+    }
+
+    @Test
+    void a_memory_not_used_in_the_last_sessions_is_deprecated_but_identity_stays() {
+        cycle = cycle(MemoryPolicy.defaults().toBuilder().unusedSessions(3).build());
+        Obs.write(store,
+                Obs.fact(ANA, "tea", "user.likes", "tea", "I like green tea").at(day(0)),
+                Obs.fact(ANA, "jazz", "user.likes", "jazz", "I like jazz").at(day(0)),
+                Obs.fact(ANA, "name", "user.name", "Ana", "My name is Ana").single().at(day(0)));
+        nightOf(0);
+        cycle.run(ANA);
+        Memory jazz = activeWith(ANA, "jazz").orElseThrow();
+        store.write(WriteBatch.of(ANA).put(jazz.toBuilder().retrievalCount(1).lastRetrievedAt(day(3)).build()));
+        for (int s = 1; s <= 3; s++) {
+            store.write(WriteBatch.of(ANA).append(new SessionTurn(ANA, "session-" + s, 0, "turn-" + s, TurnRole.USER,
+                    null, "hello again", day(s))));
+        }
+        nightOf(3);
+
+        DreamReport report = cycle.run(ANA);
+
+        assertThat(report.deprecated()).isEqualTo(1);
+        assertThat(all(ANA)).filteredOn(m -> m.text().contains("tea")).singleElement()
+                .satisfies(m -> assertThat(m.status()).isEqualTo(MemoryStatus.DEPRECATED));
+        assertThat(store.history(ANA, all(ANA).stream().filter(m -> m.text().contains("tea")).findFirst()
+                .orElseThrow().id())).last().extracting(MemoryEvent::cause)
+                .isEqualTo("not recalled in the last 3 sessions");
+        assertThat(activeWith(ANA, "jazz")).as("recalled during the last sessions").isPresent();
+        assertThat(only(ANA, "user.name").permanent()).isTrue();
+    }
+
+    @Test
+    void without_any_recorded_recall_nothing_is_deprecated_as_unused() {
+        cycle = cycle(MemoryPolicy.defaults().toBuilder().unusedSessions(2).build());
+        Obs.write(store, Obs.fact(ANA, "tea", "user.likes", "tea", "I like green tea").at(day(0)));
+        nightOf(0);
+        cycle.run(ANA);
+        for (int s = 1; s <= 5; s++) {
+            store.write(WriteBatch.of(ANA).append(new SessionTurn(ANA, "session-" + s, 0, "turn-" + s, TurnRole.USER,
+                    null, "hello", day(s))));
+        }
+        nightOf(5);
+
+        assertThat(cycle.run(ANA).deprecated()).isZero();
+        assertThat(only(ANA, "user.likes").status()).isEqualTo(MemoryStatus.ACTIVE);
+    }
+
+    @Test
+    void a_recent_recall_keeps_a_memory_from_being_deprecated_as_unused() {
+        cycle = cycle(MemoryPolicy.defaults().toBuilder().unusedSessions(2).build());
+        Obs.write(store, Obs.fact(ANA, "tea", "user.likes", "tea", "I like green tea").at(day(0)));
+        nightOf(0);
+        cycle.run(ANA);
+        Memory tea = only(ANA, "user.likes");
+        store.write(WriteBatch.of(ANA).put(tea.toBuilder().retrievalCount(1).lastRetrievedAt(day(3)).build()));
+        for (int s = 1; s <= 2; s++) {
+            store.write(WriteBatch.of(ANA).append(new SessionTurn(ANA, "session-" + s, 0, "turn-" + s, TurnRole.USER,
+                    null, "hello", day(1 + s))));
+        }
+        nightOf(3);
+
+        assertThat(cycle.run(ANA).deprecated()).isZero();
+    }
+
+    @Test
+    void memories_sharing_a_name_get_one_synthesis_that_is_never_duplicated() {
+        Obs.write(store,
+                Obs.fact(ANA, "sis", "user.family.sister", "Marta", "My sister Marta lives in Porto").turns("D1:2")
+                        .at(day(0)),
+                Obs.episode(ANA, "trip", "I visited Marta last weekend and we cooked together").turns("D1:5")
+                        .at(day(0)),
+                Obs.fact(ANA, "job", "user.job", "nurse", "I work as a nurse").single().turns("D1:6").at(day(0)));
+        nightOf(0);
+
+        DreamReport report = cycle.run(ANA);
+
+        assertThat(report.synthesized()).isEqualTo(1);
+        Memory synthesis = active(ANA).stream().filter(m -> m.kind() == MemoryKind.SYNTHESIS).findFirst().orElseThrow();
+        assertThat(synthesis.text()).startsWith("Marta: ").contains("My sister Marta lives in Porto")
+                .contains("I visited Marta last weekend");
+        assertThat(synthesis.sourceTurnIds()).containsExactlyInAnyOrder("D1:2", "D1:5");
+        assertThat(synthesis.provenance().source()).isEqualTo(dev.reverie.Source.DREAM);
+        assertThat(synthesis.sourceObservationIds()).hasSize(2).isSorted();
+        assertThat(synthesis.id()).isEqualTo(Ids.synthesis(synthesis.sourceObservationIds()));
+
+        nightOf(1);
+        assertThat(cycle.run(ANA).synthesized()).isZero();
+        assertThat(active(ANA)).filteredOn(m -> m.kind() == MemoryKind.SYNTHESIS).hasSize(1);
+    }
+
+    @Test
+    void a_synthesis_is_replaced_when_its_entity_gains_a_memory_and_deprecated_when_its_sources_go() {
+        Obs.write(store,
+                Obs.fact(ANA, "sis", "user.family.sister", "Marta", "My sister Marta lives in Porto").at(day(0)),
+                Obs.episode(ANA, "trip", "I visited Marta last weekend and we cooked together").at(day(0)));
+        nightOf(0);
+        cycle.run(ANA);
+        Memory first = active(ANA).stream().filter(m -> m.kind() == MemoryKind.SYNTHESIS).findFirst().orElseThrow();
+
+        Obs.write(store, Obs.fact(ANA, "gift", "user.plan", "gift", "I will buy Marta a birthday gift next week")
+                .kind(MemoryKind.EVENT).at(day(1)));
+        nightOf(1);
+        DreamReport grown = cycle.run(ANA);
+
+        assertThat(grown.synthesized()).isEqualTo(1);
+        assertThat(grown.superseded()).isEqualTo(1);
+        assertThat(store.memory(ANA, first.id()).orElseThrow().status()).isEqualTo(MemoryStatus.SUPERSEDED);
+        Memory second = active(ANA).stream().filter(m -> m.kind() == MemoryKind.SYNTHESIS).findFirst().orElseThrow();
+        assertThat(second.sourceObservationIds()).hasSize(3);
+
+        Obs.write(store,
+                Obs.fact(ANA, "sis2", "user.family.sister", "Joana", "My sister is Joana, not Marta").single()
+                        .at(day(2)));
+        Memory sister = only(ANA, "user.family.sister");
+        store.write(WriteBatch.of(ANA).put(sister.toBuilder().status(MemoryStatus.DEPRECATED).build()));
+        Memory trip = activeWith(ANA, "visited").orElseThrow();
+        store.write(WriteBatch.of(ANA).put(trip.toBuilder().status(MemoryStatus.DEPRECATED).build()));
+        nightOf(2);
+
+        DreamReport shrunk = cycle.run(ANA);
+
+        assertThat(store.memory(ANA, second.id()).orElseThrow().status()).isEqualTo(MemoryStatus.DEPRECATED);
+        assertThat(shrunk.deprecated()).isGreaterThanOrEqualTo(1);
+    }
+
+    @Test
+    void style_observations_update_the_single_profile_never_one_row_each() {
+        Obs.write(store,
+                Obs.of(ANA, "s1").kind(MemoryKind.STYLE).subject("user.style.length").value("short")
+                        .text("short answers please").at(day(0)),
+                Obs.of(ANA, "s2").kind(MemoryKind.STYLE).subject("user.style.formality").value("informal")
+                        .text("no need to be formal").at(day(0)),
+                Obs.of(ANA, "s3").kind(MemoryKind.STYLE).subject("user.style.emoji").value("yes").text("👍 😀")
+                        .at(day(0)),
+                Obs.of(ANA, "tool").kind(MemoryKind.STYLE).subject("user.style.formality").value("formal")
+                        .text("Respond formally").thirdParty().at(day(0)));
+        nightOf(0);
+
+        DreamReport report = cycle.run(ANA);
+
+        assertThat(report.styled()).isEqualTo(3);
+        assertThat(report.discarded()).isEqualTo(1);
+        assertThat(all(ANA)).as("style never becomes L4 rows").isEmpty();
+        StyleProfile profile = store.styleProfile(ANA).orElseThrow();
+        assertThat(profile.preferredLength()).isEqualTo("short");
+        assertThat(profile.formality()).isEqualTo("informal");
+        assertThat(profile.emoji()).isTrue();
+        assertThat(profile.observations()).isEqualTo(3);
+        assertThat(profile.description()).isEqualTo("Prefers short answers; informal; uses emoji.");
+
+        Obs.write(store, Obs.of(ANA, "s4").kind(MemoryKind.STYLE).subject("user.style.length").value("long")
+                .text("give me the details").session("s2").at(day(1)));
+        nightOf(1);
+        cycle.run(ANA);
+
+        StyleProfile updated = store.styleProfile(ANA).orElseThrow();
+        assertThat(updated.preferredLength()).isEqualTo("long");
+        assertThat(updated.formality()).isEqualTo("informal");
+        assertThat(updated.observations()).isEqualTo(4);
+        assertThat(observations(ANA, ObservationStatus.CONSOLIDATED)).hasSize(4);
+    }
+
+    @Test
+    void operator_memories_keep_their_importance_and_expire_only_by_ttl() {
+        Memory operator = Memory.builder("op-1", ANA, MemoryKind.FACT, "Prefers morning appointments", day(0))
+                .subject("user.preference").importance(33).expiresAt(day(100)).provenance(Provenance.operator(day(0)))
+                .build();
+        store.write(WriteBatch.of(ANA).put(operator));
+        nightOf(90);
+        assertThat(cycle.run(ANA).decayed()).isZero();
+        assertThat(store.memory(ANA, "op-1").orElseThrow().importance()).isEqualTo(33);
+
+        nightOf(100);
+        assertThat(cycle.run(ANA).forgotten()).isEqualTo(1);
+        assertThat(store.history(ANA, "op-1")).last().extracting(MemoryEvent::cause).isEqualTo("ttl");
+    }
+
+    @Test
+    void rem_before_and_after_count_active_memories() {
+        cycle = cycle(MemoryPolicy.defaults().toBuilder().ttl(MemoryKind.FACT, Duration.ofDays(5)).build());
+        Obs.write(store,
+                Obs.fact(ANA, "a", "user.job", "nurse", "I work as a nurse").single().at(day(0)),
+                Obs.fact(ANA, "b", "user.name", "Ana", "My name is Ana").single().at(day(0)));
+        nightOf(0);
+        DreamReport first = cycle.run(ANA);
+        assertThat(first.remBefore()).isEqualTo(2);
+        assertThat(first.remAfter()).isEqualTo(2);
+
+        nightOf(6);
+        DreamReport second = cycle.run(ANA);
+
+        assertThat(second.remBefore()).isEqualTo(2);
+        assertThat(second.forgotten()).isEqualTo(1);
+        assertThat(second.remAfter()).isEqualTo(1).isEqualTo(count(ANA, MemoryStatus.ACTIVE));
+    }
+}
