@@ -18,10 +18,14 @@ import java.util.Random;
  * 20 % and at least 8 MiB, for GC and JIT noise). Not a JMH benchmark: a growth check needs one
  * long-lived process, not forks.
  *
- * <p>Run (arguments: store, end users; the data set is filled first when missing):
+ * <p>Run (arguments: store, end users of the data set, and optionally how many of them to serve,
+ * all by default; the data set is filled first when missing):
  * <pre>
  * mvn -q -Pjmh compile exec:exec -Djmh.main=dev.reverie.benchmarks.HeapGrowthCheck -Djmh.args="sqlite 10000"
+ * mvn -q -Pjmh compile exec:exec -Djmh.main=dev.reverie.benchmarks.HeapGrowthCheck -Djmh.args="lucene 10000 4000"
  * </pre>
+ * Each step waits for the recall statistics written in the background; on the durable Lucene store
+ * each of those is a commit, which makes a full 10,000-user run take about 40 minutes.
  *
  * <p>Thread-safety: a single-threaded program.
  */
@@ -34,8 +38,9 @@ public final class HeapGrowthCheck {
 
     public static void main(String[] args) throws InterruptedException {
         String store = args.length > 0 ? args[0] : "sqlite";
-        int users = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
-        TenantDataGenerator.Dataset dataset = TenantDataGenerator.prepare(store, users, false);
+        int datasetUsers = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
+        int users = args.length > 2 ? Math.min(Integer.parseInt(args[2]), datasetUsers) : datasetUsers;
+        TenantDataGenerator.Dataset dataset = TenantDataGenerator.prepare(store, datasetUsers, false);
         System.out.println("[reverie-jmh] data set: " + dataset);
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         Random random = new Random(3);
