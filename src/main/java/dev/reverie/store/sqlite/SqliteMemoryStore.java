@@ -367,6 +367,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (match == null || statuses.isEmpty() || kinds.isEmpty()) {
             return List.of();
         }
+        // the MATCH terms carry the end user's prefix, so bm25() reads only that user's postings
         StringBuilder sql = new StringBuilder("SELECT m.data, m.embedding, bm25(memories_fts) AS r"
                 + " FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid"
                 + " WHERE memories_fts MATCH ? AND m.agent = ? AND m.usr = ?");
