@@ -66,6 +66,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class SqliteMemoryStore implements MemoryStore {
 
     private static final int MAX_QUERY_TERMS = 32;
+    private static final java.util.regex.Pattern WORD = java.util.regex.Pattern.compile("[\\p{L}\\p{N}]+");
 
     private final Path folder;
     private final boolean inMemory;
@@ -247,7 +248,7 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     private void reindex(Connection c, String fts, long rid, Scope s, String text) throws SQLException {
         update(c, "DELETE FROM " + fts + " WHERE rowid = ?", rid);
-        update(c, "INSERT INTO " + fts + " (rowid, sk, text) VALUES (?, ?, ?)", rid, scopeToken(s), text);
+        update(c, "INSERT INTO " + fts + " (rowid, text) VALUES (?, ?)", rid, scopedWords(s, text));
     }
 
     private void deleteRow(Connection c, Scope s, String table, String fts, String id) throws SQLException {
@@ -366,7 +367,8 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (match == null || statuses.isEmpty() || kinds.isEmpty()) {
             return List.of();
         }
-        StringBuilder sql = new StringBuilder("SELECT m.data, m.embedding, bm25(memories_fts, 0.0, 1.0) AS r"
+        // the MATCH terms carry the end user's prefix, so bm25() reads only that user's postings
+        StringBuilder sql = new StringBuilder("SELECT m.data, m.embedding, bm25(memories_fts) AS r"
                 + " FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid"
                 + " WHERE memories_fts MATCH ? AND m.agent = ? AND m.usr = ?");
         List<Object> args = new ArrayList<>(List.of(match, scope.agentId(), scope.endUserId()));
@@ -388,7 +390,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (match == null || statuses.isEmpty()) {
             return List.of();
         }
-        StringBuilder sql = new StringBuilder("SELECT o.data, o.embedding, bm25(observations_fts, 0.0, 1.0) AS r"
+        StringBuilder sql = new StringBuilder("SELECT o.data, o.embedding, bm25(observations_fts) AS r"
                 + " FROM observations_fts JOIN observations o ON o.rid = observations_fts.rowid"
                 + " WHERE observations_fts MATCH ? AND o.agent = ? AND o.usr = ?");
         List<Object> args = new ArrayList<>(List.of(match, scope.agentId(), scope.endUserId()));
@@ -610,27 +612,44 @@ public final class SqliteMemoryStore implements MemoryStore {
     }
 
     /**
-     * The FTS5 MATCH expression for a scope and arbitrary text: the scope token AND any of the text's
-     * word terms, each one a quoted string (quotes doubled), so no FTS5 operator can pass through.
+     * The FTS5 MATCH expression for a scope and arbitrary text: any of the text's word terms, each
+     * prefixed by the scope token and quoted (quotes doubled), so no FTS5 operator can pass through
+     * and only the end user's own postings are read.
      */
     static String matchExpression(Scope scope, String text) {
         List<String> terms = Terms.of(text, MAX_QUERY_TERMS);
         if (terms.isEmpty()) {
             return null;
         }
-        StringBuilder sb = new StringBuilder("sk : \"").append(scopeToken(scope)).append("\" AND text : (");
+        String prefix = scopeToken(scope) + "_";
+        StringBuilder sb = new StringBuilder();
         for (int i = 0; i < terms.size(); i++) {
             if (i > 0) {
                 sb.append(" OR ");
             }
-            sb.append('"').append(terms.get(i).replace("\"", "\"\"")).append('"');
+            String term = terms.get(i);
+            sb.append('"').append(prefix).append(term, 0, Math.min(term.length(), 40)).append('"');
         }
-        return sb.append(')').toString();
+        return sb.toString();
+    }
+
+    /** The text as FTS5 indexes it: every folded word prefixed by the scope token. */
+    static String scopedWords(Scope scope, String text) {
+        String prefix = scopeToken(scope) + "_";
+        StringBuilder sb = new StringBuilder(text.length() * 2);
+        java.util.regex.Matcher m = WORD.matcher(Terms.fold(text));
+        while (m.find()) {
+            if (!sb.isEmpty()) {
+                sb.append(' ');
+            }
+            sb.append(prefix).append(m.group(), 0, Math.min(m.group().length(), 40));
+        }
+        return sb.toString();
     }
 
     /** A word-like token unique (with overwhelming probability) to the agent and end user. */
     static String scopeToken(Scope scope) {
-        return "s" + sha256(scope.agentId() + "\u0000" + scope.endUserId()).substring(0, 24);
+        return "s" + sha256(scope.agentId() + "\u0000" + scope.endUserId()).substring(0, 16);
     }
 
     private static String sha256(String s) {
