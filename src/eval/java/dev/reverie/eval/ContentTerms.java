@@ -1,6 +1,7 @@
 package dev.reverie.eval;
 
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.CharArraySet;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
@@ -10,12 +11,14 @@ import java.io.UncheckedIOException;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * The content words of a text (Lucene {@link EnglishAnalyzer}: lower case, no English stop words,
- * Porter stems), cached by text, and the guard the provenance rule of the scoring needs.
+ * The content words of a text (Lucene {@link EnglishAnalyzer}: lower case, Porter stems, without
+ * English stop words, pronouns, auxiliaries and fillers), cached by text: the guard the provenance
+ * rule of the scoring needs, and the word coverage it reports.
  *
  * <p>A recalled item counts for an evidence turn through its source turn ids only when it shares at
  * least one content word with that turn, the two speakers' names aside. Without the guard, an item
@@ -26,7 +29,22 @@ import java.util.Set;
  * <p>Not thread-safe (the cache and the analyzer's reuse); the harness scores from one thread.
  */
 final class ContentTerms {
-    private final Analyzer analyzer = new EnglishAnalyzer();
+    /** Lucene's English stop words plus pronouns, auxiliaries and fillers: words that carry no content. */
+    private static final CharArraySet STOP_WORDS;
+
+    static {
+        CharArraySet stop = new CharArraySet(EnglishAnalyzer.ENGLISH_STOP_WORDS_SET, true);
+        stop.addAll(List.of("i", "me", "my", "mine", "myself", "you", "your", "yours", "yourself", "he", "him",
+                "his", "she", "her", "hers", "we", "us", "our", "ours", "them", "its", "those", "am", "were",
+                "been", "being", "have", "has", "had", "do", "does", "did", "so", "just", "really", "very", "too",
+                "also", "what", "when", "where", "who", "whom", "how", "why", "which", "can", "could", "would",
+                "should", "shall", "may", "might", "must", "i'm", "i've", "i'll", "i'd", "you're", "you've",
+                "we're", "we've", "they're", "can't", "don't", "didn't", "won't", "from", "about", "up", "out",
+                "oh", "yeah", "wow", "hey", "hi"));
+        STOP_WORDS = CharArraySet.unmodifiableSet(stop);
+    }
+
+    private final Analyzer analyzer = new EnglishAnalyzer(STOP_WORDS);
     private final Map<String, Set<String>> cache = new HashMap<>();
 
     /** The content terms of {@code text}. */
@@ -52,6 +70,23 @@ final class ContentTerms {
         }
         cache.put(text, frozen);
         return frozen;
+    }
+
+    /**
+     * The share of {@code turn}'s content terms (those not in {@code ignored}) that occur in any of
+     * {@code items}; 1 when the turn has none.
+     */
+    double coverage(String turn, Collection<String> items, Collection<String> ignored) {
+        Set<String> wanted = new HashSet<>(of(turn));
+        wanted.removeAll(ignored);
+        if (wanted.isEmpty()) {
+            return 1;
+        }
+        int total = wanted.size();
+        for (String item : items) {
+            wanted.removeAll(of(item));
+        }
+        return (double) (total - wanted.size()) / total;
     }
 
     /** Whether {@code item} and {@code turn} share a content term that is not one of {@code ignored}. */

@@ -216,23 +216,25 @@ public final class LocomoEval {
         int byProvenanceOnly = 0;
         int byTextOnly = 0;
         int refused = 0;
+        double covered = 0;
         for (String id : qa.evidence()) {
             boolean byText = matchers.get(id).foundIn(normalized);
             boolean cited = false;
-            boolean byProvenance = false;
+            List<String> citing = new ArrayList<>();
             for (RetrievedContext.Recalled item : context.recalled()) {
                 if (item.sourceTurnIds().contains(id)) {
                     cited = true;
                     if (terms.share(item.text(), turns.get(id).text(), names)) {
-                        byProvenance = true;
-                        break;
+                        citing.add(item.text());
                     }
                 }
             }
+            boolean byProvenance = !citing.isEmpty();
             if (byText || byProvenance) {
                 found.add(id);
                 byProvenanceOnly += byText ? 0 : 1;
                 byTextOnly += byProvenance ? 0 : 1;
+                covered += byText ? 1 : terms.coverage(turns.get(id).text(), citing, names);
             } else if (cited) {
                 refused++;
             }
@@ -241,7 +243,7 @@ public final class LocomoEval {
             tracer.miss(system, sample, qa, budget, context, found, turns);
         }
         return new Scoreboard.Outcome(sample.id(), qa.index(), qa.category(), qa.evidence().size(),
-                found.size(), byProvenanceOnly, byTextOnly, refused, context.tokens(), latency);
+                found.size(), covered, byProvenanceOnly, byTextOnly, refused, context.tokens(), latency);
     }
 
     private EvalSystem create(String name) {

@@ -71,11 +71,13 @@ final class ReportWriter {
                 .append(result.run().get("java")).append(", ")
                 .append(result.run().get("seconds")).append(" s in all.\n\n");
         md.append("Recall is over categories 1–4 (mean of found / evidence per question); \"all\" and \"any\" are ")
-                .append("the shares of questions with every / at least one evidence turn found; tokens are the ")
-                .append("mean context size (o200k_base); latency is the time to build one context.\n\n");
+                .append("the shares of questions with every / at least one evidence turn found; \"word cover\" is ")
+                .append("recall that credits a turn found through a derived memory only with the share of its content ")
+                .append("words that memory carries; tokens are the mean context size (o200k_base); latency is the ")
+                .append("time to build one context.\n\n");
         md.append("| system | budget | recall 1–4 | all found | any found | cat 1 | cat 2 | cat 3 | cat 4 | ")
-                .append("recall 1–5 | tokens | p50 ms | p99 ms |\n");
-        md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+                .append("recall 1–5 | word cover 1–4 | tokens | p50 ms | p99 ms |\n");
+        md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (SystemResult system : result.systems()) {
             for (Scoreboard.BudgetSummary b : system.budgets()) {
                 md.append("| ").append(system.name())
@@ -87,6 +89,7 @@ final class ReportWriter {
                     md.append(" | ").append(pct(b.byCategory().get(String.valueOf(c)).meanRecall()));
                 }
                 md.append(" | ").append(pct(b.categories1to5().meanRecall()))
+                        .append(" | ").append(pct(b.wordCoverage1to4()))
                         .append(" | ").append(Math.round(b.meanTokens()))
                         .append(" | ").append(ms(b.latencyP50Ms()))
                         .append(" | ").append(ms(b.latencyP99Ms()))

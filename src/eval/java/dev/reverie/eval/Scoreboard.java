@@ -24,6 +24,9 @@ final class Scoreboard {
      * @param category              its category, 1–5
      * @param evidence              usable evidence ids
      * @param found                 evidence ids found (by text or by provenance)
+     * @param covered               the found ids weighted by how much of each turn the context
+     *                              carries: 1 for a turn found as text, else the share of the
+     *                              turn's content words present in the recalled items citing it
      * @param foundByProvenanceOnly of those, ids found only through a recalled item's source ids
      * @param foundByTextOnly       of those, ids found only as text (no recalled item names them)
      * @param provenanceRefused     ids not found, though a recalled item cited them: it shared no
@@ -31,11 +34,15 @@ final class Scoreboard {
      * @param tokens                the context's tokens
      * @param latencyNanos          how long building the context took
      */
-    record Outcome(String sampleId, int qaIndex, int category, int evidence, int found,
+    record Outcome(String sampleId, int qaIndex, int category, int evidence, int found, double covered,
                    int foundByProvenanceOnly, int foundByTextOnly, int provenanceRefused, int tokens,
                    long latencyNanos) {
         double recall() {
             return (double) found / evidence;
+        }
+
+        double wordCoverage() {
+            return covered / evidence;
         }
     }
 
@@ -55,6 +62,9 @@ final class Scoreboard {
      *
      * @param budget                the token budget
      * @param categories1to4        the main figure
+     * @param wordCoverage1to4      mean over questions of the evidence's word coverage (see
+     *                              {@link Outcome#covered}): recall that gives a turn only the share
+     *                              of its content words the context carries, categories 1–4
      * @param byCategory            per category, keys "1" to "5"
      * @param categories1to5        over all categories, for comparison with the paper
      * @param meanTokens            mean context tokens
@@ -70,7 +80,7 @@ final class Scoreboard {
      * @param provenanceRefused     evidence ids cited by a recalled item that shared no content word
      *                              with the turn, so not counted (categories 1–4)
      */
-    record BudgetSummary(int budget, Recall categories1to4, Map<String, Recall> byCategory,
+    record BudgetSummary(int budget, Recall categories1to4, double wordCoverage1to4, Map<String, Recall> byCategory,
                          Recall categories1to5, double meanTokens, int maxTokens, int overBudget,
                          double latencyP50Ms, double latencyP99Ms, int evidenceFound,
                          int foundByProvenanceOnly, int foundByTextOnly, int provenanceRefused) {
@@ -101,7 +111,8 @@ final class Scoreboard {
             byCategory.put(String.valueOf(c), recall(filter(all, o -> o.category() == category)));
         }
         long[] latencies = main.stream().mapToLong(Outcome::latencyNanos).sorted().toArray();
-        return new BudgetSummary(budget, recall(main), byCategory, recall(all),
+        return new BudgetSummary(budget, recall(main),
+                main.stream().mapToDouble(Outcome::wordCoverage).average().orElse(0), byCategory, recall(all),
                 main.stream().mapToInt(Outcome::tokens).average().orElse(0),
                 main.stream().mapToInt(Outcome::tokens).max().orElse(0),
                 (int) all.stream().filter(o -> o.tokens() > budget).count(),
