@@ -15,6 +15,7 @@ import dev.reverie.SessionSummary;
 import dev.reverie.SessionTurn;
 import dev.reverie.StyleProfile;
 import dev.reverie.internal.Checks;
+import dev.reverie.internal.TenantNames;
 import dev.reverie.internal.Json;
 import dev.reverie.internal.Terms;
 import dev.reverie.internal.Vectors;
@@ -24,11 +25,8 @@ import dev.reverie.spi.WriteBatch;
 import org.sqlite.SQLiteConfig;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -36,9 +34,7 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
@@ -119,21 +115,9 @@ public final class SqliteMemoryStore implements MemoryStore {
         return folder.resolve(fileName(Checks.id("tenantId", tenantId)));
     }
 
+    /** The database file name of a tenant (see {@link TenantNames}). */
     static String fileName(String tenantId) {
-        StringBuilder sb = new StringBuilder("tenant-");
-        for (char ch : tenantId.toCharArray()) {
-            if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-' || ch == '_') {
-                sb.append(ch);
-            } else {
-                // upper case, '.', ':' and '@' are escaped so names differing only in case never collide
-                sb.append('~').append(String.format(Locale.ROOT, "%02x", (int) ch));
-            }
-        }
-        String name = sb.toString();
-        if (name.length() > 200) {
-            name = "tenant-h-" + sha256(tenantId);
-        }
-        return name + ".db";
+        return TenantNames.of(tenantId) + ".db";
     }
 
     private TenantDatabase db(String tenantId) {
@@ -665,17 +649,9 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     /** A word-like token unique (with overwhelming probability) to the agent and end user. */
     static String scopeToken(Scope scope) {
-        return "s" + sha256(scope.agentId() + "\u0000" + scope.endUserId()).substring(0, 16);
+        return "s" + TenantNames.sha256(scope.agentId() + "\u0000" + scope.endUserId()).substring(0, 16);
     }
 
-    private static String sha256(String s) {
-        try {
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
-            return HexFormat.of().formatHex(md.digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-        }
-    }
 
     private static List<String> names(Collection<? extends Enum<?>> values) {
         List<String> out = new ArrayList<>(values.size());
