@@ -233,7 +233,11 @@ public final class MemoryAdmin {
         }
     }
 
-    /** Deletes a memory, appending a DELETED history event (before: its text) that outlives it. */
+    /**
+     * Deletes a memory, appending a DELETED history event (before: its text) that outlives it. The L3
+     * observations it was built from are deleted in the same batch: otherwise a later
+     * {@code consolidate(scope)}, which reprocesses the whole L3 stack, would bring it back.
+     */
     public void deleteMemory(Scope scope, String id) {
         check(scope);
         Checks.id("memory id", id);
@@ -241,8 +245,12 @@ public final class MemoryAdmin {
         lock.lock();
         try {
             Memory old = existing(scope, id);
-            store.write(WriteBatch.of(scope).deleteMemory(id).append(new MemoryEvent(Ids.next("e"), scope, id,
-                    MemoryEventType.DELETED, clock.instant(), old.text(), null, OPERATOR)));
+            WriteBatch batch = WriteBatch.of(scope).deleteMemory(id).append(new MemoryEvent(Ids.next("e"), scope, id,
+                    MemoryEventType.DELETED, clock.instant(), old.text(), null, OPERATOR));
+            for (String observationId : old.sourceObservationIds()) {
+                batch.deleteObservation(observationId);
+            }
+            store.write(batch);
         } finally {
             lock.unlock();
         }

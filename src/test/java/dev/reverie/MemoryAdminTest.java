@@ -365,4 +365,24 @@ class MemoryAdminTest {
             pool.shutdownNow();
         }
     }
+
+    @Test
+    void a_deleted_memory_does_not_come_back_through_consolidate() {
+        memory.recordTurn(ALICE, "s1", Turn.user("I live in Olinda and I'm allergic to dipyrone."));
+        memory.dream(ALICE);
+        Memory olinda = admin.memories(ALICE).stream().filter(m -> m.subject().equals("user.location"))
+                .findFirst().orElseThrow();
+        assertThat(olinda.sourceObservationIds()).isNotEmpty();
+
+        admin.deleteMemory(ALICE, olinda.id());
+        memory.consolidate(ALICE);
+        memory.dream(ALICE);
+
+        assertThat(admin.memories(ALICE, MemoryFilter.all()))
+                .noneMatch(m -> m.subject().equals(olinda.subject()) && m.kind() == olinda.kind())
+                .anyMatch(m -> m.subject().equals("user.allergy"));
+        for (String o : olinda.sourceObservationIds()) {
+            assertThat(store.observation(ALICE, o)).isEmpty();
+        }
+    }
 }
