@@ -14,6 +14,7 @@ import dev.reverie.SessionSummary;
 import dev.reverie.SessionTurn;
 import dev.reverie.StyleProfile;
 import dev.reverie.internal.Checks;
+import dev.reverie.internal.TenantNames;
 import dev.reverie.internal.Vectors;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.Scored;
@@ -54,17 +55,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -263,22 +260,9 @@ public final class LuceneMemoryStore implements MemoryStore {
         return folder.resolve(folderName(Checks.id("tenantId", tenantId)));
     }
 
-    /**
-     * A folder name for a tenant: lower-case letters, digits, '-' and '_' as they are; any other
-     * character escaped as {@code ~hh}, so ids differing only in case or punctuation never share a
-     * folder (on case-insensitive file systems too); very long ids become a SHA-256 name.
-     */
+    /** The folder name of a tenant's index (see {@link TenantNames}). */
     static String folderName(String tenantId) {
-        StringBuilder sb = new StringBuilder("tenant-");
-        for (char ch : tenantId.toCharArray()) {
-            if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-' || ch == '_') {
-                sb.append(ch);
-            } else {
-                sb.append('~').append(String.format(Locale.ROOT, "%02x", (int) ch));
-            }
-        }
-        String name = sb.toString();
-        return name.length() > 200 ? "tenant-h-" + sha256(tenantId) : name;
+        return TenantNames.of(tenantId);
     }
 
     /**
@@ -965,12 +949,4 @@ public final class LuceneMemoryStore implements MemoryStore {
         return out;
     }
 
-    private static String sha256(String s) {
-        try {
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
-            return HexFormat.of().formatHex(md.digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-        }
-    }
 }

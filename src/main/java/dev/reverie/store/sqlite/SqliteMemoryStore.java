@@ -15,6 +15,7 @@ import dev.reverie.SessionSummary;
 import dev.reverie.SessionTurn;
 import dev.reverie.StyleProfile;
 import dev.reverie.internal.Checks;
+import dev.reverie.internal.TenantNames;
 import dev.reverie.internal.Json;
 import dev.reverie.internal.Terms;
 import dev.reverie.internal.Vectors;
@@ -24,11 +25,8 @@ import dev.reverie.spi.WriteBatch;
 import org.sqlite.SQLiteConfig;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -36,9 +34,7 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
@@ -119,21 +115,9 @@ public final class SqliteMemoryStore implements MemoryStore {
         return folder.resolve(fileName(Checks.id("tenantId", tenantId)));
     }
 
+    /** The database file name of a tenant (see {@link TenantNames}). */
     static String fileName(String tenantId) {
-        StringBuilder sb = new StringBuilder("tenant-");
-        for (char ch : tenantId.toCharArray()) {
-            if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-' || ch == '_') {
-                sb.append(ch);
-            } else {
-                // upper case, '.', ':' and '@' are escaped so names differing only in case never collide
-                sb.append('~').append(String.format(Locale.ROOT, "%02x", (int) ch));
-            }
-        }
-        String name = sb.toString();
-        if (name.length() > 200) {
-            name = "tenant-h-" + sha256(tenantId);
-        }
-        return name + ".db";
+        return TenantNames.of(tenantId) + ".db";
     }
 
     private TenantDatabase db(String tenantId) {
@@ -206,21 +190,20 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     private void putObservation(Connection c, Scope s, Observation o) throws SQLException {
         Embedding e = o.embedding();
-        long rid = upsert(c, "observations", s, o.id(),
-                "INSERT INTO observations (agent, usr, id, kind, status, session_id, observed_at, dim, embedding, data)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        upsert(c, "observations", "observations_fts", s, o.id(), o.text(),
+                "INSERT INTO observations (agent, usr, id, kind, status, session_id, observed_at, dim, embedding, data,"
+                        + " text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                         + " ON CONFLICT (agent, usr, id) DO UPDATE SET kind = excluded.kind, status = excluded.status,"
                         + " session_id = excluded.session_id, observed_at = excluded.observed_at, dim = excluded.dim,"
-                        + " embedding = excluded.embedding, data = excluded.data",
+                        + " embedding = excluded.embedding, data = excluded.data, text = excluded.text",
                 s.agentId(), s.endUserId(), o.id(), o.kind().name(), o.status().name(), o.sessionId(),
                 o.observedAt().toEpochMilli(), e == null ? null : e.dimension(),
-                e == null ? null : Vectors.toBytes(e.toArray()), Json.write(o.withEmbedding(null)));
-        reindex(c, "observations_fts", rid, s, o.text());
+                e == null ? null : Vectors.toBytes(e.toArray()), Json.write(o.withEmbedding(null)), o.text());
     }
 
     private void putMemory(Connection c, Scope s, Memory m) throws SQLException {
         Embedding e = m.embedding();
-        long rid = upsert(c, "memories", s, m.id(),
+        upsert(c, "memories", "memories_fts", s, m.id(), m.text(),
                 "INSERT INTO memories (agent, usr, id, kind, status, text, created_at, permanent, importance, dim,"
                         + " embedding, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                         + " ON CONFLICT (agent, usr, id) DO UPDATE SET kind = excluded.kind, status = excluded.status,"
@@ -230,20 +213,37 @@ public final class SqliteMemoryStore implements MemoryStore {
                 s.agentId(), s.endUserId(), m.id(), m.kind().name(), m.status().name(), m.text(),
                 m.createdAt().toEpochMilli(), m.permanent() ? 1 : 0, m.importance(), e == null ? null : e.dimension(),
                 e == null ? null : Vectors.toBytes(e.toArray()), Json.write(m.toBuilder().embedding(null).build()));
-        reindex(c, "memories_fts", rid, s, m.text());
     }
 
-    private long upsert(Connection c, String table, Scope s, String id, String sql, Object... args) throws SQLException {
-        update(c, sql, args);
-        try (PreparedStatement ps = c.prepareStatement("SELECT rid FROM " + table + " WHERE agent = ? AND usr = ? AND id = ?")) {
+    /**
+     * Inserts or updates a row and keeps its FTS entry in step; the FTS entry is rewritten only when
+     * the text changed (the dream cycle mostly changes statuses, not text).
+     */
+    private void upsert(Connection c, String table, String fts, Scope s, String id, String text, String sql,
+                        Object... args) throws SQLException {
+        Long rid = null;
+        String oldText = null;
+        try (PreparedStatement ps = c.prepareStatement("SELECT rid, text FROM " + table
+                + " WHERE agent = ? AND usr = ? AND id = ?")) {
             bind(ps, s.agentId(), s.endUserId(), id);
             try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    throw new SQLException("row " + id + " vanished from " + table);
+                if (rs.next()) {
+                    rid = rs.getLong(1);
+                    oldText = rs.getString(2);
                 }
-                return rs.getLong(1);
             }
         }
+        update(c, sql, args);
+        if (rid == null) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT last_insert_rowid()");
+                 ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                rid = rs.getLong(1);
+            }
+        } else if (text.equals(oldText)) {
+            return;
+        }
+        reindex(c, fts, rid, s, text);
     }
 
     private void reindex(Connection c, String fts, long rid, Scope s, String text) throws SQLException {
@@ -649,17 +649,9 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     /** A word-like token unique (with overwhelming probability) to the agent and end user. */
     static String scopeToken(Scope scope) {
-        return "s" + sha256(scope.agentId() + "\u0000" + scope.endUserId()).substring(0, 16);
+        return "s" + TenantNames.sha256(scope.agentId() + "\u0000" + scope.endUserId()).substring(0, 16);
     }
 
-    private static String sha256(String s) {
-        try {
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
-            return HexFormat.of().formatHex(md.digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-        }
-    }
 
     private static List<String> names(Collection<? extends Enum<?>> values) {
         List<String> out = new ArrayList<>(values.size());

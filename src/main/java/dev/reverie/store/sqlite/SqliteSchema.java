@@ -27,7 +27,7 @@ final class SqliteSchema {
                       agent TEXT NOT NULL, usr TEXT NOT NULL, id TEXT NOT NULL,
                       kind TEXT NOT NULL, status TEXT NOT NULL, session_id TEXT,
                       observed_at INTEGER NOT NULL, dim INTEGER, embedding BLOB,
-                      data TEXT NOT NULL,
+                      data TEXT NOT NULL, text TEXT NOT NULL DEFAULT '',
                       UNIQUE (agent, usr, id))""",
                     "CREATE INDEX observations_by_time ON observations (agent, usr, observed_at, id)",
                     """
