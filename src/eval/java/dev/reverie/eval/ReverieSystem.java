@@ -42,12 +42,12 @@ import java.util.stream.Stream;
  * <p>One {@link ContextManager} per system run, on a fresh store ({@code sqlite} or {@code lucene})
  * in a folder under the output folder, with the default {@link MemoryPolicy} and the default
  * extractor (rule-based), the harness's fixed system prompt as its immutable layer, and a
- * {@link SettableClock}. Each conversation gets its own
- * scope {@code locomo/eval/<sample_id>}. Turns go in one {@code recordTurn} call each, in order, as
- * user turns with the {@code dia_id} as turn id, the speaker's name and the session's date, each
- * session under its own session id ({@code session-N}) with the clock at the session's date. The
- * dreaming variants call {@link ContextManager#dream(Scope)} for the conversation's scope after
- * each session, the clock still at that session's date.
+ * {@link SettableClock}. Each conversation gets its own scope {@code locomo/eval/<sample_id>}.
+ * Turns go in one {@code recordTurn} call each, in order, as user turns with the {@code dia_id} as
+ * turn id, the speaker's name and the session's date, each session under its own session id
+ * ({@code session-N}) with the clock at the session's date. The dreaming variants call
+ * {@link ContextManager#dream(Scope)} for the conversation's scope after each session, the clock
+ * still at that session's date.
  *
  * <p>Questions are asked one day after the last session, in a new session {@code qa} that holds no
  * turns. That is the fair setup: a host starts a new session for a new conversation, so nothing is
