@@ -159,20 +159,20 @@ public final class MemoryPolicy {
 
     /** Mutable builder; not thread-safe. */
     public static final class Builder {
-        private double relevanceWeight = 0.60;
-        private double importanceWeight = 0.25;
-        private double recencyWeight = 0.15;
+        private double relevanceWeight = 0.75;
+        private double importanceWeight = 0.15;
+        private double recencyWeight = 0.10;
         private double thirdPartyFactor = 0.5;
         private double failedFactor = 0.3;
         private Duration recencyHalfLife = Duration.ofDays(30);
         // tuned on LoCoMo (docs/benchmarks.md): k = 60 squeezes rank 1 and rank 20 into 1.0 vs 0.75, so
         // importance and recency outvoted relevance; k = 10 keeps relevance in charge
         private int rrfK = 10;
-        private double mmrLambda = 0.7;
+        private double mmrLambda = 0.85;
         // the persistent budget, not a fixed count, should bound what is injected: with top-k 8 a
         // 2,000-token context on LoCoMo used 300 tokens and recalled 47 % of the evidence
-        private int topK = 64;
-        private int candidateLimit = 100;
+        private int topK = 200;
+        private int candidateLimit = 200;
         private double persistentShare = 0.30;
         private int recentTurns = 8;
         private double compactionThreshold = 0.80;

@@ -66,6 +66,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class SqliteMemoryStore implements MemoryStore {
 
     private static final int MAX_QUERY_TERMS = 32;
+    private static final java.util.regex.Pattern WORD = java.util.regex.Pattern.compile("[\\p{L}\\p{N}]+");
 
     private final Path folder;
     private final boolean inMemory;
@@ -205,21 +206,20 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     private void putObservation(Connection c, Scope s, Observation o) throws SQLException {
         Embedding e = o.embedding();
-        long rid = upsert(c, "observations", s, o.id(),
-                "INSERT INTO observations (agent, usr, id, kind, status, session_id, observed_at, dim, embedding, data)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        upsert(c, "observations", "observations_fts", s, o.id(), o.text(),
+                "INSERT INTO observations (agent, usr, id, kind, status, session_id, observed_at, dim, embedding, data,"
+                        + " text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                         + " ON CONFLICT (agent, usr, id) DO UPDATE SET kind = excluded.kind, status = excluded.status,"
                         + " session_id = excluded.session_id, observed_at = excluded.observed_at, dim = excluded.dim,"
-                        + " embedding = excluded.embedding, data = excluded.data",
+                        + " embedding = excluded.embedding, data = excluded.data, text = excluded.text",
                 s.agentId(), s.endUserId(), o.id(), o.kind().name(), o.status().name(), o.sessionId(),
                 o.observedAt().toEpochMilli(), e == null ? null : e.dimension(),
-                e == null ? null : Vectors.toBytes(e.toArray()), Json.write(o.withEmbedding(null)));
-        reindex(c, "observations_fts", rid, s, o.text());
+                e == null ? null : Vectors.toBytes(e.toArray()), Json.write(o.withEmbedding(null)), o.text());
     }
 
     private void putMemory(Connection c, Scope s, Memory m) throws SQLException {
         Embedding e = m.embedding();
-        long rid = upsert(c, "memories", s, m.id(),
+        upsert(c, "memories", "memories_fts", s, m.id(), m.text(),
                 "INSERT INTO memories (agent, usr, id, kind, status, text, created_at, permanent, importance, dim,"
                         + " embedding, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                         + " ON CONFLICT (agent, usr, id) DO UPDATE SET kind = excluded.kind, status = excluded.status,"
@@ -229,25 +229,42 @@ public final class SqliteMemoryStore implements MemoryStore {
                 s.agentId(), s.endUserId(), m.id(), m.kind().name(), m.status().name(), m.text(),
                 m.createdAt().toEpochMilli(), m.permanent() ? 1 : 0, m.importance(), e == null ? null : e.dimension(),
                 e == null ? null : Vectors.toBytes(e.toArray()), Json.write(m.toBuilder().embedding(null).build()));
-        reindex(c, "memories_fts", rid, s, m.text());
     }
 
-    private long upsert(Connection c, String table, Scope s, String id, String sql, Object... args) throws SQLException {
-        update(c, sql, args);
-        try (PreparedStatement ps = c.prepareStatement("SELECT rid FROM " + table + " WHERE agent = ? AND usr = ? AND id = ?")) {
+    /**
+     * Inserts or updates a row and keeps its FTS entry in step; the FTS entry is rewritten only when
+     * the text changed (the dream cycle mostly changes statuses, not text).
+     */
+    private void upsert(Connection c, String table, String fts, Scope s, String id, String text, String sql,
+                        Object... args) throws SQLException {
+        Long rid = null;
+        String oldText = null;
+        try (PreparedStatement ps = c.prepareStatement("SELECT rid, text FROM " + table
+                + " WHERE agent = ? AND usr = ? AND id = ?")) {
             bind(ps, s.agentId(), s.endUserId(), id);
             try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    throw new SQLException("row " + id + " vanished from " + table);
+                if (rs.next()) {
+                    rid = rs.getLong(1);
+                    oldText = rs.getString(2);
                 }
-                return rs.getLong(1);
             }
         }
+        update(c, sql, args);
+        if (rid == null) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT last_insert_rowid()");
+                 ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                rid = rs.getLong(1);
+            }
+        } else if (text.equals(oldText)) {
+            return;
+        }
+        reindex(c, fts, rid, s, text);
     }
 
     private void reindex(Connection c, String fts, long rid, Scope s, String text) throws SQLException {
         update(c, "DELETE FROM " + fts + " WHERE rowid = ?", rid);
-        update(c, "INSERT INTO " + fts + " (rowid, sk, text) VALUES (?, ?, ?)", rid, scopeToken(s), text);
+        update(c, "INSERT INTO " + fts + " (rowid, text) VALUES (?, ?)", rid, scopedWords(s, text));
     }
 
     private void deleteRow(Connection c, Scope s, String table, String fts, String id) throws SQLException {
@@ -366,14 +383,17 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (match == null || statuses.isEmpty() || kinds.isEmpty()) {
             return List.of();
         }
-        StringBuilder sql = new StringBuilder("SELECT m.rid, highlight(memories_fts, 1, " + ScopedBm25.OPEN + ", "
-                + ScopedBm25.CLOSE + ") FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid"
+        // the MATCH terms carry the end user's prefix, so bm25() reads only that user's postings
+        StringBuilder sql = new StringBuilder("SELECT m.data, m.embedding, bm25(memories_fts) AS r"
+                + " FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid"
                 + " WHERE memories_fts MATCH ? AND m.agent = ? AND m.usr = ?");
         List<Object> args = new ArrayList<>(List.of(match, scope.agentId(), scope.endUserId()));
         in(sql, args, "m.status", names(statuses));
         in(sql, args, "m.kind", names(kinds));
-        return db(scope.tenantId()).read(c -> lexicalSearch(c, "memories", scope, text, sql.toString(), args, limit,
-                SqliteMemoryStore::memoryRow));
+        sql.append(" ORDER BY r LIMIT ?");
+        args.add(limit);
+        return db(scope.tenantId()).read(c -> query(c, sql.toString(),
+                rs -> new Scored<>(memoryRow(rs), -rs.getDouble(3)), args.toArray()));
     }
 
     @Override
@@ -386,64 +406,15 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (match == null || statuses.isEmpty()) {
             return List.of();
         }
-        StringBuilder sql = new StringBuilder("SELECT o.rid, highlight(observations_fts, 1, " + ScopedBm25.OPEN + ", "
-                + ScopedBm25.CLOSE + ") FROM observations_fts JOIN observations o ON o.rid = observations_fts.rowid"
+        StringBuilder sql = new StringBuilder("SELECT o.data, o.embedding, bm25(observations_fts) AS r"
+                + " FROM observations_fts JOIN observations o ON o.rid = observations_fts.rowid"
                 + " WHERE observations_fts MATCH ? AND o.agent = ? AND o.usr = ?");
         List<Object> args = new ArrayList<>(List.of(match, scope.agentId(), scope.endUserId()));
         in(sql, args, "o.status", names(statuses));
-        return db(scope.tenantId()).read(c -> lexicalSearch(c, "observations", scope, text, sql.toString(), args,
-                limit, SqliteMemoryStore::observationRow));
-    }
-
-    /**
-     * Runs a scope-filtered MATCH that returns (rid, highlighted text), ranks the rows by BM25 over
-     * the end user's own statistics ({@link ScopedBm25}: FTS5's bm25() would walk every end user's
-     * postings of each query term) and loads only the best {@code limit} rows.
-     */
-    private static <T> List<Scored<T>> lexicalSearch(Connection c, String table, Scope scope, String text,
-                                                     String matchSql, List<Object> args, int limit,
-                                                     RowMapper<T> mapper) throws SQLException {
-        List<Long> rids = new ArrayList<>();
-        List<String> highlighted = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(matchSql)) {
-            bind(ps, args.toArray());
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    rids.add(rs.getLong(1));
-                    highlighted.add(rs.getString(2));
-                }
-            }
-        }
-        if (rids.isEmpty()) {
-            return List.of();
-        }
-        long corpus = query(c, "SELECT COUNT(*) FROM " + table + " WHERE agent = ? AND usr = ?",
-                rs -> rs.getLong(1), scope.agentId(), scope.endUserId()).get(0);
-        List<ScopedBm25.Hit> best = ScopedBm25.rank(rids, highlighted, Terms.of(text, MAX_QUERY_TERMS), corpus, limit);
-        StringBuilder load = new StringBuilder("SELECT data, embedding, rid FROM " + table + " WHERE rid IN (");
-        Object[] ids = new Object[best.size()];
-        for (int i = 0; i < best.size(); i++) {
-            load.append(i == 0 ? "?" : ", ?");
-            ids[i] = best.get(i).rid();
-        }
-        load.append(')');
-        java.util.Map<Long, T> rows = new java.util.HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement(load.toString())) {
-            bind(ps, ids);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    rows.put(rs.getLong(3), mapper.map(rs));
-                }
-            }
-        }
-        List<Scored<T>> out = new ArrayList<>(best.size());
-        for (ScopedBm25.Hit h : best) {
-            T row = rows.get(h.rid());
-            if (row != null) {
-                out.add(new Scored<>(row, h.score()));
-            }
-        }
-        return out;
+        sql.append(" ORDER BY r LIMIT ?");
+        args.add(limit);
+        return db(scope.tenantId()).read(c -> query(c, sql.toString(),
+                rs -> new Scored<>(observationRow(rs), -rs.getDouble(3)), args.toArray()));
     }
 
     @Override
@@ -657,27 +628,44 @@ public final class SqliteMemoryStore implements MemoryStore {
     }
 
     /**
-     * The FTS5 MATCH expression for a scope and arbitrary text: the scope token AND any of the text's
-     * word terms, each one a quoted string (quotes doubled), so no FTS5 operator can pass through.
+     * The FTS5 MATCH expression for a scope and arbitrary text: any of the text's word terms, each
+     * prefixed by the scope token and quoted (quotes doubled), so no FTS5 operator can pass through
+     * and only the end user's own postings are read.
      */
     static String matchExpression(Scope scope, String text) {
         List<String> terms = Terms.of(text, MAX_QUERY_TERMS);
         if (terms.isEmpty()) {
             return null;
         }
-        StringBuilder sb = new StringBuilder("sk : \"").append(scopeToken(scope)).append("\" AND text : (");
+        String prefix = scopeToken(scope) + "_";
+        StringBuilder sb = new StringBuilder();
         for (int i = 0; i < terms.size(); i++) {
             if (i > 0) {
                 sb.append(" OR ");
             }
-            sb.append('"').append(terms.get(i).replace("\"", "\"\"")).append('"');
+            String term = terms.get(i);
+            sb.append('"').append(prefix).append(term, 0, Math.min(term.length(), 40)).append('"');
         }
-        return sb.append(')').toString();
+        return sb.toString();
+    }
+
+    /** The text as FTS5 indexes it: every folded word prefixed by the scope token. */
+    static String scopedWords(Scope scope, String text) {
+        String prefix = scopeToken(scope) + "_";
+        StringBuilder sb = new StringBuilder(text.length() * 2);
+        java.util.regex.Matcher m = WORD.matcher(Terms.fold(text));
+        while (m.find()) {
+            if (!sb.isEmpty()) {
+                sb.append(' ');
+            }
+            sb.append(prefix).append(m.group(), 0, Math.min(m.group().length(), 40));
+        }
+        return sb.toString();
     }
 
     /** A word-like token unique (with overwhelming probability) to the agent and end user. */
     static String scopeToken(Scope scope) {
-        return "s" + sha256(scope.agentId() + "\u0000" + scope.endUserId()).substring(0, 24);
+        return "s" + sha256(scope.agentId() + "\u0000" + scope.endUserId()).substring(0, 16);
     }
 
     private static String sha256(String s) {

@@ -11,8 +11,13 @@ final class SqliteSchema {
     private SqliteSchema() {
     }
 
-    /** Text tokenizer for FTS5: Porter stemming over unicode61 with diacritics removed (English and Portuguese). */
-    static final String TOKENIZER = "porter unicode61 remove_diacritics 2";
+    /**
+     * Text tokenizer for FTS5: Porter stemming over unicode61 with diacritics removed (English and
+     * Portuguese), with '_' as a token character because every indexed word is stored prefixed by
+     * its end user's scope token ({@code s1f3..._word}): each user's words then have their own
+     * posting lists, so a search walks only that user's postings however large the tenant is.
+     */
+    static final String TOKENIZER = "porter unicode61 remove_diacritics 2 tokenchars ''_''";
 
     static final List<List<String>> MIGRATIONS = List.of(
             List.of(
@@ -22,7 +27,7 @@ final class SqliteSchema {
                       agent TEXT NOT NULL, usr TEXT NOT NULL, id TEXT NOT NULL,
                       kind TEXT NOT NULL, status TEXT NOT NULL, session_id TEXT,
                       observed_at INTEGER NOT NULL, dim INTEGER, embedding BLOB,
-                      data TEXT NOT NULL,
+                      data TEXT NOT NULL, text TEXT NOT NULL DEFAULT '',
                       UNIQUE (agent, usr, id))""",
                     "CREATE INDEX observations_by_time ON observations (agent, usr, observed_at, id)",
                     """
@@ -36,8 +41,8 @@ final class SqliteSchema {
                       UNIQUE (agent, usr, id))""",
                     "CREATE INDEX memories_by_time ON memories (agent, usr, created_at, id)",
                     "CREATE INDEX memories_pinned ON memories (agent, usr, permanent, status)",
-                    "CREATE VIRTUAL TABLE memories_fts USING fts5(sk, text, tokenize = '" + TOKENIZER + "')",
-                    "CREATE VIRTUAL TABLE observations_fts USING fts5(sk, text, tokenize = '" + TOKENIZER + "')",
+                    "CREATE VIRTUAL TABLE memories_fts USING fts5(text, tokenize = '" + TOKENIZER + "')",
+                    "CREATE VIRTUAL TABLE observations_fts USING fts5(text, tokenize = '" + TOKENIZER + "')",
                     """
                     CREATE TABLE session_turns (
                       agent TEXT NOT NULL, usr TEXT NOT NULL, session_id TEXT NOT NULL, seq INTEGER NOT NULL,

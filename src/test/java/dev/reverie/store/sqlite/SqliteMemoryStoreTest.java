@@ -76,6 +76,20 @@ class SqliteMemoryStoreTest extends MemoryStoreContract {
     }
 
     @Test
+    void should_index_each_users_words_under_their_own_prefix_and_still_stem() {
+        put(ALICE, memory(ALICE, "She loves painting sunsets in São Paulo", 0));
+        put(BOB, memory(BOB, "He loves painting too", 0));
+        assertThat(SqliteMemoryStore.scopedWords(ALICE, "Pão, doce!"))
+                .isEqualTo(SqliteMemoryStore.scopeToken(ALICE) + "_pao " + SqliteMemoryStore.scopeToken(ALICE) + "_doce");
+        var statuses = java.util.EnumSet.of(dev.reverie.MemoryStatus.ACTIVE);
+        var kinds = java.util.EnumSet.allOf(dev.reverie.MemoryKind.class);
+        assertThat(store.searchMemories(ALICE, "paint", statuses, kinds, 5)).hasSize(1);
+        assertThat(store.searchMemories(ALICE, "sao paulo", statuses, kinds, 5)).hasSize(1);
+        assertThat(store.searchMemories(BOB, "paintings", statuses, kinds, 5)).singleElement()
+                .satisfies(h -> assertThat(h.item().text()).startsWith("He loves"));
+    }
+
+    @Test
     void should_run_the_same_contract_in_memory() {
         try (MemoryStore mem = MemoryStores.open("sqlite::memory:")) {
             mem.write(WriteBatch.of(ALICE).put(memory(ALICE, "in memory fact", 0)));
@@ -88,7 +102,8 @@ class SqliteMemoryStoreTest extends MemoryStoreContract {
     @Test
     void should_build_fts_queries_only_from_quoted_word_terms() {
         String match = SqliteMemoryStore.matchExpression(ALICE, "a\" OR sk : x NEAR(");
-        assertThat(match).startsWith("sk : \"s").contains("text : (\"sk\" OR \"near\")");
+        String prefix = SqliteMemoryStore.scopeToken(ALICE) + "_";
+        assertThat(match).isEqualTo("\"" + prefix + "sk\" OR \"" + prefix + "near\"");
         assertThat(SqliteMemoryStore.matchExpression(ALICE, "\"*():")).isNull();
     }
 }

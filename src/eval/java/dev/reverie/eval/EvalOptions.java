@@ -1,0 +1,171 @@
+package dev.reverie.eval;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The harness's command-line options, parsed and checked. Immutable and thread-safe.
+ *
+ * @param data          the LoCoMo JSON file
+ * @param budgets       token budgets, ascending, each at least {@value #MIN_BUDGET}
+ * @param systems       system names, in run order
+ * @param store         the Reverie store backend: {@code sqlite} or {@code lucene}
+ * @param limitSamples  how many samples to run from the start of the file, or 0 for all
+ * @param out           the folder for results and traces
+ * @param traceSystem   the system whose misses are traced, or {@code null}
+ * @param traceBudget   the budget to trace, or 0 for every budget
+ */
+public record EvalOptions(Path data, List<Integer> budgets, List<String> systems, String store,
+                          int limitSamples, Path out, String traceSystem, int traceBudget) {
+
+    /** Smallest accepted budget: the fixed prompt and a question must fit with room to spare. */
+    static final int MIN_BUDGET = 128;
+
+    /** Every system name, in the order {@code all} runs them. */
+    static final List<String> ALL_SYSTEMS = List.of("window", "bm25", "dense",
+            "reverie-lexical", "reverie-lexical-nodream", "reverie-hybrid", "reverie-hybrid-nodream");
+
+    static final String USAGE = String.join("\n",
+            "usage: LocomoEval --data FILE [options]",
+            "  --data FILE          LoCoMo JSON file (format of locomo10.json); required",
+            "  --budgets LIST       token budgets, comma-separated (default 512,1000,2000,4000)",
+            "  --systems LIST       comma list of " + String.join(",", ALL_SYSTEMS),
+            "                       or all (default all)",
+            "  --store KIND         Reverie store backend: sqlite or lucene (default sqlite)",
+            "  --limit-samples N    run only the first N samples (default: all)",
+            "  --out DIR            output folder for results.json, results.md, traces (default target/locomo)",
+            "  --trace SYS[:BUDGET] list SYS's missed questions (all budgets, or one) and write",
+            "                       the evidence missed and the context held to DIR/trace-SYS[-BUDGET].txt",
+            "  --help               this text");
+
+    public EvalOptions {
+        budgets = List.copyOf(budgets);
+        systems = List.copyOf(systems);
+    }
+
+    /**
+     * Parses the arguments.
+     *
+     * @throws IllegalArgumentException naming the bad option and value
+     */
+    public static EvalOptions parse(String[] args) {
+        Path data = null;
+        List<Integer> budgets = List.of(512, 1000, 2000, 4000);
+        List<String> systems = ALL_SYSTEMS;
+        String store = "sqlite";
+        int limit = 0;
+        Path out = Path.of("target", "locomo");
+        String traceSystem = null;
+        int traceBudget = 0;
+        for (int i = 0; i < args.length; i++) {
+            String option = args[i];
+            if (option.equals("--help") || option.equals("-h")) {
+                throw new HelpRequested();
+            }
+            if (!option.startsWith("--")) {
+                throw new IllegalArgumentException("unexpected argument '" + option + "'");
+            }
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(option + " needs a value");
+            }
+            String value = args[++i];
+            switch (option) {
+                case "--data" -> data = Path.of(value);
+                case "--budgets" -> budgets = budgets(value);
+                case "--systems" -> systems = systems(value);
+                case "--store" -> store = store(value);
+                case "--limit-samples" -> limit = positive(option, value);
+                case "--out" -> out = Path.of(value);
+                case "--trace" -> {
+                    int colon = value.indexOf(':');
+                    traceSystem = colon < 0 ? value : value.substring(0, colon);
+                    traceBudget = colon < 0 ? 0 : positive(option, value.substring(colon + 1));
+                    if (!ALL_SYSTEMS.contains(traceSystem)) {
+                        throw new IllegalArgumentException("--trace names unknown system '" + traceSystem
+                                + "'; known: " + String.join(",", ALL_SYSTEMS));
+                    }
+                }
+                default -> throw new IllegalArgumentException("unknown option '" + option + "'");
+            }
+        }
+        if (data == null) {
+            throw new IllegalArgumentException("--data is required");
+        }
+        if (traceSystem != null && !systems.contains(traceSystem)) {
+            throw new IllegalArgumentException("--trace " + traceSystem + " is not among --systems "
+                    + String.join(",", systems));
+        }
+        if (traceBudget != 0 && !budgets.contains(traceBudget)) {
+            throw new IllegalArgumentException("--trace budget " + traceBudget + " is not among --budgets "
+                    + budgets);
+        }
+        return new EvalOptions(data, budgets, systems, store, limit, out, traceSystem, traceBudget);
+    }
+
+    /** Whether misses of {@code system} at {@code budget} are traced. */
+    boolean traces(String system, int budget) {
+        return system.equals(traceSystem) && (traceBudget == 0 || traceBudget == budget);
+    }
+
+    private static List<Integer> budgets(String value) {
+        Set<Integer> out = new java.util.TreeSet<>();
+        for (String part : value.split(",")) {
+            int budget = positive("--budgets", part.strip());
+            if (budget < MIN_BUDGET) {
+                throw new IllegalArgumentException("--budgets: each budget must be at least " + MIN_BUDGET
+                        + " tokens, was " + budget);
+            }
+            out.add(budget);
+        }
+        return new ArrayList<>(out);
+    }
+
+    private static List<String> systems(String value) {
+        Set<String> out = new LinkedHashSet<>();
+        for (String part : value.split(",")) {
+            String name = part.strip().toLowerCase(Locale.ROOT);
+            if (name.equals("all")) {
+                out.addAll(ALL_SYSTEMS);
+            } else if (ALL_SYSTEMS.contains(name)) {
+                out.add(name);
+            } else {
+                throw new IllegalArgumentException("--systems: unknown system '" + name + "'; known: "
+                        + String.join(",", ALL_SYSTEMS) + ", all");
+            }
+        }
+        return new ArrayList<>(out);
+    }
+
+    private static String store(String value) {
+        String kind = value.strip().toLowerCase(Locale.ROOT);
+        if (!kind.equals("sqlite") && !kind.equals("lucene")) {
+            throw new IllegalArgumentException("--store must be sqlite or lucene, was '" + value + "'");
+        }
+        return kind;
+    }
+
+    private static int positive(String option, String value) {
+        try {
+            int n = Integer.parseInt(value.strip());
+            if (n <= 0) {
+                throw new IllegalArgumentException(option + " must be a positive integer, was " + value);
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " must be a positive integer, was '" + value + "'");
+        }
+    }
+
+    /** Thrown by {@link #parse} for {@code --help}; the caller prints {@link #USAGE}. */
+    static final class HelpRequested extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        HelpRequested() {
+            super("help requested", null, false, false);
+        }
+    }
+}
