@@ -29,7 +29,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * {@code recordTurn} of a user turn and an assistant turn for a random end user among
  * {@code users}, on the durable store (its default mode: {@code sqlite:} is
- * {@code synchronous=FULL}) with the manager's default extractor, in a tenant already holding the
+ * {@code synchronous=FULL}, {@code lucene:} commits every write) with the manager's default
+ * redaction and rule-based extraction, in a tenant already holding the
  * data set of DESIGN §12 (target: p50 ≤ 2 ms single-threaded; ≥ 2,000 turns/s with 4 writer
  * threads). Writes go to the agent {@value #AGENT}, so the cached data set the read benchmarks use
  * is not changed by them (same database or index, other end-user scopes).

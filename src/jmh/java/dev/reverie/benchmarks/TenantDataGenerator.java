@@ -95,6 +95,11 @@ public final class TenantDataGenerator {
     static final int TURNS_PER_SESSION = 40;
     /** Bump when the generated data changes, so cached folders are rebuilt. */
     static final int GENERATOR_VERSION = 1;
+    /**
+     * Bump a store's entry when its on-disk format changes without a migration, so its cached folders
+     * are rebuilt (sqlite 2: words indexed under a scope prefix).
+     */
+    static final java.util.Map<String, Integer> STORE_FORMATS = java.util.Map.of("sqlite", 2, "lucene", 1);
     static final String MARKER = "dataset.properties";
     static final long SEED = 0x5EED_2025L;
     static final Vocabulary VOCABULARY = new Vocabulary(SEED);
@@ -185,7 +190,8 @@ public final class TenantDataGenerator {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            if (String.valueOf(GENERATOR_VERSION).equals(props.getProperty("version"))) {
+            if (String.valueOf(GENERATOR_VERSION).equals(props.getProperty("version"))
+                    && String.valueOf(STORE_FORMATS.get(store)).equals(props.getProperty("storeFormat", "1"))) {
                 return new Dataset(store, users, embeddings, folder, Long.parseLong(props.getProperty("fillMillis")),
                         Long.parseLong(props.getProperty("settleMillis")), true);
             }
@@ -200,6 +206,7 @@ public final class TenantDataGenerator {
             long settleMillis = (System.nanoTime() - t1) / 1_000_000;
             props.setProperty("version", String.valueOf(GENERATOR_VERSION));
             props.setProperty("store", store);
+            props.setProperty("storeFormat", String.valueOf(STORE_FORMATS.get(store)));
             props.setProperty("users", String.valueOf(users));
             props.setProperty("embeddings", String.valueOf(embeddings));
             props.setProperty("fillMillis", String.valueOf(fillMillis));
