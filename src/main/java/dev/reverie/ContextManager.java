@@ -69,7 +69,7 @@ public final class ContextManager implements AutoCloseable {
                 ? new LanguageModelSummarizer(b.languageModel, new ExtractiveSummarizer(b.tokenCounter))
                 : new ExtractiveSummarizer(b.tokenCounter);
         this.assembler = new ContextAssembler(store, policy, b.tokenCounter, summarizer, embedder, clock, b.immutable);
-        this.retriever = new Retriever(store, policy, embedder);
+        this.retriever = assembler.retriever();
         this.writes = new WritePipeline(store, clock, new SecretRedactor(), extractor(b), locks,
                 b.archive, embedder);
         this.retrievals = new RetrievalRecorder(store, locks);

@@ -117,7 +117,7 @@ public final class MemoryPolicy {
     public int recentTurns() { return recentTurns; }
     /** Share of the temporal budget at which older turns are compacted (default 0.80). */
     public double compactionThreshold() { return compactionThreshold; }
-    /** Most recent L3 observations that may fill the persistent share (default 8). */
+    /** Whether PENDING L3 observations compete for the persistent layer before the dream cycle judges them: any value above 0 turns them on, 0 off (default 8). */
     public int recentObservations() { return recentObservations; }
     /** Importance at or above which deep sleep promotes (default 40). */
     public double importanceCutoff() { return importanceCutoff; }

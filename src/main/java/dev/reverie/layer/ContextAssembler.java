@@ -79,6 +79,11 @@ public final class ContextAssembler {
         this.immutableTokens = immutable.isEmpty() ? 0 : tokens.countMessage(immutableText);
     }
 
+    /** The retriever this assembler ranks persistent candidates with (shared with the recall tool). */
+    public Retriever retriever() {
+        return retriever;
+    }
+
     /** Tokens the IMMUTABLE layer takes in every context. */
     public int immutableTokens() {
         return immutableTokens;
