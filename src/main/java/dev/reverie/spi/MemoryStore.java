@@ -106,6 +106,35 @@ public interface MemoryStore extends AutoCloseable {
     /** The archived turns of a session, ascending. */
     List<SessionTurn> archivedTurns(Scope scope, String sessionId);
 
+    /**
+     * The archived turns of a session with {@code seq} in {@code [fromSeq, toSeq]}, ascending: the
+     * neighbours of a recalled turn. The default filters {@link #archivedTurns(Scope, String)};
+     * stores should answer it from an index.
+     */
+    default List<SessionTurn> archivedTurns(Scope scope, String sessionId, long fromSeq, long toSeq) {
+        List<SessionTurn> out = new java.util.ArrayList<>();
+        for (SessionTurn t : archivedTurns(scope, sessionId)) {
+            if (t.seq() >= fromSeq && t.seq() <= toSeq) {
+                out.add(t);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Lexical (BM25) candidates among the scope's archived turns (episodic recall), best first. The
+     * indexed text is the speaker's name and the turn's text, so a question naming a speaker finds
+     * that speaker's turns. {@code text} is arbitrary user text, never query syntax; blank or
+     * token-free text returns an empty list.
+     */
+    List<Scored<SessionTurn>> searchTurns(Scope scope, String text, int limit);
+
+    /**
+     * Vector candidates (cosine, best first) among the scope's archived turns that were archived
+     * with a vector of the same dimension.
+     */
+    List<Scored<SessionTurn>> searchTurnsByVector(Scope scope, float[] vector, int limit);
+
     /** The audit history of a memory, oldest first (kept after the memory is deleted). */
     List<MemoryEvent> history(Scope scope, String memoryId);
 

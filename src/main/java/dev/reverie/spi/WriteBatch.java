@@ -1,5 +1,6 @@
 package dev.reverie.spi;
 
+import dev.reverie.Embedding;
 import dev.reverie.Memory;
 import dev.reverie.MemoryEvent;
 import dev.reverie.Observation;
@@ -22,7 +23,7 @@ public final class WriteBatch {
 
     /** One write operation; the store switches on the concrete type. */
     public sealed interface Op permits PutObservation, DeleteObservation, PutMemory, DeleteMemory, AppendHistory,
-            AppendTurn, ArchiveTurn, PutSummary, PutStyle, DeleteStyle {
+            AppendTurn, ArchiveTurn, PurgeArchive, PutSummary, PutStyle, DeleteStyle {
     }
 
     public record PutObservation(Observation observation) implements Op { }
@@ -31,7 +32,14 @@ public final class WriteBatch {
     public record DeleteMemory(String id) implements Op { }
     public record AppendHistory(MemoryEvent event) implements Op { }
     public record AppendTurn(SessionTurn turn) implements Op { }
-    public record ArchiveTurn(SessionTurn turn) implements Op { }
+    /** A turn for the verbatim archive, with its vector for episodic vector search or {@code null}. */
+    public record ArchiveTurn(SessionTurn turn, Embedding embedding) implements Op {
+        public ArchiveTurn(SessionTurn turn) {
+            this(turn, null);
+        }
+    }
+    /** Deletes the scope's archived turns said before {@code before} (their retention ended). */
+    public record PurgeArchive(java.time.Instant before) implements Op { }
     public record PutSummary(SessionSummary summary) implements Op { }
     public record PutStyle(StyleProfile profile) implements Op { }
     public record DeleteStyle() implements Op { }
@@ -95,8 +103,22 @@ public final class WriteBatch {
 
     /** Writes a turn to the verbatim conversation archive (replacing one with the same session and seq). */
     public WriteBatch archive(SessionTurn t) {
+        return archive(t, null);
+    }
+
+    /**
+     * Writes a turn to the verbatim conversation archive with its vector ({@code null} for none), so
+     * that {@link MemoryStore#searchTurnsByVector} can find it; replaces one with the same session and seq.
+     */
+    public WriteBatch archive(SessionTurn t, Embedding embedding) {
         check(t.scope());
-        ops.add(new ArchiveTurn(t));
+        ops.add(new ArchiveTurn(t, embedding));
+        return this;
+    }
+
+    /** Deletes the scope's archived turns whose time is before {@code before} (retention). */
+    public WriteBatch purgeArchiveBefore(java.time.Instant before) {
+        ops.add(new PurgeArchive(Checks.notNull("before", before)));
         return this;
     }
 

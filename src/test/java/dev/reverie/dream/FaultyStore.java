@@ -86,6 +86,13 @@ final class FaultyStore implements MemoryStore {
     @Override public Optional<SessionSummary> sessionSummary(Scope s, String id) { return delegate.sessionSummary(s, id); }
     @Override public List<String> sessions(Scope s) { return delegate.sessions(s); }
     @Override public List<SessionTurn> archivedTurns(Scope s, String id) { return delegate.archivedTurns(s, id); }
+    @Override public List<SessionTurn> archivedTurns(Scope s, String id, long from, long to) {
+        return delegate.archivedTurns(s, id, from, to);
+    }
+    @Override public List<Scored<SessionTurn>> searchTurns(Scope s, String q, int n) { return delegate.searchTurns(s, q, n); }
+    @Override public List<Scored<SessionTurn>> searchTurnsByVector(Scope s, float[] v, int n) {
+        return delegate.searchTurnsByVector(s, v, n);
+    }
     @Override public List<MemoryEvent> history(Scope s, String id) { return delegate.history(s, id); }
     @Override public Optional<StyleProfile> styleProfile(Scope s) { return delegate.styleProfile(s); }
     @Override public List<Scope> endUsers(String t, String a) { return delegate.endUsers(t, a); }

@@ -444,6 +444,93 @@ public abstract class MemoryStoreContract {
         assertThat(store.recentTurns(ALICE, "other", 3)).isEmpty();
     }
 
+    // ------------------------------------------------------------ episodic recall (archived turns)
+
+    private SessionTurn archived(Scope scope, String session, long seq, String speaker, String text, int days) {
+        return new SessionTurn(scope, session, seq, session + ":" + seq, TurnRole.USER, speaker, text,
+                T0.plusSeconds(days * 86_400L));
+    }
+
+    @Test
+    void should_find_archived_turns_by_text_and_speaker_within_the_scope() {
+        SessionTurn paint = archived(ALICE, "s1", 0, "Caroline", "I painted a sunrise over the lake last week", 0);
+        SessionTurn other = archived(ALICE, "s1", 1, "Melanie", "The kids loved the pottery workshop", 0);
+        SessionTurn noSpeaker = archived(ALICE, "s2", 0, null, "Sunrise hikes are my favourite", 3);
+        store.write(WriteBatch.of(ALICE).archive(paint).archive(other).archive(noSpeaker));
+        store.write(WriteBatch.of(BOB).archive(archived(BOB, "s1", 0, "Caroline", "sunrise painting by Bob", 0)));
+
+        List<Scored<SessionTurn>> hits = store.searchTurns(ALICE, "What did Caroline paint at sunrise?", 10);
+        assertThat(hits).extracting(h -> h.item().turnId()).containsExactlyInAnyOrder("s1:0", "s2:0");
+        assertThat(hits.get(0).item()).isEqualTo(paint);
+        assertThat(hits.get(0).score()).isGreaterThan(hits.get(1).score());
+        assertThat(store.searchTurns(ALICE, "Melanie", 10)).extracting(h -> h.item().turnId())
+                .containsExactly("s1:1");
+        assertThat(store.searchTurns(ALICE, "sunrise", 1)).hasSize(1);
+        assertThat(store.searchTurns(ALICE_OTHER_AGENT, "sunrise", 10)).isEmpty();
+        assertThat(store.searchTurns(ALICE_OTHER_TENANT, "sunrise", 10)).isEmpty();
+        for (String q : List.of("", "  ", "\"\"", "NEAR(a b)", "*", "sunrise AND NOT", "'; DROP TABLE archive_turns; --")) {
+            assertThat(store.searchTurns(ALICE, q, 5)).as(q).isNotNull();
+        }
+        reopen();
+        assertThat(store.searchTurns(ALICE, "pottery", 10)).extracting(Scored::item).containsExactly(other);
+    }
+
+    @Test
+    void should_replace_an_archived_turn_and_its_search_entry() {
+        store.write(WriteBatch.of(ALICE).archive(archived(ALICE, "s1", 0, null, "first version about tulips", 0)));
+        store.write(WriteBatch.of(ALICE).archive(archived(ALICE, "s1", 0, null, "second version about roses", 0)));
+        assertThat(store.searchTurns(ALICE, "tulips", 5)).isEmpty();
+        assertThat(store.searchTurns(ALICE, "roses", 5)).hasSize(1);
+        assertThat(store.archivedTurns(ALICE, "s1")).hasSize(1);
+    }
+
+    @Test
+    void should_list_archived_neighbours_by_seq_range() {
+        WriteBatch b = WriteBatch.of(ALICE);
+        for (int i = 0; i < 10; i++) {
+            b.archive(archived(ALICE, "s1", i, null, "turn number " + i, 0));
+        }
+        store.write(b);
+        assertThat(store.archivedTurns(ALICE, "s1", 3, 5)).extracting(SessionTurn::seq).containsExactly(3L, 4L, 5L);
+        assertThat(store.archivedTurns(ALICE, "s1", 8, 20)).extracting(SessionTurn::seq).containsExactly(8L, 9L);
+        assertThat(store.archivedTurns(BOB, "s1", 0, 9)).isEmpty();
+    }
+
+    @Test
+    void should_find_archived_turns_by_vector() {
+        store.write(WriteBatch.of(ALICE)
+                .archive(archived(ALICE, "s1", 0, null, "near turn", 0), Embedding.of(new float[] {1, 0, 0}))
+                .archive(archived(ALICE, "s1", 1, null, "far turn", 0), Embedding.of(new float[] {0, 1, 0}))
+                .archive(archived(ALICE, "s1", 2, null, "turn without a vector", 0)));
+        store.write(WriteBatch.of(BOB)
+                .archive(archived(BOB, "s1", 0, null, "bob's turn", 0), Embedding.of(new float[] {1, 0, 0})));
+        List<Scored<SessionTurn>> hits = store.searchTurnsByVector(ALICE, new float[] {0.9f, 0.1f, 0}, 10);
+        assertThat(hits).extracting(h -> h.item().seq()).containsExactly(0L, 1L);
+        assertThat(hits.get(0).score()).isGreaterThan(hits.get(1).score());
+        assertThat(store.searchTurnsByVector(BOB, new float[] {1, 0, 0}, 10)).hasSize(1);
+        assertThatThrownBy(() -> store.searchTurnsByVector(ALICE, new float[] {1, 0}, 5))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dimension");
+        reopen();
+        assertThat(store.searchTurnsByVector(ALICE, new float[] {1, 0, 0}, 1)).extracting(h -> h.item().seq())
+                .containsExactly(0L);
+    }
+
+    @Test
+    void should_purge_archived_turns_past_their_retention_and_erase_them() {
+        store.write(WriteBatch.of(ALICE)
+                .archive(archived(ALICE, "s1", 0, null, "old violin lesson", 0))
+                .archive(archived(ALICE, "s2", 0, null, "new violin concert", 30)));
+        store.write(WriteBatch.of(BOB).archive(archived(BOB, "s1", 0, null, "bob's old violin", 0)));
+        store.write(WriteBatch.of(ALICE).purgeArchiveBefore(T0.plusSeconds(10 * 86_400L)));
+        assertThat(store.searchTurns(ALICE, "violin", 10)).extracting(h -> h.item().text())
+                .containsExactly("new violin concert");
+        assertThat(store.archivedTurns(ALICE, "s1")).isEmpty();
+        assertThat(store.searchTurns(BOB, "violin", 10)).hasSize(1);
+        store.erase(ALICE);
+        assertThat(store.searchTurns(ALICE, "violin", 10)).isEmpty();
+        assertThat(store.searchTurns(BOB, "violin", 10)).hasSize(1);
+    }
+
     // ------------------------------------------------------------ lifecycle
 
     @Test

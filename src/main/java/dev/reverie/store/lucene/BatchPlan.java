@@ -8,7 +8,9 @@ import dev.reverie.spi.WriteBatch;
 import dev.reverie.store.lucene.LuceneDocuments.Type;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.util.BytesRef;
 
@@ -43,6 +45,8 @@ final class BatchPlan {
     /** uid → the appended turn, for the uniqueness check. */
     private final Map<String, SessionTurn> appendedTurns = new LinkedHashMap<>();
     private final List<MemoryEvent> events = new ArrayList<>();
+    /** Delete-by-query operations (archive retention), applied before the documents. */
+    private final List<Query> purges = new ArrayList<>();
 
     private BatchPlan(Scope scope) {
         this.scope = scope;
@@ -68,7 +72,12 @@ final class BatchPlan {
                 plan.appendTurn(t.turn());
             } else if (op instanceof WriteBatch.ArchiveTurn t) {
                 plan.put(LuceneDocuments.turnUid(Type.ARCHIVE, s, t.turn().sessionId(), t.turn().seq()),
-                        LuceneDocuments.archivedTurn(t.turn()));
+                        LuceneDocuments.archivedTurn(t.turn(), t.embedding()));
+            } else if (op instanceof WriteBatch.PurgeArchive p) {
+                plan.purges.add(LuceneDocuments.ofScope(Type.ARCHIVE, s)
+                        .add(LuceneDocuments.longRange(LuceneDocuments.ARCHIVE_AT, Long.MIN_VALUE,
+                                LuceneDocuments.micros(p.before()) - 1), BooleanClause.Occur.FILTER)
+                        .build());
             } else if (op instanceof WriteBatch.PutSummary p) {
                 plan.put(LuceneDocuments.uid(Type.SUMMARY, s, p.summary().sessionId()),
                         LuceneDocuments.summary(p.summary()));
@@ -102,6 +111,9 @@ final class BatchPlan {
             if (current.count(LuceneDocuments.term(LuceneDocuments.UID, e.getKey())) > 0) {
                 throw duplicate(e.getValue(), "already in the store");
             }
+        }
+        if (!purges.isEmpty()) {
+            writer.deleteDocuments(purges.toArray(new Query[0]));
         }
         List<Document> docs = new ArrayList<>(byUid.size() + events.size());
         List<BytesRef> replaced = new ArrayList<>(byUid.size());

@@ -97,6 +97,10 @@ final class LuceneDocuments {
     static final String ORD = "ord";
     static final String MEMORY_TEXT = "memory_text";
     static final String OBSERVATION_TEXT = "observation_text";
+    /** An archived turn's speaker and text, for episodic search. */
+    static final String ARCHIVE_TEXT = "archive_text";
+    /** When an archived turn was said (retention purges by it). */
+    static final String ARCHIVE_AT = "archive_at";
     static final String JSON = "json";
     static final String VECTOR = "vector";
     static final String VECTOR_DIMENSION = "vector_dim";
@@ -182,11 +186,15 @@ final class LuceneDocuments {
         return d;
     }
 
-    static Document archivedTurn(SessionTurn t) {
+    static Document archivedTurn(SessionTurn t, Embedding e) {
         Document d = base(Type.ARCHIVE, t.scope(), turnUid(Type.ARCHIVE, t.scope(), t.sessionId(), t.seq()));
         d.add(new StringField(SESSION, t.sessionId(), Field.Store.NO));
         time(d, SEQ, t.seq());
+        time(d, ARCHIVE_AT, micros(t.at()));
+        d.add(new TextField(ARCHIVE_TEXT, t.speaker() != null ? t.speaker() + ": " + t.text() : t.text(),
+                Field.Store.NO));
         d.add(new StoredField(JSON, Json.write(t)));
+        vector(d, Type.ARCHIVE, e);
         return d;
     }
 

@@ -752,6 +752,35 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
 
     @Override
+    public List<SessionTurn> archivedTurns(Scope scope, String sessionId, long fromSeq, long toSeq) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("sessionId", sessionId);
+        if (toSeq < fromSeq) {
+            ensureOpen();
+            return List.of();
+        }
+        Query q = ofSession(Type.ARCHIVE, scope, sessionId)
+                .add(LuceneDocuments.longRange(LuceneDocuments.SEQ, fromSeq, toSeq), BooleanClause.Occur.FILTER)
+                .build();
+        return read(scope, List.of(), s -> sorted(s, q, BY_SEQ, 0, Integer.MAX_VALUE, LuceneDocuments::sessionTurnOf));
+    }
+
+    @Override
+    public List<Scored<SessionTurn>> searchTurns(Scope scope, String text, int limit) {
+        Checks.notNull("scope", scope);
+        Checks.positive("limit", limit);
+        ensureOpen();
+        return lexical(scope, LuceneDocuments.ARCHIVE_TEXT, text, LuceneDocuments.ofScope(Type.ARCHIVE, scope), limit,
+                LuceneDocuments::sessionTurnOf);
+    }
+
+    @Override
+    public List<Scored<SessionTurn>> searchTurnsByVector(Scope scope, float[] vector, int limit) {
+        BooleanQuery.Builder filter = LuceneDocuments.ofScope(Type.ARCHIVE, checkVectorSearch(scope, vector, limit));
+        return nearest(scope, Type.ARCHIVE, vector, filter.build(), limit, LuceneDocuments::sessionTurnOf);
+    }
+
+    @Override
     public List<MemoryEvent> history(Scope scope, String memoryId) {
         Checks.notNull("scope", scope);
         Checks.notNull("memoryId", memoryId);

@@ -173,8 +173,12 @@ public final class SqliteMemoryStore implements MemoryStore {
                     s.agentId(), s.endUserId(), t.turn().sessionId(), t.turn().seq(), Json.write(t.turn()),
                     t.turn().at().toEpochMilli());
         } else if (op instanceof WriteBatch.ArchiveTurn t) {
-            update(c, "INSERT OR REPLACE INTO archive_turns (agent, usr, session_id, seq, data) VALUES (?, ?, ?, ?, ?)",
-                    s.agentId(), s.endUserId(), t.turn().sessionId(), t.turn().seq(), Json.write(t.turn()));
+            putArchivedTurn(c, s, t.turn(), t.embedding());
+        } else if (op instanceof WriteBatch.PurgeArchive p) {
+            Object[] k = {s.agentId(), s.endUserId(), p.before().toEpochMilli()};
+            update(c, "DELETE FROM archive_fts WHERE rowid IN (SELECT rowid FROM archive_turns"
+                    + " WHERE agent = ? AND usr = ? AND at < ?)", k);
+            update(c, "DELETE FROM archive_turns WHERE agent = ? AND usr = ? AND at < ?", k);
         } else if (op instanceof WriteBatch.PutSummary p) {
             update(c, "INSERT OR REPLACE INTO session_summaries (agent, usr, session_id, data) VALUES (?, ?, ?, ?)",
                     s.agentId(), s.endUserId(), p.summary().sessionId(), Json.write(p.summary()));
@@ -215,6 +219,62 @@ public final class SqliteMemoryStore implements MemoryStore {
                 e == null ? null : Vectors.toBytes(e.toArray()), Json.write(m.toBuilder().embedding(null).build()));
     }
 
+    /** Inserts or replaces an archived turn (same session and seq) and keeps its FTS entry in step. */
+    private void putArchivedTurn(Connection c, Scope s, SessionTurn t, Embedding e) throws SQLException {
+        String text = archiveText(t);
+        Long rid = null;
+        String oldText = null;
+        try (PreparedStatement ps = c.prepareStatement("SELECT rowid, text FROM archive_turns"
+                + " WHERE agent = ? AND usr = ? AND session_id = ? AND seq = ?")) {
+            bind(ps, s.agentId(), s.endUserId(), t.sessionId(), t.seq());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    rid = rs.getLong(1);
+                    oldText = rs.getString(2);
+                }
+            }
+        }
+        update(c, "INSERT INTO archive_turns (agent, usr, session_id, seq, data, text, at, dim, embedding)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (agent, usr, session_id, seq) DO UPDATE SET"
+                        + " data = excluded.data, text = excluded.text, at = excluded.at, dim = excluded.dim,"
+                        + " embedding = excluded.embedding",
+                s.agentId(), s.endUserId(), t.sessionId(), t.seq(), Json.write(t), text, t.at().toEpochMilli(),
+                e == null ? null : e.dimension(), e == null ? null : Vectors.toBytes(e.toArray()));
+        if (rid == null) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT last_insert_rowid()");
+                 ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                rid = rs.getLong(1);
+            }
+        } else if (text.equals(oldText)) {
+            return;
+        }
+        update(c, "DELETE FROM archive_fts WHERE rowid = ?", rid);
+        update(c, "INSERT INTO archive_fts (rowid, text) VALUES (?, ?)", rid,
+                scopedWords(scopeToken(s.agentId(), s.endUserId()), text));
+    }
+
+    /** What episodic search indexes for a turn: the speaker's name (when known) and the text. */
+    static String archiveText(SessionTurn t) {
+        return t.speaker() != null ? t.speaker() + ": " + t.text() : t.text();
+    }
+
+    /**
+     * Fills the archive's search columns and FTS index for rows written before schema version 2; runs
+     * inside the migration's transaction.
+     */
+    static void backfillArchive(Connection c) throws SQLException {
+        List<Object[]> rows = query(c, "SELECT rowid, agent, usr, data FROM archive_turns",
+                rs -> new Object[] {rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4)});
+        for (Object[] row : rows) {
+            SessionTurn t = Json.read((String) row[3], SessionTurn.class);
+            String text = archiveText(t);
+            update(c, "UPDATE archive_turns SET text = ?, at = ? WHERE rowid = ?", text, t.at().toEpochMilli(), row[0]);
+            update(c, "INSERT INTO archive_fts (rowid, text) VALUES (?, ?)", row[0],
+                    scopedWords(scopeToken((String) row[1], (String) row[2]), text));
+        }
+    }
+
     /**
      * Inserts or updates a row and keeps its FTS entry in step; the FTS entry is rewritten only when
      * the text changed (the dream cycle mostly changes statuses, not text).
@@ -248,7 +308,8 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     private void reindex(Connection c, String fts, long rid, Scope s, String text) throws SQLException {
         update(c, "DELETE FROM " + fts + " WHERE rowid = ?", rid);
-        update(c, "INSERT INTO " + fts + " (rowid, text) VALUES (?, ?)", rid, scopedWords(s, text));
+        update(c, "INSERT INTO " + fts + " (rowid, text) VALUES (?, ?)", rid,
+                scopedWords(scopeToken(s.agentId(), s.endUserId()), text));
     }
 
     private void deleteRow(Connection c, Scope s, String table, String fts, String id) throws SQLException {
@@ -265,6 +326,7 @@ public final class SqliteMemoryStore implements MemoryStore {
             Object[] k = {scope.agentId(), scope.endUserId()};
             update(c, "DELETE FROM memories_fts WHERE rowid IN (SELECT rid FROM memories WHERE agent = ? AND usr = ?)", k);
             update(c, "DELETE FROM observations_fts WHERE rowid IN (SELECT rid FROM observations WHERE agent = ? AND usr = ?)", k);
+            update(c, "DELETE FROM archive_fts WHERE rowid IN (SELECT rowid FROM archive_turns WHERE agent = ? AND usr = ?)", k);
             for (String table : List.of("memories", "observations", "session_turns", "archive_turns",
                     "session_summaries", "style_profiles", "history")) {
                 update(c, "DELETE FROM " + table + " WHERE agent = ? AND usr = ?", k);
@@ -533,6 +595,81 @@ public final class SqliteMemoryStore implements MemoryStore {
     }
 
     @Override
+    public List<SessionTurn> archivedTurns(Scope scope, String sessionId, long fromSeq, long toSeq) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("sessionId", sessionId);
+        return db(scope.tenantId()).read(c -> query(c,
+                "SELECT data FROM archive_turns WHERE agent = ? AND usr = ? AND session_id = ? AND seq >= ?"
+                        + " AND seq <= ? ORDER BY seq",
+                rs -> Json.read(rs.getString(1), SessionTurn.class), scope.agentId(), scope.endUserId(), sessionId,
+                fromSeq, toSeq));
+    }
+
+    @Override
+    public List<Scored<SessionTurn>> searchTurns(Scope scope, String text, int limit) {
+        Checks.notNull("scope", scope);
+        Checks.positive("limit", limit);
+        ensureOpen();
+        String match = matchExpression(scope, text);
+        if (match == null) {
+            return List.of();
+        }
+        return db(scope.tenantId()).read(c -> query(c,
+                "SELECT a.data, bm25(archive_fts) AS r FROM archive_fts JOIN archive_turns a"
+                        + " ON a.rowid = archive_fts.rowid WHERE archive_fts MATCH ? AND a.agent = ? AND a.usr = ?"
+                        + " ORDER BY r LIMIT ?",
+                rs -> new Scored<>(Json.read(rs.getString(1), SessionTurn.class), -rs.getDouble(2)),
+                match, scope.agentId(), scope.endUserId(), limit));
+    }
+
+    @Override
+    public List<Scored<SessionTurn>> searchTurnsByVector(Scope scope, float[] vector, int limit) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("vector", vector);
+        Checks.positive("limit", limit);
+        if (vector.length == 0) {
+            throw new IllegalArgumentException("vector must have at least one dimension");
+        }
+        ensureOpen();
+        double norm = Vectors.norm(vector);
+        return db(scope.tenantId()).read(c -> {
+            PriorityQueue<double[]> top = new PriorityQueue<>((a, b) -> Double.compare(a[1], b[1]));
+            try (PreparedStatement ps = c.prepareStatement("SELECT rowid, dim, embedding FROM archive_turns"
+                    + " WHERE agent = ? AND usr = ? AND embedding IS NOT NULL")) {
+                bind(ps, scope.agentId(), scope.endUserId());
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        if (rs.getInt(2) != vector.length) {
+                            throw new IllegalArgumentException("vector dimension " + vector.length
+                                    + " does not match the stored embeddings' dimension " + rs.getInt(2)
+                                    + " in archive_turns of " + scope);
+                        }
+                        top.add(new double[] {rs.getLong(1), Vectors.cosine(vector, Vectors.fromBytes(rs.getBytes(3)),
+                                norm)});
+                        if (top.size() > limit) {
+                            top.poll();
+                        }
+                    }
+                }
+            }
+            List<double[]> best = new ArrayList<>(top);
+            best.sort((a, b) -> Double.compare(b[1], a[1]));
+            List<Scored<SessionTurn>> out = new ArrayList<>(best.size());
+            try (PreparedStatement ps = c.prepareStatement("SELECT data FROM archive_turns WHERE rowid = ?")) {
+                for (double[] hit : best) {
+                    ps.setLong(1, (long) hit[0]);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (rs.next()) {
+                            out.add(new Scored<>(Json.read(rs.getString(1), SessionTurn.class), hit[1]));
+                        }
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
     public List<MemoryEvent> history(Scope scope, String memoryId) {
         Checks.notNull("scope", scope);
         Checks.notNull("memoryId", memoryId);
@@ -634,8 +771,8 @@ public final class SqliteMemoryStore implements MemoryStore {
     }
 
     /** The text as FTS5 indexes it: every folded word prefixed by the scope token. */
-    static String scopedWords(Scope scope, String text) {
-        String prefix = scopeToken(scope) + "_";
+    static String scopedWords(String scopeToken, String text) {
+        String prefix = scopeToken + "_";
         StringBuilder sb = new StringBuilder(text.length() * 2);
         java.util.regex.Matcher m = WORD.matcher(Terms.fold(text));
         while (m.find()) {
@@ -649,7 +786,11 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     /** A word-like token unique (with overwhelming probability) to the agent and end user. */
     static String scopeToken(Scope scope) {
-        return "s" + TenantNames.sha256(scope.agentId() + "\u0000" + scope.endUserId()).substring(0, 16);
+        return scopeToken(scope.agentId(), scope.endUserId());
+    }
+
+    static String scopeToken(String agentId, String endUserId) {
+        return "s" + TenantNames.sha256(agentId + "\u0000" + endUserId).substring(0, 16);
     }
 
 

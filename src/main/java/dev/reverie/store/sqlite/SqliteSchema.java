@@ -65,7 +65,19 @@ final class SqliteSchema {
                     CREATE TABLE history (
                       rid INTEGER PRIMARY KEY AUTOINCREMENT,
                       agent TEXT NOT NULL, usr TEXT NOT NULL, memory_id TEXT NOT NULL, data TEXT NOT NULL)""",
-                    "CREATE INDEX history_by_memory ON history (agent, usr, memory_id, rid)"));
+                    "CREATE INDEX history_by_memory ON history (agent, usr, memory_id, rid)"),
+            // 1 -> 2: episodic recall over the archive: searchable text, time, vector and an FTS5 index
+            // (existing rows are filled in by SqliteMemoryStore.backfillArchive in the same transaction)
+            List.of(
+                    "ALTER TABLE archive_turns ADD COLUMN text TEXT NOT NULL DEFAULT ''",
+                    "ALTER TABLE archive_turns ADD COLUMN at INTEGER NOT NULL DEFAULT 0",
+                    "ALTER TABLE archive_turns ADD COLUMN dim INTEGER",
+                    "ALTER TABLE archive_turns ADD COLUMN embedding BLOB",
+                    "CREATE INDEX archive_by_time ON archive_turns (agent, usr, at)",
+                    "CREATE VIRTUAL TABLE archive_fts USING fts5(text, tokenize = '" + TOKENIZER + "')"));
+
+    /** The version whose migration added the archive's search columns. */
+    static final int ARCHIVE_SEARCH_VERSION = 2;
 
     static int latestVersion() {
         return MIGRATIONS.size();

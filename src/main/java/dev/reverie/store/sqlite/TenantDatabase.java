@@ -85,6 +85,9 @@ final class TenantDatabase implements AutoCloseable {
                 for (String sql : SqliteSchema.MIGRATIONS.get(v)) {
                     st.execute(sql);
                 }
+                if (v + 1 == SqliteSchema.ARCHIVE_SEARCH_VERSION) {
+                    SqliteMemoryStore.backfillArchive(writer);
+                }
                 st.execute("INSERT INTO schema_version (version) VALUES (" + (v + 1) + ")");
             }
             st.execute("COMMIT");
@@ -188,6 +191,7 @@ final class TenantDatabase implements AutoCloseable {
             try (Statement st = c.createStatement()) {
                 st.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')");
                 st.execute("INSERT INTO observations_fts (observations_fts) VALUES ('optimize')");
+                st.execute("INSERT INTO archive_fts (archive_fts) VALUES ('optimize')");
             }
             return null;
         });

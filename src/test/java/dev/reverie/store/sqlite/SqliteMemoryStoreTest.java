@@ -79,7 +79,7 @@ class SqliteMemoryStoreTest extends MemoryStoreContract {
     void should_index_each_users_words_under_their_own_prefix_and_still_stem() {
         put(ALICE, memory(ALICE, "She loves painting sunsets in São Paulo", 0));
         put(BOB, memory(BOB, "He loves painting too", 0));
-        assertThat(SqliteMemoryStore.scopedWords(ALICE, "Pão, doce!"))
+        assertThat(SqliteMemoryStore.scopedWords(SqliteMemoryStore.scopeToken(ALICE), "Pão, doce!"))
                 .isEqualTo(SqliteMemoryStore.scopeToken(ALICE) + "_pao " + SqliteMemoryStore.scopeToken(ALICE) + "_doce");
         var statuses = java.util.EnumSet.of(dev.reverie.MemoryStatus.ACTIVE);
         var kinds = java.util.EnumSet.allOf(dev.reverie.MemoryKind.class);
