@@ -124,9 +124,9 @@ public final class ContextManager implements AutoCloseable {
 
     /**
      * Records turns after an LLM call: secrets are redacted first, the turns are appended to the
-     * session, typed observations are extracted into L3 with provenance, and the conversation
-     * archive is written asynchronously. With an embedder, the new observations get their vectors
-     * asynchronously too; {@link #flush()} waits for them.
+     * session and to the verbatim archive (episodic recall) and typed observations are extracted into
+     * L3 with provenance, all in one atomic write. With an embedder, the new observations and
+     * archived turns get their vectors asynchronously; {@link #flush()} waits for them.
      */
     public TurnReceipt recordTurn(Scope scope, String sessionId, Turn... turns) {
         Checks.notNull("turns", turns);
@@ -231,11 +231,10 @@ public final class ContextManager implements AutoCloseable {
     }
 
     /**
-     * Waits for background work (archive, observation embeddings, retrieval statistics) queued so far;
+     * Waits for background work (embeddings, retrieval statistics) queued so far;
      * for tests and shutdown.
      */
     public void flush() {
-        writes.flushArchive();
         writes.flushEmbeddings();
         retrievals.flush();
     }
@@ -346,7 +345,7 @@ public final class ContextManager implements AutoCloseable {
             return this;
         }
 
-        /** Whether to keep the verbatim (redacted) conversation archive; on by default. */
+        /** Whether to keep the verbatim (redacted) conversation archive, the source of episodic recall; on by default. */
         public Builder archive(boolean enabled) {
             this.archive = enabled;
             return this;

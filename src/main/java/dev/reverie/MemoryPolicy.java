@@ -43,6 +43,10 @@ public final class MemoryPolicy {
     private final int tokensPerTurnAlert;
     private final int longSessionTurns;
     private final double minVectorSimilarity;
+    private final boolean episodicRecall;
+    private final Duration turnRetention;
+    private final double episodeImportance;
+    private final int neighbourTurns;
 
     private MemoryPolicy(Builder b) {
         relevanceWeight = b.relevanceWeight;
@@ -74,6 +78,10 @@ public final class MemoryPolicy {
         tokensPerTurnAlert = b.tokensPerTurnAlert;
         longSessionTurns = b.longSessionTurns;
         minVectorSimilarity = b.minVectorSimilarity;
+        episodicRecall = b.episodicRecall;
+        turnRetention = b.turnRetention;
+        episodeImportance = b.episodeImportance;
+        neighbourTurns = b.neighbourTurns;
     }
 
     /** The design's defaults. */
@@ -147,6 +155,24 @@ public final class MemoryPolicy {
     /** Cosine below which a vector candidate counts as unrelated and is dropped (default 0.25). */
     public double minVectorSimilarity() { return minVectorSimilarity; }
 
+    /**
+     * Whether the verbatim turns of past sessions (the archive) compete for the persistent layer next
+     * to memories and observations (default {@code true}).
+     */
+    public boolean episodicRecall() { return episodicRecall; }
+    /**
+     * How long verbatim archived turns stay retrievable and stored (default 365 days): the dream
+     * purges older ones, and retrieval never returns them.
+     */
+    public Duration turnRetention() { return turnRetention; }
+    /** Importance (0–100) a verbatim turn scores with, since no dream has judged it (default 50). */
+    public double episodeImportance() { return episodeImportance; }
+    /**
+     * Turns on each side of a strongly matching turn packed with it when the budget allows, since
+     * answers often sit in the reply (default 1; 0 turns it off).
+     */
+    public int neighbourTurns() { return neighbourTurns; }
+
     /** Decay half-life for a kind (default 30 days; SKILL and FACT 90 days; EVENT 180 days). */
     public Duration halfLife(MemoryKind kind) {
         return halfLives.get(kind);
@@ -192,6 +218,10 @@ public final class MemoryPolicy {
         private int tokensPerTurnAlert = 50_000;
         private int longSessionTurns = 200;
         private double minVectorSimilarity = 0.25;
+        private boolean episodicRecall = true;
+        private Duration turnRetention = Duration.ofDays(365);
+        private double episodeImportance = 50;
+        private int neighbourTurns = 1;
 
         private Builder() {
             for (MemoryKind kind : MemoryKind.values()) {
@@ -237,6 +267,10 @@ public final class MemoryPolicy {
             tokensPerTurnAlert = p.tokensPerTurnAlert;
             longSessionTurns = p.longSessionTurns;
             minVectorSimilarity = p.minVectorSimilarity;
+            episodicRecall = p.episodicRecall;
+            turnRetention = p.turnRetention;
+            episodeImportance = p.episodeImportance;
+            neighbourTurns = p.neighbourTurns;
         }
 
         /** Sets the three score weights; they must each be in [0, 1] and sum to 1. */
@@ -272,6 +306,10 @@ public final class MemoryPolicy {
         public Builder nullRetrievalAlert(double v) { nullRetrievalAlert = Checks.between("nullRetrievalAlert", v, 0, 1); return this; }
         public Builder tokensPerTurnAlert(int v) { tokensPerTurnAlert = Checks.positive("tokensPerTurnAlert", v); return this; }
         public Builder minVectorSimilarity(double v) { minVectorSimilarity = Checks.between("minVectorSimilarity", v, -1, 1); return this; }
+        public Builder episodicRecall(boolean v) { episodicRecall = v; return this; }
+        public Builder turnRetention(Duration v) { turnRetention = positive("turnRetention", v); return this; }
+        public Builder episodeImportance(double v) { episodeImportance = Checks.between("episodeImportance", v, 0, 100); return this; }
+        public Builder neighbourTurns(int v) { neighbourTurns = (int) Checks.between("neighbourTurns", v, 0, 5); return this; }
         public Builder longSessionTurns(int v) { longSessionTurns = Checks.positive("longSessionTurns", v); return this; }
 
         /** Builds the policy; fails when the score weights do not sum to 1 or the floor is above the cutoff. */

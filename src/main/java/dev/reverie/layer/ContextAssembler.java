@@ -143,7 +143,9 @@ public final class ContextAssembler {
         int persistentBudget = Math.max(persistentShare, rest - Math.min(temporalNeed, temporalShare));
 
         RecallMode mode = request.recallMode() != null ? request.recallMode() : defaultMode;
-        Persistent persistent = buildPersistent(request, mode, persistentBudget, now);
+        // turns of this session from here on are in TEMPORAL verbatim; older (compacted) ones may be recalled
+        long temporalFromSeq = temporal.turns().isEmpty() ? Long.MAX_VALUE : temporal.turns().get(0).seq();
+        Persistent persistent = buildPersistent(request, mode, persistentBudget, now, temporalFromSeq);
         int temporalBudget = rest - persistent.tokens();
         List<ContextMessage> temporalMessages = packTemporal(temporal, temporalBudget);
         int temporalTokens = 0;
@@ -276,14 +278,99 @@ public final class ContextAssembler {
 
     // ------------------------------------------------------------------ persistent
 
+    /**
+     * Greedy packing of ranked candidates into {@code left} tokens, spending the budget on evidence:
+     * a memory or observation whose source turns are all packed verbatim is skipped (the turns carry
+     * it), and a verbatim turn replaces an already packed memory derived from that turn alone when the
+     * budget allows (the turn says the same and what surrounds it). Returns the tokens left.
+     */
+    private int pack(List<ScoredCandidate> ranked, Set<String> pinnedIds, List<Entry> entries, int left) {
+        Set<String> packedTurns = new HashSet<>();
+        Map<String, Entry> derivedFromOneTurn = new java.util.HashMap<>();
+        int taken = 0;
+        for (ScoredCandidate sc : ranked) {
+            Candidate c = sc.candidate();
+            if (pinnedIds.contains(c.id()) || taken >= policy.topK()) {
+                continue;
+            }
+            RecalledMemory recalled = new RecalledMemory(c.episode() ? c.turn().turnId() : c.id(), c.kind(), c.text(),
+                    sc.score(), sc.relevance(), c.importance(), sc.recency(), sc.trustFactor(), false,
+                    c.observation(), c.sourceTurnIds(), c.origin());
+            if (!c.episode()) {
+                if (!c.sourceTurnIds().isEmpty() && packedTurns.containsAll(c.sourceTurnIds())) {
+                    continue;
+                }
+                String line = Rendering.line(c.kind(), c.text(), c.lastSeen(), c.provenance());
+                int n = tokens.count(line) + 1;
+                if (n > left) {
+                    continue; // a shorter one further down may still fit
+                }
+                Entry e = new Entry(line, n, recalled, null);
+                entries.add(e);
+                left -= n;
+                taken++;
+                if (c.sourceTurnIds().size() == 1) {
+                    derivedFromOneTurn.putIfAbsent(c.sourceTurnIds().get(0), e);
+                }
+                continue;
+            }
+            String turnId = c.turn().turnId();
+            if (packedTurns.contains(turnId)) {
+                continue;
+            }
+            String line = Rendering.episodeLine(c.turn());
+            int n = tokens.count(line) + 1;
+            Entry derived = derivedFromOneTurn.remove(turnId);
+            int freed = derived != null && entries.contains(derived) ? derived.tokens() : 0;
+            if (n - freed > left) {
+                if (derived != null) {
+                    derivedFromOneTurn.put(turnId, derived);
+                }
+                continue;
+            }
+            if (freed > 0) {
+                entries.remove(derived);
+                taken--;
+            }
+            entries.add(new Entry(line, n, recalled, c.turn()));
+            left -= n - freed;
+            taken++;
+            packedTurns.add(turnId);
+        }
+        return left;
+    }
+
     private record Persistent(ContextMessage message, int tokens, List<RecalledMemory> recalled) {
     }
 
-    /** One rendered line of the block and the memory it recalls ({@code null} for the style line). */
-    private record Entry(String line, RecalledMemory recalled) {
+    /**
+     * One rendered line of the block, its token cost and the memory it recalls ({@code null} for the
+     * style line); {@code turn} is the verbatim turn of an episode line, which the block shows in
+     * conversation order after the memories.
+     */
+    private record Entry(String line, int tokens, RecalledMemory recalled, SessionTurn turn) {
     }
 
-    private Persistent buildPersistent(ContextRequest request, RecallMode mode, int budget, Instant now) {
+    private static List<String> lines(List<Entry> entries) {
+        List<String> out = new ArrayList<>(entries.size());
+        List<Entry> episodes = new ArrayList<>();
+        for (Entry e : entries) {
+            if (e.turn() == null) {
+                out.add(e.line());
+            } else {
+                episodes.add(e);
+            }
+        }
+        episodes.sort(java.util.Comparator.comparing((Entry e) -> e.turn().at())
+                .thenComparing(e -> e.turn().sessionId()).thenComparingLong(e -> e.turn().seq()));
+        for (Entry e : episodes) {
+            out.add(e.line());
+        }
+        return out;
+    }
+
+    private Persistent buildPersistent(ContextRequest request, RecallMode mode, int budget, Instant now,
+                                       long temporalFromSeq) {
         Scope scope = request.scope();
         List<Entry> entries = new ArrayList<>();
         int overhead = tokens.countMessage(Rendering.block(List.of()));
@@ -297,7 +384,7 @@ public final class ContextAssembler {
             String line = Rendering.styleLine(style.get());
             int n = tokens.count(line) + 1;
             if (n <= left) {
-                entries.add(new Entry(line, null));
+                entries.add(new Entry(line, n, null, null));
                 left -= n;
             }
         }
@@ -311,36 +398,21 @@ public final class ContextAssembler {
             int n = tokens.count(line) + 1;
             if (n <= left) {
                 left -= n;
-                entries.add(new Entry(line, new RecalledMemory(m.id(), m.kind(), m.text(), 1.0, 0, m.importance(),
-                        1.0, 1.0, true, false, m.sourceTurnIds())));
+                entries.add(new Entry(line, n, new RecalledMemory(m.id(), m.kind(), m.text(), 1.0, 0, m.importance(),
+                        1.0, 1.0, true, false, m.sourceTurnIds()), null));
             }
         }
         if (mode == RecallMode.INJECT && !request.query().isBlank()) {
             float[] vector = embedder == null ? null : embedder.embed(request.query());
             List<ScoredCandidate> ranked = retriever.retrieve(scope, request.query(), vector,
                     RECALLED_KINDS, request.includeDeprecated(), policy.recentObservations() > 0,
-                    request.sessionId(), now,
+                    policy.episodicRecall(), request.sessionId(), temporalFromSeq, now,
                     policy.topK() + pinnedIds.size());
-            int taken = 0;
-            for (ScoredCandidate sc : ranked) {
-                Candidate c = sc.candidate();
-                if (pinnedIds.contains(c.id()) || taken >= policy.topK()) {
-                    continue;
-                }
-                String line = Rendering.line(c.kind(), c.text(), c.lastSeen(), c.provenance());
-                int n = tokens.count(line) + 1;
-                if (n > left) {
-                    continue; // a shorter one further down may still fit
-                }
-                left -= n;
-                taken++;
-                entries.add(new Entry(line, new RecalledMemory(c.id(), c.kind(), c.text(), sc.score(), sc.relevance(),
-                        c.importance(), sc.recency(), sc.trustFactor(), false, c.observation(), c.sourceTurnIds())));
-            }
+            left = pack(ranked, pinnedIds, entries, left);
         }
         // token counts of lines are nearly additive; the exact count of the whole block decides
         while (!entries.isEmpty()) {
-            String content = Rendering.block(entries.stream().map(Entry::line).toList());
+            String content = Rendering.block(lines(entries));
             int exact = tokens.countMessage(content);
             if (exact <= budget) {
                 List<RecalledMemory> recalled = entries.stream().map(Entry::recalled)

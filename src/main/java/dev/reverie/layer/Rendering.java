@@ -54,6 +54,19 @@ public final class Rendering {
         return sb.append(escape(text)).toString();
     }
 
+    /**
+     * One verbatim past turn: {@code - [2023-05-08] Caroline: text} (the role when there is no
+     * speaker), tool output marked third-party.
+     */
+    public static String episodeLine(dev.reverie.SessionTurn t) {
+        StringBuilder sb = new StringBuilder("- [").append(DATE.format(t.at())).append("] ");
+        String who = t.speaker() != null ? t.speaker() : t.role().name().toLowerCase(Locale.ROOT);
+        if (t.role() == dev.reverie.TurnRole.TOOL) {
+            sb.append("[third-party, unverified] tool ");
+        }
+        return sb.append(escape(who)).append(": ").append(escape(t.text())).toString();
+    }
+
     /** The style line. */
     public static String styleLine(StyleProfile profile) {
         return "- (style) " + escape(profile.description());

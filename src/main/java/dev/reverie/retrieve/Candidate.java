@@ -4,27 +4,42 @@ import dev.reverie.Embedding;
 import dev.reverie.Memory;
 import dev.reverie.MemoryKind;
 import dev.reverie.Observation;
+import dev.reverie.Outcome;
 import dev.reverie.Provenance;
+import dev.reverie.RecalledMemory;
+import dev.reverie.SessionTurn;
+import dev.reverie.Source;
+import dev.reverie.Trust;
+import dev.reverie.TurnRole;
 
 import java.time.Instant;
 import java.util.List;
 
 /**
- * A memory or observation competing for the persistent layer, reduced to what scoring needs.
- * Immutable and thread-safe.
+ * A memory, observation or verbatim past turn competing for the persistent layer, reduced to what
+ * scoring needs. Immutable and thread-safe.
  *
- * @param id            memory or observation id
- * @param kind          its kind
+ * @param id            memory or observation id; for a turn {@code turn:<session>:<seq>}
+ * @param kind          its kind (EVENT for a turn: the record of what happened)
  * @param text          its text
  * @param importance    0 to 100
- * @param lastSeen      when it was last reinforced (memories) or observed (observations)
+ * @param lastSeen      when it was last reinforced (memories), observed (observations) or said (turns)
  * @param provenance    where it came from
- * @param sourceTurnIds the turns behind it
- * @param observation   whether it is an L3 observation
+ * @param sourceTurnIds the turns behind it (a turn's own id for a turn)
+ * @param origin        memory, observation or turn
  * @param embedding     its vector, or {@code null}
+ * @param turn          the verbatim turn when {@code origin} is TURN, else {@code null}
  */
 public record Candidate(String id, MemoryKind kind, String text, double importance, Instant lastSeen,
-                        Provenance provenance, List<String> sourceTurnIds, boolean observation, Embedding embedding) {
+                        Provenance provenance, List<String> sourceTurnIds, RecalledMemory.Origin origin,
+                        Embedding embedding, SessionTurn turn) {
+
+    /** A candidate that is not a turn. */
+    public Candidate(String id, MemoryKind kind, String text, double importance, Instant lastSeen,
+                     Provenance provenance, List<String> sourceTurnIds, boolean observation, Embedding embedding) {
+        this(id, kind, text, importance, lastSeen, provenance, sourceTurnIds,
+                observation ? RecalledMemory.Origin.OBSERVATION : RecalledMemory.Origin.MEMORY, embedding, null);
+    }
 
     /** The candidate for a durable memory. */
     public static Candidate of(Memory m) {
@@ -40,5 +55,36 @@ public record Candidate(String id, MemoryKind kind, String text, double importan
         double importance = Math.min(100, 50 * o.confidence() + 5 * (o.reinforcementCount() - 1));
         return new Candidate(o.id(), o.kind(), o.text(), importance, o.observedAt(), o.provenance(),
                 o.sourceTurnIds(), true, o.embedding());
+    }
+
+    /**
+     * The candidate for a verbatim past turn (episodic recall). Tool output keeps its third-party
+     * trust; {@code importance} is the policy's proxy, since no dream has judged the turn.
+     */
+    public static Candidate of(SessionTurn t, double importance) {
+        Source source = switch (t.role()) {
+            case USER -> Source.USER;
+            case ASSISTANT -> Source.ASSISTANT;
+            case TOOL -> Source.TOOL;
+        };
+        Trust trust = t.role() == TurnRole.TOOL ? Trust.THIRD_PARTY : Trust.FIRST_PARTY;
+        Provenance p = new Provenance(source, t.sessionId(), t.turnId(), t.at(), Outcome.UNKNOWN, trust);
+        return new Candidate(turnKey(t.sessionId(), t.seq()), MemoryKind.EVENT, t.text(), importance, t.at(), p,
+                List.of(t.turnId()), RecalledMemory.Origin.TURN, null, t);
+    }
+
+    /** The candidate id of a turn. */
+    static String turnKey(String sessionId, long seq) {
+        return "turn:" + sessionId + ":" + seq;
+    }
+
+    /** Whether it is an L3 observation. */
+    public boolean observation() {
+        return origin == RecalledMemory.Origin.OBSERVATION;
+    }
+
+    /** Whether it is a verbatim past turn. */
+    public boolean episode() {
+        return origin == RecalledMemory.Origin.TURN;
     }
 }

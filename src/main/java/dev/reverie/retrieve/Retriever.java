@@ -6,6 +6,7 @@ import dev.reverie.MemoryStatus;
 import dev.reverie.ObservationStatus;
 import dev.reverie.Outcome;
 import dev.reverie.Scope;
+import dev.reverie.SessionTurn;
 import dev.reverie.Trust;
 import dev.reverie.internal.Terms;
 import dev.reverie.spi.Embedder;
@@ -25,8 +26,9 @@ import java.util.Set;
 
 /**
  * Finds and ranks the memories for a query (DESIGN §5): lexical candidates from the store (and
- * vector candidates when an {@link Embedder} is set) among durable memories and pending
- * observations, fused by reciprocal rank into a relevance in [0, 1]; then
+ * vector candidates when an {@link Embedder} is set) among durable memories, pending observations
+ * and the verbatim turns of past sessions (episodic recall), fused by reciprocal rank into a
+ * relevance in [0, 1]; then
  * {@code score = wRel·relevance + wImp·importance/100 + wRec·recency}, times the trust factor;
  * then maximal marginal relevance for diversity. A candidate with zero relevance is never
  * returned. Stateless apart from its configuration; thread-safe.
@@ -53,6 +55,21 @@ public final class Retriever {
     public List<ScoredCandidate> retrieve(Scope scope, String query, float[] queryVector, Set<MemoryKind> kinds,
                                           boolean includeDeprecated, boolean includeObservations,
                                           String currentSession, Instant now, int limit) {
+        return retrieve(scope, query, queryVector, kinds, includeDeprecated, includeObservations,
+                policy.episodicRecall(), currentSession, 0, now, limit);
+    }
+
+    /**
+     * As {@link #retrieve(Scope, String, float[], Set, boolean, boolean, String, Instant, int)}, with
+     * the verbatim turns of past sessions competing too when {@code includeTurns}: turns said before
+     * the policy's retention are never returned, nor turns of {@code currentSession} from
+     * {@code currentSessionFromSeq} on (the TEMPORAL layer holds those verbatim). Neighbours of a
+     * strongly matching turn join the ranking just below it.
+     */
+    public List<ScoredCandidate> retrieve(Scope scope, String query, float[] queryVector, Set<MemoryKind> kinds,
+                                          boolean includeDeprecated, boolean includeObservations,
+                                          boolean includeTurns, String currentSession, long currentSessionFromSeq,
+                                          Instant now, int limit) {
         if (limit <= 0 || query == null || query.isBlank()) {
             return List.of();
         }
@@ -73,8 +90,90 @@ public final class Retriever {
                         currentSession));
             }
         }
+        boolean turns = includeTurns && kinds.contains(MemoryKind.EVENT);
+        Instant retainedFrom = now.minus(policy.turnRetention());
+        if (turns) {
+            lexical.add(turns(store.searchTurns(scope, query, n), currentSession, currentSessionFromSeq, retainedFrom));
+            if (queryVector != null) {
+                vector.add(turns(related(store.searchTurnsByVector(scope, queryVector, n)), currentSession,
+                        currentSessionFromSeq, retainedFrom));
+            }
+        }
         List<ScoredCandidate> scored = score(fuse(List.of(lexical, vector)), now);
+        if (turns && policy.neighbourTurns() > 0) {
+            scored = withNeighbours(scope, scored, currentSession, currentSessionFromSeq, retainedFrom);
+        }
         return diversify(scored, limit);
+    }
+
+    /** Turns that strongly matched get neighbours from the archive: only the best few, so a call stays cheap. */
+    static final int NEIGHBOURED_TURNS = 8;
+    /** Relevance a turn needs for its neighbours to be fetched. */
+    static final double NEIGHBOUR_RELEVANCE = 0.5;
+    /** A neighbour's score as a share of the turn it neighbours. */
+    static final double NEIGHBOUR_DISCOUNT = 0.9;
+
+    private List<ScoredCandidate> withNeighbours(Scope scope, List<ScoredCandidate> scored, String currentSession,
+                                                 long currentSessionFromSeq, Instant retainedFrom) {
+        Set<String> present = new HashSet<>();
+        for (ScoredCandidate sc : scored) {
+            present.add(sc.candidate().id());
+        }
+        List<ScoredCandidate> added = new ArrayList<>();
+        int fetched = 0;
+        int w = policy.neighbourTurns();
+        for (ScoredCandidate sc : scored) {
+            if (fetched >= NEIGHBOURED_TURNS) {
+                break;
+            }
+            Candidate c = sc.candidate();
+            if (!c.episode() || sc.relevance() < NEIGHBOUR_RELEVANCE) {
+                continue;
+            }
+            fetched++;
+            SessionTurn t = c.turn();
+            for (SessionTurn nb : store.archivedTurns(scope, t.sessionId(), Math.max(0, t.seq() - w), t.seq() + w)) {
+                if (nb.seq() == t.seq() || !keep(nb, currentSession, currentSessionFromSeq, retainedFrom)) {
+                    continue;
+                }
+                Candidate nc = Candidate.of(nb, policy.episodeImportance());
+                if (present.add(nc.id())) {
+                    // the neighbour's own trust, not its anchor's: a tool reply next to a user turn stays marked
+                    double trust = nc.provenance().trust() == Trust.THIRD_PARTY ? policy.thirdPartyFactor() : 1.0;
+                    double untrusted = sc.trustFactor() > 0 ? sc.score() / sc.trustFactor() : 0;
+                    added.add(new ScoredCandidate(nc, untrusted * trust * NEIGHBOUR_DISCOUNT,
+                            sc.relevance() * NEIGHBOUR_DISCOUNT, sc.recency(), trust));
+                }
+            }
+        }
+        if (added.isEmpty()) {
+            return scored;
+        }
+        List<ScoredCandidate> out = new ArrayList<>(scored.size() + added.size());
+        out.addAll(scored);
+        out.addAll(added);
+        out.sort(Comparator.comparingDouble(ScoredCandidate::score).reversed()
+                .thenComparing(x -> x.candidate().id()));
+        return out;
+    }
+
+    private List<Candidate> turns(List<Scored<SessionTurn>> hits, String currentSession, long currentSessionFromSeq,
+                                  Instant retainedFrom) {
+        List<Candidate> out = new ArrayList<>(hits.size());
+        for (Scored<SessionTurn> h : hits) {
+            if (keep(h.item(), currentSession, currentSessionFromSeq, retainedFrom)) {
+                out.add(Candidate.of(h.item(), policy.episodeImportance()));
+            }
+        }
+        return out;
+    }
+
+    private static boolean keep(SessionTurn t, String currentSession, long currentSessionFromSeq,
+                                Instant retainedFrom) {
+        if (t.at().isBefore(retainedFrom)) {
+            return false;
+        }
+        return currentSession == null || !currentSession.equals(t.sessionId()) || t.seq() < currentSessionFromSeq;
     }
 
     /** Vector hits above the policy's similarity floor: every vector is somebody's nearest neighbour. */

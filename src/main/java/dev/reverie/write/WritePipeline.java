@@ -42,14 +42,16 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The one path every recorded turn takes (DESIGN §6): redact secrets, append the turns to the
- * session, extract typed observations into L3 with provenance — all in one atomic store batch — and
- * hand the turns to the asynchronous conversation archive. Thread-safe: turns of one session are
- * appended under that session's lock so their sequence numbers never collide.
+ * session and to the verbatim archive (episodic recall), extract typed observations into L3 with
+ * provenance — all in one atomic store batch, so an acknowledged turn is never missing from episodic
+ * recall. Thread-safe: turns of one session are appended under that session's lock so their
+ * sequence numbers never collide.
  *
- * <p>With an {@link Embedder}, the new observations get their vectors off the caller's thread: once
- * the turn's batch is durable, their (redacted) texts are queued; a background writer embeds every
- * text it has drained in one {@link Embedder#embedAll} call and, under the scope's lock, re-puts
- * each observation that still exists and still has no vector. The turn's write stays one atomic
+ * <p>With an {@link Embedder}, the new observations and archived turns get their vectors off the
+ * caller's thread: once the turn's batch is durable, their (redacted) texts are queued; a background
+ * writer embeds every text it has drained in one {@link Embedder#embedAll} call and, under the
+ * scope's lock, re-puts each observation or archived turn that still exists unchanged and still has
+ * no vector. The turn's write stays one atomic
  * batch; an embedder failure is logged and counted, never thrown at the caller, and leaves the
  * observation lexically searchable. {@link #flushEmbeddings()} waits for what was queued.
  */
@@ -67,12 +69,15 @@ public final class WritePipeline implements AutoCloseable {
     private final SecretRedactor redactor;
     private final Extractor extractor;
     private final ScopeLocks locks;
-    private final BackgroundWriter<SessionTurn> archive;
+    private final boolean archive;
     private final Embedder embedder;
     private final BackgroundWriter<ToEmbed> embeddings;
 
-    /** New observations of one recorded call, waiting for their vectors. */
-    private record ToEmbed(Scope scope, List<String> ids, List<String> texts) {
+    /**
+     * New observations (by id) and archived turns of one recorded call, waiting for their vectors;
+     * {@code texts} holds the observations' texts, then the turns'.
+     */
+    private record ToEmbed(Scope scope, List<String> ids, List<SessionTurn> turns, List<String> texts) {
     }
 
     /**
@@ -96,7 +101,7 @@ public final class WritePipeline implements AutoCloseable {
         this.redactor = redactor;
         this.extractor = extractor;
         this.locks = locks;
-        this.archive = archive ? new BackgroundWriter<>("archive", 10_000, this::writeArchive) : null;
+        this.archive = archive;
         this.embedder = embedder;
         this.embeddings = embedder == null ? null : new BackgroundWriter<>("embeddings", 10_000, this::writeEmbeddings);
     }
@@ -148,6 +153,9 @@ public final class WritePipeline implements AutoCloseable {
                         t.text(), at);
                 stored.add(st);
                 batch.append(st);
+                if (archive) {
+                    batch.archive(st);
+                }
                 Provenance provenance = provenance(t, sessionId, turnIds.get(i), at);
                 for (ExtractedFact f : facts.get(i)) {
                     Observation o = observation(scope, sessionId, turnIds.get(i), at, provenance, f);
@@ -161,11 +169,13 @@ public final class WritePipeline implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        if (archive != null) {
-            stored.forEach(archive::submit);
-        }
-        if (embeddings != null && !observationIds.isEmpty()) {
-            embeddings.submit(new ToEmbed(scope, observationIds, observationTexts));
+        List<SessionTurn> toEmbed = archive ? stored : List.of();
+        if (embeddings != null && (!observationIds.isEmpty() || !toEmbed.isEmpty())) {
+            List<String> texts = new ArrayList<>(observationTexts);
+            for (SessionTurn t : toEmbed) {
+                texts.add(episodeText(t));
+            }
+            embeddings.submit(new ToEmbed(scope, observationIds, toEmbed, texts));
         }
         return new TurnReceipt(turnIds, observations, redactions);
     }
@@ -221,12 +231,9 @@ public final class WritePipeline implements AutoCloseable {
         return batch.size();
     }
 
-    private void writeArchive(List<SessionTurn> turns) {
-        Map<Scope, WriteBatch> byScope = new LinkedHashMap<>();
-        for (SessionTurn t : turns) {
-            byScope.computeIfAbsent(t.scope(), WriteBatch::of).archive(t);
-        }
-        byScope.values().forEach(store::write);
+    /** What a turn's vector is computed from: its speaker (when known) and text, as episodic search indexes it. */
+    static String episodeText(SessionTurn t) {
+        return t.speaker() != null ? t.speaker() + ": " + t.text() : t.text();
     }
 
     private void writeEmbeddings(List<ToEmbed> jobs) {
@@ -246,10 +253,15 @@ public final class WritePipeline implements AutoCloseable {
         }
         int dimension = embedder.dimension();
         Map<Scope, Map<String, float[]>> byScope = new LinkedHashMap<>();
+        Map<Scope, Map<SessionTurn, float[]>> turnsByScope = new LinkedHashMap<>();
         int next = 0;
         for (ToEmbed j : jobs) {
             for (String id : j.ids()) {
                 byScope.computeIfAbsent(j.scope(), k -> new LinkedHashMap<>()).put(id, vectors.get(next++));
+            }
+            for (SessionTurn t : j.turns()) {
+                byScope.computeIfAbsent(j.scope(), k -> new LinkedHashMap<>());
+                turnsByScope.computeIfAbsent(j.scope(), k -> new LinkedHashMap<>()).put(t, vectors.get(next++));
             }
         }
         for (Map.Entry<Scope, Map<String, float[]>> e : byScope.entrySet()) {
@@ -273,6 +285,14 @@ public final class WritePipeline implements AutoCloseable {
                     }
                     batch.put(current.get().withEmbedding(Embedding.of(vector)));
                 }
+                for (Map.Entry<SessionTurn, float[]> v : turnsByScope.getOrDefault(scope, Map.of()).entrySet()) {
+                    SessionTurn t = v.getKey();
+                    // only a turn still archived as it was: an erased or purged turn is never written back
+                    if (v.getValue() != null && v.getValue().length == dimension
+                            && store.archivedTurns(scope, t.sessionId(), t.seq(), t.seq()).contains(t)) {
+                        batch.archive(t, Embedding.of(v.getValue()));
+                    }
+                }
                 if (!batch.isEmpty()) {
                     store.write(batch);
                 }
@@ -295,24 +315,9 @@ public final class WritePipeline implements AutoCloseable {
         }
     }
 
-    /** Archive counters: written, failed, dropped (all zero when the archive is off). */
-    public long[] archiveCounters() {
-        return archive == null ? new long[3] : new long[] {archive.written(), archive.failed(), archive.dropped()};
-    }
-
-    /** Waits until the archive has written what was queued. */
-    public void flushArchive() {
-        if (archive != null) {
-            archive.flush();
-        }
-    }
-
-    /** Drains the archive and embedding queues. */
+    /** Drains the embedding queue. */
     @Override
     public void close() {
-        if (archive != null) {
-            archive.close();
-        }
         if (embeddings != null) {
             embeddings.close();
         }
