@@ -26,6 +26,9 @@ import java.util.Set;
  * style note merged from every turn Caroline wrote, would make all her turns "found" whenever it is
  * recalled. A real summary, fact or merged note keeps at least one of the turn's words.
  *
+ * <p>The same terms give the answer coverage: the share of a gold answer's content words that a
+ * context holds ({@link #overlap}).
+ *
  * <p>Not thread-safe (the cache and the analyzer's reuse); the harness scores from one thread.
  */
 final class ContentTerms {
@@ -47,12 +50,45 @@ final class ContentTerms {
     private final Analyzer analyzer = new EnglishAnalyzer(STOP_WORDS);
     private final Map<String, Set<String>> cache = new HashMap<>();
 
-    /** The content terms of {@code text}. */
+    /**
+     * How many content terms an answer has and how many of them a text holds.
+     *
+     * @param wanted  the answer's content terms, the ignored ones aside
+     * @param present of those, the ones the text holds
+     */
+    record Overlap(int wanted, int present) {
+    }
+
+    /** The content terms of {@code text}, cached: for turns, items and answers, which recur. */
     Set<String> of(String text) {
         Set<String> cached = cache.get(text);
         if (cached != null) {
             return cached;
         }
+        Set<String> frozen = Set.copyOf(analyze(text));
+        if (cache.size() > 200_000) {
+            cache.clear();
+        }
+        cache.put(text, frozen);
+        return frozen;
+    }
+
+    /**
+     * How many of {@code answer}'s content terms (those not in {@code ignored}) occur in
+     * {@code text}. The text is analysed without caching: a whole context seldom recurs.
+     */
+    Overlap overlap(String answer, String text, Collection<String> ignored) {
+        Set<String> wanted = new HashSet<>(of(answer));
+        wanted.removeAll(ignored);
+        if (wanted.isEmpty()) {
+            return new Overlap(0, 0);
+        }
+        Set<String> held = analyze(text);
+        int present = (int) wanted.stream().filter(held::contains).count();
+        return new Overlap(wanted.size(), present);
+    }
+
+    private Set<String> analyze(String text) {
         Set<String> terms = new HashSet<>();
         try (TokenStream stream = analyzer.tokenStream("text", text)) {
             CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
@@ -64,12 +100,7 @@ final class ContentTerms {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot analyse text", e);
         }
-        Set<String> frozen = Set.copyOf(terms);
-        if (cache.size() > 200_000) {
-            cache.clear();
-        }
-        cache.put(text, frozen);
-        return frozen;
+        return terms;
     }
 
     /**
