@@ -8,12 +8,18 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.DateTimeException;
+import java.time.LocalDate;
+import java.time.format.DateTimeFormatter;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The content words of a text (Lucene {@link EnglishAnalyzer}: lower case, Porter stems, without
@@ -27,7 +33,10 @@ import java.util.Set;
  * recalled. A real summary, fact or merged note keeps at least one of the turn's words.
  *
  * <p>The same terms give the answer coverage: the share of a gold answer's content words that a
- * context holds ({@link #overlap}).
+ * context holds ({@link #overlap}). There, ISO dates ({@code 2023-05-07}, as Reverie renders them)
+ * are first written the way the gold answers and the baselines write them ({@code 7 May 2023}), on
+ * both sides: otherwise the analyzer's {@code 07} would never meet an answer's {@code 7}, and the
+ * metric would measure date formatting rather than content.
  *
  * <p>Not thread-safe (the cache and the analyzer's reuse); the harness scores from one thread.
  */
@@ -46,6 +55,9 @@ final class ContentTerms {
                 "oh", "yeah", "wow", "hey", "hi"));
         STOP_WORDS = CharArraySet.unmodifiableSet(stop);
     }
+
+    private static final Pattern ISO_DATE = Pattern.compile("\\b(\\d{4})-(\\d{2})-(\\d{2})\\b");
+    private static final DateTimeFormatter SPELLED_DATE = DateTimeFormatter.ofPattern("d MMMM yyyy", Locale.ENGLISH);
 
     private final Analyzer analyzer = new EnglishAnalyzer(STOP_WORDS);
     private final Map<String, Set<String>> cache = new HashMap<>();
@@ -78,14 +90,36 @@ final class ContentTerms {
      * {@code text}. The text is analysed without caching: a whole context seldom recurs.
      */
     Overlap overlap(String answer, String text, Collection<String> ignored) {
-        Set<String> wanted = new HashSet<>(of(answer));
+        Set<String> wanted = new HashSet<>(of(spellDates(answer)));
         wanted.removeAll(ignored);
         if (wanted.isEmpty()) {
             return new Overlap(0, 0);
         }
-        Set<String> held = analyze(text);
+        Set<String> held = analyze(spellDates(text));
         int present = (int) wanted.stream().filter(held::contains).count();
         return new Overlap(wanted.size(), present);
+    }
+
+    /** {@code 2023-05-07} → {@code 7 May 2023}; anything that is not a valid date is left alone. */
+    static String spellDates(String text) {
+        Matcher m = ISO_DATE.matcher(text);
+        if (!m.find()) {
+            return text;
+        }
+        StringBuilder out = new StringBuilder(text.length());
+        do {
+            String replacement = m.group();
+            try {
+                LocalDate date = LocalDate.of(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+                        Integer.parseInt(m.group(3)));
+                replacement = SPELLED_DATE.format(date);
+            } catch (DateTimeException notADate) {
+                // e.g. 2023-13-45: keep the text as it is
+            }
+            m.appendReplacement(out, Matcher.quoteReplacement(replacement));
+        } while (m.find());
+        m.appendTail(out);
+        return out.toString();
     }
 
     private Set<String> analyze(String text) {
