@@ -94,8 +94,8 @@ final class ReportWriter {
                 .append("prompt and the question");
         Scoreboard.AnswerCoverage counted = answerCounts(result);
         if (counted != null) {
-            md.append(" (").append(counted.questions()).append(" questions; ").append(counted.leftOut())
-                    .append(" left out, their answer has no content word)");
+            md.append(" (").append(counted.questions()).append(" questions scored, ").append(counted.leftOut())
+                    .append(" left out because their answer has no content word)");
         }
         md.append(". Recall is over categories 1–4 (mean of found / evidence per question); \"all\" and \"any\" ")
                 .append("are the shares of questions with every / at least one evidence turn found; tokens are the ")
