@@ -8,12 +8,18 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.DateTimeException;
+import java.time.LocalDate;
+import java.time.format.DateTimeFormatter;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The content words of a text (Lucene {@link EnglishAnalyzer}: lower case, Porter stems, without
@@ -25,6 +31,12 @@ import java.util.Set;
  * that cites a turn without carrying anything of it would count: "Caroline writes in English", a
  * style note merged from every turn Caroline wrote, would make all her turns "found" whenever it is
  * recalled. A real summary, fact or merged note keeps at least one of the turn's words.
+ *
+ * <p>The same terms give the answer coverage: the share of a gold answer's content words that a
+ * context holds ({@link #overlap}). There, ISO dates ({@code 2023-05-07}, as Reverie renders them)
+ * are first written the way the gold answers and the baselines write them ({@code 7 May 2023}), on
+ * both sides: otherwise the analyzer's {@code 07} would never meet an answer's {@code 7}, and the
+ * metric would measure date formatting rather than content.
  *
  * <p>Not thread-safe (the cache and the analyzer's reuse); the harness scores from one thread.
  */
@@ -44,15 +56,73 @@ final class ContentTerms {
         STOP_WORDS = CharArraySet.unmodifiableSet(stop);
     }
 
+    private static final Pattern ISO_DATE = Pattern.compile("\\b(\\d{4})-(\\d{2})-(\\d{2})\\b");
+    private static final DateTimeFormatter SPELLED_DATE = DateTimeFormatter.ofPattern("d MMMM yyyy", Locale.ENGLISH);
+
     private final Analyzer analyzer = new EnglishAnalyzer(STOP_WORDS);
     private final Map<String, Set<String>> cache = new HashMap<>();
 
-    /** The content terms of {@code text}. */
+    /**
+     * How many content terms an answer has and how many of them a text holds.
+     *
+     * @param wanted  the answer's content terms, the ignored ones aside
+     * @param present of those, the ones the text holds
+     */
+    record Overlap(int wanted, int present) {
+    }
+
+    /** The content terms of {@code text}, cached: for turns, items and answers, which recur. */
     Set<String> of(String text) {
         Set<String> cached = cache.get(text);
         if (cached != null) {
             return cached;
         }
+        Set<String> frozen = Set.copyOf(analyze(text));
+        if (cache.size() > 200_000) {
+            cache.clear();
+        }
+        cache.put(text, frozen);
+        return frozen;
+    }
+
+    /**
+     * How many of {@code answer}'s content terms (those not in {@code ignored}) occur in
+     * {@code text}. The text is analysed without caching: a whole context seldom recurs.
+     */
+    Overlap overlap(String answer, String text, Collection<String> ignored) {
+        Set<String> wanted = new HashSet<>(of(spellDates(answer)));
+        wanted.removeAll(ignored);
+        if (wanted.isEmpty()) {
+            return new Overlap(0, 0);
+        }
+        Set<String> held = analyze(spellDates(text));
+        int present = (int) wanted.stream().filter(held::contains).count();
+        return new Overlap(wanted.size(), present);
+    }
+
+    /** {@code 2023-05-07} → {@code 7 May 2023}; anything that is not a valid date is left alone. */
+    static String spellDates(String text) {
+        Matcher m = ISO_DATE.matcher(text);
+        if (!m.find()) {
+            return text;
+        }
+        StringBuilder out = new StringBuilder(text.length());
+        do {
+            String replacement = m.group();
+            try {
+                LocalDate date = LocalDate.of(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+                        Integer.parseInt(m.group(3)));
+                replacement = SPELLED_DATE.format(date);
+            } catch (DateTimeException notADate) {
+                // e.g. 2023-13-45: keep the text as it is
+            }
+            m.appendReplacement(out, Matcher.quoteReplacement(replacement));
+        } while (m.find());
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    private Set<String> analyze(String text) {
         Set<String> terms = new HashSet<>();
         try (TokenStream stream = analyzer.tokenStream("text", text)) {
             CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
@@ -64,12 +134,7 @@ final class ContentTerms {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot analyse text", e);
         }
-        Set<String> frozen = Set.copyOf(terms);
-        if (cache.size() > 200_000) {
-            cache.clear();
-        }
-        cache.put(text, frozen);
-        return frozen;
+        return terms;
     }
 
     /**

@@ -18,9 +18,19 @@ import java.util.Set;
  * @param out           the folder for results and traces
  * @param traceSystem   the system whose misses are traced, or {@code null}
  * @param traceBudget   the budget to trace, or 0 for every budget
+ * @param samples       the sample ids to run, in no particular order, or empty for every sample
+ * @param tuneSamples   the samples the defaults were tuned on; every other sample is held out
+ * @param contexts      the JSON-lines file every assembled context is written to, or {@code null}
  */
 public record EvalOptions(Path data, List<Integer> budgets, List<String> systems, String store,
-                          int limitSamples, Path out, String traceSystem, int traceBudget) {
+                          int limitSamples, Path out, String traceSystem, int traceBudget,
+                          Set<String> samples, Set<String> tuneSamples, Path contexts) {
+
+    /**
+     * The conversations of {@code locomo-dev.json} that Reverie's defaults were tuned on; conv-42 and
+     * conv-43 are held back to show whether a change generalises.
+     */
+    static final Set<String> DEFAULT_TUNE_SAMPLES = Set.of("conv-26", "conv-30", "conv-41");
 
     /** Smallest accepted budget: the fixed prompt and a question must fit with room to spare. */
     static final int MIN_BUDGET = 128;
@@ -36,7 +46,11 @@ public record EvalOptions(Path data, List<Integer> budgets, List<String> systems
             "  --systems LIST       comma list of " + String.join(",", ALL_SYSTEMS),
             "                       or all (default all)",
             "  --store KIND         Reverie store backend: sqlite or lucene (default sqlite)",
-            "  --limit-samples N    run only the first N samples (default: all)",
+            "  --samples IDS        run only these samples, e.g. conv-26,conv-30 (default: all)",
+            "  --limit-samples N    run only the first N samples (after --samples; default: all)",
+            "  --split tune=IDS     the samples the defaults were tuned on; the others are held out and",
+            "                       reported apart (default tune=" + String.join(",", new java.util.TreeSet<>(DEFAULT_TUNE_SAMPLES)) + ")",
+            "  --contexts FILE      write every assembled context as one JSON object a line to FILE",
             "  --out DIR            output folder for results.json, results.md, traces (default target/locomo)",
             "  --trace SYS[:BUDGET] list SYS's missed questions (all budgets, or one) and write",
             "                       the evidence missed and the context held to DIR/trace-SYS[-BUDGET].txt",
@@ -45,6 +59,8 @@ public record EvalOptions(Path data, List<Integer> budgets, List<String> systems
     public EvalOptions {
         budgets = List.copyOf(budgets);
         systems = List.copyOf(systems);
+        samples = Set.copyOf(samples);
+        tuneSamples = Set.copyOf(tuneSamples);
     }
 
     /**
@@ -61,6 +77,9 @@ public record EvalOptions(Path data, List<Integer> budgets, List<String> systems
         Path out = Path.of("target", "locomo");
         String traceSystem = null;
         int traceBudget = 0;
+        Set<String> samples = Set.of();
+        Set<String> tune = DEFAULT_TUNE_SAMPLES;
+        Path contexts = null;
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
             if (option.equals("--help") || option.equals("-h")) {
@@ -80,6 +99,14 @@ public record EvalOptions(Path data, List<Integer> budgets, List<String> systems
                 case "--store" -> store = store(value);
                 case "--limit-samples" -> limit = positive(option, value);
                 case "--out" -> out = Path.of(value);
+                case "--samples" -> samples = ids(option, value);
+                case "--split" -> {
+                    if (!value.startsWith("tune=")) {
+                        throw new IllegalArgumentException("--split must be tune=ID[,ID...], was '" + value + "'");
+                    }
+                    tune = ids(option, value.substring("tune=".length()));
+                }
+                case "--contexts" -> contexts = Path.of(value);
                 case "--trace" -> {
                     int colon = value.indexOf(':');
                     traceSystem = colon < 0 ? value : value.substring(0, colon);
@@ -103,7 +130,8 @@ public record EvalOptions(Path data, List<Integer> budgets, List<String> systems
             throw new IllegalArgumentException("--trace budget " + traceBudget + " is not among --budgets "
                     + budgets);
         }
-        return new EvalOptions(data, budgets, systems, store, limit, out, traceSystem, traceBudget);
+        return new EvalOptions(data, budgets, systems, store, limit, out, traceSystem, traceBudget,
+                samples, tune, contexts);
     }
 
     /** Whether misses of {@code system} at {@code budget} are traced. */
@@ -138,6 +166,19 @@ public record EvalOptions(Path data, List<Integer> budgets, List<String> systems
             }
         }
         return new ArrayList<>(out);
+    }
+
+    private static Set<String> ids(String option, String value) {
+        Set<String> out = new LinkedHashSet<>();
+        for (String part : value.split(",")) {
+            if (!part.isBlank()) {
+                out.add(part.strip());
+            }
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException(option + " needs at least one sample id, was '" + value + "'");
+        }
+        return out;
     }
 
     private static String store(String value) {

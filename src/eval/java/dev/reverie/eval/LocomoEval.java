@@ -44,6 +44,7 @@ public final class LocomoEval {
     private final ContentTerms terms = new ContentTerms();
     private final List<LocomoData.Sample> samples;
     private CachingEmbedder embedder;
+    private ContextLog contextLog;
     private double questionEmbeddingSeconds;
 
     private LocomoEval(EvalOptions options, List<LocomoData.Sample> samples, PrintStream console) {
@@ -73,6 +74,18 @@ public final class LocomoEval {
             System.err.println("LocomoEval: " + e.getMessage());
             System.exit(2);
             return;
+        }
+        if (!options.samples().isEmpty()) {
+            Set<String> known = new HashSet<>();
+            samples.forEach(sample -> known.add(sample.id()));
+            List<String> unknown = options.samples().stream().filter(id -> !known.contains(id)).sorted().toList();
+            if (!unknown.isEmpty()) {
+                System.err.println("LocomoEval: --samples names " + unknown + ", not in " + options.data()
+                        + "; it holds " + samples.stream().map(LocomoData.Sample::id).toList());
+                System.exit(2);
+                return;
+            }
+            samples = samples.stream().filter(sample -> options.samples().contains(sample.id())).toList();
         }
         if (options.limitSamples() > 0 && samples.size() > options.limitSamples()) {
             samples = samples.subList(0, options.limitSamples());
@@ -113,11 +126,18 @@ public final class LocomoEval {
         }
         Scoreboard board = new Scoreboard();
         List<ReportWriter.SystemResult> results = new ArrayList<>();
-        for (String name : options.systems()) {
-            try (EvalSystem system = create(name)) {
-                results.add(evaluate(system, matchers, board));
-            } catch (Exception e) {
-                throw new SystemFailure(name, e);
+        contextLog = options.contexts() == null ? null : new ContextLog(options.contexts());
+        try {
+            for (String name : options.systems()) {
+                try (EvalSystem system = create(name)) {
+                    results.add(evaluate(system, matchers, board));
+                } catch (Exception e) {
+                    throw new SystemFailure(name, e);
+                }
+            }
+        } finally {
+            if (contextLog != null) {
+                contextLog.close();
             }
         }
         Map<String, Object> run = new LinkedHashMap<>();
@@ -129,6 +149,7 @@ public final class LocomoEval {
         run.put("tokenizer", "o200k_base (JTokkit), each message counted with its overhead");
         run.put("captions", "appended to the turn text as" + LocomoData.CAPTION_FORMAT.replace("%s", "<blip_caption>"));
         run.put("store", options.store());
+        run.put("split", split());
         if (embedder != null) {
             run.put("embedder", "all-MiniLM-L6-v2 (LangChain4j, ONNX, local), cached by text for the run");
             run.put("embeddedTexts", embedder.embeddedCount());
@@ -144,6 +165,23 @@ public final class LocomoEval {
         console.print(ReportWriter.markdown(result));
         console.printf(Locale.ROOT, "%nwrote %s and results.md%n",
                 options.out().resolve("results.json").toAbsolutePath());
+        if (contextLog != null) {
+            console.printf(Locale.ROOT, "wrote %d contexts to %s%n", contextLog.written(),
+                    contextLog.file().toAbsolutePath());
+        }
+    }
+
+    /** The samples of this run in the tuning set and the held-out set. */
+    private Map<String, List<String>> split() {
+        Map<String, List<String>> split = new LinkedHashMap<>();
+        split.put(ReportWriter.TUNE, samples.stream().map(LocomoData.Sample::id).filter(this::tuned).toList());
+        split.put(ReportWriter.HELD_OUT, samples.stream().map(LocomoData.Sample::id)
+                .filter(id -> !tuned(id)).toList());
+        return split;
+    }
+
+    private boolean tuned(String sampleId) {
+        return options.tuneSamples().contains(sampleId);
     }
 
     private ReportWriter.SystemResult evaluate(EvalSystem system, Map<String, Map<String, EvidenceMatcher>> matchers,
@@ -169,6 +207,8 @@ public final class LocomoEval {
                 }
                 Map<String, LocomoData.DialogTurn> turns = sample.turnsById();
                 double[] recallSum = new double[options.budgets().size()];
+                double[] answerSum = new double[options.budgets().size()];
+                int[] answered = new int[options.budgets().size()];
                 long scored = questions.stream().filter(qa -> qa.category() <= 4).count();
                 for (int b = 0; b < options.budgets().size(); b++) {
                     int budget = options.budgets().get(b);
@@ -177,19 +217,26 @@ public final class LocomoEval {
                         long q0 = System.nanoTime();
                         RetrievedContext context = system.context(qa.question(), budget);
                         long latency = System.nanoTime() - q0;
+                        if (contextLog != null) {
+                            contextLog.write(system.name(), budget, sample.id(), qa, context);
+                        }
                         Scoreboard.Outcome outcome = score(sample, qa, context, latency,
                                 matchers.get(sample.id()), budgetTracer, system, budget, turns);
                         board.add(system.name(), budget, outcome);
                         if (qa.category() <= 4) {
                             recallSum[b] += outcome.recall();
                         }
+                        if (outcome.hasAnswerTerms()) {
+                            answerSum[b] += outcome.answerCoverage();
+                            answered[b]++;
+                        }
                     }
                 }
                 StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
-                        "  %-8s ingest %6.1f s, recall 1-4:", sample.id(), took / 1e9));
+                        "  %-8s ingest %6.1f s, recall 1-4 / answer coverage:", sample.id(), took / 1e9));
                 for (int b = 0; b < recallSum.length; b++) {
-                    line.append(String.format(Locale.ROOT, " %d=%.1f%%", options.budgets().get(b),
-                            100 * recallSum[b] / Math.max(1, scored)));
+                    line.append(String.format(Locale.ROOT, " %d=%.1f%%/%.1f%%", options.budgets().get(b),
+                            100 * recallSum[b] / Math.max(1, scored), 100 * answerSum[b] / Math.max(1, answered[b])));
                 }
                 console.println(line);
             }
@@ -198,8 +245,11 @@ public final class LocomoEval {
                 tracer.close();
             }
         }
+        Map<String, List<Scoreboard.BudgetSummary>> bySet = new LinkedHashMap<>();
+        bySet.put(ReportWriter.TUNE, board.summarize(system.name(), this::tuned));
+        bySet.put(ReportWriter.HELD_OUT, board.summarize(system.name(), id -> !tuned(id)));
         return new ReportWriter.SystemResult(system.name(), system.description(), ingestNanos / 1e9,
-                board.summarize(system.name()), system.notes());
+                board.summarize(system.name()), bySet, system.notes());
     }
 
     private MissTracer tracer(String system) {
@@ -242,8 +292,29 @@ public final class LocomoEval {
         if (tracer != null && found.size() < qa.evidence().size()) {
             tracer.miss(system, sample, qa, budget, context, found, turns);
         }
+        ContentTerms.Overlap answer = qa.category() <= 4
+                ? terms.overlap(qa.answer(), withoutPromptAndQuestion(context.text(), qa.question()), names)
+                : new ContentTerms.Overlap(0, 0);
         return new Scoreboard.Outcome(sample.id(), qa.index(), qa.category(), qa.evidence().size(),
-                found.size(), covered, byProvenanceOnly, byTextOnly, refused, context.tokens(), latency);
+                found.size(), covered, byProvenanceOnly, byTextOnly, refused, answer.wanted(), answer.present(),
+                context.tokens(), latency);
+    }
+
+    /**
+     * The context without the fixed prompt and the question, which every system's context carries:
+     * an answer word counts as held only when the context brought it, not when the question did.
+     */
+    static String withoutPromptAndQuestion(String context, String question) {
+        String text = context;
+        int prompt = text.indexOf(TurnPacker.SYSTEM_PROMPT);
+        if (prompt >= 0) {
+            text = text.substring(0, prompt) + text.substring(prompt + TurnPacker.SYSTEM_PROMPT.length());
+        }
+        int asked = question.isEmpty() ? -1 : text.lastIndexOf(question);
+        if (asked >= 0) {
+            text = text.substring(0, asked) + text.substring(asked + question.length());
+        }
+        return text;
     }
 
     private EvalSystem create(String name) {

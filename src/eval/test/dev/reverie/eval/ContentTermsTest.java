@@ -39,4 +39,27 @@ class ContentTermsTest {
         assertThat(terms.coverage(turn, List.of("grandma necklace", "Sweden gave"), names)).isEqualTo(1.0);
         assertThat(terms.coverage("Caroline: hi", List.of(), names)).isEqualTo(1.0);
     }
+
+    @Test
+    void answer_overlap_counts_the_answer_words_the_text_holds() {
+        ContentTerms.Overlap overlap = terms.overlap("a sunset by the lake",
+                "[8 May 2023] Melanie: I painted the sunset last week", names);
+
+        assertThat(overlap.wanted()).isEqualTo(2);
+        assertThat(overlap.present()).isEqualTo(1);
+    }
+
+    @Test
+    void an_answer_of_names_and_stop_words_has_nothing_to_cover() {
+        assertThat(terms.overlap("Caroline", "Caroline: hi", names).wanted()).isZero();
+        assertThat(terms.overlap("Caroline and Melanie", "Melanie: hi", names).wanted()).isZero();
+    }
+
+    @Test
+    void iso_dates_meet_spelled_dates() {
+        ContentTerms.Overlap overlap = terms.overlap("7 June 2023", "- [2023-06-07] (event) Melanie ran a race", names);
+
+        assertThat(overlap.present()).isEqualTo(overlap.wanted()).isEqualTo(3);
+        assertThat(ContentTerms.spellDates("on 2023-05-07, not 2023-13-45")).isEqualTo("on 7 May 2023, not 2023-13-45");
+    }
 }
