@@ -105,21 +105,26 @@ class WritePathTest {
     }
 
     @Test
-    void an_archive_failure_never_fails_the_turn() {
+    void the_archive_is_written_with_the_turn_and_a_failed_write_leaves_nothing_behind() {
         AtomicInteger archiveAttempts = new AtomicInteger();
         try (MemoryStore real = MemoryStores.open("sqlite::memory:")) {
+            try (ContextManager memory = ContextManager.builder().store(real).clock(new MutableClock(T0)).build()) {
+                memory.recordTurn(ALICE, "s1", Turn.user("I adopted a cat named Mia"));
+                // no flush: an acknowledged turn is already in the archive (one transaction)
+                assertThat(real.archivedTurns(ALICE, "s1")).hasSize(1);
+                assertThat(real.searchTurns(ALICE, "cat Mia", 5)).hasSize(1);
+            }
             MemoryStore failingArchive = (MemoryStore) Proxy.newProxyInstance(MemoryStore.class.getClassLoader(),
                     new Class<?>[] {MemoryStore.class}, archiveFails(real, archiveAttempts));
             try (ContextManager memory = ContextManager.builder().store(failingArchive).clock(new MutableClock(T0))
                     .build()) {
-                for (int i = 0; i < 5; i++) {
-                    TurnReceipt r = memory.recordTurn(ALICE, "s1", Turn.user("I adopted a cat named Mia " + i));
-                    assertThat(r.turnIds()).hasSize(1);
-                }
-                memory.flush();
-                assertThat(archiveAttempts.get()).isPositive();
-                assertThat(real.sessionLength(ALICE, "s1")).isEqualTo(5);
-                assertThat(real.archivedTurns(ALICE, "s1")).isEmpty();
+                assertThatThrownBy(() -> memory.recordTurn(ALICE, "s1", Turn.user("I adopted a dog named Rex")))
+                        .isInstanceOf(MemoryStoreException.class).hasMessageContaining("archive disk is full");
+                assertThat(archiveAttempts.get()).isEqualTo(1);
+                assertThat(real.sessionLength(ALICE, "s1")).isEqualTo(1);
+                assertThat(real.archivedTurns(ALICE, "s1")).hasSize(1);
+                assertThat(real.observations(ALICE, ObservationFilter.all()))
+                        .noneMatch(o -> o.text().contains("Rex"));
             }
         }
     }

@@ -78,7 +78,7 @@ public final class DreamCycle {
         judge = new ModelJudge(b.languageModel);
         validator = b.validator;
         light = new LightSleep(policy);
-        prune = new Prune(policy);
+        prune = new Prune(policy, store);
         lockFor = b.lockFor != null ? b.lockFor : new ScopeLocks(LOCK_STRIPES)::lockFor;
     }
 

@@ -135,6 +135,7 @@ final class UserState {
         private final List<MemoryEvent> events = new ArrayList<>();
         private final Map<String, Integer> eventsPerMemory = new HashMap<>();
         private StyleProfile stylePut;
+        private Instant purgeArchiveBefore;
 
         private Changes(DreamPhase phase) {
             this.phase = phase;
@@ -169,6 +170,11 @@ final class UserState {
             stylePut = p;
         }
 
+        /** Deletes the archived turns said before {@code before}: their retention ended. */
+        void purgeArchiveBefore(Instant before) {
+            purgeArchiveBefore = before;
+        }
+
         /**
          * Appends a history event. Its id derives from the memory, the phase, the time and the event's
          * rank among this phase's events of that memory, so a rerun of a failed phase writes the same ids.
@@ -181,7 +187,7 @@ final class UserState {
 
         boolean isEmpty() {
             return observationPuts.isEmpty() && observationDeletes.isEmpty() && memoryPuts.isEmpty()
-                    && memoryDeletes.isEmpty() && events.isEmpty() && stylePut == null;
+                    && memoryDeletes.isEmpty() && events.isEmpty() && stylePut == null && purgeArchiveBefore == null;
         }
 
         /** The staged writes as one batch for this user: rows first, then their history. */
@@ -195,6 +201,9 @@ final class UserState {
                 b.put(stylePut);
             }
             events.forEach(b::append);
+            if (purgeArchiveBefore != null) {
+                b.purgeArchiveBefore(purgeArchiveBefore);
+            }
             return b;
         }
     }

@@ -122,6 +122,21 @@ public interface MemoryStore extends AutoCloseable {
     }
 
     /**
+     * Whether the scope has archived turns said before {@code before} (retention checks this before
+     * purging, so a dream with nothing to purge writes nothing). The default reads every session.
+     */
+    default boolean hasArchivedTurnsBefore(Scope scope, java.time.Instant before) {
+        for (String session : sessions(scope)) {
+            for (SessionTurn t : archivedTurns(scope, session)) {
+                if (t.at().isBefore(before)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
      * Lexical (BM25) candidates among the scope's archived turns (episodic recall), best first. The
      * indexed text is the speaker's name and the turn's text, so a question naming a speaker finds
      * that speaker's turns. {@code text} is arbitrary user text, never query syntax; blank or

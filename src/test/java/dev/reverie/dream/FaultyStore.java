@@ -89,6 +89,9 @@ final class FaultyStore implements MemoryStore {
     @Override public List<SessionTurn> archivedTurns(Scope s, String id, long from, long to) {
         return delegate.archivedTurns(s, id, from, to);
     }
+    @Override public boolean hasArchivedTurnsBefore(Scope s, java.time.Instant before) {
+        return delegate.hasArchivedTurnsBefore(s, before);
+    }
     @Override public List<Scored<SessionTurn>> searchTurns(Scope s, String q, int n) { return delegate.searchTurns(s, q, n); }
     @Override public List<Scored<SessionTurn>> searchTurnsByVector(Scope s, float[] v, int n) {
         return delegate.searchTurnsByVector(s, v, n);

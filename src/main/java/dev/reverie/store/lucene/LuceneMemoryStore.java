@@ -766,6 +766,17 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
 
     @Override
+    public boolean hasArchivedTurnsBefore(Scope scope, java.time.Instant before) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("before", before);
+        Query q = LuceneDocuments.ofScope(Type.ARCHIVE, scope)
+                .add(LuceneDocuments.longRange(LuceneDocuments.ARCHIVE_AT, Long.MIN_VALUE,
+                        LuceneDocuments.micros(before) - 1), BooleanClause.Occur.FILTER)
+                .build();
+        return read(scope, 0, s -> s.count(q)) > 0;
+    }
+
+    @Override
     public List<Scored<SessionTurn>> searchTurns(Scope scope, String text, int limit) {
         Checks.notNull("scope", scope);
         Checks.positive("limit", limit);

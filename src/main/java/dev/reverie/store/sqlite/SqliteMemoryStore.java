@@ -606,6 +606,15 @@ public final class SqliteMemoryStore implements MemoryStore {
     }
 
     @Override
+    public boolean hasArchivedTurnsBefore(Scope scope, java.time.Instant before) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("before", before);
+        return db(scope.tenantId()).read(c -> !query(c,
+                "SELECT 1 FROM archive_turns WHERE agent = ? AND usr = ? AND at < ? LIMIT 1",
+                rs -> 1, scope.agentId(), scope.endUserId(), before.toEpochMilli()).isEmpty());
+    }
+
+    @Override
     public List<Scored<SessionTurn>> searchTurns(Scope scope, String text, int limit) {
         Checks.notNull("scope", scope);
         Checks.positive("limit", limit);

@@ -1,0 +1,167 @@
+package dev.reverie;
+
+import dev.reverie.spi.MemoryStore;
+import dev.reverie.spi.MemoryStores;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Episodic recall (DESIGN §5 "Sources and fusion"): the verbatim turns of past sessions compete for
+ * the persistent layer, written in the turn's own transaction, within their retention, never
+ * duplicating what the temporal layer already holds. Runs on both stores.
+ */
+class EpisodicRecallTest {
+
+    static final Instant T0 = Instant.parse("2026-03-01T09:00:00Z");
+    static final Scope ALICE = Scope.of("clinic-42", "receptionist", "alice");
+    static final Scope BOB = Scope.of("clinic-42", "receptionist", "bob");
+
+    @TempDir
+    Path dir;
+    MemoryStore store;
+    MutableClock clock;
+    ContextManager memory;
+
+    void open(String kind) {
+        store = MemoryStores.open(kind + ":" + dir);
+        clock = new MutableClock(T0);
+        memory = ContextManager.builder().store(store).immutable(ImmutableLayer.of("You are a helpful assistant."))
+                .clock(clock).build();
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (memory != null) {
+            memory.close();
+            store.close();
+        }
+    }
+
+    AssembledContext ask(Scope scope, String session, String query, int budget) {
+        return memory.buildContext(ContextRequest.builder(scope, session).query(query).budgetTokens(budget).build());
+    }
+
+    static List<RecalledMemory> episodes(AssembledContext ctx) {
+        return ctx.recalled().stream().filter(RecalledMemory::episode).toList();
+    }
+
+    static String persistent(AssembledContext ctx) {
+        return ctx.messages().stream().filter(m -> m.layer() == Layer.PERSISTENT).map(ContextMessage::content)
+                .findFirst().orElse("");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "lucene"})
+    void a_past_sessions_turn_is_recalled_verbatim_with_its_turn_id(String kind) {
+        open(kind);
+        memory.recordTurn(ALICE, "s1",
+                Turn.user("We finally booked the venue: the ceremony will be at the old lighthouse in Porto.")
+                        .withId("D1:1").at(T0),
+                Turn.assistant("That sounds lovely!").withId("D1:2").at(T0));
+        memory.recordTurn(BOB, "s1", Turn.user("My ceremony is at the lighthouse too.").withId("B1:1").at(T0));
+        clock.set(T0.plus(Duration.ofDays(3)));
+
+        AssembledContext ctx = ask(ALICE, "s2", "Where will the ceremony be held?", 2_000);
+
+        assertThat(episodes(ctx)).extracting(RecalledMemory::memoryId).contains("D1:1");
+        RecalledMemory turn = episodes(ctx).stream().filter(r -> r.memoryId().equals("D1:1")).findFirst().orElseThrow();
+        assertThat(turn.sourceTurnIds()).containsExactly("D1:1");
+        assertThat(turn.origin()).isEqualTo(RecalledMemory.Origin.TURN);
+        assertThat(persistent(ctx)).contains("the ceremony will be at the old lighthouse in Porto")
+                .doesNotContain("My ceremony is at the lighthouse too");
+        assertThat(ctx.recalled()).flatExtracting(RecalledMemory::sourceTurnIds).doesNotContain("B1:1");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "lucene"})
+    void the_answer_in_the_reply_comes_with_a_strongly_matching_turn(String kind) {
+        open(kind);
+        memory.recordTurn(ALICE, "s1",
+                Turn.user("What instrument did your grandfather play at the village festival?").withId("D1:1").at(T0),
+                Turn.user("He played the accordion every single summer.").withId("D1:2").at(T0),
+                Turn.user("Unrelated remark about parking downtown.").withId("D1:3").at(T0));
+        clock.set(T0.plus(Duration.ofDays(3)));
+
+        AssembledContext ctx = ask(ALICE, "s2", "What instrument did the grandfather play at the festival?", 2_000);
+
+        assertThat(episodes(ctx)).extracting(RecalledMemory::memoryId).contains("D1:1", "D1:2");
+        assertThat(persistent(ctx)).contains("He played the accordion every single summer.");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "lucene"})
+    void the_current_sessions_verbatim_turns_are_not_recalled_twice(String kind) {
+        open(kind);
+        memory.recordTurn(ALICE, "s1", Turn.user("My favourite tea is genmaicha from Kyoto.").withId("D1:1").at(T0));
+
+        AssembledContext ctx = ask(ALICE, "s1", "Which tea is my favourite?", 2_000);
+
+        assertThat(episodes(ctx)).isEmpty();
+        assertThat(ctx.messages()).filteredOn(m -> m.layer() == Layer.TEMPORAL).extracting(ContextMessage::content)
+                .anySatisfy(c -> assertThat(c).contains("genmaicha"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "lucene"})
+    void a_memory_and_its_own_source_turn_are_not_both_packed(String kind) {
+        open(kind);
+        memory.recordTurn(ALICE, "s1", Turn.user("I'm allergic to penicillin.").withId("D1:1").at(T0));
+        memory.dream(ALICE);
+        clock.set(T0.plus(Duration.ofDays(3)));
+
+        AssembledContext ctx = ask(ALICE, "s2", "Am I allergic to penicillin?", 2_000);
+
+        List<RecalledMemory> fromTurn = ctx.recalled().stream()
+                .filter(r -> r.sourceTurnIds().equals(List.of("D1:1")) && !r.pinned()).toList();
+        assertThat(fromTurn).hasSizeLessThanOrEqualTo(1);
+        assertThat(ctx.recalled()).flatExtracting(RecalledMemory::sourceTurnIds).contains("D1:1");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "lucene"})
+    void turns_past_their_retention_are_neither_recalled_nor_kept_after_a_dream(String kind) {
+        open(kind);
+        memory.recordTurn(ALICE, "s1", Turn.user("The spare key hides under the blue flowerpot.").withId("D1:1").at(T0));
+        clock.set(T0.plus(Duration.ofDays(10)));
+        assertThat(episodes(ask(ALICE, "s2", "Where is the spare key?", 2_000))).isNotEmpty();
+
+        clock.set(T0.plus(memory.policy().turnRetention()).plus(Duration.ofDays(1)));
+        assertThat(episodes(ask(ALICE, "s3", "Where is the spare key?", 2_000))).isEmpty();
+        memory.dream(ALICE);
+        assertThat(memory.admin().conversation(ALICE, "s1")).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "lucene"})
+    void an_acknowledged_turn_is_searchable_at_once_and_after_reopen(String kind) {
+        open(kind);
+        memory.recordTurn(ALICE, "s1", Turn.user("Our dog Biscuit learned to open the fridge.").withId("D1:1").at(T0));
+        assertThat(store.searchTurns(ALICE, "Biscuit fridge", 5)).extracting(h -> h.item().turnId())
+                .containsExactly("D1:1");
+        memory.close();
+        store.close();
+        open(kind);
+        assertThat(episodes(ask(ALICE, "s2", "What did Biscuit learn?", 2_000))).extracting(RecalledMemory::memoryId)
+                .contains("D1:1");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "lucene"})
+    void episodic_recall_can_be_turned_off(String kind) {
+        store = MemoryStores.open(kind + ":" + dir);
+        clock = new MutableClock(T0);
+        memory = ContextManager.builder().store(store).clock(clock)
+                .policy(MemoryPolicy.builder().episodicRecall(false).build()).build();
+        memory.recordTurn(ALICE, "s1", Turn.user("The spare key hides under the blue flowerpot.").withId("D1:1").at(T0));
+        assertThat(episodes(ask(ALICE, "s2", "Where is the spare key?", 2_000))).isEmpty();
+    }
+}
