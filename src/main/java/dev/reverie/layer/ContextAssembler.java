@@ -286,6 +286,7 @@ public final class ContextAssembler {
      */
     private int pack(List<ScoredCandidate> ranked, Set<String> pinnedIds, List<Entry> entries, int left) {
         Set<String> packedTurns = new HashSet<>();
+        Set<String> packedDays = new HashSet<>();
         Map<String, Entry> derivedFromOneTurn = new java.util.HashMap<>();
         int taken = 0;
         for (ScoredCandidate sc : ranked) {
@@ -318,13 +319,18 @@ public final class ContextAssembler {
             if (packedTurns.contains(turnId)) {
                 continue;
             }
-            String line = Rendering.episodeLine(c.turn());
-            int n = tokens.count(line) + 1;
+            // the block dates turns once per day: a turn of a day already shown costs its words only
+            String line = Rendering.episodeLine(c.turn(), true);
+            boolean newDay = packedDays.add(Rendering.day(c.turn()));
+            int n = tokens.count(newDay ? line : Rendering.episodeLine(c.turn(), false)) + 1;
             Entry derived = derivedFromOneTurn.remove(turnId);
             int freed = derived != null && entries.contains(derived) ? derived.tokens() : 0;
             if (n - freed > left) {
                 if (derived != null) {
                     derivedFromOneTurn.put(turnId, derived);
+                }
+                if (newDay) {
+                    packedDays.remove(Rendering.day(c.turn()));
                 }
                 continue;
             }
@@ -363,8 +369,11 @@ public final class ContextAssembler {
         }
         episodes.sort(java.util.Comparator.comparing((Entry e) -> e.turn().at())
                 .thenComparing(e -> e.turn().sessionId()).thenComparingLong(e -> e.turn().seq()));
+        String day = null;
         for (Entry e : episodes) {
-            out.add(e.line());
+            String d = Rendering.day(e.turn());
+            out.add(Rendering.episodeLine(e.turn(), !d.equals(day)));
+            day = d;
         }
         return out;
     }

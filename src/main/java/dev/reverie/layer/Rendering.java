@@ -59,12 +59,28 @@ public final class Rendering {
      * speaker), tool output marked third-party.
      */
     public static String episodeLine(dev.reverie.SessionTurn t) {
-        StringBuilder sb = new StringBuilder("- [").append(DATE.format(t.at())).append("] ");
+        return episodeLine(t, true);
+    }
+
+    /**
+     * One verbatim past turn, with its date or without it (a turn of the same day as the line
+     * before it: the block shows turns in conversation order, so the date is written once per day).
+     */
+    public static String episodeLine(dev.reverie.SessionTurn t, boolean dated) {
+        StringBuilder sb = new StringBuilder("- ");
+        if (dated) {
+            sb.append('[').append(DATE.format(t.at())).append("] ");
+        }
         String who = t.speaker() != null ? t.speaker() : t.role().name().toLowerCase(Locale.ROOT);
         if (t.role() == dev.reverie.TurnRole.TOOL) {
             sb.append("[third-party, unverified] tool ");
         }
         return sb.append(escape(who)).append(": ").append(escape(t.text())).toString();
+    }
+
+    /** The day a turn is dated with in the block. */
+    public static String day(dev.reverie.SessionTurn t) {
+        return DATE.format(t.at());
     }
 
     /** The style line. */
