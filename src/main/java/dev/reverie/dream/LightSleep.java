@@ -153,7 +153,7 @@ final class LightSleep {
     }
 
     private static String family(Observation o) {
-        return Text.episodic(o.subject()) ? Text.EPISODE_PREFIX : o.subject();
+        return Text.family(o.subject());
     }
 
     private static int find(int[] parent, int i) {
