@@ -158,6 +158,12 @@ final class DeepSleep {
         if (match.reinforce() != null && !failedOnly
                 && (worthy || importance.base(match.reinforce()) >= policy.importanceCutoff())) {
             reinforce(state, match.reinforce(), c, changes, counts, vectors);
+            if (!match.contradicted().isEmpty() && Importance.authoritative(s.provenance())) {
+                // the user's own words settle what the assistant or a tool had left beside it
+                for (Memory m : match.contradicted()) {
+                    markSuperseded(m, match.reinforce().id(), state, changes, counts);
+                }
+            }
         } else if (worthy) {
             Memory created = create(state, c, changes, vectors);
             active.add(created);
@@ -182,29 +188,35 @@ final class DeepSleep {
         }
         String value = Text.normalize(s.value());
         if (s.cardinality() == Cardinality.SINGLE) {
+            // contradictions are collected even beside a match: what a non-authoritative source left
+            // next to a memory (never superseding it) is settled once the user says it again
+            Memory reinforce = null;
             List<Memory> contradicted = new ArrayList<>();
             for (Memory m : same) {
-                if (sameMeaning(s, m, value, vectors, counts, askModel)) {
-                    return new Match(m, List.of());
+                if (reinforce == null && sameMeaning(s, m, value, vectors, counts, askModel)) {
+                    reinforce = m;
+                } else {
+                    contradicted.add(m);
                 }
-                contradicted.add(m);
             }
-            return new Match(null, contradicted);
+            return new Match(reinforce, contradicted);
         }
+        Memory reinforce = null;
         List<Memory> opposite = new ArrayList<>();
         List<Memory> others = new ArrayList<>();
         for (Memory m : same) {
             if (!value.isEmpty() && Text.normalize(m.value()).equals(value)) {
-                if (m.polarity() == s.polarity()) {
-                    return new Match(m, List.of());
+                if (m.polarity() != s.polarity()) {
+                    opposite.add(m);
+                } else if (reinforce == null) {
+                    reinforce = m;
                 }
-                opposite.add(m);
             } else if (m.polarity() == s.polarity()) {
                 others.add(m);
             }
         }
-        if (!opposite.isEmpty()) {
-            return new Match(null, opposite);
+        if (reinforce != null || !opposite.isEmpty()) {
+            return new Match(reinforce, opposite);
         }
         Set<String> terms = Text.terms(s.text());
         for (Memory m : others) {
