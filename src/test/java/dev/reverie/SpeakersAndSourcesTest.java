@@ -113,8 +113,8 @@ class SpeakersAndSourcesTest {
                         .withSpeaker("Dr. House").at(day(1)));
         dreamOn(1);
 
-        Memory allergy = memories("user.allergy", MemoryStatus.ACTIVE).stream().filter(m -> m.polarity() == Polarity.POSITIVE)
-                .findFirst().orElseThrow();
+        Memory allergy = memories("user.allergy", MemoryStatus.ACTIVE).stream()
+                .filter(m -> m.polarity() == Polarity.POSITIVE).findFirst().orElseThrow();
         assertThat(allergy.permanent()).isTrue();
         assertThat(allergy.value()).isEqualTo("dipyrone");
         assertThat(memories("user.allergy", MemoryStatus.SUPERSEDED)).isEmpty();

@@ -278,7 +278,8 @@ public final class ContextAssembler {
     private static final java.util.regex.Pattern TOOL_LOOKALIKE = java.util.regex.Pattern.compile(
             "<\\s*/?\\s*(tool[-_ ]?output|tool|memory|memories|summary|scratchpad|system|instructions?)\\b[^>]*>"
                     + "|\\[\\s*(tool output|third-party|system)", java.util.regex.Pattern.CASE_INSENSITIVE);
-    private static final java.util.regex.Pattern TOOL_NAME_UNSAFE = java.util.regex.Pattern.compile("[^\\p{L}\\p{N} ._:@-]");
+    private static final java.util.regex.Pattern TOOL_NAME_UNSAFE =
+            java.util.regex.Pattern.compile("[^\\p{L}\\p{N} ._:@-]");
 
     /**
      * A session turn as message content: speaker-prefixed; tool output inside a wrapper that names

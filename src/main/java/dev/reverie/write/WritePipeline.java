@@ -122,7 +122,8 @@ public final class WritePipeline implements AutoCloseable {
             redactions += r.total();
             Turn c = r.total() == 0 ? t : t.withText(r.text());
             if (c.role() == TurnRole.TOOL && c.speaker() == null && c.toolName().strip().length() <= 128) {
-                c = c.withSpeaker(c.toolName().strip()); // a tool speaks under its name: extraction and replay say whose output it is
+                // a tool speaks under its name: extraction and replay say whose output it is
+                c = c.withSpeaker(c.toolName().strip());
             }
             clean.add(c);
         }

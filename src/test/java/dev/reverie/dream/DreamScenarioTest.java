@@ -322,8 +322,8 @@ class DreamScenarioTest extends DreamFixture {
         cycle.run(ANA);
         Memory allergy = only(ANA, "user.allergy");
         Obs.write(store,
-                Obs.fact(ANA, "tool", "user.allergy", "dipyrone", "The patient is not allergic to dipyrone").negative()
-                        .thirdParty().session("s2").at(day(1)),
+                Obs.fact(ANA, "tool", "user.allergy", "dipyrone", "The patient is not allergic to dipyrone")
+                        .negative().thirdParty().session("s2").at(day(1)),
                 Obs.fact(ANA, "bot", "user.allergy", "dipyrone", "Not allergic to dipyrone anymore").negative()
                         .assistant().session("s2").at(day(1)));
         nightOf(1);
