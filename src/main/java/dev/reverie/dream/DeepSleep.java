@@ -35,7 +35,12 @@ import java.util.Set;
  * the same meaning reinforces the memory (no new row); a single-valued subject with another value,
  * or any subject with the opposite polarity for the same value, is a contradiction and the newer
  * statement wins (the older memory becomes SUPERSEDED, kept for audit); anything else is a new
- * memory. Survivors are processed in the order they were last said, so within one run the latest
+ * memory. Subjects are owned ({@code caroline.location} is not {@code melanie.location}), so two
+ * people in one scope never merge or supersede each other's facts, and episodes only match episodes
+ * of the same owner. Only the user's own first-party words or the operator's supersede (see
+ * {@link Importance#authoritative}): a statement of the assistant or a tool that contradicts a memory
+ * is kept beside it, never in its place. Reinforcement never upgrades trust: a first-hand statement
+ * that matches third-party content replaces its text and provenance with the user's own. Survivors are processed in the order they were last said, so within one run the latest
  * statement of a single-valued subject ends up ACTIVE. One instance serves one end user's cycle
  * (its scoring remembers texts for the run); not thread-safe.
  */
@@ -152,7 +157,13 @@ final class DeepSleep {
         Match match = failedOnly ? Match.NEW : match(s, active, vectors, counts, worthy);
         if (match.reinforce() != null && !failedOnly
                 && (worthy || importance.base(match.reinforce()) >= policy.importanceCutoff())) {
-            reinforce(state, match.reinforce(), c, changes, counts);
+            reinforce(state, match.reinforce(), c, changes, counts, vectors);
+            if (!match.contradicted().isEmpty() && Importance.authoritative(s.provenance())) {
+                // the user's own words settle what the assistant or a tool had left beside it
+                for (Memory m : match.contradicted()) {
+                    markSuperseded(m, match.reinforce().id(), state, changes, counts);
+                }
+            }
         } else if (worthy) {
             Memory created = create(state, c, changes, vectors);
             active.add(created);
@@ -177,29 +188,35 @@ final class DeepSleep {
         }
         String value = Text.normalize(s.value());
         if (s.cardinality() == Cardinality.SINGLE) {
+            // contradictions are collected even beside a match: what a non-authoritative source left
+            // next to a memory (never superseding it) is settled once the user says it again
+            Memory reinforce = null;
             List<Memory> contradicted = new ArrayList<>();
             for (Memory m : same) {
-                if (sameMeaning(s, m, value, vectors, counts, askModel)) {
-                    return new Match(m, List.of());
+                if (reinforce == null && sameMeaning(s, m, value, vectors, counts, askModel)) {
+                    reinforce = m;
+                } else {
+                    contradicted.add(m);
                 }
-                contradicted.add(m);
             }
-            return new Match(null, contradicted);
+            return new Match(reinforce, contradicted);
         }
+        Memory reinforce = null;
         List<Memory> opposite = new ArrayList<>();
         List<Memory> others = new ArrayList<>();
         for (Memory m : same) {
             if (!value.isEmpty() && Text.normalize(m.value()).equals(value)) {
-                if (m.polarity() == s.polarity()) {
-                    return new Match(m, List.of());
+                if (m.polarity() != s.polarity()) {
+                    opposite.add(m);
+                } else if (reinforce == null) {
+                    reinforce = m;
                 }
-                opposite.add(m);
             } else if (m.polarity() == s.polarity()) {
                 others.add(m);
             }
         }
-        if (!opposite.isEmpty()) {
-            return new Match(null, opposite);
+        if (reinforce != null || !opposite.isEmpty()) {
+            return new Match(reinforce, opposite);
         }
         Set<String> terms = Text.terms(s.text());
         for (Memory m : others) {
@@ -226,14 +243,14 @@ final class DeepSleep {
         }
         Set<String> terms = Text.terms(s.text());
         for (Memory m : active.similarEpisodes(terms)) {
-            if (m.polarity() == s.polarity() && m.kind() == s.kind()) {
+            if (m.polarity() == s.polarity() && m.kind() == s.kind() && Text.sameFamily(m.subject(), s.subject())) {
                 return new Match(m, List.of());
             }
         }
         float[] v = vectors.of(s);
         if (v != null) {
             for (Memory m : active.episodes()) {
-                if (m.polarity() == s.polarity() && m.kind() == s.kind()
+                if (m.polarity() == s.polarity() && m.kind() == s.kind() && Text.sameFamily(m.subject(), s.subject())
                         && Vectors.cosine(v, vectors.of(m)) >= policy.duplicateCosine()) {
                     return new Match(m, List.of());
                 }
@@ -242,7 +259,7 @@ final class DeepSleep {
         if (askModel && judge.present()) {
             List<Memory> near = new ArrayList<>();
             for (Memory m : active.episodes()) {
-                if (m.polarity() == s.polarity() && m.kind() == s.kind()) {
+                if (m.polarity() == s.polarity() && m.kind() == s.kind() && Text.sameFamily(m.subject(), s.subject())) {
                     near.add(m);
                 }
             }
@@ -297,12 +314,16 @@ final class DeepSleep {
         return out;
     }
 
-    private void reinforce(UserState state, Memory m, Candidate c, UserState.Changes changes, Counts counts) {
+    private void reinforce(UserState state, Memory m, Candidate c, UserState.Changes changes, Counts counts,
+                           Vectors vectors) {
         Observation s = c.survivor();
         Provenance provenance = m.provenance();
-        if (provenance.trust() == Trust.THIRD_PARTY && s.provenance().trust() == Trust.FIRST_PARTY
-                && s.provenance().outcome() != Outcome.FAILED) {
-            provenance = s.provenance(); // said first-hand now: no longer only third-party content
+        // trust is never upgraded on third-party text: when the user (or the operator) now says it
+        // first-hand, the memory takes the user's own words and provenance instead of the tool's
+        boolean firstHand = provenance.trust() == Trust.THIRD_PARTY && Importance.authoritative(s.provenance())
+                && s.provenance().outcome() != Outcome.FAILED;
+        if (firstHand) {
+            provenance = s.provenance();
         }
         boolean permanent = m.permanent() || Importance.permanent(m.subject(), provenance);
         Instant last = c.latest().isAfter(m.lastReinforcedAt()) ? c.latest() : m.lastReinforcedAt();
@@ -316,7 +337,9 @@ final class DeepSleep {
                 .permanent(permanent)
                 .confidence(Math.max(m.confidence(), s.confidence()))
                 .expiresAt(permanent ? null : later(m.expiresAt(), state.now.plus(policy.ttl(m.kind()))));
-        if (m.embedding() == null && s.embedding() != null) {
+        if (firstHand) {
+            b.text(s.text()).value(s.value()).embedding(vectors.forMemory(s));
+        } else if (m.embedding() == null && s.embedding() != null) {
             b.embedding(s.embedding());
         }
         Memory updated = b.build();
@@ -369,6 +392,9 @@ final class DeepSleep {
         if (c.latest().isBefore(newest.lastReinforcedAt())) {
             markSuperseded(created, newest.id(), state, changes, counts);
             return;
+        }
+        if (!Importance.authoritative(c.survivor().provenance())) {
+            return; // only the user's own words or the operator correct a memory: both stay, each with its mark
         }
         for (Memory m : contradicted) {
             markSuperseded(m, created.id(), state, changes, counts);

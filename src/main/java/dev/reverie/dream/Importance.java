@@ -9,6 +9,7 @@ import dev.reverie.Provenance;
 import dev.reverie.Source;
 import dev.reverie.Trust;
 import dev.reverie.internal.Terms;
+import dev.reverie.spi.Subjects;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -67,11 +68,10 @@ final class Importance {
     static final double REINFORCEMENT_STEP = 5;
     static final double REINFORCEMENT_CAP = 20;
 
-    private static final Set<String> IDENTITY_SUBJECTS = Set.of("user.name", "user.address_as",
-            "user.native_language");
-    private static final Set<String> WORK_AND_PLACE = Set.of("user.job", "user.employer", "user.location",
-            "user.origin");
-    private static final Set<String> TASTES = Set.of("user.likes", "user.dislikes", "user.preference");
+    /** Attributes ({@link Subjects#attribute}) of identity facts, whoever they belong to. */
+    private static final Set<String> IDENTITY_SUBJECTS = Set.of("name", "address_as", "native_language");
+    private static final Set<String> WORK_AND_PLACE = Set.of("job", "employer", "location", "origin");
+    private static final Set<String> TASTES = Set.of("likes", "dislikes", "preference");
     private static final Set<String> SECOND_PERSON = Set.of("you", "your", "yours", "yourself", "voce", "seu",
             "sua", "te", "ti");
     private static final Set<String> FIRST_PERSON = Set.of("i", "my", "me", "mine", "myself", "we", "our", "us",
@@ -169,15 +169,33 @@ final class Importance {
         return new Importance(policy, new HashMap<>());
     }
 
-    /** Whether a subject is identity or safety-critical health: permanent when said first-hand. */
+    /**
+     * Whether a subject is a person's identity or safety-critical health (the user's or a named
+     * speaker's; never the assistant's, a tool's or a synthesis): permanent when said first-hand.
+     */
     static boolean permanentSubject(String subject) {
-        return IDENTITY_SUBJECTS.contains(subject) || subject.equals("user.allergy") || subject.equals("user.health");
+        if (!Subjects.aboutPerson(subject)) {
+            return false;
+        }
+        String a = Subjects.attribute(subject);
+        return IDENTITY_SUBJECTS.contains(a) || a.equals("allergy") || a.equals("health");
     }
 
-    /** Whether content with this subject and provenance becomes a permanent memory (never third-party or failed). */
+    /**
+     * Whether content with this subject and provenance becomes a permanent memory: only the person's
+     * own words or the operator's, never the assistant's, third-party or failed-run content.
+     */
     static boolean permanent(String subject, Provenance provenance) {
-        return permanentSubject(subject) && provenance.trust() == Trust.FIRST_PARTY
-                && provenance.outcome() != Outcome.FAILED;
+        return permanentSubject(subject) && authoritative(provenance) && provenance.outcome() != Outcome.FAILED;
+    }
+
+    /**
+     * Whether a statement may correct what is remembered (supersede a memory, or make it permanent):
+     * the user's own first-party words or the operator's. The assistant and tools never may.
+     */
+    static boolean authoritative(Provenance provenance) {
+        return (provenance.source() == Source.USER || provenance.source() == Source.OPERATOR)
+                && provenance.trust() == Trust.FIRST_PARTY;
     }
 
     /** The importance a statement earns before repetition and provenance: from subject, kind and wording. */
@@ -198,13 +216,14 @@ final class Importance {
         if (kind == MemoryKind.SYNTHESIS) {
             return SYNTHESIS;
         }
-        if (IDENTITY_SUBJECTS.contains(subject)) {
+        String a = Subjects.aboutPerson(subject) ? Subjects.attribute(subject) : "";
+        if (IDENTITY_SUBJECTS.contains(a)) {
             return IDENTITY;
         }
-        if (subject.equals("user.allergy")) {
+        if (a.equals("allergy")) {
             return ALLERGY;
         }
-        if (subject.equals("user.health")) {
+        if (a.equals("health")) {
             return HEALTH;
         }
         Signals s = new Signals(text);
@@ -212,17 +231,17 @@ final class Importance {
             return s.episode();
         }
         double base;
-        if (subject.startsWith("user.family.") || subject.equals("user.family")) {
+        if (a.startsWith("family.") || a.equals("family")) {
             base = FAMILY;
-        } else if (WORK_AND_PLACE.contains(subject)) {
+        } else if (WORK_AND_PLACE.contains(a)) {
             base = JOB_OR_LOCATION;
-        } else if (subject.equals("user.pet") || subject.equals("user.age") || subject.equals("user.birthday")) {
+        } else if (a.equals("pet") || a.equals("age") || a.equals("birthday")) {
             base = PET;
-        } else if (subject.equals("user.skill") || subject.equals("user.diet")) {
+        } else if (a.equals("skill") || a.equals("diet")) {
             base = SKILL;
-        } else if (TASTES.contains(subject) || subject.startsWith("user.favorite.")) {
+        } else if (TASTES.contains(a) || a.startsWith("favorite.")) {
             base = LIKES;
-        } else if (subject.equals("user.plan") || subject.equals("user.event")) {
+        } else if (a.equals("plan") || a.equals("event")) {
             base = PLAN_OR_EVENT + (s.temporal() ? 5 : 0);
         } else {
             base = switch (kind) {

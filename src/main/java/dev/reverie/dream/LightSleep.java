@@ -25,9 +25,9 @@ import java.util.Set;
  * {@link MemoryPolicy#duplicateCosine()}). A single-valued subject never merges two different values:
  * that is a contradiction, which deep sleep resolves.
  *
- * <p>The survivor of a group is its best-trusted, latest observation; it gets the summed
- * reinforcement count, the highest confidence and every source turn id, and stays for deep sleep to
- * judge. The others are marked DISCARDED (merged); their turn ids stay inside the survivor's, which is
+ * <p>The survivor of a group is its best-trusted (not failed, first-party, the user's own words),
+ * latest observation; it gets the summed reinforcement count, the highest confidence and every
+ * source turn id, and stays for deep sleep to judge. The others are marked DISCARDED (merged); their turn ids stay inside the survivor's, which is
  * how deep sleep later finds them again (their sessions count as support). Stateless apart from its
  * configuration; thread-safe.
  */
@@ -36,6 +36,7 @@ final class LightSleep {
     private static final Comparator<Observation> SURVIVOR_FIRST = Comparator
             .comparing((Observation o) -> o.provenance().outcome() == Outcome.FAILED)
             .thenComparing(o -> o.provenance().trust() == Trust.THIRD_PARTY)
+            .thenComparing(o -> !Importance.authoritative(o.provenance()))
             .thenComparing(Observation::observedAt, Comparator.reverseOrder())
             .thenComparing(Observation::id);
 
@@ -153,7 +154,7 @@ final class LightSleep {
     }
 
     private static String family(Observation o) {
-        return Text.episodic(o.subject()) ? Text.EPISODE_PREFIX : o.subject();
+        return Text.family(o.subject());
     }
 
     private static int find(int[] parent, int i) {

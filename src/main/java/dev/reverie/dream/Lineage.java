@@ -94,7 +94,7 @@ final class Lineage {
             return false;
         }
         for (Memory m : memoriesByTurn.getOrDefault(o.sourceTurnIds().get(0), List.of())) {
-            boolean same = Text.episodic(o.subject()) && Text.episodic(m.subject())
+            boolean same = Text.episodic(o.subject()) && Text.sameFamily(o.subject(), m.subject())
                     || (o.subject().equals(m.subject()) && o.polarity() == m.polarity()
                         && Text.normalize(o.value()).equals(Text.normalize(m.value())));
             if (same && new HashSet<>(m.sourceTurnIds()).containsAll(o.sourceTurnIds())) {

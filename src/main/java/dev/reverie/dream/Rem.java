@@ -10,6 +10,7 @@ import dev.reverie.ObservationStatus;
 import dev.reverie.Outcome;
 import dev.reverie.Provenance;
 import dev.reverie.SessionTurn;
+import dev.reverie.Source;
 import dev.reverie.StyleProfile;
 import dev.reverie.Trust;
 import dev.reverie.spi.MemoryStore;
@@ -34,7 +35,8 @@ import java.util.Set;
  * decayed importance falls below {@link MemoryPolicy#forgetFloor()} are forgotten (the row is
  * deleted, its history stays with a FORGOTTEN event); the others get their decayed importance;
  * syntheses whose sources are no longer ACTIVE are deprecated; new syntheses connect memories that
- * share an entity; pending STYLE observations are folded into the single style profile.
+ * share an entity (see {@link Synthesizer}) and take the weakest trust of their sources (THIRD_PARTY
+ * if any source is, outcome FAILED if any source failed); pending STYLE observations are folded into the single style profile.
  *
  * <p>Decay is computed from each memory's own base importance and last reinforcement (see
  * {@link Importance}), never compounded on the stored value, and a stored importance is rewritten
@@ -186,9 +188,18 @@ final class Rem {
     private Memory draft(UserState state, String id, Synthesizer.Group g, List<Memory> sources, String text) {
         Instant last = sources.get(0).lastReinforcedAt();
         Set<String> turns = new LinkedHashSet<>();
+        Trust trust = Trust.FIRST_PARTY;
+        Outcome outcome = Outcome.UNKNOWN;
         for (Memory m : sources) {
             last = m.lastReinforcedAt().isAfter(last) ? m.lastReinforcedAt() : last;
             turns.addAll(m.sourceTurnIds());
+            // derived content is never trusted more than its weakest source
+            if (m.provenance().trust() == Trust.THIRD_PARTY) {
+                trust = Trust.THIRD_PARTY;
+            }
+            if (m.provenance().outcome() == Outcome.FAILED) {
+                outcome = Outcome.FAILED;
+            }
         }
         return Memory.builder(id, state.scope, MemoryKind.SYNTHESIS, text.isEmpty() ? g.display() : text, state.now)
                 .subject("synthesis." + Text.key(g.key().substring(g.key().indexOf(':') + 1)))
@@ -198,7 +209,7 @@ final class Rem {
                 .expiresAt(state.now.plus(policy.ttl(MemoryKind.SYNTHESIS)))
                 .sourceObservationIds(g.sourceIds())
                 .sourceTurnIds(List.copyOf(turns))
-                .provenance(Provenance.dream(state.now))
+                .provenance(new Provenance(Source.DREAM, null, null, state.now, outcome, trust))
                 .build();
     }
 

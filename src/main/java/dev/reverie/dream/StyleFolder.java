@@ -4,6 +4,7 @@ import dev.reverie.Observation;
 import dev.reverie.Polarity;
 import dev.reverie.Scope;
 import dev.reverie.StyleProfile;
+import dev.reverie.spi.Subjects;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,7 +25,8 @@ import java.util.Set;
  */
 final class StyleFolder {
 
-    private static final String PREFIX = "user.style.";
+    /** The attribute prefix of style subjects, whoever's ({@code user.style.length}, {@code caroline.style.emoji}). */
+    private static final String PREFIX = "style.";
     private static final Set<String> NO = Set.of("no", "false", "none", "never", "off", "nao", "nunca", "sem");
 
     private StyleFolder() {
@@ -42,7 +44,8 @@ final class StyleFolder {
         int count = current == null ? 0 : current.observations();
         for (Observation o : observations) {
             count += o.reinforcementCount();
-            String field = o.subject().startsWith(PREFIX) ? o.subject().substring(PREFIX.length()) : "";
+            String attribute = Subjects.aboutPerson(o.subject()) ? Subjects.attribute(o.subject()) : "";
+            String field = attribute.startsWith(PREFIX) ? attribute.substring(PREFIX.length()) : "";
             String value = Text.normalize(o.value());
             if (o.polarity() == Polarity.NEGATIVE) {
                 if (!field.equals("emoji")) {

@@ -19,10 +19,12 @@ import java.util.regex.Pattern;
 
 /**
  * Finds the groups of ACTIVE memories that share an entity, for REM's syntheses. An entity is a
- * name (a capitalized word inside a sentence, or at its start when the same word also appears
- * inside a sentence somewhere) or the short value of a fact (a like, a pet, a city) that other
+ * name (a capitalized word in the middle of a sentence in every memory of the group: a word that
+ * starts a sentence, or the sentence after a "Speaker: " prefix, such as "Here", "Life" or
+ * "Thanks", is not a name) or the short value of a fact (a like, a pet, a city) that other
  * memories mention. A group qualifies with two to {@link #MAX_SOURCES} memories spanning at least
- * two subjects; an entity mentioned more often is too general to say anything. The same set of
+ * two subjects and at least two source turns (memories that all come from one turn connect
+ * nothing); an entity mentioned more often is too general to say anything. The same set of
  * memories is proposed once, under its first entity in alphabetical order, and only when their texts
  * differ (repeating one sentence connects nothing). Stateless; thread-safe.
  */
@@ -53,8 +55,6 @@ final class Synthesizer {
         Map<String, String> display = new HashMap<>();
         Map<String, Set<String>> members = new TreeMap<>();
         Map<String, Memory> byId = new LinkedHashMap<>();
-        Map<String, List<String[]>> sentenceStarts = new HashMap<>();
-        Set<String> insideNames = new HashSet<>();
         Map<String, Set<String>> termIndex = new HashMap<>();
         for (Memory m : memories) {
             byId.put(m.id(), m);
@@ -64,29 +64,14 @@ final class Synthesizer {
             Matcher s = SENTENCE.matcher(m.text());
             while (s.find()) {
                 Matcher c = CAPITALIZED.matcher(s.group());
-                boolean first = true;
                 while (c.find()) {
                     String word = c.group().replace('’', '\'').replaceAll("'s$", "");
                     String key = Terms.fold(word);
-                    boolean start = first && s.group().substring(0, c.start()).isBlank();
-                    first = false;
-                    if (key.length() < 2 || NOT_ENTITIES.contains(key)) {
+                    if (key.length() < 2 || NOT_ENTITIES.contains(key) || sentenceStart(s.group(), c.start())) {
                         continue;
                     }
-                    if (start) {
-                        sentenceStarts.computeIfAbsent(key, k -> new ArrayList<>()).add(new String[] {m.id(), word});
-                    } else {
-                        insideNames.add(key);
-                        display.putIfAbsent("name:" + key, word);
-                        members.computeIfAbsent("name:" + key, k -> new TreeSet<>()).add(m.id());
-                    }
-                }
-            }
-        }
-        for (Map.Entry<String, List<String[]>> e : sentenceStarts.entrySet()) {
-            if (insideNames.contains(e.getKey())) {
-                for (String[] hit : e.getValue()) {
-                    members.get("name:" + e.getKey()).add(hit[0]);
+                    display.putIfAbsent("name:" + key, word);
+                    members.computeIfAbsent("name:" + key, k -> new TreeSet<>()).add(m.id());
                 }
             }
         }
@@ -131,11 +116,46 @@ final class Synthesizer {
                 texts.add(Text.normalize(byId.get(id).text()));
             }
             List<String> sorted = List.copyOf(ids);
-            if (subjects.size() >= 2 && texts.size() >= 2 && proposed.add(sorted)) {
+            if (subjects.size() >= 2 && texts.size() >= 2 && fromDifferentTurns(ids, byId) && proposed.add(sorted)) {
                 out.add(new Group(e.getKey(), display.get(e.getKey()), sorted));
             }
         }
         return out;
+    }
+
+    /**
+     * Whether the capitalized word at {@code at} starts its sentence (or the sentence after a
+     * "Speaker: " prefix, a quote or a parenthesis): "Here", "Life", "Thanks" there are not names.
+     */
+    static boolean sentenceStart(String sentence, int at) {
+        for (int i = at - 1; i >= 0; i--) {
+            char ch = sentence.charAt(i);
+            if (ch == ':') {
+                return true;
+            }
+            if (Character.isLetterOrDigit(ch)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether two of the memories come from different source turns: memories that were all said in
+     * one turn are that turn again, not a connection.
+     */
+    private static boolean fromDifferentTurns(Set<String> ids, Map<String, Memory> byId) {
+        List<Memory> group = new ArrayList<>();
+        ids.forEach(id -> group.add(byId.get(id)));
+        for (int i = 0; i < group.size(); i++) {
+            for (int j = i + 1; j < group.size(); j++) {
+                Set<String> a = new HashSet<>(group.get(i).sourceTurnIds());
+                if (a.isEmpty() || group.get(j).sourceTurnIds().stream().noneMatch(a::contains)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** The rule-based text of a synthesis: the entity, then each source, oldest first, abbreviated. */

@@ -1,6 +1,7 @@
 package dev.reverie.dream;
 
 import dev.reverie.internal.Terms;
+import dev.reverie.spi.Subjects;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -74,11 +75,17 @@ final class Text {
     }
 
     /**
-     * Whether two subjects may hold the same statement: equal subjects, or two episodic fallbacks
-     * (their hash keys come from the wording, so near-identical episodes differ only in key).
+     * Whether two subjects may hold the same statement: equal subjects, or two episodic fallbacks of
+     * the same owner (their hash keys come from the wording, so near-identical episodes differ only in
+     * key; two speakers', or a tool's and the user's, never share a family).
      */
     static boolean sameFamily(String a, String b) {
-        return a.equals(b) || (episodic(a) && episodic(b));
+        return a.equals(b) || (episodic(a) && episodic(b) && Subjects.owner(a).equals(Subjects.owner(b)));
+    }
+
+    /** The family of a subject: itself, or for an episodic fallback its owner's episodes ({@code caroline.episode.}). */
+    static String family(String subject) {
+        return episodic(subject) ? Subjects.owner(subject) + EPISODE : subject;
     }
 
     /** Lower-case ASCII-safe form of a subject suffix for ids and keys. */

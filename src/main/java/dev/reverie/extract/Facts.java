@@ -4,6 +4,7 @@ import dev.reverie.Cardinality;
 import dev.reverie.MemoryKind;
 import dev.reverie.Polarity;
 import dev.reverie.spi.ExtractedFact;
+import dev.reverie.spi.Subjects;
 
 import java.time.Instant;
 import java.time.LocalDate;
@@ -34,14 +35,17 @@ final class Facts {
 
     final String who;
     final LocalDate today;
+    /** Whose facts these are ({@link Subjects#owner(dev.reverie.TurnRole, String)}); rules write {@code user.} keys. */
+    private final String owner;
     private final List<ExtractedFact> facts = new ArrayList<>();
     private final Set<String> seen = new HashSet<>();
     private int lastSingle = -1;
     private Sentence current;
     private int sentenceStart;
 
-    Facts(String who, Instant at) {
+    Facts(String who, Instant at, String owner) {
         this.who = who;
+        this.owner = owner;
         this.today = at.atOffset(ZoneOffset.UTC).toLocalDate();
     }
 
@@ -65,8 +69,32 @@ final class Facts {
         return false;
     }
 
+    /** The facts, their {@code user.} subjects rescoped to the turn's owner (the speaker, a tool). */
     List<ExtractedFact> list() {
-        return List.copyOf(facts);
+        List<ExtractedFact> out = new ArrayList<>(facts.size());
+        for (ExtractedFact f : facts) {
+            out.add(rescoped(f, Subjects.rescope(f.subject(), owner)));
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * An assistant turn's facts: only its positive plans, as {@code assistant.commitment} EVENTs
+     * ("I'll send you the summary tomorrow"); anything else it says is never a fact about anyone.
+     */
+    List<ExtractedFact> commitments() {
+        List<ExtractedFact> out = new ArrayList<>();
+        for (ExtractedFact f : facts) {
+            if (f.subject().equals("user.plan") && f.polarity() == Polarity.POSITIVE) {
+                out.add(rescoped(f, Subjects.of(Subjects.ASSISTANT, "commitment")));
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    private static ExtractedFact rescoped(ExtractedFact f, String subject) {
+        return subject.equals(f.subject()) ? f : new ExtractedFact(f.kind(), f.text(), subject, f.value(),
+                f.cardinality(), f.polarity(), f.confidence(), f.eventTime());
     }
 
     /**

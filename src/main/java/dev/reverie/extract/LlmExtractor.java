@@ -13,6 +13,7 @@ import dev.reverie.internal.Json;
 import dev.reverie.spi.ExtractedFact;
 import dev.reverie.spi.Extractor;
 import dev.reverie.spi.LanguageModel;
+import dev.reverie.spi.Subjects;
 import dev.reverie.spi.TurnInput;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,8 +41,11 @@ import java.util.regex.Pattern;
  * {@code YYYY-MM-DD}, an ISO instant or null). A model that throws, or an answer that is malformed,
  * truncated, mistyped or wrapped in prose (a {@code ```json} fence alone is tolerated) makes the
  * whole turn go to the fallback extractor and increments {@link #fallbacks()}; this class never
- * throws. ASSISTANT turns without a speaker yield nothing (as with the rule-based extractor), and
- * TOOL turns go straight to the fallback (third-party text is not worth a model call).
+ * throws. Only USER turns are sent to the model: ASSISTANT turns (which never yield facts about the
+ * user) and TOOL turns (third-party text is not worth a model call) go straight to the fallback. The
+ * prompt asks for {@code user.} subjects; each is put under the turn's owner
+ * ({@link Subjects#rescope}), so a named speaker's facts are keyed by the speaker
+ * ({@code caroline.location}) and a model can never write into another owner's subjects.
  *
  * <p>Thread-safe when the model and the fallback are: the only mutable state is an atomic counter.
  */
@@ -87,11 +91,7 @@ public final class LlmExtractor implements Extractor {
         if (turn == null) {
             return List.of();
         }
-        boolean named = turn.speaker() != null && !turn.speaker().isBlank();
-        if (turn.role() == TurnRole.ASSISTANT && !named) {
-            return List.of();
-        }
-        if (turn.role() == TurnRole.TOOL || turn.text().isBlank()) {
+        if (turn.role() != TurnRole.USER || turn.text().isBlank()) {
             return safeFallback(turn);
         }
         String answer;
@@ -101,7 +101,7 @@ public final class LlmExtractor implements Extractor {
             return fallBack(turn, "the model threw " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
         try {
-            return parse(answer);
+            return owned(parse(answer), Subjects.owner(turn.role(), turn.speaker()));
         } catch (InvalidAnswer e) {
             return fallBack(turn, e.getMessage());
         } catch (RuntimeException e) {
@@ -120,6 +120,17 @@ public final class LlmExtractor implements Extractor {
                 .replace("{{speaker}}", speaker)
                 .replace("{{date}}", date)
                 .replace("{{text}}", text);
+    }
+
+    /** The facts with their subjects put under {@code owner} (the prompt asks for {@code user.} keys). */
+    private static List<ExtractedFact> owned(List<ExtractedFact> facts, String owner) {
+        List<ExtractedFact> out = new ArrayList<>(facts.size());
+        for (ExtractedFact f : facts) {
+            String subject = Subjects.rescope(f.subject(), owner);
+            out.add(subject.equals(f.subject()) ? f : new ExtractedFact(f.kind(), f.text(), subject, f.value(),
+                    f.cardinality(), f.polarity(), f.confidence(), f.eventTime()));
+        }
+        return List.copyOf(out);
     }
 
     /** The facts of a model answer, or {@link InvalidAnswer} naming the first breach of the contract. */

@@ -3,6 +3,7 @@ package dev.reverie.extract;
 import dev.reverie.TurnRole;
 import dev.reverie.spi.ExtractedFact;
 import dev.reverie.spi.Extractor;
+import dev.reverie.spi.Subjects;
 import dev.reverie.spi.TurnInput;
 
 import java.util.ArrayList;
@@ -18,8 +19,11 @@ import java.util.regex.Pattern;
  * inside) yields no typed fact, and rules only fire on a first-person subject, so "my sister likes
  * jazz" is family information, never {@code user.likes}.
  *
- * <p>Subjects are normalised keys; the "user" is whoever speaks the turn (with a named
- * {@link TurnInput#speaker()}, as in multi-party transcripts, the text carries the name):
+ * <p>Subjects are normalised keys {@code <owner>.<attribute>} (see {@link Subjects}). The rules below
+ * are written for {@code user.}; a user turn with a {@link TurnInput#speaker()} (a household, a group
+ * chat, a multi-party transcript) puts its facts under the speaker's key instead
+ * ({@code caroline.location}, and the text carries the name), so two people in one scope never share
+ * a subject:
  * <ul>
  *   <li>single-valued FACTs: {@code user.name}, {@code user.address_as} ("call me X", "me chame de X"),
  *       {@code user.native_language}, {@code user.location} ("I live in Recife", "moro em Lisboa"),
@@ -40,8 +44,10 @@ import java.util.regex.Pattern;
  * Negations ("I no longer eat meat", "não sou mais alérgica a X") give {@code NEGATIVE} polarity;
  * corrections ("Actually, it's Anna", "na verdade é X", "I meant X") replace the value of the last
  * single-valued fact of the same turn. Relative dates resolve against {@link TurnInput#at()} in UTC
- * (see {@code Dates}). ASSISTANT turns without a speaker yield nothing; TOOL turns yield only
- * low-confidence episodes with subject {@code tool.episode.<hash>}.
+ * (see {@code Dates}). ASSISTANT turns, named or not, never yield a fact about the user: only the
+ * assistant's own positive plans ("I'll send you the summary tomorrow"), as EVENTs with subject
+ * {@code assistant.commitment}. TOOL turns yield only low-confidence episodes with subject
+ * {@code tool.episode.<hash>}.
  *
  * <p>Immutable and thread-safe; {@link #extract} never throws (any internal failure yields an empty
  * list) and bounds its work: at most {@value #MAX_TEXT_CHARS} characters and
@@ -93,9 +99,6 @@ public final class RuleBasedExtractor implements Extractor {
             return List.of();
         }
         boolean named = turn.speaker() != null && !turn.speaker().isBlank();
-        if (turn.role() == TurnRole.ASSISTANT && !named) {
-            return List.of();
-        }
         String text = turn.text();
         if (text.length() > MAX_TEXT_CHARS) {
             text = text.substring(0, MAX_TEXT_CHARS);
@@ -113,17 +116,28 @@ public final class RuleBasedExtractor implements Extractor {
             s.lang = s.ptScore > s.enScore ? Sentence.Lang.PT : s.enScore > s.ptScore ? Sentence.Lang.EN : turnLang;
         }
         String who = named ? turn.speaker().strip()
-                : turn.role() == TurnRole.TOOL ? "Tool" : turnLang == Sentence.Lang.PT ? "Usuário" : "User";
-        Facts facts = new Facts(who, turn.at());
+                : turn.role() == TurnRole.TOOL ? "Tool" : turn.role() == TurnRole.ASSISTANT ? "Assistant"
+                : turnLang == Sentence.Lang.PT ? "Usuário" : "User";
+        Facts facts = new Facts(who, turn.at(), Subjects.owner(turn.role(), turn.speaker()));
 
         if (turn.role() == TurnRole.TOOL) {
             for (Sentence s : sentences) {
                 if (!s.filler && !s.question && s.contentWords >= episodeMinContentWords) {
                     facts.begin(s);
-                    EventRules.episode(s, facts, "tool.episode.", Facts.THIRD_PARTY);
+                    EventRules.episode(s, facts, "user.episode.", Facts.THIRD_PARTY);
                 }
             }
             return facts.list();
+        }
+        if (turn.role() == TurnRole.ASSISTANT) {
+            // what the assistant says is never a fact about the user: only its own commitments count
+            for (Sentence s : sentences) {
+                if (!s.filler && !s.question && !s.reported && !s.conditional) {
+                    facts.begin(s);
+                    EventRules.plansAndEvents(s, facts);
+                }
+            }
+            return facts.commitments();
         }
 
         List<Sentence> statements = new ArrayList<>();

@@ -125,7 +125,12 @@ public final class WritePipeline implements AutoCloseable {
         for (Turn t : turns) {
             Redaction r = redactor.redact(t.text());
             redactions += r.total();
-            clean.add(r.total() == 0 ? t : t.withText(r.text()));
+            Turn c = r.total() == 0 ? t : t.withText(r.text());
+            if (c.role() == TurnRole.TOOL && c.speaker() == null && c.toolName().strip().length() <= 128) {
+                // a tool speaks under its name: extraction and replay say whose output it is
+                c = c.withSpeaker(c.toolName().strip());
+            }
+            clean.add(c);
         }
         // extraction is pure computation: do it before taking the session lock
         List<List<ExtractedFact>> facts = new ArrayList<>(clean.size());

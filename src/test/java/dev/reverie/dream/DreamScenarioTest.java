@@ -7,7 +7,9 @@ import dev.reverie.MemoryKind;
 import dev.reverie.MemoryPolicy;
 import dev.reverie.MemoryStatus;
 import dev.reverie.ObservationStatus;
+import dev.reverie.Outcome;
 import dev.reverie.Polarity;
+import dev.reverie.Trust;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -311,6 +313,98 @@ class DreamScenarioTest extends DreamFixture {
         Memory latex = only(ANA, "user.allergy");
         assertThat(latex.permanent()).isTrue();
         assertThat(latex.reinforcementCount()).isEqualTo(2);
+    }
+
+    @Test
+    void only_the_users_own_words_supersede_a_permanent_allergy() {
+        Obs.write(store, Obs.fact(ANA, "me", "user.allergy", "dipyrone", "I'm allergic to dipyrone").at(day(0)));
+        nightOf(0);
+        cycle.run(ANA);
+        Memory allergy = only(ANA, "user.allergy");
+        Obs.write(store,
+                Obs.fact(ANA, "tool", "user.allergy", "dipyrone", "The patient is not allergic to dipyrone")
+                        .negative().thirdParty().session("s2").at(day(1)),
+                Obs.fact(ANA, "bot", "user.allergy", "dipyrone", "Not allergic to dipyrone anymore").negative()
+                        .assistant().session("s2").at(day(1)));
+        nightOf(1);
+
+        cycle.run(ANA);
+
+        assertThat(store.memory(ANA, allergy.id()).orElseThrow().status()).isEqualTo(MemoryStatus.ACTIVE);
+        assertThat(all(ANA)).filteredOn(m -> m.status() == MemoryStatus.SUPERSEDED).isEmpty();
+        assertThat(all(ANA)).filteredOn(m -> !m.id().equals(allergy.id())).noneMatch(Memory::permanent);
+
+        Obs.write(store, Obs.fact(ANA, "me2", "user.allergy", "dipyrone", "I'm not allergic to dipyrone anymore")
+                .negative().session("s3").at(day(2)));
+        nightOf(2);
+        cycle.run(ANA);
+
+        assertThat(store.memory(ANA, allergy.id()).orElseThrow().status()).isEqualTo(MemoryStatus.SUPERSEDED);
+    }
+
+    @Test
+    void a_named_speakers_facts_never_supersede_another_speakers() {
+        Obs.write(store,
+                Obs.fact(ANA, "c1", "caroline.location", "Boston", "Caroline lives in Boston").single().at(day(0)),
+                Obs.fact(ANA, "m1", "melanie.location", "Denver", "Melanie lives in Denver").single().at(day(1)),
+                Obs.episode(ANA, "c2", "Caroline: I painted a lake sunrise with my kids last weekend")
+                        .subject("caroline.episode.1").at(day(1)),
+                Obs.episode(ANA, "m2", "Melanie: I painted a lake sunrise with my kids last weekend")
+                        .subject("melanie.episode.1").at(day(1)));
+        nightOf(1);
+
+        DreamReport report = cycle.run(ANA);
+
+        assertThat(report.superseded()).isZero();
+        assertThat(report.duplicates()).isZero();
+        assertThat(only(ANA, "caroline.location").value()).isEqualTo("Boston");
+        assertThat(only(ANA, "melanie.location").value()).isEqualTo("Denver");
+        assertThat(active(ANA)).extracting(Memory::subject).contains("caroline.episode.1", "melanie.episode.1");
+    }
+
+    @Test
+    void a_synthesis_of_third_party_content_stays_third_party() {
+        for (int week = 0; week < 3; week++) {
+            Obs.write(store, Obs.fact(ANA, "rec-" + week, "tool.episode.rec", "",
+                    "ehr: referral for the knee to Okafor at the Lisbon clinic").kind(MemoryKind.EVENT)
+                    .thirdParty().session("s" + week).at(day(7 * week)));
+            nightOf(7 * week);
+            cycle.run(ANA);
+        }
+        Obs.write(store, Obs.fact(ANA, "knee", "user.health", "knee pain",
+                "I have knee pain and I see Okafor next week").session("s9").at(day(15)));
+        nightOf(15);
+
+        cycle.run(ANA);
+
+        assertThat(only(ANA, "tool.episode.rec").provenance().trust()).isEqualTo(Trust.THIRD_PARTY);
+        Memory synthesis = active(ANA).stream().filter(m -> m.kind() == MemoryKind.SYNTHESIS).findFirst()
+                .orElseThrow();
+        assertThat(synthesis.text()).contains("Okafor");
+        assertThat(synthesis.provenance().trust()).as("a synthesis takes the weakest trust of its sources")
+                .isEqualTo(Trust.THIRD_PARTY);
+        assertThat(synthesis.permanent()).isFalse();
+    }
+
+    @Test
+    void a_synthesis_takes_the_failed_outcome_of_a_source() {
+        Obs.write(store,
+                Obs.fact(ANA, "sis", "user.family.sister", "Marta", "My sister Marta lives in Porto").at(day(0)),
+                Obs.fact(ANA, "trip", "user.plan", "visit", "I will visit Marta in Porto next month")
+                        .kind(MemoryKind.EVENT).at(day(0)));
+        nightOf(0);
+        cycle.run(ANA);
+        Memory plan = only(ANA, "user.plan");
+        store.write(dev.reverie.spi.WriteBatch.of(ANA).put(plan.toBuilder()
+                .provenance(plan.provenance().withOutcome(Outcome.FAILED)).build()));
+        Memory old = active(ANA).stream().filter(m -> m.kind() == MemoryKind.SYNTHESIS).findFirst().orElseThrow();
+        store.write(dev.reverie.spi.WriteBatch.of(ANA).deleteMemory(old.id()));
+        nightOf(1);
+
+        cycle.run(ANA);
+
+        assertThat(active(ANA)).filteredOn(m -> m.kind() == MemoryKind.SYNTHESIS).singleElement()
+                .satisfies(m -> assertThat(m.provenance().outcome()).isEqualTo(Outcome.FAILED));
     }
 
     @Test

@@ -66,6 +66,7 @@ final class Obs {
     Obs at(Instant v) { at = v; return this; }
     Obs session(String v) { session = v; return this; }
     Obs thirdParty() { source = Source.TOOL; trust = Trust.THIRD_PARTY; return this; }
+    Obs assistant() { source = Source.ASSISTANT; return this; }
     Obs failed() { outcome = Outcome.FAILED; return this; }
     Obs turns(String... v) { turns = List.of(v); return this; }
     Obs embedding(float... v) { embedding = Embedding.of(v); return this; }

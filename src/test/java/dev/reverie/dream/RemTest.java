@@ -179,6 +179,42 @@ class RemTest extends DreamFixture {
     }
 
     @Test
+    void memories_from_one_single_turn_are_not_synthesized() {
+        Obs.write(store,
+                Obs.fact(ANA, "sis", "user.family.sister", "Marta", "My sister Marta lives in Porto").turns("D1:2")
+                        .at(day(0)),
+                Obs.episode(ANA, "trip", "I visited Marta last weekend and we cooked together").turns("D1:2")
+                        .at(day(0)));
+        nightOf(0);
+
+        DreamReport report = cycle.run(ANA);
+
+        assertThat(report.synthesized()).isZero();
+        assertThat(active(ANA)).noneMatch(m -> m.kind() == MemoryKind.SYNTHESIS);
+    }
+
+    @Test
+    void a_sentence_initial_word_is_not_an_entity_even_after_a_speaker_prefix() {
+        Obs.write(store,
+                Obs.episode(ANA, "a", "Caroline: Here is the painting I finished for the gallery show").turns("D1:1")
+                        .at(day(0)),
+                Obs.episode(ANA, "b", "Melanie: Here is my new pottery bowl from the class").turns("D1:2")
+                        .subject("melanie.episode.b").at(day(0)),
+                Obs.episode(ANA, "c", "Life is busy with the kids and the new job these days. Thanks for asking")
+                        .turns("D1:3").at(day(0)),
+                Obs.episode(ANA, "d", "I keep telling myself every morning on the beach (\"Life is good\")")
+                        .turns("D1:4").at(day(0)));
+        nightOf(0);
+
+        DreamReport report = cycle.run(ANA);
+
+        assertThat(active(ANA)).hasSizeGreaterThanOrEqualTo(3);
+        assertThat(active(ANA)).filteredOn(m -> m.kind() == MemoryKind.SYNTHESIS).extracting(Memory::text)
+                .noneMatch(t -> t.startsWith("Here") || t.startsWith("Life") || t.startsWith("Thanks"));
+        assertThat(report.synthesized()).isZero();
+    }
+
+    @Test
     void a_synthesis_is_replaced_when_its_entity_gains_a_memory_and_deprecated_when_its_sources_go() {
         Obs.write(store,
                 Obs.fact(ANA, "sis", "user.family.sister", "Marta", "My sister Marta lives in Porto").at(day(0)),

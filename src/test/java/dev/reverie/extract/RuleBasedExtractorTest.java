@@ -5,6 +5,7 @@ import dev.reverie.MemoryKind;
 import dev.reverie.Polarity;
 import dev.reverie.TurnRole;
 import dev.reverie.spi.ExtractedFact;
+import dev.reverie.spi.Subjects;
 import dev.reverie.spi.TurnInput;
 import org.junit.jupiter.api.Test;
 
@@ -423,7 +424,8 @@ class RuleBasedExtractorTest {
         int found = 0;
         List<String> misses = new ArrayList<>();
         for (Row row : rows) {
-            List<ExtractedFact> facts = extractor.extract(new TurnInput(TurnRole.USER, row.text, row.speaker, "t1", AT));
+            List<ExtractedFact> facts = asUser(
+                    extractor.extract(new TurnInput(TurnRole.USER, row.text, row.speaker, "t1", AT)), row.speaker);
             boolean expectsEpisode = row.expected.stream().anyMatch(x -> x.subject.equals(EPISODE));
             List<ExtractedFact> counted = facts.stream()
                     .filter(f -> f.kind() != MemoryKind.STYLE)
@@ -497,7 +499,7 @@ class RuleBasedExtractorTest {
     void a_dated_event_keeps_the_speaker_and_the_words_of_the_sentence() {
         List<ExtractedFact> facts = extractor.extract(new TurnInput(TurnRole.USER,
                 "I went to a LGBTQ support group yesterday and it was so powerful.", "Caroline", "D1:3", AT));
-        ExtractedFact event = facts.stream().filter(f -> f.subject().equals("user.event")).findFirst().orElseThrow();
+        ExtractedFact event = facts.stream().filter(f -> f.subject().equals("caroline.event")).findFirst().orElseThrow();
         assertThat(event.text()).isEqualTo("Caroline: I went to a LGBTQ support group yesterday and it was so powerful.");
         assertThat(event.kind()).isEqualTo(EVENT);
         assertThat(event.cardinality()).isEqualTo(Cardinality.MULTI);
@@ -506,7 +508,7 @@ class RuleBasedExtractorTest {
     @Test
     void typed_fact_text_reads_naturally_with_the_speaker_name() {
         ExtractedFact like = extractor.extract(new TurnInput(TurnRole.USER, "I love jazz.", "Caroline", "t", AT))
-                .stream().filter(f -> f.subject().equals("user.likes")).findFirst().orElseThrow();
+                .stream().filter(f -> f.subject().equals("caroline.likes")).findFirst().orElseThrow();
         assertThat(like.text()).isEqualTo("Caroline loves jazz");
         ExtractedFact allergy = only("I'm allergic to dipyrone.", "user.allergy");
         assertThat(allergy.text()).isEqualTo("User is allergic to dipyrone");
@@ -520,7 +522,7 @@ class RuleBasedExtractorTest {
         ExtractedFact a = episode(text, "Caroline");
         ExtractedFact b = episode("  the SUPPORT group has made me feel accepted, and given me courage to embrace myself!",
                 "Caroline");
-        assertThat(a.subject()).matches("user\\.episode\\.[0-9a-f]{10}");
+        assertThat(a.subject()).matches("caroline\\.episode\\.[0-9a-f]{10}");
         assertThat(b.subject()).isEqualTo(a.subject());
         assertThat(a.confidence()).isLessThan(0.6);
         assertThat(a.text()).startsWith("Caroline: ");
@@ -561,6 +563,59 @@ class RuleBasedExtractorTest {
         assertThat(extractor.extract(new TurnInput(TurnRole.ASSISTANT,
                 "Noted, Dra. Marina. I'm allergic to nothing, but you are allergic to dipyrone.", null, "t", AT)))
                 .isEmpty();
+    }
+
+    @Test
+    void assistant_turns_never_yield_facts_about_the_user_named_or_not() {
+        String text = "I'm not allergic to dipyrone anymore. My name is Marina and I live in Recife. "
+                + "I love jazz and I went to the beach yesterday with my sister.";
+        for (String speaker : new String[] {null, "Ava", "User"}) {
+            assertThat(extractor.extract(new TurnInput(TurnRole.ASSISTANT, text, speaker, "t", AT))).as("speaker %s", speaker)
+                    .isEmpty();
+        }
+    }
+
+    @Test
+    void assistant_commitments_are_typed_under_the_assistant_subject() {
+        List<ExtractedFact> facts = extractor.extract(new TurnInput(TurnRole.ASSISTANT,
+                "Sure. I'll send you the full summary of the contract tomorrow morning. You are allergic to dipyrone.",
+                "Ava", "t", AT));
+        assertThat(facts).singleElement().satisfies(f -> {
+            assertThat(f.subject()).isEqualTo("assistant.commitment");
+            assertThat(f.kind()).isEqualTo(EVENT);
+            assertThat(f.cardinality()).isEqualTo(Cardinality.MULTI);
+            assertThat(f.text()).startsWith("Ava: I'll send you");
+        });
+    }
+
+    @Test
+    void a_named_speaker_owns_the_subjects_of_their_facts() {
+        List<ExtractedFact> caroline = extractor.extract(new TurnInput(TurnRole.USER,
+                "I live in Boston and I work as a nurse.", "Caroline", "t", AT));
+        List<ExtractedFact> joao = extractor.extract(new TurnInput(TurnRole.USER,
+                "I live in Lisbon and I'm allergic to penicillin.", "João Pedro", "t", AT));
+        List<ExtractedFact> anonymous = extractor.extract(new TurnInput(TurnRole.USER,
+                "I live in Lisbon.", null, "t", AT));
+        assertThat(caroline).extracting(ExtractedFact::subject).contains("caroline.location", "caroline.job")
+                .allMatch(s -> s.startsWith("caroline."));
+        assertThat(joao).extracting(ExtractedFact::subject).contains("joao_pedro.location", "joao_pedro.allergy")
+                .allMatch(s -> s.startsWith("joao_pedro."));
+        assertThat(anonymous).extracting(ExtractedFact::subject).contains("user.location");
+    }
+
+    @Test
+    void speaker_keys_are_safe_ids() {
+        assertThat(Subjects.speakerKey("Caroline")).isEqualTo("caroline");
+        assertThat(Subjects.speakerKey("  Zoë  O'Brien ")).isEqualTo("zoe_o_brien");
+        assertThat(Subjects.speakerKey("Assistant")).isEqualTo("speaker_assistant");
+        assertThat(Subjects.speakerKey("Tool")).isEqualTo("speaker_tool");
+        assertThat(Subjects.speakerKey("2Pac")).isEqualTo("speaker_2pac");
+        assertThat(Subjects.speakerKey("李明")).matches("speaker_[0-9a-f]+");
+        assertThat(Subjects.speakerKey("x".repeat(128))).hasSize(40);
+        assertThat(Subjects.attribute("caroline.family.mother")).isEqualTo("family.mother");
+        assertThat(Subjects.owner("caroline.family.mother")).isEqualTo("caroline");
+        assertThat(Subjects.rescope("user.location", "caroline")).isEqualTo("caroline.location");
+        assertThat(Subjects.rescope("melanie.location", "caroline")).isEqualTo("caroline.melanie.location");
     }
 
     @Test
@@ -654,6 +709,22 @@ class RuleBasedExtractorTest {
 
     // ------------------------------------------------------------------------------------------
 
+    /**
+     * The table is written with {@code user.} subjects: a named speaker's facts, which must all be
+     * keyed under the speaker, are compared by their attribute.
+     */
+    private static List<ExtractedFact> asUser(List<ExtractedFact> facts, String speaker) {
+        if (speaker == null) {
+            return facts;
+        }
+        String owner = Subjects.speakerKey(speaker);
+        return facts.stream().map(f -> {
+            assertThat(Subjects.owner(f.subject())).as("owner of %s", f).isEqualTo(owner);
+            return new ExtractedFact(f.kind(), f.text(), Subjects.of(Subjects.USER, Subjects.attribute(f.subject())),
+                    f.value(), f.cardinality(), f.polarity(), f.confidence(), f.eventTime());
+        }).collect(Collectors.toList());
+    }
+
     private ExtractedFact only(String text, String subject) {
         List<ExtractedFact> facts = extractor.extract(new TurnInput(TurnRole.USER, text, null, "t", AT)).stream()
                 .filter(f -> f.subject().equals(subject)).collect(Collectors.toList());
@@ -670,7 +741,7 @@ class RuleBasedExtractorTest {
 
     private ExtractedFact episode(String text, String speaker) {
         return extractor.extract(new TurnInput(TurnRole.USER, text, speaker, "t", AT)).stream()
-                .filter(f -> f.subject().startsWith("user.episode.")).findFirst().orElseThrow();
+                .filter(f -> Subjects.attribute(f.subject()).startsWith("episode.")).findFirst().orElseThrow();
     }
 
     private static List<String> styles(List<ExtractedFact> facts) {

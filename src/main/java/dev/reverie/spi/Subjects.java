@@ -1,0 +1,106 @@
+package dev.reverie.spi;
+
+import dev.reverie.TurnRole;
+
+import java.text.Normalizer;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The one home of subject keys: a subject is {@code <owner>.<attribute>}, where the owner says whose
+ * fact it is and the attribute what it is about ({@code user.location}, {@code caroline.location},
+ * {@code assistant.commitment}, {@code tool.episode.<hash>}). A user turn without a speaker is owned
+ * by {@value #USER}; a user turn with a speaker by the speaker's key ({@link #speakerKey}), so two
+ * people in one scope never share a subject and never supersede or merge each other's facts.
+ * Assistant turns are owned by {@value #ASSISTANT} and tool turns by {@value #TOOL}, whoever the
+ * speaker. Everything that interprets a subject (importance, permanence, style) reads its
+ * {@link #attribute}, never a hard-coded {@code user.} prefix. Stateless and thread-safe.
+ */
+public final class Subjects {
+
+    /** Owner of the facts of a user turn without a speaker. */
+    public static final String USER = "user";
+    /** Owner of the assistant's own commitments. */
+    public static final String ASSISTANT = "assistant";
+    /** Owner of what tool output says (third-party). */
+    public static final String TOOL = "tool";
+    /** Owner of REM's syntheses. */
+    public static final String SYNTHESIS = "synthesis";
+
+    /** Owners that are not a person: a speaker whose key would collide gets a {@code speaker_} prefix. */
+    private static final Set<String> NOT_PEOPLE = Set.of(ASSISTANT, TOOL, SYNTHESIS);
+    private static final int MAX_KEY = 40;
+
+    private Subjects() {
+    }
+
+    /** The owner of the facts of a turn said by {@code role}, with {@code speaker} (may be null). */
+    public static String owner(TurnRole role, String speaker) {
+        return switch (role) {
+            case ASSISTANT -> ASSISTANT;
+            case TOOL -> TOOL;
+            case USER -> speaker == null || speaker.isBlank() ? USER : speakerKey(speaker);
+        };
+    }
+
+    /**
+     * A speaker's name as a subject owner: accents and case folded, letters and digits kept (ASCII),
+     * other runs of characters as one {@code _}, at most {@value #MAX_KEY} characters
+     * ({@code "Zoë Ann"} → {@code zoe_ann}). A name with no such character gets a stable
+     * {@code speaker_<hex>} key; a name equal to a non-person owner ({@code "Assistant"}) gets
+     * {@code speaker_} in front, so a person can never speak as the assistant or a tool.
+     */
+    public static String speakerKey(String speaker) {
+        String s = speaker == null ? "" : speaker.strip();
+        String folded = Normalizer.normalize(s.toLowerCase(Locale.ROOT)
+                        .replace("ß", "ss").replace("æ", "ae").replace("ø", "o").replace("œ", "oe")
+                        .replace("ł", "l").replace("đ", "d").replace("þ", "th"), Normalizer.Form.NFD)
+                .replaceAll("\\p{M}+", "");
+        String key = folded.replaceAll("[^a-z0-9]+", "_").replaceAll("^_+|_+$", "");
+        if (key.length() > MAX_KEY) {
+            key = key.substring(0, MAX_KEY).replaceAll("_+$", "");
+        }
+        if (key.isEmpty()) {
+            return "speaker_" + Integer.toHexString(s.hashCode());
+        }
+        return NOT_PEOPLE.contains(key) || !Character.isLetter(key.charAt(0)) ? "speaker_" + key : key;
+    }
+
+    /** The owner part of a subject ({@code caroline.location} → {@code caroline}); empty when it has no dot. */
+    public static String owner(String subject) {
+        int dot = subject.indexOf('.');
+        return dot < 0 ? "" : subject.substring(0, dot);
+    }
+
+    /** The attribute part of a subject ({@code caroline.family.mother} → {@code family.mother}). */
+    public static String attribute(String subject) {
+        int dot = subject.indexOf('.');
+        return dot < 0 ? subject : subject.substring(dot + 1);
+    }
+
+    /** The subject of {@code attribute} owned by {@code owner}. */
+    public static String of(String owner, String attribute) {
+        return owner + "." + attribute;
+    }
+
+    /**
+     * {@code subject} owned by {@code owner}: a {@code user.} key (what extractors and prompts write)
+     * gets the owner; a key already owned by it stays; any other key is put under the owner whole,
+     * so an extractor can never write into another owner's subjects.
+     */
+    public static String rescope(String subject, String owner) {
+        if (subject.startsWith(owner + ".")) {
+            return subject;
+        }
+        if (subject.startsWith(USER + ".")) {
+            return of(owner, attribute(subject));
+        }
+        return of(owner, subject);
+    }
+
+    /** Whether the subject is about a person (a user or a named speaker), not the assistant, a tool or REM. */
+    public static boolean aboutPerson(String subject) {
+        String owner = owner(subject);
+        return !owner.isEmpty() && !NOT_PEOPLE.contains(owner);
+    }
+}
