@@ -129,7 +129,8 @@ class HybridRetrievalLangChain4jTest {
             receptionist.chat("clinic-42/receptionist/" + user + "/s2", QUESTION);
 
             if (withEmbedder) {
-                assertThat(systemText(model.last())).contains("User is allergic to dipyrone");
+                // the observation or the verbatim turn it came from, both found by vector
+                assertThat(systemText(model.last())).containsIgnoringCase("allergic to dipyrone");
             } else {
                 assertThat(systemText(model.last())).doesNotContain("dipyrone");
             }

@@ -116,12 +116,15 @@ class WritePipelineEmbeddingTest {
                 Turn.user("I work as a teacher."));
         memory.flush();
 
+        // one call: the observations' texts, then the archived turns' (episodic vector search)
         assertThat(embedder.calls).containsExactly(List.of("I'm allergic to dipyrone", "I live in Recife",
-                "I work as a teacher"));
+                "I work as a teacher", "I'm allergic to dipyrone. I live in Recife.", "I work as a teacher."));
         assertThat(observations()).hasSize(3).allSatisfy(o -> {
             assertThat(o.embedding()).isNotNull();
             assertThat(o.embedding().toArray()[0]).isEqualTo(o.text().length());
         });
+        float[] query = embedder.embed("I work as a teacher.");
+        assertThat(store.searchTurnsByVector(ALICE, query, 5)).hasSize(2);
     }
 
     @Test
