@@ -334,7 +334,8 @@ public final class LuceneMemoryStore implements MemoryStore {
 
     private TenantIndex openTenant(String tenantId) {
         if (folder == null) {
-            return TenantIndex.open("memory/" + tenantId, new ByteBuffersDirectory(), analysis.indexAnalyzer(), policy);
+            return TenantIndex.open("memory/" + tenantId, new ByteBuffersDirectory(), analysis.indexAnalyzer(), policy,
+                    tenantId);
         }
         Path dir = folder.resolve(folderName(tenantId));
         Directory directory;
@@ -349,7 +350,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         } catch (IOException e) {
             throw new MemoryStoreException("could not open Lucene index folder " + dir + ": " + e.getMessage(), e);
         }
-        return TenantIndex.open(dir.toString(), directory, analysis.indexAnalyzer(), policy);
+        return TenantIndex.open(dir.toString(), directory, analysis.indexAnalyzer(), policy, tenantId);
     }
 
     private <T> T read(Scope scope, T empty, TenantIndex.Reading<T> work) {

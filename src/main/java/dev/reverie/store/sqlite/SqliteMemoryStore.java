@@ -127,7 +127,7 @@ public final class SqliteMemoryStore implements MemoryStore {
                     ? "jdbc:sqlite:file:reverie-" + instanceId + "-" + fileName(t) + "?mode=memory&cache=private"
                     : "jdbc:sqlite:" + folder.resolve(fileName(t)).toAbsolutePath();
             return new TenantDatabase(url, inMemory ? "memory/" + t : folder.resolve(fileName(t)).toString(),
-                    inMemory, sync);
+                    inMemory, sync, t);
         });
     }
 

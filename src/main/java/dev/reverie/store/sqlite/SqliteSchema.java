@@ -65,7 +65,12 @@ final class SqliteSchema {
                     CREATE TABLE history (
                       rid INTEGER PRIMARY KEY AUTOINCREMENT,
                       agent TEXT NOT NULL, usr TEXT NOT NULL, memory_id TEXT NOT NULL, data TEXT NOT NULL)""",
-                    "CREATE INDEX history_by_memory ON history (agent, usr, memory_id, rid)"));
+                    "CREATE INDEX history_by_memory ON history (agent, usr, memory_id, rid)"),
+            // 1 -> 2: the tenant id lives inside the file and is checked at open (TenantDatabase)
+            List.of("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"));
+
+    /** The {@code meta} key of the tenant id the file belongs to, written when it is created or first migrated. */
+    static final String TENANT_KEY = "tenant_id";
 
     static int latestVersion() {
         return MIGRATIONS.size();

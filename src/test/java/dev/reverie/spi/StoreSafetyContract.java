@@ -1,0 +1,221 @@
+package dev.reverie.spi;
+
+import dev.reverie.Cardinality;
+import dev.reverie.Memory;
+import dev.reverie.MemoryFilter;
+import dev.reverie.MemoryKind;
+import dev.reverie.MemoryStatus;
+import dev.reverie.MemoryStoreException;
+import dev.reverie.Observation;
+import dev.reverie.ObservationStatus;
+import dev.reverie.Outcome;
+import dev.reverie.Polarity;
+import dev.reverie.Provenance;
+import dev.reverie.Scope;
+import dev.reverie.Source;
+import dev.reverie.Trust;
+import dev.reverie.internal.TenantNames;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Safety properties every file-backed store must have beyond the {@link MemoryStoreContract}:
+ * tenants never share a file however their ids are chosen, a file moved under another tenant's name
+ * is refused, an erased end user's text is gone from every file as soon as erase returns, hostile
+ * admin filters fail clearly, and text that differs only in Unicode form or invisible characters
+ * matches. Extend it with the store's opener and its tenant-to-file layout.
+ */
+public abstract class StoreSafetyContract {
+
+    /** Opens (or reopens) a durable store whose data lives under {@code folder}. */
+    protected abstract MemoryStore openStore(Path folder);
+
+    /** The file or folder that holds {@code tenantId}'s data in {@code store}. */
+    protected abstract Path tenantLocation(MemoryStore store, String tenantId);
+
+    /** Moves everything of {@code from}'s location to where {@code to}'s data would live (the store is closed). */
+    protected abstract void moveTenant(MemoryStore closedStore, String from, String to) throws IOException;
+
+    /** Makes every acknowledged write durable now (stores with a group-commit mode override it). */
+    protected void commitPending() {
+    }
+
+    @TempDir
+    protected Path folder;
+    protected MemoryStore store;
+
+    protected static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
+    protected static final Scope ALICE = Scope.of("clinic-1", "receptionist", "alice");
+    protected static final Scope BOB = Scope.of("clinic-1", "receptionist", "bob");
+
+    private int ids;
+
+    @BeforeEach
+    void openIt() {
+        store = openStore(folder);
+    }
+
+    @AfterEach
+    void closeIt() {
+        store.close();
+    }
+
+    protected Memory memory(Scope scope, String text) {
+        String id = "m" + (++ids);
+        return Memory.builder(id, scope, MemoryKind.FACT, text, T0.plusSeconds(ids)).subject("user.fact." + id)
+                .provenance(new Provenance(Source.USER, "s1", "t" + id, T0, Outcome.UNKNOWN, Trust.FIRST_PARTY))
+                .sourceTurnIds(List.of("t" + id)).build();
+    }
+
+    protected Observation observation(Scope scope, String text) {
+        String id = "o" + (++ids);
+        return new Observation(id, scope, MemoryKind.FACT, text, "user.fact." + id, text.toLowerCase(),
+                Cardinality.MULTI, Polarity.POSITIVE, 0.8, T0.plusSeconds(ids), "s1",
+                new Provenance(Source.USER, "s1", "t" + id, T0, Outcome.UNKNOWN, Trust.FIRST_PARTY),
+                List.of("t" + id), 1, ObservationStatus.PENDING, null, null);
+    }
+
+    protected void put(Scope scope, Object... items) {
+        WriteBatch b = WriteBatch.of(scope);
+        for (Object item : items) {
+            if (item instanceof Memory m) {
+                b.put(m);
+            } else {
+                b.put((Observation) item);
+            }
+        }
+        store.write(b);
+    }
+
+    protected List<String> texts(Scope scope, MemoryFilter filter) {
+        return store.memories(scope, filter).stream().map(Memory::text).toList();
+    }
+
+    protected List<String> searchTexts(Scope scope, String query) {
+        return store.searchMemories(scope, query, EnumSet.allOf(MemoryStatus.class), EnumSet.allOf(MemoryKind.class),
+                10).stream().map(h -> h.item().text()).toList();
+    }
+
+    // ------------------------------------------------------------ tenant isolation
+
+    @Test
+    void tenants_whose_ids_collided_under_the_old_hashed_names_get_separate_files_and_data() {
+        String longId = "A".repeat(70); // escapes to 210 characters, so its name is hashed
+        String lookalike = "h-" + TenantNames.sha256(longId); // the id that once escaped to the same name
+        Scope longTenant = Scope.of(longId, "receptionist", "alice");
+        Scope lookalikeTenant = Scope.of(lookalike, "receptionist", "alice");
+
+        put(longTenant, memory(longTenant, "long tenant keeps the ledger"));
+        put(lookalikeTenant, memory(lookalikeTenant, "lookalike tenant keeps the keys"));
+
+        assertThat(tenantLocation(store, longId)).isNotEqualTo(tenantLocation(store, lookalike));
+        assertThat(texts(longTenant, MemoryFilter.all())).containsExactly("long tenant keeps the ledger");
+        assertThat(texts(lookalikeTenant, MemoryFilter.all())).containsExactly("lookalike tenant keeps the keys");
+        store.close();
+        store = openStore(folder);
+        assertThat(texts(longTenant, MemoryFilter.all())).containsExactly("long tenant keeps the ledger");
+        assertThat(texts(lookalikeTenant, MemoryFilter.all())).containsExactly("lookalike tenant keeps the keys");
+        assertThat(searchTexts(lookalikeTenant, "ledger")).isEmpty();
+    }
+
+    @Test
+    void a_tenants_file_moved_under_another_tenants_name_is_refused_at_open() throws IOException {
+        Scope acme = Scope.of("acme", "receptionist", "alice");
+        Scope globex = Scope.of("globex", "receptionist", "alice");
+        put(acme, memory(acme, "acme's private note"));
+        store.close();
+        moveTenant(store, "acme", "globex");
+
+        store = openStore(folder);
+        assertThatThrownBy(() -> store.memories(globex, MemoryFilter.all()))
+                .isInstanceOf(MemoryStoreException.class)
+                .hasMessageContaining("belongs to tenant 'acme'")
+                .hasMessageContaining("not to tenant 'globex'");
+        assertThatThrownBy(() -> store.write(WriteBatch.of(globex).put(memory(globex, "globex note"))))
+                .isInstanceOf(MemoryStoreException.class)
+                .hasMessageContaining("belongs to tenant 'acme'");
+    }
+
+    @Test
+    void a_tenants_own_file_reopens() {
+        Scope acme = Scope.of("acme", "receptionist", "alice");
+        put(acme, memory(acme, "acme's private note"));
+        store.close();
+        store = openStore(folder);
+        assertThat(texts(acme, MemoryFilter.all())).containsExactly("acme's private note");
+    }
+
+    // ------------------------------------------------------------ erasure
+
+    @Test
+    void erase_leaves_no_byte_of_the_users_text_in_any_file_before_the_store_closes() throws IOException {
+        List<String> aliceWords = List.of("zorbaxmemoryword", "quillonobservationword");
+        List<String> bobWords = List.of("hoxtonmemoryword");
+        put(ALICE, memory(ALICE, "alice keeps zorbaxmemoryword"), observation(ALICE, "alice said quillonobservationword"));
+        put(ALICE, memory(ALICE, "another alice line"));
+        put(BOB, memory(BOB, "bob keeps hoxtonmemoryword"));
+        for (int i = 0; i < 25; i++) {
+            // many small writes of both users, so segments get merged and hold both users' documents
+            put(i % 2 == 0 ? ALICE : BOB, memory(i % 2 == 0 ? ALICE : BOB, "filler line number " + i));
+        }
+        commitPending();
+        assertThat(filesContaining(aliceWords)).as("alice's words before the erase").isEqualTo(aliceWords);
+
+        store.erase(ALICE);
+
+        assertThat(filesContaining(aliceWords)).as("alice's words after the erase").isEmpty();
+        assertThat(filesContaining(bobWords)).as("bob's words after the erase").isEqualTo(bobWords);
+        assertThat(texts(BOB, MemoryFilter.all())).containsExactly("bob keeps hoxtonmemoryword");
+        assertThat(texts(ALICE, MemoryFilter.all())).isEmpty();
+    }
+
+    /** The needles (in order) found in at least one file under the store folder. */
+    protected List<String> filesContaining(List<String> needles) throws IOException {
+        List<byte[]> contents = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(folder)) {
+            for (Path p : files.filter(Files::isRegularFile).toList()) {
+                try {
+                    contents.add(Files.readAllBytes(p));
+                } catch (java.nio.file.NoSuchFileException gone) {
+                    // deleted while walking: holds nothing
+                }
+            }
+        }
+        List<String> found = new ArrayList<>();
+        for (String needle : needles) {
+            byte[] n = needle.getBytes(StandardCharsets.UTF_8);
+            if (contents.stream().anyMatch(c -> indexOf(c, n) >= 0)) {
+                found.add(needle);
+            }
+        }
+        return found;
+    }
+
+    private static int indexOf(byte[] haystack, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
+    }
+}
