@@ -375,8 +375,9 @@ public final class LuceneMemoryStore implements MemoryStore {
 
     /**
      * Deletes every document of the scope, then rewrites the segments that held them
-     * ({@code forceMergeDeletes}) and commits, so the erased text no longer exists in the index files
-     * (not even as deleted documents). This rewrites every segment with deleted documents, so on a
+     * ({@code forceMergeDeletes}, waiting for merges already running and repeating until no segment
+     * has deletions), commits, refreshes the searchers and deletes unreferenced files, so when it
+     * returns the erased text no longer exists in any index file (not even as deleted documents). This rewrites every segment with deleted documents, so on a
      * large tenant it costs about as much as rewriting the index; it is meant for rare operator
      * erasures, not routine deletes.
      */

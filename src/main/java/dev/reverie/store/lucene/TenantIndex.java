@@ -3,6 +3,7 @@ package dev.reverie.store.lucene;
 import dev.reverie.MemoryStoreException;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.index.ConcurrentMergeScheduler;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.PointValues;
@@ -378,11 +379,46 @@ final class TenantIndex implements AutoCloseable {
         }
     }
 
-    /** Deletes every document matching {@code query}, commits, and rewrites segments so the deleted data leaves the files. */
+    /**
+     * Deletes every document matching {@code query}, rewrites every segment with deleted documents,
+     * commits, refreshes (so no searcher still holds the old segments) and deletes the files no commit
+     * or reader references: when this returns, no index file holds the deleted documents' bytes.
+     */
     void eraseAndPurge(Query query) {
         write((w, current) -> {
             w.deleteDocuments(query);
-            w.forceMergeDeletes(true);
+            purgeDeletes(w);
         }, true);
+        writeLock.lock();
+        try {
+            checkUsable();
+            writer.deleteUnusedFiles();
+        } catch (IOException e) {
+            throw new MemoryStoreException("could not delete the erased files of Lucene index " + label + ": "
+                    + e.getMessage(), e);
+        } finally {
+            writeLock.unlock();
+        }
     }
+
+    /**
+     * Merges away every deleted document. A background merge that started before the delete copies the
+     * deleted documents into its output (marked deleted), so wait for running merges and repeat until
+     * no segment has deletions.
+     */
+    private static void purgeDeletes(IndexWriter w) throws IOException {
+        for (int round = 0; round < MAX_PURGE_ROUNDS; round++) {
+            w.forceMergeDeletes(true);
+            if (w.getConfig().getMergeScheduler() instanceof ConcurrentMergeScheduler merges) {
+                merges.sync();
+            }
+            if (!w.hasDeletions()) {
+                return;
+            }
+        }
+        throw new IOException("deleted documents were still in the index after " + MAX_PURGE_ROUNDS
+                + " merge rounds");
+    }
+
+    private static final int MAX_PURGE_ROUNDS = 10;
 }
