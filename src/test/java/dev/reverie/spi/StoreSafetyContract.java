@@ -160,6 +160,33 @@ public abstract class StoreSafetyContract {
         assertThat(texts(acme, MemoryFilter.all())).containsExactly("acme's private note");
     }
 
+    // ------------------------------------------------------------ hostile admin filters
+
+    @Test
+    void a_text_filter_with_a_nul_character_is_refused_instead_of_matching_everything() {
+        put(ALICE, memory(ALICE, "likes green tea"), memory(ALICE, "lives in Porto"));
+        assertThatThrownBy(() -> store.memories(ALICE, MemoryFilter.all().withText("\u0000")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("textContains").hasMessageContaining("control characters")
+                .hasMessageContaining("U+0000");
+        assertThatThrownBy(() -> MemoryFilter.all().withText("tea\u0000"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at index 3");
+    }
+
+    @Test
+    void a_huge_text_filter_is_refused_with_the_limit_and_the_longest_allowed_one_works() {
+        put(ALICE, memory(ALICE, "likes green tea"));
+        assertThatThrownBy(() -> store.memories(ALICE, MemoryFilter.all().withText("x".repeat(100_000))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("textContains").hasMessageContaining("at most 1000 characters")
+                .hasMessageContaining("was 100000");
+        // the longest allowed fragment, full of LIKE metacharacters and multi-byte text, is a plain miss
+        String longest = "%_\\é".repeat(250);
+        assertThat(longest).hasSize(1000);
+        assertThat(store.memories(ALICE, MemoryFilter.all().withText(longest))).isEmpty();
+        assertThat(texts(ALICE, MemoryFilter.all().withText("GREEN"))).containsExactly("likes green tea");
+    }
+
     // ------------------------------------------------------------ erasure
 
     @Test
