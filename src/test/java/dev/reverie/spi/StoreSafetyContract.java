@@ -187,6 +187,26 @@ public abstract class StoreSafetyContract {
         assertThat(texts(ALICE, MemoryFilter.all().withText("GREEN"))).containsExactly("likes green tea");
     }
 
+    // ------------------------------------------------------------ text normalisation
+
+    @Test
+    void composed_decomposed_and_zero_width_spellings_find_the_same_memory() {
+        put(ALICE, memory(ALICE, "meets friends at the caf\u00e9 downtown"),
+                memory(ALICE, "orders a cafe\u0301zinho every morning"),
+                memory(ALICE, "ha\u200Bzel\uFEFFnut spread for breakfast"),
+                memory(ALICE, "reads \u200Fshal\u200Dom\u200E books"));
+        for (String query : List.of("caf\u00e9", "cafe\u0301", "ca\u200Bf\u00e9", "\uFEFFcafe", "\u200Fcaf\u00e9\u200E")) {
+            assertThat(searchTexts(ALICE, query)).as(query).contains("meets friends at the caf\u00e9 downtown");
+        }
+        for (String query : List.of("cafezinho", "caf\u00e9zinho", "cafe\u0301zinho", "cafe\u200Dzinho")) {
+            assertThat(searchTexts(ALICE, query)).as(query).containsExactly("orders a cafe\u0301zinho every morning");
+        }
+        for (String query : List.of("hazelnut", "hazel\u200Bnut", "\uFF48\uFF41\uFF5A\uFF45\uFF4C\uFF4E\uFF55\uFF54")) {
+            assertThat(searchTexts(ALICE, query)).as(query).containsExactly("ha\u200Bzel\uFEFFnut spread for breakfast");
+        }
+        assertThat(searchTexts(ALICE, "shalom")).containsExactly("reads \u200Fshal\u200Dom\u200E books");
+    }
+
     // ------------------------------------------------------------ erasure
 
     @Test
