@@ -187,6 +187,15 @@ public abstract class StoreSafetyContract {
         assertThat(texts(ALICE, MemoryFilter.all().withText("GREEN"))).containsExactly("likes green tea");
     }
 
+    @Test
+    void a_text_filter_ignores_case_beyond_ascii_the_same_way_on_every_store() {
+        put(ALICE, memory(ALICE, "Mora em SÃO PAULO"), memory(ALICE, "Lives in Porto"));
+        assertThat(texts(ALICE, MemoryFilter.all().withText("são paulo"))).containsExactly("Mora em SÃO PAULO");
+        assertThat(texts(ALICE, MemoryFilter.all().withText("ÃO"))).containsExactly("Mora em SÃO PAULO");
+        assertThat(texts(ALICE, MemoryFilter.all().withText("ão").page(1, 10))).isEmpty();
+        assertThat(texts(ALICE, MemoryFilter.all().withText("porto"))).containsExactly("Lives in Porto");
+    }
+
     // ------------------------------------------------------------ text normalisation
 
     @Test
