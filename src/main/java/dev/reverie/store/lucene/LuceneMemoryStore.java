@@ -86,7 +86,8 @@ import java.util.stream.Stream;
  * near-real-time reads through a {@code SearcherManager}.
  *
  * <p><b>Search.</b> Lexical search analyzes the user text with the same chain as the index
- * (StandardTokenizer, lower case, ASCII folding, Porter stemming; English and Portuguese stop words
+ * (NFKC without invisible format characters, StandardTokenizer, lower case, ASCII folding, Porter
+ * stemming; English and Portuguese stop words
  * dropped from queries) and ORs one {@link TermQuery} per term; scope, type, status and kind are
  * FILTER clauses of the same {@link BooleanQuery}, so the top-k is computed inside the end user's
  * documents, never by post-filtering a global top-k. No query parser ever sees user text. Vector
