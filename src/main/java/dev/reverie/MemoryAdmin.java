@@ -324,7 +324,10 @@ public final class MemoryAdmin {
     /**
      * Restores an end user from an export made by {@link #exportTo}. The whole file is read and
      * validated before anything is written: malformed JSON, a missing or invalid field, a newer
-     * format version or another scope fail with {@link MemoryFormatException}. The end user must be
+     * format version, another scope, a time outside years 0001–9999, a number where text is expected,
+     * a text over its length limit or a summary covering more turns than its session has fail with
+     * {@link MemoryFormatException} naming the record and field. Every text then passes through the
+     * secret redactor, as recorded turns do (see {@code docs/governance.md}). The end user must be
      * empty (no memories, observations, sessions, style profile or history), otherwise
      * {@link IllegalStateException}: import never merges. Everything is then written in one atomic
      * batch, with one IMPORTED history event per memory after its original history, so a failure

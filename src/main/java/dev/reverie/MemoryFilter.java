@@ -13,7 +13,8 @@ import java.util.Set;
  *
  * @param statuses      statuses to include (never empty)
  * @param kinds         kinds to include (never empty)
- * @param textContains  a case-insensitive fragment the text must contain, or {@code null}
+ * @param textContains  a case-insensitive fragment the text must contain, or {@code null}; at most
+ *                      {@value #MAX_TEXT_LENGTH} characters, without control characters
  * @param createdFrom   inclusive lower bound on creation time, or {@code null}
  * @param createdBefore exclusive upper bound on creation time, or {@code null}
  * @param offset        rows to skip
@@ -24,6 +25,8 @@ public record MemoryFilter(Set<MemoryStatus> statuses, Set<MemoryKind> kinds, St
 
     /** Largest page a single call returns. */
     public static final int MAX_LIMIT = 100_000;
+    /** Longest {@code textContains} fragment. */
+    public static final int MAX_TEXT_LENGTH = 1_000;
 
     public MemoryFilter {
         statuses = Set.copyOf(Checks.notNull("statuses", statuses));
@@ -34,10 +37,32 @@ public record MemoryFilter(Set<MemoryStatus> statuses, Set<MemoryKind> kinds, St
         if (kinds.isEmpty()) {
             throw new IllegalArgumentException("kinds must not be empty");
         }
+        checkFragment(textContains);
         Checks.nonNegative("offset", offset);
         Checks.positive("limit", limit);
         if (limit > MAX_LIMIT) {
             throw new IllegalArgumentException("limit must be at most " + MAX_LIMIT + ", was " + limit);
+        }
+    }
+
+    /**
+     * Rejects what no stored text can sensibly be searched for and what a store could misread: a NUL
+     * ends a C string (SQLite would then match every memory), and a huge fragment exceeds engine limits.
+     */
+    private static void checkFragment(String fragment) {
+        if (fragment == null) {
+            return;
+        }
+        if (fragment.length() > MAX_TEXT_LENGTH) {
+            throw new IllegalArgumentException("textContains must be at most " + MAX_TEXT_LENGTH
+                    + " characters, was " + fragment.length() + " ('" + Checks.abbreviate(fragment) + "')");
+        }
+        for (int i = 0; i < fragment.length(); i++) {
+            char ch = fragment.charAt(i);
+            if (Character.isISOControl(ch)) {
+                throw new IllegalArgumentException("textContains must not contain control characters, found U+"
+                        + String.format(java.util.Locale.ROOT, "%04X", (int) ch) + " at index " + i);
+            }
         }
     }
 

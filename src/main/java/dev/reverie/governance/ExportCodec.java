@@ -8,8 +8,17 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.type.LogicalType;
+import com.fasterxml.jackson.datatype.jsr310.deser.InstantDeserializer;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationContext;
 import dev.reverie.Memory;
 import dev.reverie.MemoryEvent;
+import dev.reverie.MemoryDraft;
 import dev.reverie.MemoryEventType;
 import dev.reverie.MemoryFilter;
 import dev.reverie.MemoryFormatException;
@@ -17,7 +26,12 @@ import dev.reverie.MemoryStatus;
 import dev.reverie.Observation;
 import dev.reverie.ObservationFilter;
 import dev.reverie.Scope;
+import dev.reverie.SessionSummary;
 import dev.reverie.SessionTurn;
+import dev.reverie.StyleProfile;
+import dev.reverie.Turn;
+import dev.reverie.extract.SecretRedactor;
+import dev.reverie.internal.Checks;
 import dev.reverie.internal.Ids;
 import dev.reverie.internal.Json;
 import dev.reverie.spi.MemoryStore;
@@ -40,7 +54,16 @@ import java.util.Set;
  * JSON object: {@code format} ({@value #FORMAT}), {@code formatVersion}, {@code scope},
  * {@code exportedAt}, {@code styleProfile}, {@code observations}, {@code memories}, {@code history}
  * and {@code sessions}, each record with every field it has in the store. Thread-safe (stateless
- * apart from a configured mapper). Not API.
+ * apart from a configured mapper and redactor). Not API.
+ *
+ * <p>An import file is untrusted input: besides the records' own checks, times must lie in years
+ * 0001 to 9999 and be ISO-8601 strings, text fields must be JSON strings (no number or boolean is
+ * coerced to text, no number to an enum), texts have length limits ({@link MemoryDraft#MAX_TEXT_LENGTH}
+ * for memories, observations, history and the style profile, {@link #MAX_SUMMARY_LENGTH} for
+ * summaries, {@link Turn#MAX_TEXT_LENGTH} for turns), and a summary may cover at most its session's
+ * turns. Every text then goes through the {@link SecretRedactor}, as recorded turns do, before
+ * anything is stored; a memory or observation whose text the redactor changed loses its embedding,
+ * which was computed from the secret.
  */
 public final class ExportCodec {
 
@@ -49,14 +72,41 @@ public final class ExportCodec {
     /** The format version this release writes and the newest it reads. */
     public static final int FORMAT_VERSION = 1;
 
+    /** Longest session summary text an import accepts. */
+    public static final int MAX_SUMMARY_LENGTH = 100_000;
+    /** Earliest time an import accepts. */
+    static final Instant MIN_TIME = Instant.parse("0001-01-01T00:00:00Z");
+    /** Latest time an import accepts. */
+    static final Instant MAX_TIME = Instant.parse("9999-12-31T23:59:59.999999999Z");
+
     private static final int PAGE = 10_000;
 
     private final ObjectMapper mapper;
+    private final SecretRedactor redactor;
 
+    /** A codec that redacts imported texts with the built-in rules. */
     public ExportCodec() {
+        this(new SecretRedactor());
+    }
+
+    /** A codec that redacts imported texts with {@code redactor}. */
+    public ExportCodec(SecretRedactor redactor) {
+        this.redactor = Checks.notNull("redactor", redactor);
+        SimpleModule bounded = new SimpleModule("reverie-import-bounds");
+        bounded.addDeserializer(Instant.class, new BoundedInstantDeserializer());
         mapper = Json.create()
+                .registerModule(bounded)
                 .enable(SerializationFeature.INDENT_OUTPUT)
-                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS);
+        // text is text: never turn a number or a boolean into a string, nor a string into a number
+        mapper.coercionConfigFor(LogicalType.Textual)
+                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+        for (LogicalType numeric : List.of(LogicalType.Integer, LogicalType.Float, LogicalType.Boolean)) {
+            mapper.coercionConfigFor(numeric).setCoercion(CoercionInputShape.String, CoercionAction.Fail);
+        }
         // the caller owns the streams
         mapper.getFactory().disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
         mapper.getFactory().disable(JsonParser.Feature.AUTO_CLOSE_SOURCE);
@@ -164,7 +214,28 @@ public final class ExportCodec {
                     + "; nothing was imported", e);
         }
         validate(export, target);
-        return export;
+        return redacted(export);
+    }
+
+    /** ISO-8601 instants within {@link #MIN_TIME} and {@link #MAX_TIME}: every store can hold them and do arithmetic on them. */
+    private static final class BoundedInstantDeserializer extends StdDeserializer<Instant> {
+        BoundedInstantDeserializer() {
+            super(Instant.class);
+        }
+
+        @Override
+        public Instant deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+            if (!p.hasToken(JsonToken.VALUE_STRING)) {
+                return (Instant) ctxt.handleUnexpectedToken(Instant.class, p.currentToken(), p,
+                        "a time must be an ISO-8601 string such as 2026-03-01T09:00:00Z, was " + p.currentToken());
+            }
+            Instant at = InstantDeserializer.INSTANT.deserialize(p, ctxt);
+            if (at != null && (at.isBefore(MIN_TIME) || at.isAfter(MAX_TIME))) {
+                return (Instant) ctxt.handleWeirdStringValue(Instant.class, p.getText(),
+                        "a time must lie between " + MIN_TIME + " and 9999-12-31T23:59:59Z");
+            }
+            return at;
+        }
     }
 
     private static void validate(UserExport export, Scope target) {
@@ -175,12 +246,15 @@ public final class ExportCodec {
         Scope s = export.scope();
         if (export.styleProfile() != null) {
             sameScope(s, export.styleProfile().scope(), "styleProfile");
+            maxLength(export.styleProfile().description(), MemoryDraft.MAX_TEXT_LENGTH, "styleProfile.description");
         }
         Set<String> ids = new HashSet<>();
         Integer dim = null;
         for (int i = 0; i < export.observations().size(); i++) {
             Observation o = export.observations().get(i);
             sameScope(s, o.scope(), "observations[" + i + "]");
+            maxLength(o.text(), MemoryDraft.MAX_TEXT_LENGTH, "observations[" + i + "].text");
+            maxLength(o.value(), MemoryDraft.MAX_TEXT_LENGTH, "observations[" + i + "].value");
             unique(ids, o.id(), "observations[" + i + "].id");
             dim = sameDimension(dim, o.embedding() == null ? null : o.embedding().dimension(),
                     "observations[" + i + "].embedding");
@@ -190,6 +264,8 @@ public final class ExportCodec {
         for (int i = 0; i < export.memories().size(); i++) {
             Memory m = export.memories().get(i);
             sameScope(s, m.scope(), "memories[" + i + "]");
+            maxLength(m.text(), MemoryDraft.MAX_TEXT_LENGTH, "memories[" + i + "].text");
+            maxLength(m.value(), MemoryDraft.MAX_TEXT_LENGTH, "memories[" + i + "].value");
             unique(ids, m.id(), "memories[" + i + "].id");
             dim = sameDimension(dim, m.embedding() == null ? null : m.embedding().dimension(),
                     "memories[" + i + "].embedding");
@@ -198,6 +274,9 @@ public final class ExportCodec {
         for (int i = 0; i < export.history().size(); i++) {
             MemoryEvent e = export.history().get(i);
             sameScope(s, e.scope(), "history[" + i + "]");
+            maxLength(e.before(), MemoryDraft.MAX_TEXT_LENGTH, "history[" + i + "].before");
+            maxLength(e.after(), MemoryDraft.MAX_TEXT_LENGTH, "history[" + i + "].after");
+            maxLength(e.cause(), MemoryDraft.MAX_TEXT_LENGTH, "history[" + i + "].cause");
             unique(ids, e.id(), "history[" + i + "].id");
         }
         ids.clear();
@@ -208,6 +287,7 @@ public final class ExportCodec {
             for (int j = 0; j < session.turns().size(); j++) {
                 SessionTurn t = session.turns().get(j);
                 turnOf(s, session.sessionId(), t, where + ".turns[" + j + "]");
+                maxLength(t.text(), Turn.MAX_TEXT_LENGTH, where + ".turns[" + j + "].text");
                 if (t.seq() != j) {
                     throw new MemoryFormatException(where + ".turns[" + j + "].seq must be " + j
                             + " (session turns are numbered from 0 without gaps), was " + t.seq()
@@ -220,17 +300,87 @@ public final class ExportCodec {
                     throw new MemoryFormatException(where + ".summary.sessionId must be '" + session.sessionId()
                             + "', was '" + session.summary().sessionId() + "'; nothing was imported");
                 }
+                maxLength(session.summary().text(), MAX_SUMMARY_LENGTH, where + ".summary.text");
+                long covered = session.summary().coveredUpTo();
+                if (covered < 0 || covered > session.turns().size()) {
+                    // a summary covering turns that do not exist would hide every turn the session gets later
+                    throw new MemoryFormatException(where + ".summary.coveredUpTo must be between 0 and the session's "
+                            + session.turns().size() + " turns, was " + covered + "; nothing was imported");
+                }
             }
             Set<Long> seqs = new HashSet<>();
             for (int j = 0; j < session.archive().size(); j++) {
                 SessionTurn t = session.archive().get(j);
                 turnOf(s, session.sessionId(), t, where + ".archive[" + j + "]");
+                maxLength(t.text(), Turn.MAX_TEXT_LENGTH, where + ".archive[" + j + "].text");
                 if (!seqs.add(t.seq())) {
                     throw new MemoryFormatException(where + ".archive[" + j + "].seq " + t.seq()
                             + " appears twice; nothing was imported");
                 }
             }
         }
+    }
+
+    private static void maxLength(String text, int max, String where) {
+        if (text != null && text.length() > max) {
+            throw new MemoryFormatException(where + " must be at most " + max + " characters, was " + text.length()
+                    + "; nothing was imported");
+        }
+    }
+
+    /** The export with every text redacted, as the write path redacts recorded turns. */
+    private UserExport redacted(UserExport e) {
+        StyleProfile p = e.styleProfile();
+        StyleProfile style = p == null ? null : new StyleProfile(p.scope(), p.preferredLength(), p.formality(),
+                p.language(), p.emoji(), p.directness(), redact(p.description()), p.observations(), p.updatedAt());
+        List<Observation> observations = new ArrayList<>(e.observations().size());
+        for (Observation o : e.observations()) {
+            String text = redact(o.text());
+            String value = redact(o.value());
+            boolean changed = !text.equals(o.text()) || !value.equals(o.value());
+            observations.add(new Observation(o.id(), o.scope(), o.kind(), text, o.subject(), value, o.cardinality(),
+                    o.polarity(), o.confidence(), o.observedAt(), o.sessionId(), o.provenance(), o.sourceTurnIds(),
+                    o.reinforcementCount(), o.status(), o.consolidatedAt(), changed ? null : o.embedding()));
+        }
+        List<Memory> memories = new ArrayList<>(e.memories().size());
+        for (Memory m : e.memories()) {
+            String text = redact(m.text());
+            String value = redact(m.value());
+            boolean changed = !text.equals(m.text()) || !value.equals(m.value());
+            memories.add(changed ? m.toBuilder().text(text).value(value).embedding(null).build() : m);
+        }
+        List<MemoryEvent> history = new ArrayList<>(e.history().size());
+        for (MemoryEvent h : e.history()) {
+            history.add(new MemoryEvent(h.id(), h.scope(), h.memoryId(), h.type(), h.at(), redactNullable(h.before()),
+                    redactNullable(h.after()), redact(h.cause())));
+        }
+        List<UserExport.SessionExport> sessions = new ArrayList<>(e.sessions().size());
+        for (UserExport.SessionExport session : e.sessions()) {
+            SessionSummary sum = session.summary();
+            sessions.add(new UserExport.SessionExport(session.sessionId(), redactTurns(session.turns()),
+                    sum == null ? null : new SessionSummary(sum.scope(), sum.sessionId(), redact(sum.text()),
+                            sum.coveredUpTo(), sum.updatedAt()),
+                    redactTurns(session.archive())));
+        }
+        return new UserExport(e.format(), e.formatVersion(), e.scope(), e.exportedAt(), style, observations,
+                memories, history, sessions);
+    }
+
+    private List<SessionTurn> redactTurns(List<SessionTurn> turns) {
+        List<SessionTurn> out = new ArrayList<>(turns.size());
+        for (SessionTurn t : turns) {
+            out.add(new SessionTurn(t.scope(), t.sessionId(), t.seq(), t.turnId(), t.role(), t.speaker(),
+                    redact(t.text()), t.at()));
+        }
+        return out;
+    }
+
+    private String redact(String text) {
+        return redactor.redact(text).text();
+    }
+
+    private String redactNullable(String text) {
+        return text == null ? null : redact(text);
     }
 
     private static void turnOf(Scope s, String sessionId, SessionTurn t, String where) {

@@ -10,13 +10,19 @@ import java.util.Locale;
  * File-system names for tenants, shared by the stores that keep one file or folder per tenant:
  * lower-case letters, digits, '-' and '_' as they are; any other character escaped as {@code ~hh},
  * so ids differing only in case or punctuation never share a name (on case-insensitive file systems
- * too); very long ids become a SHA-256 name. Stateless and thread-safe. Not API.
+ * too); ids whose escaped name would pass 200 characters become {@code tenant~<sha256>}.
+ *
+ * <p>The mapping is injective by construction: every escaped name starts with {@code tenant-} and
+ * every hashed name with {@code tenant~}, so no tenant id (valid ids are ASCII letters, digits and
+ * {@code . _ : @ -}, see {@link Checks#id}) can be given another id's hashed name. The stores also keep
+ * the tenant id inside each file and refuse a file that belongs to another tenant. Stateless and
+ * thread-safe. Not API.
  */
 public final class TenantNames {
     private TenantNames() {
     }
 
-    /** {@code tenant-<escaped id>}, at most about 200 characters. */
+    /** {@code tenant-<escaped id>}, or {@code tenant~<sha256 of the id>} when that would pass 200 characters. */
     public static String of(String tenantId) {
         StringBuilder sb = new StringBuilder("tenant-");
         for (char ch : tenantId.toCharArray()) {
@@ -27,7 +33,8 @@ public final class TenantNames {
             }
         }
         String name = sb.toString();
-        return name.length() > 200 ? "tenant-h-" + sha256(tenantId) : name;
+        // '~' after "tenant" never starts an escaped name (those continue with '-'), so hashed names are their own space
+        return name.length() > 200 ? "tenant~" + sha256(tenantId) : name;
     }
 
     /** Hex SHA-256 of a string's UTF-8 bytes. */

@@ -16,6 +16,8 @@ import java.util.regex.Pattern;
 public final class Terms {
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+");
     private static final Pattern MARKS = Pattern.compile("\\p{M}+");
+    /** Invisible format characters (zero-width space and joiners, BOM, bidi marks, soft hyphen): never part of a word. */
+    private static final Pattern FORMAT = Pattern.compile("\\p{Cf}+");
 
     /** English function words beyond Lucene's short default list (pronouns, auxiliaries, question words). */
     private static final List<String> MORE_ENGLISH = List.of(
@@ -76,10 +78,14 @@ public final class Terms {
         return java.util.Collections.unmodifiableSet(set);
     }
 
-    /** Lower case without diacritics. */
+    /**
+     * Lower case without diacritics or invisible format characters, compatibility forms unified
+     * (NFKD: a ligature or full-width letter folds like the plain letters), so composed, decomposed
+     * and zero-width-laced spellings of a word fold alike. The Lucene store's analysis does the same.
+     */
     public static String fold(String text) {
-        String lower = text.toLowerCase(Locale.ROOT);
-        String decomposed = Normalizer.normalize(lower, Normalizer.Form.NFD);
-        return MARKS.matcher(decomposed).replaceAll("");
+        String visible = FORMAT.matcher(text).replaceAll("");
+        String decomposed = Normalizer.normalize(visible, Normalizer.Form.NFKD);
+        return MARKS.matcher(decomposed.toLowerCase(Locale.ROOT)).replaceAll("");
     }
 }

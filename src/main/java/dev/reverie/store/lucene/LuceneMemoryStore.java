@@ -86,7 +86,8 @@ import java.util.stream.Stream;
  * near-real-time reads through a {@code SearcherManager}.
  *
  * <p><b>Search.</b> Lexical search analyzes the user text with the same chain as the index
- * (StandardTokenizer, lower case, ASCII folding, Porter stemming; English and Portuguese stop words
+ * (NFKC without invisible format characters, StandardTokenizer, lower case, ASCII folding, Porter
+ * stemming; English and Portuguese stop words
  * dropped from queries) and ORs one {@link TermQuery} per term; scope, type, status and kind are
  * FILTER clauses of the same {@link BooleanQuery}, so the top-k is computed inside the end user's
  * documents, never by post-filtering a global top-k. No query parser ever sees user text. Vector
@@ -334,7 +335,8 @@ public final class LuceneMemoryStore implements MemoryStore {
 
     private TenantIndex openTenant(String tenantId) {
         if (folder == null) {
-            return TenantIndex.open("memory/" + tenantId, new ByteBuffersDirectory(), analysis.indexAnalyzer(), policy);
+            return TenantIndex.open("memory/" + tenantId, new ByteBuffersDirectory(), analysis.indexAnalyzer(), policy,
+                    tenantId);
         }
         Path dir = folder.resolve(folderName(tenantId));
         Directory directory;
@@ -349,7 +351,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         } catch (IOException e) {
             throw new MemoryStoreException("could not open Lucene index folder " + dir + ": " + e.getMessage(), e);
         }
-        return TenantIndex.open(dir.toString(), directory, analysis.indexAnalyzer(), policy);
+        return TenantIndex.open(dir.toString(), directory, analysis.indexAnalyzer(), policy, tenantId);
     }
 
     private <T> T read(Scope scope, T empty, TenantIndex.Reading<T> work) {
@@ -374,8 +376,9 @@ public final class LuceneMemoryStore implements MemoryStore {
 
     /**
      * Deletes every document of the scope, then rewrites the segments that held them
-     * ({@code forceMergeDeletes}) and commits, so the erased text no longer exists in the index files
-     * (not even as deleted documents). This rewrites every segment with deleted documents, so on a
+     * ({@code forceMergeDeletes}, waiting for merges already running and repeating until no segment
+     * has deletions), commits, refreshes the searchers and deletes unreferenced files, so when it
+     * returns the erased text no longer exists in any index file (not even as deleted documents). This rewrites every segment with deleted documents, so on a
      * large tenant it costs about as much as rewriting the index; it is meant for rare operator
      * erasures, not routine deletes.
      */

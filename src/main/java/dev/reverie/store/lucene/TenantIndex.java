@@ -3,6 +3,7 @@ package dev.reverie.store.lucene;
 import dev.reverie.MemoryStoreException;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.index.ConcurrentMergeScheduler;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.PointValues;
@@ -17,6 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -80,11 +83,18 @@ final class TenantIndex implements AutoCloseable {
         this.nextOrd = new AtomicLong(firstOrd);
     }
 
+    /** The commit user-data key of the tenant id an index belongs to. */
+    static final String TENANT_KEY = "reverie.tenant";
+
     /**
-     * Opens (or creates) the index in {@code directory}, taking over the directory: it is closed with
-     * the index, or right away when opening fails.
+     * Opens (or creates) the index of {@code tenantId} in {@code directory}, taking over the directory:
+     * it is closed with the index, or right away when opening fails. A new index (or one made before
+     * the tenant id was recorded) gets the tenant id in its commit user data; an index recording
+     * another tenant's id is refused, so a folder copied or renamed under another tenant's name never
+     * serves that tenant.
      */
-    static TenantIndex open(String label, Directory directory, Analyzer analyzer, CommitPolicy policy) {
+    static TenantIndex open(String label, Directory directory, Analyzer analyzer, CommitPolicy policy,
+                            String tenantId) {
         IndexWriter writer = null;
         SearcherManager searchers = null;
         try {
@@ -96,6 +106,7 @@ final class TenantIndex implements AutoCloseable {
                     .setMergePolicy(merges)
                     .setCommitOnClose(true);
             writer = new IndexWriter(directory, config);
+            claim(writer, label, tenantId);
             searchers = new SearcherManager(writer, true, false, null);
             return new TenantIndex(label, directory, writer, searchers, policy, firstOrd(searchers));
         } catch (LockObtainFailedException e) {
@@ -105,7 +116,7 @@ final class TenantIndex implements AutoCloseable {
                     + " first or use another folder", e);
         } catch (IOException | RuntimeException e) {
             closeQuietly(searchers);
-            if (writer != null) {
+            if (writer != null && writer.isOpen()) {
                 try {
                     writer.rollback();
                 } catch (IOException | RuntimeException suppressed) {
@@ -113,7 +124,29 @@ final class TenantIndex implements AutoCloseable {
                 }
             }
             closeQuietly(directory);
+            if (e instanceof MemoryStoreException refused) {
+                throw refused;
+            }
             throw new MemoryStoreException("could not open Lucene index " + label + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Checks the tenant id in the last commit's user data, or records it (and commits) when there is none. */
+    private static void claim(IndexWriter writer, String label, String tenantId) throws IOException {
+        Map<String, String> data = new HashMap<>();
+        Iterable<Map.Entry<String, String>> live = writer.getLiveCommitData();
+        if (live != null) {
+            live.forEach(e -> data.put(e.getKey(), e.getValue()));
+        }
+        String stored = data.get(TENANT_KEY);
+        if (stored == null) {
+            data.put(TENANT_KEY, tenantId);
+            writer.setLiveCommitData(Map.copyOf(data).entrySet());
+            writer.commit();
+        } else if (!stored.equals(tenantId)) {
+            throw new MemoryStoreException("Lucene index " + label + " belongs to tenant '" + stored
+                    + "', not to tenant '" + tenantId + "' whose folder name it has (was it copied or renamed?);"
+                    + " refusing to open it (the index was left untouched)");
         }
     }
 
@@ -346,11 +379,46 @@ final class TenantIndex implements AutoCloseable {
         }
     }
 
-    /** Deletes every document matching {@code query}, commits, and rewrites segments so the deleted data leaves the files. */
+    /**
+     * Deletes every document matching {@code query}, rewrites every segment with deleted documents,
+     * commits, refreshes (so no searcher still holds the old segments) and deletes the files no commit
+     * or reader references: when this returns, no index file holds the deleted documents' bytes.
+     */
     void eraseAndPurge(Query query) {
         write((w, current) -> {
             w.deleteDocuments(query);
-            w.forceMergeDeletes(true);
+            purgeDeletes(w);
         }, true);
+        writeLock.lock();
+        try {
+            checkUsable();
+            writer.deleteUnusedFiles();
+        } catch (IOException e) {
+            throw new MemoryStoreException("could not delete the erased files of Lucene index " + label + ": "
+                    + e.getMessage(), e);
+        } finally {
+            writeLock.unlock();
+        }
     }
+
+    /**
+     * Merges away every deleted document. A background merge that started before the delete copies the
+     * deleted documents into its output (marked deleted), so wait for running merges and repeat until
+     * no segment has deletions.
+     */
+    private static void purgeDeletes(IndexWriter w) throws IOException {
+        for (int round = 0; round < MAX_PURGE_ROUNDS; round++) {
+            w.forceMergeDeletes(true);
+            if (w.getConfig().getMergeScheduler() instanceof ConcurrentMergeScheduler merges) {
+                merges.sync();
+            }
+            if (!w.hasDeletions()) {
+                return;
+            }
+        }
+        throw new IOException("deleted documents were still in the index after " + MAX_PURGE_ROUNDS
+                + " merge rounds");
+    }
+
+    private static final int MAX_PURGE_ROUNDS = 10;
 }

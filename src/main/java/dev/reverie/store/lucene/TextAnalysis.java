@@ -14,6 +14,10 @@ import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 
 import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -21,7 +25,10 @@ import java.util.Set;
 
 /**
  * Text analysis for the Lucene store, shared by indexing and querying so both sides produce the
- * same terms: {@link StandardTokenizer} (Unicode word boundaries, emoji kept as tokens), lower case,
+ * same terms: Unicode NFKC normalization with invisible format characters (zero-width space and
+ * joiners, BOM, bidi marks, soft hyphen) removed, so {@code cafe\u0301}, {@code café} and
+ * {@code ca\u200Bfé} are one word as in the SQLite store's {@code Terms.fold}; then
+ * {@link StandardTokenizer} (Unicode word boundaries, emoji kept as tokens), lower case,
  * {@link ASCIIFoldingFilter} (so {@code alérgica} and {@code alergica} match, the usual way
  * Portuguese is typed on an English keyboard) and {@link PorterStemFilter}.
  *
@@ -95,7 +102,37 @@ final class TextAnalysis implements AutoCloseable {
         query.close();
     }
 
-    /** StandardTokenizer, lower case, ASCII folding, optional stop words, Porter stemming. */
+    /** NFKC without format characters: what both index and query text go through before tokenizing. */
+    static String normalize(String text) {
+        StringBuilder visible = null;
+        for (int i = 0; i < text.length(); i++) {
+            char ch = text.charAt(i);
+            if (Character.getType(ch) == Character.FORMAT) {
+                if (visible == null) {
+                    visible = new StringBuilder(text.length()).append(text, 0, i);
+                }
+            } else if (visible != null) {
+                visible.append(ch);
+            }
+        }
+        String s = visible == null ? text : visible.toString();
+        return Normalizer.isNormalized(s, Normalizer.Form.NFKC) ? s : Normalizer.normalize(s, Normalizer.Form.NFKC);
+    }
+
+    private static Reader normalized(Reader in) {
+        try {
+            StringBuilder sb = new StringBuilder();
+            char[] buf = new char[4096];
+            for (int n; (n = in.read(buf)) != -1; ) {
+                sb.append(buf, 0, n);
+            }
+            return new StringReader(normalize(sb.toString()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not read text to analyze: " + e.getMessage(), e);
+        }
+    }
+
+    /** Normalization, StandardTokenizer, lower case, ASCII folding, optional stop words, Porter stemming. */
     private static final class Chain extends Analyzer {
         private final CharArraySet stopWords;
 
@@ -113,6 +150,16 @@ final class TextAnalysis implements AutoCloseable {
             }
             stream = new PorterStemFilter(stream);
             return new TokenStreamComponents(source, stream);
+        }
+
+        @Override
+        protected Reader initReader(String fieldName, Reader reader) {
+            return normalized(reader);
+        }
+
+        @Override
+        protected Reader initReaderForNormalization(String fieldName, Reader reader) {
+            return normalized(reader);
         }
 
         @Override

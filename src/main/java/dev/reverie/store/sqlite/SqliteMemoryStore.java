@@ -35,6 +35,7 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
@@ -127,7 +128,7 @@ public final class SqliteMemoryStore implements MemoryStore {
                     ? "jdbc:sqlite:file:reverie-" + instanceId + "-" + fileName(t) + "?mode=memory&cache=private"
                     : "jdbc:sqlite:" + folder.resolve(fileName(t)).toAbsolutePath();
             return new TenantDatabase(url, inMemory ? "memory/" + t : folder.resolve(fileName(t)).toString(),
-                    inMemory, sync);
+                    inMemory, sync, t);
         });
     }
 
@@ -382,9 +383,12 @@ public final class SqliteMemoryStore implements MemoryStore {
         List<Object> args = new ArrayList<>(List.of(scope.agentId(), scope.endUserId()));
         in(sql, args, "status", names(f.statuses()));
         in(sql, args, "kind", names(f.kinds()));
-        if (f.textContains() != null && !f.textContains().isEmpty()) {
+        String fragment = f.textContains() == null || f.textContains().isEmpty() ? null : f.textContains();
+        // LIKE folds the case of ASCII letters only: a fragment with other letters is matched in Java, as Lucene does
+        boolean asciiFragment = fragment == null || fragment.chars().allMatch(ch -> ch < 0x80);
+        if (fragment != null && asciiFragment) {
             sql.append(" AND text LIKE ? ESCAPE '\\'");
-            args.add("%" + f.textContains().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
+            args.add("%" + fragment.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
         }
         if (f.createdFrom() != null) {
             sql.append(" AND created_at >= ?");
@@ -394,7 +398,15 @@ public final class SqliteMemoryStore implements MemoryStore {
             sql.append(" AND created_at < ?");
             args.add(f.createdBefore().toEpochMilli());
         }
-        sql.append(" ORDER BY created_at, id LIMIT ? OFFSET ?");
+        sql.append(" ORDER BY created_at, id");
+        if (!asciiFragment) {
+            String lower = fragment.toLowerCase(Locale.ROOT);
+            List<Memory> all = db(scope.tenantId()).read(c -> query(c, sql.toString(), SqliteMemoryStore::memoryRow,
+                    args.toArray()));
+            return all.stream().filter(m -> m.text().toLowerCase(Locale.ROOT).contains(lower))
+                    .skip(f.offset()).limit(f.limit()).toList();
+        }
+        sql.append(" LIMIT ? OFFSET ?");
         args.add(f.limit());
         args.add(f.offset());
         return db(scope.tenantId()).read(c -> query(c, sql.toString(), SqliteMemoryStore::memoryRow, args.toArray()));

@@ -66,7 +66,9 @@ final class SqliteSchema {
                       rid INTEGER PRIMARY KEY AUTOINCREMENT,
                       agent TEXT NOT NULL, usr TEXT NOT NULL, memory_id TEXT NOT NULL, data TEXT NOT NULL)""",
                     "CREATE INDEX history_by_memory ON history (agent, usr, memory_id, rid)"),
-            // 1 -> 2: episodic recall over the archive: searchable text, time, vector and an FTS5 index
+            // 1 -> 2: the tenant id lives inside the file and is checked at open (TenantDatabase)
+            List.of("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"),
+            // 2 -> 3: episodic recall over the archive: searchable text, time, vector and an FTS5 index
             // (existing rows are filled in by SqliteMemoryStore.backfillArchive in the same transaction)
             List.of(
                     "ALTER TABLE archive_turns ADD COLUMN text TEXT NOT NULL DEFAULT ''",
@@ -76,8 +78,11 @@ final class SqliteSchema {
                     "CREATE INDEX archive_by_time ON archive_turns (agent, usr, at)",
                     "CREATE VIRTUAL TABLE archive_fts USING fts5(text, tokenize = '" + TOKENIZER + "')"));
 
+    /** The {@code meta} key of the tenant id the file belongs to, written when it is created or first migrated. */
+    static final String TENANT_KEY = "tenant_id";
+
     /** The version whose migration added the archive's search columns. */
-    static final int ARCHIVE_SEARCH_VERSION = 2;
+    static final int ARCHIVE_SEARCH_VERSION = 3;
 
     static int latestVersion() {
         return MIGRATIONS.size();

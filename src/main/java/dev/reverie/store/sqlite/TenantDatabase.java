@@ -5,6 +5,7 @@ import org.sqlite.SQLiteConfig;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -39,17 +40,30 @@ final class TenantDatabase implements AutoCloseable {
     private final List<Connection> allReaders = new ArrayList<>();
     private int openedReaders;
 
-    TenantDatabase(String url, String label, boolean inMemory, SQLiteConfig.SynchronousMode sync) {
+    /**
+     * Opens (creating and migrating when needed) the database of {@code tenantId}, refusing a file that
+     * records another tenant's id: a file copied or renamed under another tenant's name never serves
+     * that tenant.
+     */
+    TenantDatabase(String url, String label, boolean inMemory, SQLiteConfig.SynchronousMode sync, String tenantId) {
         this.url = url;
         this.label = label;
         this.inMemory = inMemory;
         this.sync = sync;
+        Connection c = null;
         try {
-            writer = connect(true);
-            migrate();
-        } catch (SQLException e) {
-            throw new MemoryStoreException("could not open SQLite database " + label + ": " + e.getMessage(), e);
+            c = connect(true);
+            migrate(c, tenantId);
+        } catch (SQLException | RuntimeException e) {
+            if (c != null) {
+                closeQuietly(c);
+            }
+            if (e instanceof SQLException sql) {
+                throw new MemoryStoreException("could not open SQLite database " + label + ": " + sql.getMessage(), sql);
+            }
+            throw (RuntimeException) e;
         }
+        writer = c;
     }
 
     private Connection connect(boolean write) throws SQLException {
@@ -65,7 +79,7 @@ final class TenantDatabase implements AutoCloseable {
         return DriverManager.getConnection(url, config.toProperties());
     }
 
-    private void migrate() throws SQLException {
+    private void migrate(Connection writer, String tenantId) throws SQLException {
         try (Statement st = writer.createStatement()) {
             st.execute("BEGIN IMMEDIATE");
             st.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
@@ -90,10 +104,32 @@ final class TenantDatabase implements AutoCloseable {
                 }
                 st.execute("INSERT INTO schema_version (version) VALUES (" + (v + 1) + ")");
             }
+            checkTenant(writer, tenantId);
             st.execute("COMMIT");
         } catch (SQLException | RuntimeException e) {
-            rollbackQuietly();
+            rollbackQuietly(writer);
             throw e;
+        }
+    }
+
+    /** Records the tenant id in a file that has none yet (new, or made before version 2); refuses another tenant's. */
+    private void checkTenant(Connection writer, String tenantId) throws SQLException {
+        try (PreparedStatement ps = writer.prepareStatement("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)")) {
+            ps.setString(1, SqliteSchema.TENANT_KEY);
+            ps.setString(2, tenantId);
+            ps.executeUpdate();
+        }
+        String stored;
+        try (PreparedStatement ps = writer.prepareStatement("SELECT value FROM meta WHERE key = ?")) {
+            ps.setString(1, SqliteSchema.TENANT_KEY);
+            try (ResultSet rs = ps.executeQuery()) {
+                stored = rs.next() ? rs.getString(1) : null;
+            }
+        }
+        if (!tenantId.equals(stored)) {
+            throw new MemoryStoreException("SQLite database " + label + " belongs to tenant '" + stored
+                    + "', not to tenant '" + tenantId + "' whose file name it has (was it copied or renamed?);"
+                    + " refusing to open it (the file was left untouched)");
         }
     }
 
@@ -178,6 +214,10 @@ final class TenantDatabase implements AutoCloseable {
     }
 
     private void rollbackQuietly() {
+        rollbackQuietly(writer);
+    }
+
+    private static void rollbackQuietly(Connection writer) {
         try (Statement st = writer.createStatement()) {
             st.execute("ROLLBACK");
         } catch (SQLException ignored) {

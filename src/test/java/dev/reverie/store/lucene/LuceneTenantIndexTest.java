@@ -40,7 +40,7 @@ class LuceneTenantIndexTest {
     void open() {
         analysis = new TextAnalysis();
         index = TenantIndex.open("memory/test", new ByteBuffersDirectory(), analysis.indexAnalyzer(),
-                TenantIndex.CommitPolicy.EVERY_WRITE);
+                TenantIndex.CommitPolicy.EVERY_WRITE, "test");
     }
 
     @AfterEach
@@ -108,7 +108,7 @@ class LuceneTenantIndexTest {
     void a_commit_that_fails_discards_the_write_and_stops_the_index_until_reopened() {
         FlakyDirectory dir = new FlakyDirectory(new ByteBuffersDirectory());
         TenantIndex flaky = TenantIndex.open("memory/flaky", dir, analysis.indexAnalyzer(),
-                TenantIndex.CommitPolicy.EVERY_WRITE);
+                TenantIndex.CommitPolicy.EVERY_WRITE, "test");
         flaky.write((w, current) -> w.addDocument(doc("a", "a1")), false);
 
         dir.failSync = true;
@@ -121,7 +121,7 @@ class LuceneTenantIndexTest {
 
         dir.failSync = false;
         TenantIndex reopened = TenantIndex.open("memory/flaky", new FlakyDirectory(dir.getDelegate()),
-                analysis.indexAnalyzer(), TenantIndex.CommitPolicy.EVERY_WRITE);
+                analysis.indexAnalyzer(), TenantIndex.CommitPolicy.EVERY_WRITE, "test");
         try {
             assertThat(count(reopened, new MatchAllDocsQuery())).isEqualTo(1);
             assertThat(count(reopened, new TermQuery(new Term("uid", "b")))).isZero();
