@@ -43,16 +43,26 @@ class SqliteStoreSafetyTest extends StoreSafetyContract {
     void a_file_made_before_the_tenant_check_keeps_its_name_opens_and_records_its_tenant() throws Exception {
         Scope acme = Scope.of("acme", "receptionist", "alice");
         put(acme, memory(acme, "acme's note"));
+        store.write(dev.reverie.spi.WriteBatch.of(acme).archive(new dev.reverie.SessionTurn(acme, "s1", 0, "t0",
+                dev.reverie.TurnRole.USER, "Alice", "we planted tulips by the river", T0)));
         store.close();
         Path file = folder.resolve("tenant-acme.db");
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
-            // what a version-1 file looks like
+            // what a version-1 file looks like: no meta table, no archive search columns or index
             st.execute("DROP TABLE meta");
+            st.execute("DROP TABLE archive_fts");
+            st.execute("DROP INDEX archive_by_time");
+            for (String column : new String[] {"text", "at", "dim", "embedding"}) {
+                st.execute("ALTER TABLE archive_turns DROP COLUMN " + column);
+            }
             st.execute("DELETE FROM schema_version WHERE version > 1");
         }
 
         store = openStore(folder);
         assertThat(texts(acme, MemoryFilter.all())).containsExactly("acme's note");
+        // the archive-search migration filled in the old archive's search entries
+        assertThat(store.searchTurns(acme, "Alice tulips", 5)).extracting(h -> h.item().turnId())
+                .containsExactly("t0");
         store.close();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT value FROM meta WHERE key = 'tenant_id'")) {
