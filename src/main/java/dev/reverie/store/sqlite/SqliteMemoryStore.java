@@ -241,18 +241,7 @@ public final class SqliteMemoryStore implements MemoryStore {
                         + " embedding = excluded.embedding",
                 s.agentId(), s.endUserId(), t.sessionId(), t.seq(), Json.write(t), text, t.at().toEpochMilli(),
                 e == null ? null : e.dimension(), e == null ? null : Vectors.toBytes(e.toArray()));
-        if (rid == null) {
-            try (PreparedStatement ps = c.prepareStatement("SELECT last_insert_rowid()");
-                 ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                rid = rs.getLong(1);
-            }
-        } else if (text.equals(oldText)) {
-            return;
-        }
-        update(c, "DELETE FROM archive_fts WHERE rowid = ?", rid);
-        update(c, "INSERT INTO archive_fts (rowid, text) VALUES (?, ?)", rid,
-                scopedWords(scopeToken(s.agentId(), s.endUserId()), text));
+        reindexIfChanged(c, "archive_fts", rid, oldText, s, text);
     }
 
     /** What episodic search indexes for a turn: the speaker's name (when known) and the text. */
@@ -295,6 +284,15 @@ public final class SqliteMemoryStore implements MemoryStore {
             }
         }
         update(c, sql, args);
+        reindexIfChanged(c, fts, rid, oldText, s, text);
+    }
+
+    /**
+     * After an upsert: indexes a new row ({@code rid == null}: the row just inserted) or re-indexes an
+     * existing one whose text changed.
+     */
+    private void reindexIfChanged(Connection c, String fts, Long rid, String oldText, Scope s, String text)
+            throws SQLException {
         if (rid == null) {
             try (PreparedStatement ps = c.prepareStatement("SELECT last_insert_rowid()");
                  ResultSet rs = ps.executeQuery()) {
