@@ -175,7 +175,7 @@ class SecretRedactorTest {
             "Tracking 9400111899223344556677 says delivered.",
             "The timestamp 1683552960000 is in milliseconds.",
             "ISBN 978-3-16-148410-0 is the book.",
-            "Meu CPF é 123.456.789-09 e o CNPJ 12.345.678/0001-95.",
+            "CPF com dígito errado 123.456.789-00 e o CNPJ 12.345.678/0001-95.",
             "Version 2.14.3 broke the build on 192.168.0.1.",
             "I ran 5 km in 27 minutes and 43 seconds.",
             "The population is 213,993,437 people.",
