@@ -205,7 +205,8 @@ final class SecretAssignments {
             return null;
         }
         String first = text.substring(words.get(0)[0], words.get(0)[1]).toLowerCase(Locale.ROOT);
-        boolean ordinaryFirst = NOT_A_PASSWORD.contains(first) || FUNCTION_WORDS.contains(first);
+        boolean ordinaryFirst = NOT_A_PASSWORD.contains(first) || FUNCTION_WORDS.contains(first)
+                || looksLikeParticiple(first);
         Span firstOnly = ordinaryFirst || first.length() < 2 ? null : new Span(words.get(0)[0], words.get(0)[1]);
         if (words.size() == 1 || FUNCTION_WORDS.contains(first)) {
             return firstOnly;
@@ -221,6 +222,27 @@ final class SecretAssignments {
         }
         return new Span(words.get(0)[0], words.get(words.size() - 1)[1]);
     }
+
+    /** "emailed", "changing", "alterada", "esquecido": a lower-case participle describes a password, it is not one. */
+    static boolean looksLikeParticiple(String word) {
+        if (word.length() < 5) {
+            return false;
+        }
+        for (int i = 0; i < word.length(); i++) {
+            if (!Character.isLowerCase(word.charAt(i))) {
+                return false;
+            }
+        }
+        for (String end : PARTICIPLE_ENDINGS) {
+            if (word.endsWith(end)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static final List<String> PARTICIPLE_ENDINGS = List.of("ed", "ing", "ado", "ada", "ido", "ida", "ados",
+            "adas", "idos", "idas", "ando", "endo", "indo");
 
     /** The value without its quotes, or without trailing sentence punctuation when bare; null when empty. */
     static Span unquote(String text, int start, int end) {
