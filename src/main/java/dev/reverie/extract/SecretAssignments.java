@@ -64,7 +64,11 @@ final class SecretAssignments {
             "anotada", "escrita", "salva", "guardada", "difícil", "dificil", "fácil", "facil", "simples",
             "complicada", "temporária", "temporaria", "aleatória", "aleatoria", "campo", "gerenciador", "dica",
             "ver", "veja", "pergunte", "consulte", "olhe", "fale", "usar", "use", "digite", "igual", "algo", "nada",
-            "tudo", "enorme", "grande", "pequena", "fácil", "boa", "ruim", "péssima", "pessima", "esquecida");
+            "tudo", "enorme", "grande", "pequena", "fácil", "boa", "ruim", "péssima", "pessima", "esquecida",
+            "obrigatório", "obrigatorio", "necessário", "necessario", "opcional", "fraco", "curto", "longo",
+            "seguro", "novo", "antigo", "secreto", "privado", "temporário", "temporario", "aleatório", "aleatorio",
+            "pequeno", "bom", "péssimo", "pessimo", "único", "unico", "única", "unica", "comprida", "comprido",
+            "sensível", "sensivel", "intransferível", "intransferivel", "pessoal", "case", "numérica", "numerica");
 
     /** Function words: a passphrase holds none of them, prose always does. */
     static final Set<String> FUNCTION_WORDS = words(
@@ -242,7 +246,7 @@ final class SecretAssignments {
     }
 
     private static final List<String> PARTICIPLE_ENDINGS = List.of("ed", "ing", "ado", "ada", "ido", "ida", "ados",
-            "adas", "idos", "idas", "ando", "endo", "indo");
+            "adas", "idos", "idas", "ando", "endo", "indo", "ório", "ória", "ível", "ável", "oso", "osa");
 
     /** The value without its quotes, or without trailing sentence punctuation when bare; null when empty. */
     static Span unquote(String text, int start, int end) {
