@@ -22,7 +22,8 @@ import java.util.regex.Matcher;
  *
  * <p>Like gitleaks, each rule runs only when one of its keywords occurs in the lower-cased text (or
  * the text has enough digits, or a long enough unbroken run), so a sentence with no secret-like
- * marker costs one lower-casing pass and a few {@code indexOf} calls. No pattern can backtrack
+ * marker costs one lower-casing pass and one keyword scan (only the keywords that start with
+ * the character at hand are compared). No pattern can backtrack
  * catastrophically (every repetition is bounded or followed by a literal). Matches that overlap an
  * earlier {@code [REDACTED:…]} marker are skipped, so redaction is idempotent. Immutable and
  * thread-safe: one instance serves every thread.
@@ -72,11 +73,12 @@ public final class SecretRedactor {
                 longestRun = run;
             }
         }
-        byte[] seen = new byte[rules.keywords().size()]; // 0 unknown, 1 absent, 2 present
+        boolean[] present = new boolean[rules.keywords().size()];
+        rules.findKeywords(lower, present);
         String current = text;
         Map<String, Integer> counts = null;
         for (SecretRule rule : rules.rules()) {
-            if (!mayMatch(rule, lower, digits, longestRun, seen)) {
+            if (!rule.mayMatch(digits, longestRun, present)) {
                 continue;
             }
             Matcher m = rule.pattern().matcher(current);
@@ -118,24 +120,6 @@ public final class SecretRedactor {
             total += c;
         }
         return new Redaction(current, counts, total);
-    }
-
-    private boolean mayMatch(SecretRule rule, String lower, int digits, int longestRun, byte[] seen) {
-        if (rule.minDigits() > 0 && digits >= rule.minDigits()) {
-            return true;
-        }
-        if (rule.minRun() > 0 && longestRun >= rule.minRun()) {
-            return true;
-        }
-        for (int k : rule.keywordIds()) {
-            if (seen[k] == 0) {
-                seen[k] = (byte) (lower.contains(rules.keywords().get(k)) ? 2 : 1);
-            }
-            if (seen[k] == 2) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Whether {@code [start, end)} contains or lies inside a {@code [REDACTED:…]} marker. */
