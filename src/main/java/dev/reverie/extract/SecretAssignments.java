@@ -111,7 +111,10 @@ final class SecretAssignments {
         String sep = m.group("sep");
         List<String> parts = parts(key);
         boolean compound = parts.size() > 1;
-        boolean strong = quotedKey || compound || exported || isUpperCaseWord(key);
+        boolean quotedValue = text.charAt(start) == '"' || text.charAt(start) == '\'';
+        boolean spacedEquals = !sep.equals(":") && start > 0 && Character.isWhitespace(text.charAt(start - 1));
+        // "AccountKey= field goes in…" is prose; env files and code write KEY=value or key = "value"
+        boolean strong = (quotedKey || compound || exported || isUpperCaseWord(key)) && (quotedValue || !spacedEquals);
         if (password) {
             if (!namesPassword(key, parts, compound)) {
                 return null;
@@ -141,7 +144,7 @@ final class SecretAssignments {
             return value.length() >= 8 && SecretValidator.hasDigit(value, 0, value.length())
                     && SecretValidator.hasLetter(value, 0, value.length()) ? v : null;
         }
-        if (value.length() < 6 || lower.equals("true") || lower.equals("false")) {
+        if (value.length() < 4 || lower.equals("true") || lower.equals("false")) {
             return null;
         }
         boolean allDigits = !value.chars().anyMatch(c -> c < '0' || c > '9');

@@ -182,13 +182,47 @@ enum SecretValidator {
             return SecretAssignments.passphrase(text, start);
         }
     },
-    /** A password after a weak label ("pass: X"): it must look like one (a digit, a symbol or mixed case). */
+    /**
+     * {@code user:password} in a URL: any characters in the password ({@code @ # : / ?} included, up
+     * to the last {@code @} before the host), but not a port followed by a path, which is
+     * {@code host:8080/x?mail=a@b.com}.
+     */
+    USERINFO {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            int colon = text.indexOf(':', start);
+            int i = colon + 1;
+            while (i < end && text.charAt(i) >= '0' && text.charAt(i) <= '9') {
+                i++;
+            }
+            if (i > colon + 1 && i < end && "/?#".indexOf(text.charAt(i)) >= 0) {
+                return null;
+            }
+            return new Span(start, end);
+        }
+    },
+    /**
+     * A password after a weak label ("pass: X"): after another word ("boarding pass: B12") it must
+     * look like one (a digit, a symbol or inner capitals); at the start of a line or after
+     * punctuation ("user: ana / pass: letmein") any value that is not an ordinary word.
+     */
     WEAK_PASSWORD {
         @Override
         Span check(String text, Matcher m, int start, int end) {
             Span s = SecretAssignments.trimValue(text, start, end);
             if (s == null || SecretAssignments.isPlaceholder(text.substring(s.start(), s.end()))) {
                 return null;
+            }
+            int before = m.start() - 1;
+            while (before >= 0 && (text.charAt(before) == ' ' || text.charAt(before) == '\t')) {
+                before--;
+            }
+            if (before < 0 || !Character.isLetterOrDigit(text.charAt(before))) {
+                String value = text.substring(s.start(), s.end()).toLowerCase(Locale.ROOT);
+                if (value.length() >= 4 && !SecretAssignments.NOT_A_PASSWORD.contains(value)
+                        && !SecretAssignments.FUNCTION_WORDS.contains(value)) {
+                    return s;
+                }
             }
             boolean lower = false;
             boolean other = false;
