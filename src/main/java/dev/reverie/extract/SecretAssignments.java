@@ -215,6 +215,9 @@ final class SecretAssignments {
         boolean ordinaryFirst = NOT_A_PASSWORD.contains(first) || FUNCTION_WORDS.contains(first)
                 || looksLikeParticiple(first);
         Span firstOnly = ordinaryFirst || first.length() < 2 ? null : new Span(words.get(0)[0], words.get(0)[1]);
+        if (ARTICLES.contains(first) && words.size() >= 4 && noneOrdinary(text, words)) {
+            return new Span(words.get(0)[0], words.get(words.size() - 1)[1]); // "the quick brown fox"
+        }
         if (words.size() == 1 || FUNCTION_WORDS.contains(first)) {
             return firstOnly;
         }
@@ -250,6 +253,19 @@ final class SecretAssignments {
 
     private static final List<String> PARTICIPLE_ENDINGS = List.of("ed", "ing", "ado", "ada", "ido", "ida", "ados",
             "adas", "idos", "idas", "ando", "endo", "indo", "ório", "ória", "ível", "ável", "oso", "osa");
+
+    private static final Set<String> ARTICLES = words("the", "a", "an", "o", "um", "uma");
+
+    /** Whether no word after the first is a function word or an ordinary word about passwords. */
+    private static boolean noneOrdinary(String text, List<int[]> words) {
+        for (int i = 1; i < words.size(); i++) {
+            String w = text.substring(words.get(i)[0], words.get(i)[1]).toLowerCase(Locale.ROOT);
+            if (FUNCTION_WORDS.contains(w) || NOT_A_PASSWORD.contains(w) || looksLikeParticiple(w)) {
+                return false;
+            }
+        }
+        return true;
+    }
 
     /** The value without its quotes, or without trailing sentence punctuation when bare; null when empty. */
     static Span unquote(String text, int start, int end) {
