@@ -70,7 +70,8 @@ public final class ContextManager implements AutoCloseable {
                 : new ExtractiveSummarizer(b.tokenCounter);
         this.assembler = new ContextAssembler(store, policy, b.tokenCounter, summarizer, embedder, clock, b.immutable);
         this.retriever = assembler.retriever();
-        this.writes = new WritePipeline(store, clock, new SecretRedactor(), extractor(b), locks,
+        SecretRedactor redactor = new SecretRedactor();
+        this.writes = new WritePipeline(store, clock, redactor, extractor(b), locks,
                 b.archive, embedder);
         this.retrievals = new RetrievalRecorder(store, locks);
         DreamCycle.Builder dream = DreamCycle.builder(store).policy(policy).clock(clock)
@@ -84,7 +85,7 @@ public final class ContextManager implements AutoCloseable {
         this.dreams = dream.build();
         this.health = new HealthMonitor(store, policy, b.tokenCounter, clock, assembler.immutableTokens(), recallMode);
         this.failedRuns = new FailedRunCriterion(store, locks, clock, writes);
-        this.admin = new MemoryAdmin(store, clock, locks, embedder, health, this::flush, this::ensureOpen);
+        this.admin = new MemoryAdmin(store, clock, locks, embedder, redactor, health, this::flush, this::ensureOpen);
     }
 
     /** The configured extractor, else the LLM extractor when a model is set, else the rule-based one. */

@@ -1,5 +1,6 @@
 package dev.reverie;
 
+import dev.reverie.extract.SecretRedactor;
 import dev.reverie.governance.ExportCodec;
 import dev.reverie.governance.HealthMonitor;
 import dev.reverie.governance.UserExport;
@@ -26,7 +27,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * memories, each change with an audit event; read a memory's history, the style profile and the
  * conversation archive; export and import an end user as versioned JSON; erase an end user
  * completely. Every change to a memory appends a history event with cause {@code operator}; the
- * history outlives a deleted memory.
+ * history outlives a deleted memory. Text the operator writes ({@link #remember} drafts' text and
+ * value, {@link #edit}'s new text) passes through the same {@link SecretRedactor} as recorded turns,
+ * so a secret typed by hand is stored as {@code [REDACTED:<type>]}, in the memory and its history.
  *
  * <p>Unknown ids: lookups named as such return {@link Optional} ({@link #memory}, {@link #observation},
  * {@link #styleProfile}); operations that act on an id ({@code delete...}, {@link #edit},
@@ -52,17 +55,19 @@ public final class MemoryAdmin {
     private final Clock clock;
     private final ScopeLocks locks;
     private final Embedder embedder;
+    private final SecretRedactor redactor;
     private final HealthMonitor health;
     private final Runnable flushBackground;
     private final Runnable ensureOpen;
     private final ExportCodec codec = new ExportCodec();
 
-    MemoryAdmin(MemoryStore store, Clock clock, ScopeLocks locks, Embedder embedder, HealthMonitor health,
-                Runnable flushBackground, Runnable ensureOpen) {
+    MemoryAdmin(MemoryStore store, Clock clock, ScopeLocks locks, Embedder embedder, SecretRedactor redactor,
+                HealthMonitor health, Runnable flushBackground, Runnable ensureOpen) {
         this.store = store;
         this.clock = clock;
         this.locks = locks;
         this.embedder = embedder;
+        this.redactor = redactor;
         this.health = health;
         this.flushBackground = flushBackground;
         this.ensureOpen = ensureOpen;
@@ -151,7 +156,7 @@ public final class MemoryAdmin {
     /**
      * Adds memories by hand, atomically: each becomes an ACTIVE memory with source OPERATOR, the
      * draft's TTL (see {@link MemoryDraft}), an embedding when the manager has an embedder, and a
-     * CREATED history event. All drafts are validated before anything is written. Returns the new
+     * CREATED history event. Secrets in a draft's text and value are redacted first. All drafts are validated before anything is written. Returns the new
      * memories in draft order.
      */
     public List<Memory> remember(Scope scope, MemoryDraft... drafts) {
@@ -176,15 +181,16 @@ public final class MemoryAdmin {
         List<Memory> created = new ArrayList<>(drafts.size());
         WriteBatch batch = WriteBatch.of(scope);
         for (MemoryDraft d : drafts) {
-            Memory m = Memory.builder(Ids.next("m"), scope, d.kind(), d.text(), now)
+            String text = redactor.redact(d.text()).text();
+            Memory m = Memory.builder(Ids.next("m"), scope, d.kind(), text, now)
                     .subject(d.subject())
-                    .value(d.value())
+                    .value(d.value() == null ? null : redactor.redact(d.value()).text())
                     .cardinality(d.cardinality())
                     .importance(d.importance())
                     .permanent(d.permanent())
                     .expiresAt(d.deadline(now))
                     .provenance(Provenance.operator(now))
-                    .embedding(embed(d.text()))
+                    .embedding(embed(text))
                     .build();
             created.add(m);
             batch.put(m);
@@ -205,7 +211,8 @@ public final class MemoryAdmin {
      * Replaces a memory's text in place, keeping its id, status and provenance, with an EDITED
      * history event holding the old text in {@code before()}, the new in {@code after()} and cause
      * {@code operator}. The embedding is recomputed (or dropped when the manager has no embedder, so a
-     * stale vector never matches). Editing to the same text changes nothing. Returns the memory as stored.
+     * stale vector never matches). Secrets in the new text are redacted first; editing to the same
+     * (redacted) text changes nothing. Returns the memory as stored.
      */
     public Memory edit(Scope scope, String id, String newText) {
         check(scope);
@@ -215,18 +222,19 @@ public final class MemoryAdmin {
             throw new IllegalArgumentException("newText must be at most " + MemoryDraft.MAX_TEXT_LENGTH
                     + " characters, was " + newText.length());
         }
-        Embedding vector = embed(newText);
+        String text = redactor.redact(newText).text();
+        Embedding vector = embed(text);
         ReentrantLock lock = locks.lockFor(scope);
         lock.lock();
         try {
             Memory old = existing(scope, id);
-            if (old.text().equals(newText)) {
+            if (old.text().equals(text)) {
                 return old;
             }
             Instant now = clock.instant();
-            Memory edited = old.toBuilder().text(newText).updatedAt(now).embedding(vector).build();
+            Memory edited = old.toBuilder().text(text).updatedAt(now).embedding(vector).build();
             store.write(WriteBatch.of(scope).put(edited).append(new MemoryEvent(Ids.next("e"), scope, id,
-                    MemoryEventType.EDITED, now, old.text(), newText, OPERATOR)));
+                    MemoryEventType.EDITED, now, old.text(), text, OPERATOR)));
             return edited;
         } finally {
             lock.unlock();

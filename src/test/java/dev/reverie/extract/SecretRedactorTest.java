@@ -175,7 +175,7 @@ class SecretRedactorTest {
             "Tracking 9400111899223344556677 says delivered.",
             "The timestamp 1683552960000 is in milliseconds.",
             "ISBN 978-3-16-148410-0 is the book.",
-            "Meu CPF é 123.456.789-09 e o CNPJ 12.345.678/0001-95.",
+            "CPF com dígito errado 123.456.789-00 e o CNPJ 12.345.678/0001-95.",
             "Version 2.14.3 broke the build on 192.168.0.1.",
             "I ran 5 km in 27 minutes and 43 seconds.",
             "The population is 213,993,437 people.",
@@ -320,13 +320,48 @@ class SecretRedactorTest {
                 "aws secret " + "Ab1/".repeat(12_000),
                 "eyJ" + "a".repeat(20_000) + "." + "b".repeat(20_000),
                 digits.toString(),
-                "senha é ".repeat(5_000));
+                "senha é ".repeat(5_000),
+                "my password is " + "word ".repeat(10_000),
+                "DB_PASSWORD".repeat(5_000) + "=x",
+                "api_key=".repeat(6_000),
+                "mysql://u:" + "@".repeat(20_000) + "h",
+                "a://" + "b:c@".repeat(10_000),
+                "AB12".repeat(10_000),
+                "123.456.".repeat(6_000),
+                "SG.".repeat(15_000),
+                "Authorization: Basic " + "QUJD".repeat(10_000));
         for (String input : inputs) {
             long start = System.nanoTime();
             redactor.redact(input);
             long ms = (System.nanoTime() - start) / 1_000_000;
             assertThat(ms).as("redacting %s... took %d ms", input.substring(0, 20), ms).isLessThan(2_000);
         }
+    }
+
+    /** Issue 14, defect 5: the formats an adversarial run found kept. */
+    @Test
+    void issue_14_formats_are_redacted() {
+        Map<String, String> cases = new java.util.LinkedHashMap<>();
+        cases.put("DB_PASSWORD=Pa55w0rd!", "DB_PASSWORD=[REDACTED:password]");
+        cases.put("export X_TOKEN=abcdef123456", "export X_TOKEN=[REDACTED:secret]");
+        cases.put("the password is: hunter2", "the password is: [REDACTED:password]");
+        cases.put("pass: letmein", "pass: [REDACTED:password]");
+        cases.put("my password is correct horse battery staple", "my password is [REDACTED:password]");
+        cases.put("minha senha é cavalo correto bateria grampo.", "minha senha é [REDACTED:password].");
+        cases.put("mysql://admin:p@ss:w0rd#1@db.example.com:3306/app",
+                "mysql://[REDACTED:connection_string]@db.example.com:3306/app");
+        cases.put("mongodb://admin:S3cr3t@Pass@mongo1:27017,mongo2:27017/?replicaSet=rs0",
+                "mongodb://[REDACTED:connection_string]@mongo1:27017,mongo2:27017/?replicaSet=rs0");
+        cases.put("redis://default:r3d!s#pw@cache:6379", "redis://[REDACTED:connection_string]@cache:6379");
+        cases.put("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", "[REDACTED:sendgrid_key]");
+        cases.put("AccountName=acct;AccountKey=lJzRc1YdHaAA2KCNJJ1tkYwF/+mKK6Ygw0NGe170Xu592euJv2wYUtBlV8z+qnlcNQSnIYVTkLWnt"
+                + "UO1F8j8rQ==;EndpointSuffix=core.windows.net",
+                "AccountName=acct;AccountKey=[REDACTED:azure_storage_key];EndpointSuffix=core.windows.net");
+        cases.put("npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8", "[REDACTED:npm_token]");
+        cases.put("CPF: 123.456.789-09 ou 12345678909", "CPF: [REDACTED:cpf] ou [REDACTED:cpf]");
+        cases.put("IBAN DE89 3704 0044 0532 0130 00 and GB29NWBK60161331926819",
+                "IBAN [REDACTED:iban] and [REDACTED:iban]");
+        cases.forEach((in, out) -> assertThat(redactor.redact(in).text()).as(in).isEqualTo(out));
     }
 
     @Test
