@@ -47,6 +47,7 @@ public final class MemoryPolicy {
     private final Duration turnRetention;
     private final double episodeImportance;
     private final int neighbourTurns;
+    private final boolean quoteSourceTurns;
 
     private MemoryPolicy(Builder b) {
         relevanceWeight = b.relevanceWeight;
@@ -82,6 +83,7 @@ public final class MemoryPolicy {
         turnRetention = b.turnRetention;
         episodeImportance = b.episodeImportance;
         neighbourTurns = b.neighbourTurns;
+        quoteSourceTurns = b.quoteSourceTurns;
     }
 
     /** The design's defaults. */
@@ -172,6 +174,12 @@ public final class MemoryPolicy {
      * answers often sit in the reply (default 1; 0 turns it off).
      */
     public int neighbourTurns() { return neighbourTurns; }
+    /**
+     * Whether a memory or observation derived from a single turn is packed as that verbatim turn
+     * when the turn is among the candidates and fits (default {@code true}): the model gets what was
+     * said, not a one-sentence fragment of it.
+     */
+    public boolean quoteSourceTurns() { return quoteSourceTurns; }
 
     /** Decay half-life for a kind (default 30 days; SKILL and FACT 90 days; EVENT 180 days). */
     public Duration halfLife(MemoryKind kind) {
@@ -222,6 +230,7 @@ public final class MemoryPolicy {
         private Duration turnRetention = Duration.ofDays(365);
         private double episodeImportance = 50;
         private int neighbourTurns = 1;
+        private boolean quoteSourceTurns = true;
 
         private Builder() {
             for (MemoryKind kind : MemoryKind.values()) {
@@ -271,6 +280,7 @@ public final class MemoryPolicy {
             turnRetention = p.turnRetention;
             episodeImportance = p.episodeImportance;
             neighbourTurns = p.neighbourTurns;
+            quoteSourceTurns = p.quoteSourceTurns;
         }
 
         /** Sets the three score weights; they must each be in [0, 1] and sum to 1. */
@@ -310,6 +320,7 @@ public final class MemoryPolicy {
         public Builder turnRetention(Duration v) { turnRetention = positive("turnRetention", v); return this; }
         public Builder episodeImportance(double v) { episodeImportance = Checks.between("episodeImportance", v, 0, 100); return this; }
         public Builder neighbourTurns(int v) { neighbourTurns = (int) Checks.between("neighbourTurns", v, 0, 5); return this; }
+        public Builder quoteSourceTurns(boolean v) { quoteSourceTurns = v; return this; }
         public Builder longSessionTurns(int v) { longSessionTurns = Checks.positive("longSessionTurns", v); return this; }
 
         /** Builds the policy; fails when the score weights do not sum to 1 or the floor is above the cutoff. */
