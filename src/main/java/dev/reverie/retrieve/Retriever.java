@@ -107,13 +107,6 @@ public final class Retriever {
         return diversify(scored, limit, tokenBudget);
     }
 
-    /** Turns that strongly matched get neighbours from the archive: only the best few, so a call stays cheap. */
-    static final int NEIGHBOURED_TURNS = 8;
-    /** Relevance a turn needs for its neighbours to be fetched. */
-    static final double NEIGHBOUR_RELEVANCE = 0.5;
-    /** A neighbour's score as a share of the turn it neighbours. */
-    static final double NEIGHBOUR_DISCOUNT = 0.9;
-
     private List<ScoredCandidate> withNeighbours(Scope scope, List<ScoredCandidate> scored, String currentSession,
                                                  long currentSessionFromSeq, Instant retainedFrom) {
         Set<String> present = new HashSet<>();
@@ -124,11 +117,11 @@ public final class Retriever {
         int fetched = 0;
         int w = policy.neighbourTurns();
         for (ScoredCandidate sc : scored) {
-            if (fetched >= NEIGHBOURED_TURNS) {
+            if (fetched >= policy.neighbourAnchors()) {
                 break;
             }
             Candidate c = sc.candidate();
-            if (!c.episode() || sc.relevance() < NEIGHBOUR_RELEVANCE) {
+            if (!c.episode() || sc.relevance() < policy.neighbourMinRelevance()) {
                 continue;
             }
             fetched++;
@@ -142,8 +135,8 @@ public final class Retriever {
                     // the neighbour's own trust, not its anchor's: a tool reply next to a user turn stays marked
                     double trust = nc.provenance().trust() == Trust.THIRD_PARTY ? policy.thirdPartyFactor() : 1.0;
                     double untrusted = sc.trustFactor() > 0 ? sc.score() / sc.trustFactor() : 0;
-                    added.add(new ScoredCandidate(nc, untrusted * trust * NEIGHBOUR_DISCOUNT,
-                            sc.relevance() * NEIGHBOUR_DISCOUNT, sc.recency(), trust));
+                    added.add(new ScoredCandidate(nc, untrusted * trust * policy.neighbourDiscount(),
+                            sc.relevance() * policy.neighbourDiscount(), sc.recency(), trust));
                 }
             }
         }
