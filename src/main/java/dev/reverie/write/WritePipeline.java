@@ -44,8 +44,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * The one path every recorded turn takes (DESIGN §6): redact secrets, append the turns to the
  * session and to the verbatim archive (episodic recall), extract typed observations into L3 with
  * provenance — all in one atomic store batch, so an acknowledged turn is never missing from episodic
- * recall. Thread-safe: turns of one session are appended under that session's lock so their
- * sequence numbers never collide.
+ * recall. Thread-safe, and safe with other managers or processes sharing the store: the store numbers
+ * the turns inside its write transaction ({@link WriteBatch#appendAtSessionEnd}), so sequence numbers
+ * never collide.
  *
  * <p>With an {@link Embedder}, the new observations and archived turns get their vectors off the
  * caller's thread: once the turn's batch is durable, their (redacted) texts are queued; a background
@@ -146,33 +147,38 @@ public final class WritePipeline implements AutoCloseable {
         List<String> observationIds = new ArrayList<>();
         List<String> observationTexts = new ArrayList<>();
         int observations = 0;
+        // seqs are offsets from the session's end, resolved by the store inside its write transaction:
+        // two managers or processes sharing the store never read the same "next seq"
+        WriteBatch batch = WriteBatch.of(scope);
+        List<SessionTurn> offsets = new ArrayList<>(clean.size());
+        for (int i = 0; i < clean.size(); i++) {
+            Turn t = clean.get(i);
+            Instant at = t.at() != null ? t.at() : now;
+            SessionTurn st = new SessionTurn(scope, sessionId, i, turnIds.get(i), t.role(), t.speaker(), t.text(), at);
+            offsets.add(st);
+            batch.appendAtSessionEnd(st);
+            if (archive) {
+                batch.archiveAtSessionEnd(st);
+            }
+            Provenance provenance = provenance(t, sessionId, turnIds.get(i), at);
+            for (ExtractedFact f : facts.get(i)) {
+                Observation o = observation(scope, sessionId, turnIds.get(i), at, provenance, f);
+                batch.put(o);
+                observationIds.add(o.id());
+                observationTexts.add(o.text());
+                observations++;
+            }
+        }
         ReentrantLock lock = locks.lockFor(List.of(scope, sessionId));
         lock.lock();
         try {
-            long seq = store.sessionLength(scope, sessionId);
-            WriteBatch batch = WriteBatch.of(scope);
-            for (int i = 0; i < clean.size(); i++) {
-                Turn t = clean.get(i);
-                Instant at = t.at() != null ? t.at() : now;
-                SessionTurn st = new SessionTurn(scope, sessionId, seq++, turnIds.get(i), t.role(), t.speaker(),
-                        t.text(), at);
-                stored.add(st);
-                batch.append(st);
-                if (archive) {
-                    batch.archive(st);
-                }
-                Provenance provenance = provenance(t, sessionId, turnIds.get(i), at);
-                for (ExtractedFact f : facts.get(i)) {
-                    Observation o = observation(scope, sessionId, turnIds.get(i), at, provenance, f);
-                    batch.put(o);
-                    observationIds.add(o.id());
-                    observationTexts.add(o.text());
-                    observations++;
-                }
-            }
             store.write(batch);
         } finally {
             lock.unlock();
+        }
+        long first = batch.assignedSeq(sessionId);
+        for (SessionTurn st : offsets) {
+            stored.add(st.withSeq(first + st.seq()));
         }
         List<SessionTurn> toEmbed = archive ? stored : List.of();
         if (embeddings != null && (!observationIds.isEmpty() || !toEmbed.isEmpty())) {

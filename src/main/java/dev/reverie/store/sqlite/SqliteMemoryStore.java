@@ -150,11 +150,40 @@ public final class SqliteMemoryStore implements MemoryStore {
         Scope scope = batch.scope();
         List<WriteBatch.Op> ops = batch.ops();
         db(scope.tenantId()).write(c -> {
+            // session → next free seq, read inside this IMMEDIATE transaction, which holds SQLite's write
+            // lock: no other connection or process can append to the session until it commits
+            java.util.Map<String, Long> ends = new java.util.HashMap<>();
             for (WriteBatch.Op op : ops) {
-                apply(c, scope, op);
+                apply(c, scope, resolve(c, scope, op, ends));
             }
+            ends.forEach(batch::seqAssigned);
             return null;
         });
+    }
+
+    /** An op whose seq is an offset from its session's end, turned into one with its final seq. */
+    private static WriteBatch.Op resolve(Connection c, Scope s, WriteBatch.Op op, java.util.Map<String, Long> ends)
+            throws SQLException {
+        if (op instanceof WriteBatch.AppendTurn t && t.atSessionEnd()) {
+            return new WriteBatch.AppendTurn(t.turn().withSeq(end(c, s, t.turn().sessionId(), ends) + t.turn().seq()));
+        }
+        if (op instanceof WriteBatch.ArchiveTurn t && t.atSessionEnd()) {
+            return new WriteBatch.ArchiveTurn(t.turn().withSeq(end(c, s, t.turn().sessionId(), ends)
+                    + t.turn().seq()), t.embedding());
+        }
+        return op;
+    }
+
+    private static long end(Connection c, Scope s, String sessionId, java.util.Map<String, Long> ends)
+            throws SQLException {
+        Long known = ends.get(sessionId);
+        if (known != null) {
+            return known;
+        }
+        long next = query(c, "SELECT COALESCE(MAX(seq) + 1, 0) FROM session_turns WHERE agent = ? AND usr = ?"
+                + " AND session_id = ?", rs -> rs.getLong(1), s.agentId(), s.endUserId(), sessionId).get(0);
+        ends.put(sessionId, next);
+        return next;
     }
 
     private void apply(Connection c, Scope s, WriteBatch.Op op) throws SQLException {
@@ -327,12 +356,44 @@ public final class SqliteMemoryStore implements MemoryStore {
             update(c, "DELETE FROM observations_fts WHERE rowid IN (SELECT rid FROM observations WHERE agent = ? AND usr = ?)", k);
             update(c, "DELETE FROM archive_fts WHERE rowid IN (SELECT rowid FROM archive_turns WHERE agent = ? AND usr = ?)", k);
             for (String table : List.of("memories", "observations", "session_turns", "archive_turns",
-                    "session_summaries", "style_profiles", "history")) {
+                    "session_summaries", "style_profiles", "history", "leases")) {
                 update(c, "DELETE FROM " + table + " WHERE agent = ? AND usr = ?", k);
             }
             return null;
         });
         db.scrub();
+    }
+
+    // ---------------------------------------------------------------- leases
+
+    /** Decided inside an IMMEDIATE transaction, so two processes on one file never both win. */
+    @Override
+    public boolean tryLease(Scope scope, String name, String holder, java.time.Instant now, java.time.Instant until) {
+        Checks.notNull("scope", scope);
+        Checks.id("name", name);
+        Checks.id("holder", holder);
+        Checks.notNull("now", now);
+        Checks.notNull("until", until);
+        return db(scope.tenantId()).write(c -> {
+            List<Object[]> current = query(c, "SELECT holder, until FROM leases WHERE agent = ? AND usr = ? AND name = ?",
+                    rs -> new Object[] {rs.getString(1), rs.getLong(2)}, scope.agentId(), scope.endUserId(), name);
+            if (!current.isEmpty() && !holder.equals(current.get(0)[0])
+                    && (Long) current.get(0)[1] > now.toEpochMilli()) {
+                return false;
+            }
+            update(c, "INSERT OR REPLACE INTO leases (agent, usr, name, holder, until) VALUES (?, ?, ?, ?, ?)",
+                    scope.agentId(), scope.endUserId(), name, holder, until.toEpochMilli());
+            return true;
+        });
+    }
+
+    @Override
+    public void releaseLease(Scope scope, String name, String holder) {
+        Checks.notNull("scope", scope);
+        Checks.id("name", name);
+        Checks.id("holder", holder);
+        db(scope.tenantId()).write(c -> update(c, "DELETE FROM leases WHERE agent = ? AND usr = ? AND name = ?"
+                + " AND holder = ?", scope.agentId(), scope.endUserId(), name, holder));
     }
 
     // ---------------------------------------------------------------- reads
