@@ -73,6 +73,7 @@ public final class WritePipeline implements AutoCloseable {
     private final boolean archive;
     private final Embedder embedder;
     private final BackgroundWriter<ToEmbed> embeddings;
+    private final java.util.concurrent.atomic.AtomicLong extractorErrors = new java.util.concurrent.atomic.AtomicLong();
 
     /**
      * New observations (by id) and archived turns of one recorded call, waiting for their vectors;
@@ -140,8 +141,7 @@ public final class WritePipeline implements AutoCloseable {
             String turnId = t.id() != null ? t.id() : Ids.next("t");
             turnIds.add(turnId);
             Instant at = t.at() != null ? t.at() : now;
-            facts.add(extractor == null ? List.of()
-                    : extractor.extract(new TurnInput(t.role(), t.text(), t.speaker(), turnId, at)));
+            facts.add(extract(new TurnInput(t.role(), t.text(), t.speaker(), turnId, at)));
         }
         List<SessionTurn> stored = new ArrayList<>(clean.size());
         List<String> observationIds = new ArrayList<>();
@@ -189,6 +189,36 @@ public final class WritePipeline implements AutoCloseable {
             embeddings.submit(new ToEmbed(scope, observationIds, toEmbed, texts));
         }
         return new TurnReceipt(turnIds, observations, redactions);
+    }
+
+    /**
+     * The extractor's facts, or none when it throws: the turn is still recorded (session and archive),
+     * and the failure is logged and counted ({@link #failures()}), never thrown at the caller.
+     */
+    private List<ExtractedFact> extract(TurnInput input) {
+        if (extractor == null) {
+            return List.of();
+        }
+        try {
+            List<ExtractedFact> out = extractor.extract(input);
+            return out == null ? List.of() : out;
+        } catch (RuntimeException | StackOverflowError e) {
+            extractorErrors.incrementAndGet();
+            LOG.warn("extractor {} failed on turn {}; the turn is recorded without observations: {}",
+                    extractor.getClass().getSimpleName(), input.turnId(), e.toString());
+            return List.of();
+        }
+    }
+
+    /**
+     * The failures this pipeline absorbed so far (cumulative): extractor errors, LLM extraction
+     * fallbacks, embedding failures and drops.
+     */
+    public dev.reverie.LayerHealth.Failures failures() {
+        long fallbacks = extractor instanceof dev.reverie.extract.LlmExtractor llm ? llm.fallbacks() : 0;
+        long failed = embeddings == null ? 0 : embeddings.failed();
+        long dropped = embeddings == null ? 0 : embeddings.dropped();
+        return new dev.reverie.LayerHealth.Failures(extractorErrors.get(), fallbacks, failed, dropped);
     }
 
     private static Provenance provenance(Turn t, String sessionId, String turnId, Instant at) {
