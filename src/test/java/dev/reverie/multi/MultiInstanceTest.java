@@ -144,6 +144,47 @@ class MultiInstanceTest {
     }
 
     @Test
+    void a_second_instance_skips_a_user_the_first_is_dreaming() throws Exception {
+        Scope alice = Scope.of("clinic", "assistant", "alice");
+        try (MemoryStore one = SqliteMemoryStore.open(dir); MemoryStore two = SqliteMemoryStore.open(dir);
+             ContextManager memory = ContextManager.builder().store(one).clock(new MutableClock(T0)).build()) {
+            memory.recordTurn(alice, "s1", Turn.user("I'm allergic to penicillin. I live in Recife."));
+            DreamCycle first = DreamCycle.builder(one).clock(new MutableClock(T0)).build();
+            DreamCycle second = DreamCycle.builder(two).clock(new MutableClock(T0)).build();
+            CountDownLatch inside = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            DreamReport[] firstReport = new DreamReport[1];
+            Thread dreaming = new Thread(() -> firstReport[0] = first.run(alice, new dev.reverie.dream.DreamListener() {
+                @Override
+                public void phaseStarted(Scope scope, dev.reverie.dream.DreamPhase phase) {
+                    if (phase == dev.reverie.dream.DreamPhase.DEEP) {
+                        inside.countDown();
+                        try {
+                            release.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                }
+            }));
+            dreaming.start();
+            inside.await();
+
+            DreamReport skipped = second.run(alice);
+            release.countDown();
+            dreaming.join();
+
+            assertThat(skipped.skipped()).isEqualTo(1);
+            assertThat(skipped.changedNothing()).isTrue();
+            assertThat(firstReport[0].endUsers()).isEqualTo(1);
+            assertThat(firstReport[0].promoted()).isPositive();
+            DreamReport after = second.run(alice);
+            assertThat(after.endUsers()).isEqualTo(1);
+            assertThat(after.promoted()).isZero();
+        }
+    }
+
+    @Test
     void a_sqlite_lease_is_seen_by_another_store_on_the_same_folder() {
         Scope alice = Scope.of("clinic", "assistant", "alice");
         try (MemoryStore one = SqliteMemoryStore.open(dir); MemoryStore two = SqliteMemoryStore.open(dir)) {
