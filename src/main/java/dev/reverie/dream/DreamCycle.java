@@ -47,11 +47,12 @@ import java.util.function.Supplier;
  * <p>Several managers or processes sharing a store: before a user's cycle, this cycle takes the
  * user's {@value #LEASE} lease in the store ({@link MemoryStore#tryLease}) for
  * {@link Builder#leaseDuration} of wall-clock time ({@link Builder#leaseClock}, not the cycle's
- * clock), renews it before every phase and releases it afterwards. When another holder has it, the
- * user is skipped, not waited for: the holder is doing the same work, and the next cycle takes the
- * user up again; the report counts it in {@link DreamReport#skipped()}. A holder that crashed blocks
- * the user until its lease expires. A lease lost mid-cycle (a phase outlived the lease and another
- * holder took it) stops the cycle before its next phase, again counted as skipped.
+ * clock), renews it before a phase once half of it has run out, and releases it afterwards. When
+ * another holder has it, the user is skipped, not waited for: the holder is doing the same work, and
+ * the next cycle takes the user up again; the report counts it in {@link DreamReport#skipped()}. A
+ * holder that crashed blocks the user until its lease expires. A lease lost mid-cycle (a phase
+ * outlived the lease and another holder took it) stops the cycle before its next phase, again
+ * counted as skipped.
  */
 public final class DreamCycle {
 
@@ -60,7 +61,7 @@ public final class DreamCycle {
     private static final int LOCK_STRIPES = 64;
     /** The name of the per-user lease a cycle holds in the store. */
     public static final String LEASE = "dream";
-    /** How long a lease lasts unless renewed (each phase renews it): far longer than one phase. */
+    /** How long a lease lasts unless renewed: far longer than one phase. */
     public static final java.time.Duration DEFAULT_LEASE_DURATION = java.time.Duration.ofMinutes(10);
 
     private final MemoryStore store;
@@ -76,6 +77,8 @@ public final class DreamCycle {
     private final Clock leaseClock;
     private final java.time.Duration leaseDuration;
     private final String leaseHolder;
+    /** When the running cycle of this thread last took or renewed its lease. */
+    private final ThreadLocal<Instant> leaseTakenAt = new ThreadLocal<>();
 
     /** Which observations light and deep sleep take up. */
     private enum Mode {
@@ -194,6 +197,7 @@ public final class DreamCycle {
             try {
                 return cycle.get();
             } finally {
+                leaseTakenAt.remove();
                 try {
                     store.releaseLease(scope, LEASE, leaseHolder);
                 } catch (RuntimeException e) {
@@ -208,7 +212,20 @@ public final class DreamCycle {
 
     private boolean renewLease(Scope scope) {
         Instant now = leaseClock.instant();
-        return store.tryLease(scope, LEASE, leaseHolder, now, now.plus(leaseDuration));
+        boolean held = store.tryLease(scope, LEASE, leaseHolder, now, now.plus(leaseDuration));
+        if (held) {
+            leaseTakenAt.set(now);
+        }
+        return held;
+    }
+
+    /**
+     * Whether the lease should be renewed before the next phase: once half of it has run out. A
+     * short cycle (nearly all of them) then writes the lease twice, to take and to release it.
+     */
+    private boolean leaseRenewalDue() {
+        Instant taken = leaseTakenAt.get();
+        return taken == null || !leaseClock.instant().isBefore(taken.plus(leaseDuration.dividedBy(2)));
     }
 
     private DreamReport cycle(Scope scope, DreamListener listener, Mode mode) {
@@ -220,7 +237,7 @@ public final class DreamCycle {
         Rem rem = new Rem(policy, scoring, judge, validator, store);
         DreamReport report = DreamReport.EMPTY;
         for (DreamPhase phase : DreamPhase.values()) {
-            if (phase != DreamPhase.LIGHT && !renewLease(scope)) {
+            if (phase != DreamPhase.LIGHT && leaseRenewalDue() && !renewLease(scope)) {
                 LOG.warn("dream cycle of {} stopped before {}: its lease expired and another holder took it",
                         scope, phase);
                 return report.plus(DreamReport.endUserSkipped());
@@ -345,7 +362,7 @@ public final class DreamCycle {
 
         /**
          * How long a user's dream lease lasts unless renewed (default {@link #DEFAULT_LEASE_DURATION});
-         * each phase renews it, so it must outlast one phase. It is also how long a crashed holder blocks
+         * it is renewed before a phase once half of it has run out, so it must outlast one phase. It is also how long a crashed holder blocks
          * that user's cycles.
          */
         public Builder leaseDuration(java.time.Duration v) {

@@ -185,6 +185,53 @@ class MultiInstanceTest {
     }
 
     @Test
+    void a_cycle_renews_its_lease_and_stops_when_another_holder_took_the_expired_lease() {
+        Scope alice = Scope.of("clinic", "assistant", "alice");
+        MutableClock leaseClock = new MutableClock(T0);
+        try (MemoryStore store = SqliteMemoryStore.open(dir);
+             ContextManager memory = ContextManager.builder().store(store).clock(new MutableClock(T0)).build()) {
+            memory.recordTurn(alice, "s1", Turn.user("I'm allergic to penicillin."));
+            DreamCycle cycle = DreamCycle.builder(store).clock(new MutableClock(T0)).leaseClock(leaseClock)
+                    .leaseDuration(Duration.ofSeconds(100)).build();
+
+            // past half of the lease at a phase boundary: renewed, and nobody else can take it
+            DreamReport renewed = cycle.run(alice, new dev.reverie.dream.DreamListener() {
+                @Override
+                public void phaseFinished(Scope scope, dev.reverie.dream.DreamPhase phase, DreamReport report) {
+                    if (phase == dev.reverie.dream.DreamPhase.LIGHT) {
+                        leaseClock.advance(Duration.ofSeconds(60));
+                    } else if (phase == dev.reverie.dream.DreamPhase.DEEP) {
+                        Instant now = leaseClock.instant();
+                        assertThat(store.tryLease(alice, DreamCycle.LEASE, "other", now, now.plusSeconds(100)))
+                                .isFalse();
+                    }
+                }
+            });
+            assertThat(renewed.endUsers()).isEqualTo(1);
+            assertThat(renewed.skipped()).isZero();
+
+            // the lease ran out during light sleep and another holder took it: the cycle stops there
+            memory.recordTurn(alice, "s2", Turn.user("I live in Recife."));
+            DreamReport stopped = cycle.run(alice, new dev.reverie.dream.DreamListener() {
+                @Override
+                public void phaseFinished(Scope scope, dev.reverie.dream.DreamPhase phase, DreamReport report) {
+                    if (phase == dev.reverie.dream.DreamPhase.LIGHT) {
+                        leaseClock.advance(Duration.ofSeconds(101));
+                        Instant now = leaseClock.instant();
+                        assertThat(store.tryLease(alice, DreamCycle.LEASE, "other", now, now.plusSeconds(100)))
+                                .isTrue();
+                    }
+                }
+            });
+            assertThat(stopped.skipped()).isEqualTo(1);
+            assertThat(stopped.endUsers()).isZero();
+            assertThat(stopped.promoted()).isZero();
+            assertThat(store.observations(alice, ObservationFilter.all())).extracting(Observation::status)
+                    .contains(dev.reverie.ObservationStatus.PENDING);
+        }
+    }
+
+    @Test
     void a_sqlite_lease_is_seen_by_another_store_on_the_same_folder() {
         Scope alice = Scope.of("clinic", "assistant", "alice");
         try (MemoryStore one = SqliteMemoryStore.open(dir); MemoryStore two = SqliteMemoryStore.open(dir)) {
