@@ -49,13 +49,14 @@ class MultiInstanceTest {
         CountDownLatch start = new CountDownLatch(1);
         List<Thread> instances = new ArrayList<>();
         List<ContextManager> managers = new ArrayList<>();
+        List<DreamReport> dreams = Collections.synchronizedList(new ArrayList<>());
         for (String name : List.of("one", "two")) {
             ContextManager m = ContextManager.builder().store("sqlite:" + dir).clock(new MutableClock(T0)).build();
             managers.add(m);
             instances.add(new Thread(() -> {
                 try {
                     start.await();
-                    SharedFolderWorkload.run(m, name, turns, acks::add, errors::add);
+                    dreams.add(SharedFolderWorkload.run(m, name, turns, acks::add, errors::add));
                 } catch (Throwable e) {
                     errors.add(e);
                 }
@@ -75,6 +76,8 @@ class MultiInstanceTest {
             assertThat(SharedFolderWorkload.brokenSessions(store)).as("sessions with gaps").isEmpty();
             assertThat(SharedFolderWorkload.activeMemories(store)).isPositive();
             assertThat(SharedFolderWorkload.duplicateActiveMemories(store)).as("duplicate ACTIVE memories").isEmpty();
+            // both instances dreamed the shared users, one at a time
+            assertThat(dreams).hasSize(2).allSatisfy(d -> assertThat(d.endUsers()).isPositive());
         }
     }
 

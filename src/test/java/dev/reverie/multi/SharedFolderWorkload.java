@@ -30,8 +30,8 @@ import java.util.function.Consumer;
  * concurrent dreams of one user would promote the same fact twice.
  *
  * <p>{@link #main} runs it in a child JVM: {@code <folder> <name> <turns>}; it prints one
- * {@code ACK} line per acknowledged turn (flushed), {@code ERR <message>} per failure, then
- * {@code DONE <errors>}.
+ * {@code ACK} line per acknowledged turn (flushed), {@code ERR <message>} per failure,
+ * {@code DREAMS <user cycles completed> <user cycles skipped>}, then {@code DONE <errors>}.
  */
 public final class SharedFolderWorkload {
 
@@ -57,15 +57,18 @@ public final class SharedFolderWorkload {
     /**
      * Records {@code turns} turns (alternating shared and own sessions), reporting each acknowledged
      * one to {@code ack} and each failure to {@code error}, while dreaming the tenant in a loop on a
-     * second thread; returns after a last dream.
+     * second thread; returns the sum of the dream reports after a last dream.
      */
-    public static void run(ContextManager memory, String name, int turns, Consumer<String> ack,
+    public static dev.reverie.dream.DreamReport run(ContextManager memory, String name, int turns, Consumer<String> ack,
                            Consumer<Throwable> error) throws InterruptedException {
         AtomicBoolean stop = new AtomicBoolean();
+        java.util.concurrent.atomic.AtomicReference<dev.reverie.dream.DreamReport> total =
+                new java.util.concurrent.atomic.AtomicReference<>(dev.reverie.dream.DreamReport.EMPTY);
         Thread dreamer = new Thread(() -> {
             while (!stop.get()) {
                 try {
-                    memory.dream(TENANT, AGENT, DreamListener.NONE);
+                    dev.reverie.dream.DreamReport r = memory.dream(TENANT, AGENT, DreamListener.NONE);
+                    total.accumulateAndGet(r, dev.reverie.dream.DreamReport::plus);
                 } catch (Throwable e) {
                     error.accept(e);
                 }
@@ -91,10 +94,11 @@ public final class SharedFolderWorkload {
             dreamer.join();
         }
         try {
-            memory.dream(TENANT, AGENT, DreamListener.NONE);
+            total.accumulateAndGet(memory.dream(TENANT, AGENT, DreamListener.NONE), dev.reverie.dream.DreamReport::plus);
         } catch (Throwable e) {
             error.accept(e);
         }
+        return total.get();
     }
 
     /** Acknowledged turns ({@code user session turnId}) missing from the session or the archive. */
@@ -170,7 +174,7 @@ public final class SharedFolderWorkload {
         PrintStream out = System.out;
         int[] errors = {0};
         try (ContextManager memory = ContextManager.builder().store("sqlite:" + folder).build()) {
-            run(memory, name, turns, a -> {
+            dev.reverie.dream.DreamReport dreams = run(memory, name, turns, a -> {
                 synchronized (out) {
                     out.println("ACK " + a);
                     out.flush();
@@ -182,6 +186,9 @@ public final class SharedFolderWorkload {
                     out.flush();
                 }
             });
+            synchronized (out) {
+                out.println("DREAMS " + dreams.endUsers() + " " + dreams.skipped());
+            }
         }
         synchronized (out) {
             out.println("DONE " + errors[0]);
