@@ -84,6 +84,7 @@ public final class ContextManager implements AutoCloseable {
         }
         this.dreams = dream.build();
         this.health = new HealthMonitor(store, policy, b.tokenCounter, clock, assembler.immutableTokens(), recallMode);
+        health.failures(writes::failures);
         this.failedRuns = new FailedRunCriterion(store, locks, clock, writes);
         this.admin = new MemoryAdmin(store, clock, locks, embedder, redactor, health, this::flush, this::ensureOpen);
     }
