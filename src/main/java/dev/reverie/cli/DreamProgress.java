@@ -48,7 +48,7 @@ final class DreamProgress implements DreamListener {
         done = 0;
         total = 0;
         if (terminal) {
-            draw(true);
+            draw(!everyUser); // for many users only the throttled redraw: thousands of phases go by
         } else if (!everyUser) {
             err.println(p + " started");
         }
@@ -60,7 +60,7 @@ final class DreamProgress implements DreamListener {
         done = d;
         total = t;
         if (terminal) {
-            draw(d >= t);
+            draw(!everyUser && d >= t);
         } else if (!everyUser) {
             err.println(p + " " + d + "/" + t);
         }
@@ -73,7 +73,8 @@ final class DreamProgress implements DreamListener {
         }
         if (terminal) {
             done = Math.max(done, total);
-            err.print(CLEAR_LINE + phaseLine() + "  " + summary(counters));
+            String bar = total == 0 ? String.format("%-6s %s", p, bar(1, 1)) : phaseLine();
+            err.print(CLEAR_LINE + bar + "  " + summary(counters));
             err.println();
             lineOpen = false;
         } else {

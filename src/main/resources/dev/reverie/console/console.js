@@ -292,7 +292,7 @@
     try {
       const h = await api('GET', 'health');
       box.appendChild(el('p', h.healthy ? 'healthy' : h.alerts.length + ' alert(s)', h.healthy ? 'muted' : 'alert'));
-      h.alerts.forEach((a) => box.appendChild(el('p', a.layer + ' · ' + a.tenant + '/' + a.agent + ': ' + a.message, 'alert')));
+      h.alerts.forEach((a) => box.appendChild(el('p', a.layer + (a.tenant ? ' · ' + a.tenant + '/' + a.agent : '') + ': ' + a.message, 'alert')));
       const metrics = Object.entries(h.metrics);
       box.appendChild(table([['metric', (m) => m[0]], ['value', (m) => typeof m[1] === 'number' ? Math.round(m[1] * 1000) / 1000 : m[1]]], metrics));
     } catch (err) { box.appendChild(el('p', err.message, 'error')); }
