@@ -87,6 +87,32 @@
     }
   });
 
+  // A link may carry #token=...&tenant=...&agent=...&user=... (the fragment never reaches the server);
+  // it is read once and removed from the address bar and the history entry at once.
+  async function fromFragment() {
+    if (!location.hash || location.hash.length < 2) return;
+    const params = new URLSearchParams(location.hash.slice(1));
+    history.replaceState(null, '', location.pathname);
+    if (params.get('tenant')) $('tenant').value = params.get('tenant');
+    if (params.get('agent')) $('agent').value = params.get('agent');
+    if (!params.get('token')) return;
+    token = params.get('token');
+    try {
+      await api('GET', 'health');
+    } catch (err) {
+      token = null;
+      $('login-error').textContent = err.message;
+      return;
+    }
+    $('login').classList.add('hidden');
+    $('app').classList.remove('hidden');
+    loadHealth();
+    if (params.get('tenant') && params.get('agent')) {
+      await loadUsers();
+      if (params.get('user')) await openUser(params.get('tenant'), params.get('agent'), params.get('user'));
+    }
+  }
+
   // ------------------------------------------------------------------ users
 
   $('agent-form').addEventListener('submit', (e) => { e.preventDefault(); loadUsers(); });
@@ -146,7 +172,7 @@
     box.appendChild(table([
       ['kind', (m) => m.kind], ['text', (m) => m.text, 'text'], ['importance', (m) => Math.round(m.importance)],
       ['status', (m) => m.status], ['permanent', (m) => m.permanent ? 'yes' : ''],
-      ['provenance', (m) => m.provenance ? m.provenance.source + (m.provenance.outcome ? ' (' + m.provenance.outcome + ')' : '') : ''],
+      ['provenance', (m) => m.provenance ? m.provenance.source + (m.provenance.outcome && m.provenance.outcome !== 'UNKNOWN' ? ' (' + m.provenance.outcome + ')' : '') : ''],
       ['TTL', (m) => m.expired ? 'expired' : when(m.expires_at)]], memories,
     (m) => [button('history', () => showHistory(m.id)), button('edit', () => editMemory(m)),
       button('delete', () => deleteMemory(m))]));
@@ -294,7 +320,12 @@
       box.appendChild(el('p', h.healthy ? 'healthy' : h.alerts.length + ' alert(s)', h.healthy ? 'muted' : 'alert'));
       h.alerts.forEach((a) => box.appendChild(el('p', a.layer + (a.tenant ? ' · ' + a.tenant + '/' + a.agent : '') + ': ' + a.message, 'alert')));
       const metrics = Object.entries(h.metrics);
-      box.appendChild(table([['metric', (m) => m[0]], ['value', (m) => typeof m[1] === 'number' ? Math.round(m[1] * 1000) / 1000 : m[1]]], metrics));
+      const details = el('details');
+      details.appendChild(el('summary', metrics.length + ' metrics'));
+      details.appendChild(table([['metric', (m) => m[0]], ['value', (m) => typeof m[1] === 'number' ? Math.round(m[1] * 1000) / 1000 : m[1]]], metrics));
+      box.appendChild(details);
     } catch (err) { box.appendChild(el('p', err.message, 'error')); }
   }
+
+  fromFragment();
 })();
