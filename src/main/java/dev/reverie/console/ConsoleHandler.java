@@ -195,7 +195,7 @@ final class ConsoleHandler implements HttpHandler {
         Headers h = ex.getResponseHeaders();
         h.set("Content-Type", "text/event-stream; charset=utf-8");
         ex.sendResponseHeaders(200, 0);
-        try (EventStream events = new EventStream(ex.getResponseBody())) {
+        try (EventStream events = new EventStream(ex.getResponseBody(), scope == null)) {
             try {
                 DreamReport report = consolidate ? memory.consolidate(scope, events)
                         : scope != null ? memory.dream(scope, events)

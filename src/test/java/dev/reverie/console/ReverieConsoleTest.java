@@ -201,38 +201,62 @@ class ReverieConsoleTest {
         assertThat(memory.store().endUsers("clinic-42", "receptionist")).containsExactly(ALICE);
     }
 
-    @Test
-    void dream_streams_phase_events_then_the_report() throws Exception {
+    /** The event names and data lines of a POST that streams server-sent events. */
+    record Stream(int status, String contentType, List<String> events, List<JsonNode> data) {
+    }
+
+    Stream stream(String pathAndQuery) throws Exception {
         HttpResponse<java.util.stream.Stream<String>> r = http.send(HttpRequest.newBuilder(
-                        console.url().resolve("/api/dream?scope=" + q("clinic-42/receptionist")))
+                        console.url().resolve(pathAndQuery))
                 .POST(HttpRequest.BodyPublishers.noBody())
                 .header("Authorization", "Bearer " + TOKEN).build(), HttpResponse.BodyHandlers.ofLines());
         List<String> events = new ArrayList<>();
-        List<String> data = new ArrayList<>();
+        List<JsonNode> data = new ArrayList<>();
         r.body().forEach(line -> {
-            if (line.startsWith("event: ")) {
-                events.add(line.substring(7));
-            } else if (line.startsWith("data: ")) {
-                data.add(line.substring(6));
+            try {
+                if (line.startsWith("event: ")) {
+                    events.add(line.substring(7));
+                } else if (line.startsWith("data: ")) {
+                    data.add(JSON.readTree(line.substring(6)));
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
             }
         });
+        return new Stream(r.statusCode(), r.headers().firstValue("Content-Type").orElse(""), events, data);
+    }
 
-        assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/event-stream"));
-        assertThat(events).hasSameSizeAs(data);
-        assertThat(events.get(0)).isEqualTo("phase_started");
-        assertThat(events).contains("progress", "phase_finished", "user_finished");
-        assertThat(events.indexOf("phase_finished")).isGreaterThan(events.indexOf("phase_started"));
-        assertThat(events.get(events.size() - 1)).isEqualTo("report");
-        JsonNode first = JSON.readTree(data.get(0));
-        assertThat(first.get("phase").asText()).isEqualTo("LIGHT");
-        JsonNode progress = JSON.readTree(data.get(events.indexOf("progress")));
-        assertThat(progress.has("done")).isTrue();
-        assertThat(progress.has("total")).isTrue();
-        JsonNode report = JSON.readTree(data.get(data.size() - 1));
-        assertThat(report.get("end_users").asLong()).isEqualTo(2);
+    @Test
+    void dream_streams_phase_events_then_the_report() throws Exception {
+        Stream s = stream("/api/dream?scope=" + q("clinic-42/receptionist/alice"));
+
+        assertThat(s.status()).isEqualTo(200);
+        assertThat(s.contentType()).startsWith("text/event-stream");
+        assertThat(s.events()).hasSameSizeAs(s.data());
+        assertThat(s.events().get(0)).isEqualTo("phase_started");
+        assertThat(s.data().get(0).get("phase").asText()).isEqualTo("LIGHT");
+        assertThat(s.events()).contains("progress", "phase_finished");
+        assertThat(s.events().indexOf("phase_finished")).isGreaterThan(s.events().indexOf("progress"));
+        assertThat(s.data().stream().filter(d -> d.has("phase") && d.has("counters")).map(d -> d.get("phase").asText()))
+                .containsExactly("LIGHT", "DEEP", "REM", "PRUNE");
+        JsonNode progress = s.data().get(s.events().indexOf("progress"));
+        assertThat(progress.get("done").isNumber()).isTrue();
+        assertThat(progress.get("total").isNumber()).isTrue();
+        assertThat(s.events().get(s.events().size() - 1)).isEqualTo("report");
+        JsonNode report = s.data().get(s.data().size() - 1);
+        assertThat(report.get("end_users").asLong()).isEqualTo(1);
         assertThat(report.has("rem_after")).isTrue();
         assertThat(memory.admin().memories(ALICE)).isNotEmpty();
+    }
+
+    @Test
+    void a_dream_of_every_user_reports_each_user_then_the_sum() throws Exception {
+        Stream s = stream("/api/dream?scope=" + q("clinic-42/receptionist"));
+
+        assertThat(s.events().get(0)).isEqualTo("phase_started");
+        assertThat(s.events().stream().filter("user_finished"::equals)).hasSize(2);
+        assertThat(s.events().get(s.events().size() - 1)).isEqualTo("report");
+        assertThat(s.data().get(s.data().size() - 1).get("end_users").asLong()).isEqualTo(2);
     }
 
     @Test
