@@ -9,6 +9,7 @@ import dev.reverie.MemoryEvent;
 import dev.reverie.MemoryFilter;
 import dev.reverie.MemoryStatus;
 import dev.reverie.Observation;
+import dev.reverie.Outcome;
 import dev.reverie.Scope;
 import dev.reverie.SessionTurn;
 import dev.reverie.console.OperatorJson;
@@ -34,6 +35,10 @@ final class InspectCommands {
     /** An instant to the second, as operators read it. */
     static String when(Instant at) {
         return at == null ? "-" : at.truncatedTo(ChronoUnit.SECONDS).toString();
+    }
+
+    static String times(int n) {
+        return n == 1 ? "once" : n + " times";
     }
 
     static String ttl(Memory m, Instant now) {
@@ -183,12 +188,13 @@ final class InspectCommands {
                     "permanent", m.permanent() ? "yes" : "no", "ttl", ttl(m, now),
                     "confidence", String.format("%.2f", m.confidence()),
                     "created", when(m.createdAt()), "updated", when(m.updatedAt()),
-                    "reinforced", m.reinforcementCount() + " times",
-                    "recalled", m.retrievalCount() + " times, last " + when(m.lastRetrievedAt()),
+                    "reinforced", times(m.reinforcementCount()),
+                    "recalled", times(m.retrievalCount()) + ", last " + when(m.lastRetrievedAt()),
                     "superseded by", m.supersededBy(),
                     "source", m.provenance() == null ? null : m.provenance().source()
                             + (m.provenance().sessionId() == null ? "" : " in session " + m.provenance().sessionId())
-                            + (m.provenance().outcome() == null ? "" : ", outcome " + m.provenance().outcome()),
+                            + (m.provenance().outcome() == null || m.provenance().outcome() == Outcome.UNKNOWN ? ""
+                            : ", outcome " + m.provenance().outcome()),
                     "source turns", String.join(", ", m.sourceTurnIds()));
             out().println();
             out().println("History:");

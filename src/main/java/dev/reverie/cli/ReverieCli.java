@@ -10,7 +10,6 @@ import picocli.CommandLine.Command;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -198,7 +197,7 @@ public final class ReverieCli implements Callable<Integer> {
         public String[] getVersion() {
             String v = ReverieCli.class.getPackage().getImplementationVersion();
             return new String[] {"reverie-cli " + (v == null ? "(development build)" : v),
-                    "Java " + System.getProperty("java.version"), "charset " + StandardCharsets.UTF_8.name()};
+                    "Java " + System.getProperty("java.version")};
         }
     }
 }
