@@ -8,6 +8,8 @@ import picocli.CommandLine.Option;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /** Serves the operator console page on the store until interrupted (Ctrl-C). */
 @Command(name = "console", mixinStandardHelpOptions = true,
@@ -42,21 +44,31 @@ final class ConsoleCommand extends StoreCommand {
                     + " the console beyond this machine (plain HTTP: put TLS in front of it)");
         }
         String t = token == null || token.isBlank() ? ReverieConsole.newToken() : token;
+        CountDownLatch closed = new CountDownLatch(1);
+        // On Ctrl-C the JVM halts once the hooks return: this one waits until the store is closed,
+        // so a Lucene store's last writes are committed.
+        Thread hook = new Thread(() -> {
+            cli.stopSignal().countDown();
+            try {
+                closed.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "reverie-console-stop");
         try (ReverieConsole console = ReverieConsole.start(memory, new InetSocketAddress(address, port), t, allowRemote)) {
-            Thread hook = new Thread(() -> cli.stopSignal().countDown(), "reverie-console-stop");
             Runtime.getRuntime().addShutdownHook(hook);
             out().println("Reverie console: " + console.url());
             out().println("Token: " + t);
             out().println("Press Ctrl-C to stop.");
             out().flush();
+            cli.stopSignal().await();
+        } finally {
+            memory.close(); // safe twice: the command closes it again
+            closed.countDown();
             try {
-                cli.stopSignal().await();
-            } finally {
-                try {
-                    Runtime.getRuntime().removeShutdownHook(hook);
-                } catch (IllegalStateException shuttingDown) {
-                    // the JVM is exiting: the hook already ran
-                }
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException | IllegalArgumentException shuttingDownOrNeverAdded) {
+                // the JVM is exiting (the hook is running), or start() failed before it was added
             }
         }
         return ReverieCli.OK;

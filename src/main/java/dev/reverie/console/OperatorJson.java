@@ -19,7 +19,6 @@ import dev.reverie.StyleProfile;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -193,11 +192,6 @@ public final class OperatorJson {
         j.put("outcome", p.outcome());
         j.put("trust", p.trust());
         return j;
-    }
-
-    /** A list mapped with {@code f}, for symmetry at call sites. */
-    static <T> List<Map<String, Object>> all(List<T> items, java.util.function.Function<T, Map<String, Object>> f) {
-        return items.stream().map(f).toList();
     }
 
     private static ObjectMapper createMapper() {
