@@ -215,6 +215,12 @@ public final class ContextManager implements AutoCloseable {
         return dreams.consolidate(scope);
     }
 
+    /** As {@link #consolidate(Scope)}, reporting each phase's start, progress and end to {@code listener}. */
+    public DreamReport consolidate(Scope scope, DreamListener listener) {
+        ensureOpen();
+        return dreams.consolidate(scope, listener);
+    }
+
     /** A recall tool sealed to {@code scope}, for {@link RecallMode#ON_DEMAND} function calling. */
     public MemoryTool recallTool(Scope scope) {
         Checks.notNull("scope", scope);
