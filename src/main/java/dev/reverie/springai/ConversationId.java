@@ -27,9 +27,9 @@ public record ConversationId(Scope scope, String sessionId) {
 
     /**
      * Parses {@code "tenant/agent/user/session"}, each part a valid id; anything else fails with an
-     * {@link IllegalArgumentException} saying what was expected (Spring AI's
-     * {@code ChatMemory.DEFAULT_CONVERSATION_ID}, {@code "default"}, is refused: pass
-     * {@code a.param(ChatMemory.CONVERSATION_ID, id)} on each request).
+     * {@link IllegalArgumentException} saying what was expected (a request without a
+     * conversation id, which {@code MessageChatMemoryAdvisor} calls {@code "default"}, is refused:
+     * pass {@code a.param(ChatMemory.CONVERSATION_ID, id)} on each request).
      */
     public static ConversationId parse(String conversationId) {
         Checks.notNull("conversationId", conversationId);
