@@ -16,7 +16,7 @@ import org.springframework.ai.tool.definition.ToolDefinition;
  * exception, for bad arguments).
  *
  * <p>The scope is never taken from the model. {@link #of(MemoryTool)} seals one end user's scope
- * (build it per request: {@code .toolCallbacks(ReverieToolCallback.of(manager.recallTool(scope)))});
+ * (build it per request: {@code .tools(ReverieToolCallback.of(manager.recallTool(scope)))});
  * {@link #fromToolContext(ContextManager)} serves many users from one callback by reading the scope
  * the host put in the tool context ({@code .toolContext(Map.of(ReverieAdvisor.SCOPE, scope))}), which
  * the model cannot write. Immutable and thread-safe.

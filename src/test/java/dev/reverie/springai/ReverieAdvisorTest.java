@@ -74,7 +74,7 @@ class ReverieAdvisorTest {
         });
         chat = ChatClient.builder(model).defaultSystem(PERSONA)
                 .defaultAdvisors(ReverieAdvisor.builder(memory).budgetTokens(2_000).build())
-                .defaultToolCallbacks(calendar())
+                .defaultTools(calendar())
                 .build();
     }
 
@@ -227,19 +227,29 @@ class ReverieAdvisorTest {
     }
 
     @Test
-    void on_demand_recall_injects_no_memories_and_the_recall_tool_reaches_them() {
-        ChatClient onDemand = ChatClient.builder(model)
-                .defaultAdvisors(ReverieAdvisor.builder(memory).recallMode(RecallMode.ON_DEMAND).build()).build();
+    void on_demand_recall_injects_no_memories_and_the_sealed_recall_tool_reaches_them_unrecorded() {
         ask(ALICE, "s1", "Hi, I'm Marina. I'm allergic to dipyrone.");
+        ask(BOB, "s1", "Hello, I'm Bruno. I'm allergic to penicillin.");
         clock.advance(Duration.ofDays(3));
+        ScriptedChatModel searching = new ScriptedChatModel(prompt -> hasToolResults(prompt)
+                ? say("Your file says you are allergic to dipyrone.")
+                : callTool("call-9", "recall_memory", "{\"query\":\"allergic\"}"));
+        ChatClient onDemand = ChatClient.builder(searching)
+                .defaultAdvisors(ReverieAdvisor.builder(memory).recallMode(RecallMode.ON_DEMAND).build()).build();
 
-        onDemand.prompt().user("Can I take dipyrone?")
+        String answer = onDemand.prompt().user("Can I take dipyrone?")
                 .advisors(a -> a.param(ReverieAdvisor.SCOPE, ALICE).param(ReverieAdvisor.SESSION, "s2"))
-                .toolCallbacks(ReverieToolCallback.of(memory.recallTool(ALICE)))
+                .tools(ReverieToolCallback.of(memory.recallTool(ALICE)))
                 .call().content();
 
-        assertThat(systemText(model.last())).doesNotContain("allergic to dipyrone");
-        assertThat(model.last().getOptions()).isNotNull();
+        assertThat(answer).isEqualTo("Your file says you are allergic to dipyrone.");
+        assertThat(systemText(searching.prompts().get(0))).doesNotContain("allergic to dipyrone");
+        List<Message> second = searching.last().getInstructions();
+        ToolResponseMessage result = (ToolResponseMessage) second.get(second.size() - 1);
+        assertThat(result.getResponses().get(0).responseData()).contains("dipyrone").doesNotContain("penicillin");
+        assertThat(store.sessionTurns(ALICE, "s2", 0, 10)).extracting(SessionTurn::role)
+                .as("the recall tool's results are memory already: not recorded again")
+                .containsExactly(TurnRole.USER, TurnRole.ASSISTANT);
     }
 
     @Test
