@@ -35,6 +35,7 @@ class CoreWithoutIntegrationsTest {
         }
         assertThat(urls).noneMatch(u -> u.getPath().contains("springframework") || u.getPath().contains("micrometer")
                 || u.getPath().contains("projectreactor") || u.getPath().contains("langchain4j"));
+        java.sql.DriverManager.getDrivers(); // the JVM-wide driver scan happens here, as it would in a full run
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
         try (URLClassLoader isolated = new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
@@ -60,6 +61,16 @@ class CoreWithoutIntegrationsTest {
                     // as intended
                 }
             }
+            // DriverManager scans for drivers once per JVM, through the application class loader; an
+            // earlier test has done so, so this loader's copy of the driver must register itself
+            java.sql.Driver driver;
+            try {
+                Class.forName("org.sqlite.JDBC", true, getClass().getClassLoader());
+                driver = java.util.Collections.list(java.sql.DriverManager.getDrivers()).stream()
+                        .filter(d -> d.getClass().getClassLoader() == getClass().getClassLoader()).findFirst().orElseThrow();
+            } catch (ClassNotFoundException e) {
+                throw new AssertionError("the SQLite driver must be on the isolated class path", e);
+            }
             Scope scope = Scope.of("clinic-42", "receptionist", "alice");
             try (ContextManager memory = ContextManager.builder().store("sqlite::memory:")
                     .immutable(ImmutableLayer.of("You are the clinic's receptionist.")).build()) {
@@ -73,6 +84,12 @@ class CoreWithoutIntegrationsTest {
                 }
                 memory.health();
                 memory.recallTool(scope).call("{\"query\":\"allergy\"}");
+            } finally {
+                try {
+                    java.sql.DriverManager.deregisterDriver(driver);
+                } catch (java.sql.SQLException e) {
+                    throw new AssertionError(e);
+                }
             }
         }
     }
