@@ -154,7 +154,9 @@ public final class DreamCycle {
             } catch (IllegalStateException e) {
                 throw e; // the store is closed: no other user can succeed
             } catch (RuntimeException e) {
-                LOG.warn("dream cycle failed for {}; a rerun completes it", scope, e);
+                // reported to the listener with the exception; the log gets one line, the trace at DEBUG
+                LOG.warn("dream cycle failed for {}; a rerun completes it: {}", scope, e.toString());
+                LOG.debug("dream cycle failure for {}", scope, e);
                 total = total.plus(DreamReport.endUserFailed());
             }
             DreamReport finished = report;

@@ -264,7 +264,10 @@ public final class LlmExtractor implements Extractor {
             List<ExtractedFact> facts = fallback.extract(turn);
             return facts == null ? List.of() : facts;
         } catch (RuntimeException | StackOverflowError e) {
-            LOG.warn("fallback extractor {} threw for turn {}", fallback.getClass().getSimpleName(), turn.turnId(), e);
+            // absorbed and counted: one line at WARN, the trace at DEBUG for whoever investigates
+            LOG.warn("fallback extractor {} threw for turn {}: {}", fallback.getClass().getSimpleName(), turn.turnId(),
+                    e.toString());
+            LOG.debug("fallback extractor failure for turn {}", turn.turnId(), e);
             return List.of();
         }
     }
