@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (PostgreSQL refuses to run as root; when the build runs as root, as CI does, the embedded server
  * starts it in a user namespace with {@code unshare -U}.) Thread-safe.
  */
-final class EmbeddedPostgresServer {
+public final class EmbeddedPostgresServer {
 
     private static final Map<Path, String> DATABASES = new ConcurrentHashMap<>();
     private static final AtomicInteger COUNTER = new AtomicInteger();
@@ -55,18 +55,18 @@ final class EmbeddedPostgresServer {
     }
 
     /** The running server. */
-    static EmbeddedPostgres server() {
+    public static EmbeddedPostgres server() {
         return Holder.PG;
     }
 
     /** The server's data directory (the files that erase must leave clean). */
-    static Path dataDirectory() {
+    public static Path dataDirectory() {
         server();
         return Holder.DATA;
     }
 
     /** The name of the database that belongs to {@code folder}, created on first use. */
-    static String database(Path folder) {
+    public static String database(Path folder) {
         return DATABASES.computeIfAbsent(folder.toAbsolutePath(), f -> {
             String name = "reverie_test_" + COUNTER.incrementAndGet();
             try (Connection c = server().getPostgresDatabase().getConnection(); Statement st = c.createStatement()) {
@@ -79,13 +79,13 @@ final class EmbeddedPostgresServer {
     }
 
     /** The JDBC URL (after {@code jdbc:}) of the database that belongs to {@code folder}. */
-    static String url(Path folder) {
+    public static String url(Path folder) {
         return String.format(Locale.ROOT, "postgresql://localhost:%d/%s?user=postgres", server().getPort(),
                 database(folder));
     }
 
     /** A connection as the superuser to the database of {@code folder}. */
-    static Connection connect(Path folder) throws SQLException {
+    public static Connection connect(Path folder) throws SQLException {
         return server().getDatabase("postgres", database(folder)).getConnection();
     }
 }
