@@ -18,8 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * One embedded PostgreSQL (io.zonky.test, binaries from the Maven repository) for the whole test
  * run, started on first use and stopped by the JVM's shutdown hook. Each test folder gets its own
  * database, so tests never see each other's data while reopening the same folder reaches the same
- * database again.
- * (PostgreSQL refuses to run as root; when the build runs as root, as CI does, the embedded server
+ * database again. (PostgreSQL refuses to run as root; when the build runs as root, as CI does, the embedded server
  * starts it in a user namespace with {@code unshare -U}.) Thread-safe.
  */
 public final class EmbeddedPostgresServer {
@@ -30,27 +29,34 @@ public final class EmbeddedPostgresServer {
     private EmbeddedPostgresServer() {
     }
 
+    /** Started on first use (class initialisation is thread-safe and happens once). */
     private static final class Holder {
-        static final EmbeddedPostgres PG = start();
-        static final Path DATA = dataDirectory;
+        static final Path DATA = dataFolder();
+        static final EmbeddedPostgres PG = start(DATA);
     }
 
-    private static Path dataDirectory;
-
-    private static EmbeddedPostgres start() {
+    private static Path dataFolder() {
         try {
-            Path data = Files.createTempDirectory("reverie-pg");
-            dataDirectory = data.resolve("data");
+            Path parent = Files.createTempDirectory("reverie-pg");
+            return parent.resolve("data");
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not create a folder for the embedded PostgreSQL", e);
+        }
+    }
+
+    private static EmbeddedPostgres start(Path data) {
+        Path log = data.resolveSibling("postgres.log"); // initdb's and the server's output, kept for failures
+        try {
             EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
-                    .setDataDirectory(dataDirectory)
+                    .setDataDirectory(data)
                     .setCleanDataDirectory(true)
                     .setServerConfig("max_connections", "300")
                     .setServerConfig("fsync", "on")
-                    .setOutputRedirector(ProcessBuilder.Redirect.DISCARD)
-                    .setErrorRedirector(ProcessBuilder.Redirect.DISCARD);
+                    .setOutputRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .setErrorRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()));
             return builder.start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not start the embedded PostgreSQL", e);
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("could not start the embedded PostgreSQL; its log is " + log, e);
         }
     }
 
