@@ -26,8 +26,19 @@ final class TenantSchema {
             lock.setLong(1, PostgresMemoryStore.lockKey("schema", name));
             lock.execute();
         }
+        boolean exists;
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM pg_namespace WHERE nspname = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                exists = rs.next();
+            }
+        }
         try (Statement st = c.createStatement()) {
-            st.execute("CREATE SCHEMA IF NOT EXISTS " + s);
+            if (!exists) {
+                // only here: CREATE SCHEMA needs CREATE on the database even with IF NOT EXISTS, and a
+                // least-privilege user may be given schemas made by an administrator
+                st.execute("CREATE SCHEMA " + s);
+            }
             st.execute("CREATE TABLE IF NOT EXISTS " + s + ".schema_version (version integer NOT NULL)");
             int version = 0;
             try (ResultSet rs = st.executeQuery("SELECT COALESCE(MAX(version), 0) FROM " + s + ".schema_version")) {

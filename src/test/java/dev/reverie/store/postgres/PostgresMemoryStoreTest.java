@@ -199,6 +199,23 @@ class PostgresMemoryStoreTest extends MemoryStoreContract {
     }
 
     @Test
+    void should_run_as_a_user_without_create_on_the_database_in_schemas_an_administrator_made() throws Exception {
+        String role = "reverie_app_" + Math.abs(folder.hashCode());
+        try (Connection c = EmbeddedPostgresServer.connect(folder); Statement st = c.createStatement()) {
+            st.execute("CREATE ROLE " + role + " LOGIN");
+            st.execute("CREATE SCHEMA \"" + SchemaNames.of("clinic-1") + "\" AUTHORIZATION " + role);
+        }
+        String url = EmbeddedPostgresServer.url(folder).replace("user=postgres", "user=" + role);
+        try (MemoryStore app = MemoryStores.open(url)) {
+            app.write(WriteBatch.of(ALICE).put(memory(ALICE, "kept by the least-privilege user", 0)));
+            assertThat(app.searchMemories(ALICE, "privilege", ACTIVE, KINDS, 5)).hasSize(1);
+            app.erase(BOB);
+            assertThatThrownBy(() -> app.memories(ALICE_OTHER_TENANT, MemoryFilter.all()))
+                    .isInstanceOf(MemoryStoreException.class).hasMessageContaining("permission denied");
+        }
+    }
+
+    @Test
     void should_refuse_a_uri_that_is_not_a_jdbc_url_tail_and_hide_passwords() {
         assertThatThrownBy(() -> MemoryStores.open("postgresql:localhost/db"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("postgresql://host:5432/db");
