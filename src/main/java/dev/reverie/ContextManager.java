@@ -84,6 +84,7 @@ public final class ContextManager implements AutoCloseable {
         }
         this.dreams = dream.build();
         this.health = new HealthMonitor(store, policy, b.tokenCounter, clock, assembler.immutableTokens(), recallMode);
+        health.failures(writes::failures);
         this.failedRuns = new FailedRunCriterion(store, locks, clock, writes);
         this.admin = new MemoryAdmin(store, clock, locks, embedder, redactor, health, this::flush, this::ensureOpen);
     }
@@ -212,6 +213,12 @@ public final class ContextManager implements AutoCloseable {
     public DreamReport consolidate(Scope scope) {
         ensureOpen();
         return dreams.consolidate(scope);
+    }
+
+    /** As {@link #consolidate(Scope)}, reporting each phase's start, progress and end to {@code listener}. */
+    public DreamReport consolidate(Scope scope, DreamListener listener) {
+        ensureOpen();
+        return dreams.consolidate(scope, listener);
     }
 
     /** A recall tool sealed to {@code scope}, for {@link RecallMode#ON_DEMAND} function calling. */

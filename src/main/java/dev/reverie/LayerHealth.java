@@ -29,9 +29,11 @@ import java.util.Map;
  * @param immutableTokens tokens of the manager's IMMUTABLE layer
  * @param agents          one entry per tenant and agent seen in the window, sorted by tenant then agent
  * @param alerts          every alert that fired, manager-wide ones first
+ * @param failures        background and fallback failures of the manager in the window (never thrown at
+ *                        the caller, so counted here)
  */
 public record LayerHealth(Instant since, Instant at, int immutableTokens, List<AgentHealth> agents,
-                          List<HealthAlert> alerts) {
+                          List<HealthAlert> alerts, Failures failures) {
 
     public LayerHealth {
         Checks.notNull("since", since);
@@ -39,6 +41,46 @@ public record LayerHealth(Instant since, Instant at, int immutableTokens, List<A
         Checks.nonNegative("immutableTokens", immutableTokens);
         agents = List.copyOf(Checks.notNull("agents", agents));
         alerts = List.copyOf(Checks.notNull("alerts", alerts));
+        Checks.notNull("failures", failures);
+    }
+
+    /** A snapshot without failure counters (all zero). */
+    public LayerHealth(Instant since, Instant at, int immutableTokens, List<AgentHealth> agents,
+                       List<HealthAlert> alerts) {
+        this(since, at, immutableTokens, agents, alerts, Failures.NONE);
+    }
+
+    /**
+     * Failures the manager absorbed instead of throwing them at the caller, counted over the window.
+     * Each is also logged once as a warning; a rising count is the signal to look at the logs.
+     * Immutable and thread-safe.
+     *
+     * @param extractorErrors     turns whose extractor threw: the turn was recorded without observations
+     * @param extractionFallbacks turns the LLM extractor handed to its rule-based fallback (the model
+     *                            threw or answered malformed JSON)
+     * @param embeddingFailures   recorded calls whose background embedding failed: their observations
+     *                            and archived turns stay lexically searchable, without vectors
+     * @param embeddingDrops      recorded calls whose embedding was dropped because the queue was full
+     *                            or the manager was closing
+     */
+    public record Failures(long extractorErrors, long extractionFallbacks, long embeddingFailures,
+                           long embeddingDrops) {
+
+        /** No failure. */
+        public static final Failures NONE = new Failures(0, 0, 0, 0);
+
+        /** These counters minus {@code base} (an earlier reading), never below zero. */
+        public Failures minus(Failures base) {
+            return new Failures(Math.max(0, extractorErrors - base.extractorErrors),
+                    Math.max(0, extractionFallbacks - base.extractionFallbacks),
+                    Math.max(0, embeddingFailures - base.embeddingFailures),
+                    Math.max(0, embeddingDrops - base.embeddingDrops));
+        }
+
+        /** Whether every counter is zero. */
+        public boolean none() {
+            return extractorErrors == 0 && extractionFallbacks == 0 && embeddingFailures == 0 && embeddingDrops == 0;
+        }
     }
 
     /** Whether any alert fired. */
@@ -58,13 +100,17 @@ public record LayerHealth(Instant since, Instant at, int immutableTokens, List<A
 
     /**
      * Every metric as name → number: {@code reverie.alerts} (all alerts),
-     * {@code reverie.immutable.size_tokens}, then each agent's metrics with
+     * {@code reverie.immutable.size_tokens}, the manager-wide {@code reverie.failures.*} counters, then each agent's metrics with
      * {@code {tenant=...,agent=...}} appended to the name. Insertion-ordered.
      */
     public Map<String, Number> toMap() {
         Map<String, Number> out = new LinkedHashMap<>();
         out.put("reverie.alerts", alerts.size());
         out.put("reverie.immutable.size_tokens", immutableTokens);
+        out.put("reverie.failures.extractor_errors", failures.extractorErrors());
+        out.put("reverie.failures.extraction_fallbacks", failures.extractionFallbacks());
+        out.put("reverie.failures.embedding_failures", failures.embeddingFailures());
+        out.put("reverie.failures.embedding_drops", failures.embeddingDrops());
         for (AgentHealth a : agents) {
             String tags = "{tenant=" + a.tenantId() + ",agent=" + a.agentId() + "}";
             a.toMap().forEach((name, value) -> out.put(name + tags, value));

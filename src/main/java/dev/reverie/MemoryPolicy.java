@@ -47,6 +47,10 @@ public final class MemoryPolicy {
     private final Duration turnRetention;
     private final double episodeImportance;
     private final int neighbourTurns;
+    private final boolean quoteSourceTurns;
+    private final int neighbourAnchors;
+    private final double neighbourMinRelevance;
+    private final double neighbourDiscount;
 
     private MemoryPolicy(Builder b) {
         relevanceWeight = b.relevanceWeight;
@@ -82,6 +86,10 @@ public final class MemoryPolicy {
         turnRetention = b.turnRetention;
         episodeImportance = b.episodeImportance;
         neighbourTurns = b.neighbourTurns;
+        quoteSourceTurns = b.quoteSourceTurns;
+        neighbourAnchors = b.neighbourAnchors;
+        neighbourMinRelevance = b.neighbourMinRelevance;
+        neighbourDiscount = b.neighbourDiscount;
     }
 
     /** The design's defaults. */
@@ -169,9 +177,21 @@ public final class MemoryPolicy {
     public double episodeImportance() { return episodeImportance; }
     /**
      * Turns on each side of a strongly matching turn packed with it when the budget allows, since
-     * answers often sit in the reply (default 1; 0 turns it off).
+     * answers often sit in the reply (default 2; 0 turns it off).
      */
     public int neighbourTurns() { return neighbourTurns; }
+    /**
+     * Whether a memory or observation derived from a single turn is packed as that verbatim turn
+     * when the turn is among the candidates and fits (default {@code true}): the model gets what was
+     * said, not a one-sentence fragment of it.
+     */
+    public boolean quoteSourceTurns() { return quoteSourceTurns; }
+    /** How many of the best-ranked turns get their neighbours fetched (default 5: a call stays cheap). */
+    public int neighbourAnchors() { return neighbourAnchors; }
+    /** Fused relevance (0–1) a turn needs for its neighbours to be fetched (default 0.5). */
+    public double neighbourMinRelevance() { return neighbourMinRelevance; }
+    /** A neighbour's score as a share of its anchor turn's (default 0.9). */
+    public double neighbourDiscount() { return neighbourDiscount; }
 
     /** Decay half-life for a kind (default 30 days; SKILL and FACT 90 days; EVENT 180 days). */
     public Duration halfLife(MemoryKind kind) {
@@ -221,7 +241,11 @@ public final class MemoryPolicy {
         private boolean episodicRecall = true;
         private Duration turnRetention = Duration.ofDays(365);
         private double episodeImportance = 50;
-        private int neighbourTurns = 1;
+        private int neighbourTurns = 2;
+        private boolean quoteSourceTurns = true;
+        private int neighbourAnchors = 5;
+        private double neighbourMinRelevance = 0.5;
+        private double neighbourDiscount = 0.9;
 
         private Builder() {
             for (MemoryKind kind : MemoryKind.values()) {
@@ -271,6 +295,10 @@ public final class MemoryPolicy {
             turnRetention = p.turnRetention;
             episodeImportance = p.episodeImportance;
             neighbourTurns = p.neighbourTurns;
+            quoteSourceTurns = p.quoteSourceTurns;
+            neighbourAnchors = p.neighbourAnchors;
+            neighbourMinRelevance = p.neighbourMinRelevance;
+            neighbourDiscount = p.neighbourDiscount;
         }
 
         /** Sets the three score weights; they must each be in [0, 1] and sum to 1. */
@@ -310,6 +338,10 @@ public final class MemoryPolicy {
         public Builder turnRetention(Duration v) { turnRetention = positive("turnRetention", v); return this; }
         public Builder episodeImportance(double v) { episodeImportance = Checks.between("episodeImportance", v, 0, 100); return this; }
         public Builder neighbourTurns(int v) { neighbourTurns = (int) Checks.between("neighbourTurns", v, 0, 5); return this; }
+        public Builder quoteSourceTurns(boolean v) { quoteSourceTurns = v; return this; }
+        public Builder neighbourAnchors(int v) { neighbourAnchors = Checks.nonNegative("neighbourAnchors", v); return this; }
+        public Builder neighbourMinRelevance(double v) { neighbourMinRelevance = Checks.between("neighbourMinRelevance", v, 0, 1); return this; }
+        public Builder neighbourDiscount(double v) { neighbourDiscount = Checks.between("neighbourDiscount", v, 0, 1); return this; }
         public Builder longSessionTurns(int v) { longSessionTurns = Checks.positive("longSessionTurns", v); return this; }
 
         /** Builds the policy; fails when the score weights do not sum to 1 or the floor is above the cutoff. */

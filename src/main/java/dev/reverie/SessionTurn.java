@@ -31,4 +31,9 @@ public record SessionTurn(Scope scope, String sessionId, long seq, String turnId
         Checks.notNull("text", text);
         Checks.notNull("at", at);
     }
+
+    /** This turn at another position of its session. */
+    public SessionTurn withSeq(long newSeq) {
+        return new SessionTurn(scope, sessionId, newSeq, turnId, role, speaker, text, at);
+    }
 }

@@ -43,12 +43,26 @@ import java.util.function.Supplier;
  * of one user, or a cycle and another writer sharing those locks, never interleave. No lock is held
  * across users, and the store's reads and writes for other users never wait for a cycle. Build one
  * with {@link #builder(MemoryStore)}.
+ *
+ * <p>Several managers or processes sharing a store: before a user's cycle, this cycle takes the
+ * user's {@value #LEASE} lease in the store ({@link MemoryStore#tryLease}) for
+ * {@link Builder#leaseDuration} of wall-clock time ({@link Builder#leaseClock}, not the cycle's
+ * clock), renews it before a phase once half of it has run out, and releases it afterwards. When
+ * another holder has it, the user is skipped, not waited for: the holder is doing the same work, and
+ * the next cycle takes the user up again; the report counts it in {@link DreamReport#skipped()}. A
+ * holder that crashed blocks the user until its lease expires. A lease lost mid-cycle (a phase
+ * outlived the lease and another holder took it) stops the cycle before its next phase, again
+ * counted as skipped.
  */
 public final class DreamCycle {
 
     private static final Logger LOG = LoggerFactory.getLogger(DreamCycle.class);
     /** Lock stripes when the host shares none: cycles of two users rarely wait for each other. */
     private static final int LOCK_STRIPES = 64;
+    /** The name of the per-user lease a cycle holds in the store. */
+    public static final String LEASE = "dream";
+    /** How long a lease lasts unless renewed: far longer than one phase. */
+    public static final java.time.Duration DEFAULT_LEASE_DURATION = java.time.Duration.ofMinutes(10);
 
     private final MemoryStore store;
     private final MemoryPolicy policy;
@@ -60,6 +74,11 @@ public final class DreamCycle {
     private final LightSleep light;
     private final Prune prune;
     private final Function<Scope, ? extends Lock> lockFor;
+    private final Clock leaseClock;
+    private final java.time.Duration leaseDuration;
+    private final String leaseHolder;
+    /** When the running cycle of this thread last took or renewed its lease. */
+    private final ThreadLocal<Instant> leaseTakenAt = new ThreadLocal<>();
 
     /** Which observations light and deep sleep take up. */
     private enum Mode {
@@ -80,6 +99,9 @@ public final class DreamCycle {
         light = new LightSleep(policy);
         prune = new Prune(policy, store);
         lockFor = b.lockFor != null ? b.lockFor : new ScopeLocks(LOCK_STRIPES)::lockFor;
+        leaseClock = b.leaseClock;
+        leaseDuration = b.leaseDuration;
+        leaseHolder = b.leaseHolder != null ? b.leaseHolder : "dream-" + java.util.UUID.randomUUID();
     }
 
     /** A builder for a cycle on {@code store}; the policy, clock and validator have defaults, the rest is optional. */
@@ -160,15 +182,50 @@ public final class DreamCycle {
         return locked(scope, () -> cycle(scope, listener, Mode.WHOLE_STACK));
     }
 
-    /** Runs one user's cycle under that user's lock: it reads the user once and writes from what it read. */
+    /**
+     * Runs one user's cycle under that user's lock and lease: it reads the user once and writes from
+     * what it read. Skipped when another holder has the lease.
+     */
     private DreamReport locked(Scope scope, Supplier<DreamReport> cycle) {
         Lock lock = lockFor.apply(scope);
         lock.lock();
         try {
-            return cycle.get();
+            if (!renewLease(scope)) {
+                LOG.debug("dream cycle of {} skipped: another holder has its lease", scope);
+                return DreamReport.endUserSkipped();
+            }
+            try {
+                return cycle.get();
+            } finally {
+                leaseTakenAt.remove();
+                try {
+                    store.releaseLease(scope, LEASE, leaseHolder);
+                } catch (RuntimeException e) {
+                    // the store closed or failed: the lease expires on its own
+                    LOG.debug("could not release the dream lease of {}", scope, e);
+                }
+            }
         } finally {
             lock.unlock();
         }
+    }
+
+    private boolean renewLease(Scope scope) {
+        Instant now = leaseClock.instant();
+        boolean held = store.tryLease(scope, LEASE, leaseHolder, now, now.plus(leaseDuration));
+        if (held) {
+            leaseTakenAt.set(now);
+        }
+        return held;
+    }
+
+    /**
+     * Whether the lease should be renewed before the next phase: once half of it has run out. A
+     * short cycle (nearly all of them) then writes the lease twice, to take and to release it.
+     */
+    private boolean leaseRenewalDue() {
+        Instant taken = leaseTakenAt.get();
+        return taken == null || !leaseClock.instant().isBefore(taken.plus(leaseDuration.dividedBy(2)));
     }
 
     private DreamReport cycle(Scope scope, DreamListener listener, Mode mode) {
@@ -180,6 +237,11 @@ public final class DreamCycle {
         Rem rem = new Rem(policy, scoring, judge, validator, store);
         DreamReport report = DreamReport.EMPTY;
         for (DreamPhase phase : DreamPhase.values()) {
+            if (phase != DreamPhase.LIGHT && leaseRenewalDue() && !renewLease(scope)) {
+                LOG.warn("dream cycle of {} stopped before {}: its lease expired and another holder took it",
+                        scope, phase);
+                return report.plus(DreamReport.endUserSkipped());
+            }
             Progress.guard(() -> listener.phaseStarted(scope, phase));
             Counts counts = new Counts();
             UserState.Changes changes = state.changes(phase);
@@ -261,6 +323,9 @@ public final class DreamCycle {
         private LanguageModel languageModel;
         private ReferenceValidator validator = ReferenceValidator.acceptAll();
         private Function<Scope, ? extends Lock> lockFor;
+        private Clock leaseClock = Clock.systemUTC();
+        private java.time.Duration leaseDuration = DEFAULT_LEASE_DURATION;
+        private String leaseHolder;
 
         private Builder(MemoryStore store) {
             this.store = Checks.notNull("store", store);
@@ -288,6 +353,29 @@ public final class DreamCycle {
          * private to this cycle, which only serialize two cycles of the same user.
          */
         public Builder scopeLocks(Function<Scope, ? extends Lock> v) { lockFor = Checks.notNull("scopeLocks", v); return this; }
+
+        /**
+         * The wall clock that dates the per-user dream lease (default system UTC). Separate from
+         * {@link #clock}, which may be a fixed or simulated time: a lease is about real time.
+         */
+        public Builder leaseClock(Clock v) { leaseClock = Checks.notNull("leaseClock", v); return this; }
+
+        /**
+         * How long a user's dream lease lasts unless renewed (default {@link #DEFAULT_LEASE_DURATION});
+         * it is renewed before a phase once half of it has run out, so it must outlast one phase. It is also how long a crashed holder blocks
+         * that user's cycles.
+         */
+        public Builder leaseDuration(java.time.Duration v) {
+            Checks.notNull("leaseDuration", v);
+            if (v.isNegative() || v.isZero()) {
+                throw new IllegalArgumentException("leaseDuration must be positive, was " + v);
+            }
+            leaseDuration = v;
+            return this;
+        }
+
+        /** Who holds the leases this cycle takes (default a random id per cycle instance). */
+        public Builder leaseHolder(String v) { leaseHolder = Checks.id("leaseHolder", v); return this; }
 
         public DreamCycle build() {
             return new DreamCycle(this);

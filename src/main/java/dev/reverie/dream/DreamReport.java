@@ -30,15 +30,26 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
  * @param llmFallbacks model calls that failed or answered malformed JSON and fell back to the rules
  * @param endUsers     end users whose cycle completed
  * @param failed       end users whose cycle failed (a rerun completes them)
+ * @param skipped      end users skipped because another manager or process held their dream lease
+ *                     (it is dreaming them; the next cycle takes them up again)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record DreamReport(long considered, long duplicates, long promoted, long discarded, long reinforced,
                           long superseded, long decayed, long forgotten, long deprecated, long synthesized,
                           long styled, long remBefore, long remAfter, long pruned, long llmFallbacks, long endUsers,
-                          long failed) {
+                          long failed, long skipped) {
 
     /** A report with every counter at zero. */
     public static final DreamReport EMPTY = new DreamReport(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+
+    /** A report with no end user skipped (the form before {@code skipped} existed). */
+    public DreamReport(long considered, long duplicates, long promoted, long discarded, long reinforced,
+                       long superseded, long decayed, long forgotten, long deprecated, long synthesized,
+                       long styled, long remBefore, long remAfter, long pruned, long llmFallbacks, long endUsers,
+                       long failed) {
+        this(considered, duplicates, promoted, discarded, reinforced, superseded, decayed, forgotten, deprecated,
+                synthesized, styled, remBefore, remAfter, pruned, llmFallbacks, endUsers, failed, 0);
+    }
 
     /** One end user whose cycle completed (added to the phases' counters). */
     static DreamReport endUserDone() {
@@ -50,13 +61,18 @@ public record DreamReport(long considered, long duplicates, long promoted, long 
         return new DreamReport(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1);
     }
 
+    /** One end user skipped: another holder had the dream lease. */
+    static DreamReport endUserSkipped() {
+        return new DreamReport(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1);
+    }
+
     /** The counter-wise sum of this report and another (for example, over every end user of a tenant). */
     public DreamReport plus(DreamReport o) {
         return new DreamReport(considered + o.considered, duplicates + o.duplicates, promoted + o.promoted,
                 discarded + o.discarded, reinforced + o.reinforced, superseded + o.superseded, decayed + o.decayed,
                 forgotten + o.forgotten, deprecated + o.deprecated, synthesized + o.synthesized, styled + o.styled,
                 remBefore + o.remBefore, remAfter + o.remAfter, pruned + o.pruned, llmFallbacks + o.llmFallbacks,
-                endUsers + o.endUsers, failed + o.failed);
+                endUsers + o.endUsers, failed + o.failed, skipped + o.skipped);
     }
 
     /** Whether the cycle changed nothing in the store (every change counter is zero). */

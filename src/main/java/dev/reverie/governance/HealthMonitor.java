@@ -130,6 +130,9 @@ public final class HealthMonitor {
         }
     };
     private volatile Instant since;
+    private volatile java.util.function.Supplier<LayerHealth.Failures> failures = () -> LayerHealth.Failures.NONE;
+    /** The failure counters at the start of the window. */
+    private volatile LayerHealth.Failures failuresBase = LayerHealth.Failures.NONE;
 
     public HealthMonitor(MemoryStore store, MemoryPolicy policy, TokenCounter tokenCounter, Clock clock,
                          int immutableTokens, RecallMode defaultMode) {
@@ -245,7 +248,14 @@ public final class HealthMonitor {
                 a.window = new Window();
             }
         }
+        failuresBase = failures.get();
         since = clock.instant();
+    }
+
+    /** Where the manager's absorbed failures are counted (cumulative; the window subtracts its start). */
+    public void failures(java.util.function.Supplier<LayerHealth.Failures> source) {
+        failures = java.util.Objects.requireNonNull(source, "source");
+        failuresBase = source.get();
     }
 
     /** The metrics and alerts now; reads PERSISTENT figures from the store (bounded, see the constants). */
@@ -283,7 +293,7 @@ public final class HealthMonitor {
             alerts.addAll(mine);
             out.add(new LayerHealth.AgentHealth(key.tenantId(), key.agentId(), im, pm, tm, xm, mine.size()));
         }
-        return new LayerHealth(since, now, immutableTokens, out, alerts);
+        return new LayerHealth(since, now, immutableTokens, out, alerts, failures.get().minus(failuresBase));
     }
 
     private LayerHealth.PersistentMetrics persistent(Key key, Window w, Instant now) {

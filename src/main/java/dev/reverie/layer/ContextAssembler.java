@@ -305,70 +305,107 @@ public final class ContextAssembler {
 
     /**
      * Greedy packing of ranked candidates into {@code left} tokens, spending the budget on evidence:
-     * a memory or observation whose source turns are all packed verbatim is skipped (the turns carry
-     * it), and a verbatim turn replaces an already packed memory derived from that turn alone when the
-     * budget allows (the turn says the same and what surrounds it). Returns the tokens left.
+     * a memory or observation derived from one turn that is also a candidate is packed as that
+     * verbatim turn when it fits (the turn says what the memory says, in the user's words, and what
+     * surrounds it); a memory whose source turns are all packed is skipped; a verbatim turn replaces
+     * an already packed memory derived from it alone when the budget allows.
      */
     private int pack(List<ScoredCandidate> ranked, Set<String> pinnedIds, List<Entry> entries, int left) {
-        Set<String> packedTurns = new HashSet<>();
-        Set<String> packedDays = new HashSet<>();
-        Map<String, Entry> derivedFromOneTurn = new java.util.HashMap<>();
-        int taken = 0;
+        Packing p = new Packing(entries, left);
+        Map<String, ScoredCandidate> turnsById = new java.util.HashMap<>();
+        for (ScoredCandidate sc : ranked) {
+            if (sc.candidate().episode()) {
+                turnsById.putIfAbsent(sc.candidate().turn().turnId(), sc);
+            }
+        }
         for (ScoredCandidate sc : ranked) {
             Candidate c = sc.candidate();
-            if (pinnedIds.contains(c.id()) || taken >= policy.topK()) {
+            if (pinnedIds.contains(c.id()) || p.taken >= policy.topK()) {
                 continue;
             }
-            RecalledMemory recalled = new RecalledMemory(c.episode() ? c.turn().turnId() : c.id(), c.kind(), c.text(),
-                    sc.score(), sc.relevance(), c.importance(), sc.recency(), sc.trustFactor(), false,
-                    c.observation(), c.sourceTurnIds(), c.origin());
-            if (!c.episode()) {
-                if (!c.sourceTurnIds().isEmpty() && packedTurns.containsAll(c.sourceTurnIds())) {
+            if (c.episode()) {
+                p.turn(sc);
+                continue;
+            }
+            if (!c.sourceTurnIds().isEmpty() && p.packedTurns.containsAll(c.sourceTurnIds())) {
+                continue;
+            }
+            if (c.sourceTurnIds().size() == 1 && policy.quoteSourceTurns()) {
+                ScoredCandidate source = turnsById.get(c.sourceTurnIds().get(0));
+                if (source != null && p.turn(source)) {
                     continue;
                 }
-                String line = Rendering.line(c.kind(), c.text(), c.lastSeen(), c.provenance());
-                int n = tokens.count(line) + 1;
-                if (n > left) {
-                    continue; // a shorter one further down may still fit
-                }
-                Entry e = new Entry(line, n, recalled, null);
-                entries.add(e);
-                left -= n;
-                taken++;
-                if (c.sourceTurnIds().size() == 1) {
-                    derivedFromOneTurn.putIfAbsent(c.sourceTurnIds().get(0), e);
-                }
-                continue;
             }
-            String turnId = c.turn().turnId();
+            p.memory(sc);
+        }
+        return p.left;
+    }
+
+    /** The state of one packing: what is in, what is left. */
+    private final class Packing {
+        final List<Entry> entries;
+        int left;
+        int taken;
+        final Set<String> packedTurns = new HashSet<>();
+        final Set<String> packedDays = new HashSet<>();
+        final Map<String, Entry> derivedFromOneTurn = new java.util.HashMap<>();
+
+        Packing(List<Entry> entries, int left) {
+            this.entries = entries;
+            this.left = left;
+        }
+
+        private RecalledMemory recalled(ScoredCandidate sc) {
+            Candidate c = sc.candidate();
+            return new RecalledMemory(c.episode() ? c.turn().turnId() : c.id(), c.kind(), c.text(), sc.score(),
+                    sc.relevance(), c.importance(), sc.recency(), sc.trustFactor(), false, c.observation(),
+                    c.sourceTurnIds(), c.origin());
+        }
+
+        void memory(ScoredCandidate sc) {
+            Candidate c = sc.candidate();
+            String line = Rendering.line(c.kind(), c.text(), c.lastSeen(), c.provenance());
+            int n = tokens.count(line) + 1;
+            if (n > left) {
+                return; // a shorter one further down may still fit
+            }
+            Entry e = new Entry(line, n, recalled(sc), null);
+            entries.add(e);
+            left -= n;
+            taken++;
+            if (c.sourceTurnIds().size() == 1) {
+                derivedFromOneTurn.putIfAbsent(c.sourceTurnIds().get(0), e);
+            }
+        }
+
+        /** Packs a verbatim turn if it fits (freeing a memory derived from it alone); whether it is in. */
+        boolean turn(ScoredCandidate sc) {
+            SessionTurn turn = sc.candidate().turn();
+            String turnId = turn.turnId();
             if (packedTurns.contains(turnId)) {
-                continue;
+                return true;
             }
             // the block dates turns once per day: a turn of a day already shown costs its words only
-            String line = Rendering.episodeLine(c.turn(), true);
-            boolean newDay = packedDays.add(Rendering.day(c.turn()));
-            int n = tokens.count(newDay ? line : Rendering.episodeLine(c.turn(), false)) + 1;
-            Entry derived = derivedFromOneTurn.remove(turnId);
+            String day = Rendering.day(turn);
+            boolean newDay = !packedDays.contains(day);
+            int n = tokens.count(Rendering.episodeLine(turn, newDay)) + 1;
+            Entry derived = derivedFromOneTurn.get(turnId);
             int freed = derived != null && entries.contains(derived) ? derived.tokens() : 0;
             if (n - freed > left) {
-                if (derived != null) {
-                    derivedFromOneTurn.put(turnId, derived);
-                }
-                if (newDay) {
-                    packedDays.remove(Rendering.day(c.turn()));
-                }
-                continue;
+                return false;
             }
             if (freed > 0) {
                 entries.remove(derived);
                 taken--;
             }
-            entries.add(new Entry(line, n, recalled, c.turn()));
+            derivedFromOneTurn.remove(turnId);
+            packedDays.add(day);
+            entries.add(new Entry(Rendering.episodeLine(turn, true), n, recalled(sc), turn));
             left -= n - freed;
             taken++;
             packedTurns.add(turnId);
+            return true;
         }
-        return left;
     }
 
     private record Persistent(ContextMessage message, int tokens, List<RecalledMemory> recalled) {
@@ -441,7 +478,7 @@ public final class ContextAssembler {
             List<ScoredCandidate> ranked = retriever.retrieve(scope, request.query(), vector,
                     RECALLED_KINDS, request.includeDeprecated(), policy.recentObservations() > 0,
                     policy.episodicRecall(), request.sessionId(), temporalFromSeq, now,
-                    policy.topK() + pinnedIds.size());
+                    policy.topK() + pinnedIds.size(), left);
             left = pack(ranked, pinnedIds, entries, left);
         }
         // token counts of lines are nearly additive; the exact count of the whole block decides

@@ -56,7 +56,7 @@ public final class Retriever {
                                           boolean includeDeprecated, boolean includeObservations,
                                           String currentSession, Instant now, int limit) {
         return retrieve(scope, query, queryVector, kinds, includeDeprecated, includeObservations,
-                policy.episodicRecall(), currentSession, 0, now, limit);
+                policy.episodicRecall(), currentSession, 0, now, limit, Integer.MAX_VALUE);
     }
 
     /**
@@ -64,12 +64,13 @@ public final class Retriever {
      * the verbatim turns of past sessions competing too when {@code includeTurns}: turns said before
      * the policy's retention are never returned, nor turns of {@code currentSession} from
      * {@code currentSessionFromSeq} on (the TEMPORAL layer holds those verbatim). Neighbours of a
-     * strongly matching turn join the ranking just below it.
+     * strongly matching turn join the ranking just below it. {@code tokenBudget} bounds the
+     * diversification to what can fit ({@code Integer.MAX_VALUE}: no bound).
      */
     public List<ScoredCandidate> retrieve(Scope scope, String query, float[] queryVector, Set<MemoryKind> kinds,
                                           boolean includeDeprecated, boolean includeObservations,
                                           boolean includeTurns, String currentSession, long currentSessionFromSeq,
-                                          Instant now, int limit) {
+                                          Instant now, int limit, int tokenBudget) {
         if (limit <= 0 || query == null || query.isBlank()) {
             return List.of();
         }
@@ -103,15 +104,8 @@ public final class Retriever {
         if (turns && policy.neighbourTurns() > 0) {
             scored = withNeighbours(scope, scored, currentSession, currentSessionFromSeq, retainedFrom);
         }
-        return diversify(scored, limit);
+        return diversify(scored, limit, tokenBudget);
     }
-
-    /** Turns that strongly matched get neighbours from the archive: only the best few, so a call stays cheap. */
-    static final int NEIGHBOURED_TURNS = 8;
-    /** Relevance a turn needs for its neighbours to be fetched. */
-    static final double NEIGHBOUR_RELEVANCE = 0.5;
-    /** A neighbour's score as a share of the turn it neighbours. */
-    static final double NEIGHBOUR_DISCOUNT = 0.9;
 
     private List<ScoredCandidate> withNeighbours(Scope scope, List<ScoredCandidate> scored, String currentSession,
                                                  long currentSessionFromSeq, Instant retainedFrom) {
@@ -123,11 +117,11 @@ public final class Retriever {
         int fetched = 0;
         int w = policy.neighbourTurns();
         for (ScoredCandidate sc : scored) {
-            if (fetched >= NEIGHBOURED_TURNS) {
+            if (fetched >= policy.neighbourAnchors()) {
                 break;
             }
             Candidate c = sc.candidate();
-            if (!c.episode() || sc.relevance() < NEIGHBOUR_RELEVANCE) {
+            if (!c.episode() || sc.relevance() < policy.neighbourMinRelevance()) {
                 continue;
             }
             fetched++;
@@ -141,8 +135,8 @@ public final class Retriever {
                     // the neighbour's own trust, not its anchor's: a tool reply next to a user turn stays marked
                     double trust = nc.provenance().trust() == Trust.THIRD_PARTY ? policy.thirdPartyFactor() : 1.0;
                     double untrusted = sc.trustFactor() > 0 ? sc.score() / sc.trustFactor() : 0;
-                    added.add(new ScoredCandidate(nc, untrusted * trust * NEIGHBOUR_DISCOUNT,
-                            sc.relevance() * NEIGHBOUR_DISCOUNT, sc.recency(), trust));
+                    added.add(new ScoredCandidate(nc, untrusted * trust * policy.neighbourDiscount(),
+                            sc.relevance() * policy.neighbourDiscount(), sc.recency(), trust));
                 }
             }
         }
@@ -275,16 +269,35 @@ public final class Retriever {
      * 384-dimensional vectors that difference dominated buildContext).
      */
     List<ScoredCandidate> diversify(List<ScoredCandidate> ranked, int limit) {
+        return diversify(ranked, limit, Integer.MAX_VALUE);
+    }
+
+    /**
+     * MMR bounded by what can still fit: picking stops once the picks' estimated tokens reach
+     * {@link #OVERPICK} times {@code tokenBudget} (the packer skips what does not fit, so it gets a
+     * margin), which keeps the cost proportional to the budget, not to the candidates found. Term
+     * sets are interned to sorted int arrays once, so each similarity is a merge, not hashing.
+     */
+    List<ScoredCandidate> diversify(List<ScoredCandidate> ranked, int limit, int tokenBudget) {
         double lambda = policy.mmrLambda();
         List<ScoredCandidate> pool = new ArrayList<>(ranked);
-        List<Set<String>> poolTerms = new ArrayList<>(pool.size());
+        List<int[]> poolTerms = new ArrayList<>(pool.size());
+        Map<String, Integer> dictionary = new java.util.HashMap<>();
         for (ScoredCandidate sc : pool) {
-            poolTerms.add(new HashSet<>(Terms.of(sc.candidate().text(), 256)));
+            List<String> terms = Terms.of(sc.candidate().text(), 256);
+            int[] ids = new int[terms.size()];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = dictionary.computeIfAbsent(terms.get(i), t -> dictionary.size());
+            }
+            java.util.Arrays.sort(ids);
+            poolTerms.add(ids);
         }
         double[] maxSim = new double[pool.size()];
         int size = pool.size();
+        long budget = tokenBudget == Integer.MAX_VALUE ? Long.MAX_VALUE : (long) (OVERPICK * tokenBudget);
+        long estimated = 0;
         List<ScoredCandidate> chosen = new ArrayList<>();
-        while (size > 0 && chosen.size() < limit) {
+        while (size > 0 && chosen.size() < limit && estimated < budget) {
             int bestIndex = 0;
             double bestValue = Double.NEGATIVE_INFINITY;
             for (int i = 0; i < size; i++) {
@@ -295,11 +308,12 @@ public final class Retriever {
                 }
             }
             ScoredCandidate pick = pool.remove(bestIndex);
-            Set<String> pickTerms = poolTerms.remove(bestIndex);
+            int[] pickTerms = poolTerms.remove(bestIndex);
             System.arraycopy(maxSim, bestIndex + 1, maxSim, bestIndex, size - bestIndex - 1);
             size--;
             chosen.add(pick);
-            if (chosen.size() < limit) {
+            estimated += estimatedTokens(pick.candidate());
+            if (chosen.size() < limit && estimated < budget) {
                 for (int i = 0; i < size; i++) {
                     maxSim[i] = Math.max(maxSim[i], similarity(pool.get(i).candidate(), pick.candidate(),
                             poolTerms.get(i), pickTerms));
@@ -309,11 +323,34 @@ public final class Retriever {
         return chosen;
     }
 
-    private static double similarity(Candidate a, Candidate b, Set<String> ta, Set<String> tb) {
+    /** How far past the token budget MMR keeps picking, for the packer to choose among. */
+    static final double OVERPICK = 1.5;
+
+    /** A cheap upper-side estimate of a candidate's line: ~4 characters a token plus the line's dressing. */
+    private static int estimatedTokens(Candidate c) {
+        return c.text().length() / 4 + 8;
+    }
+
+    private static double similarity(Candidate a, Candidate b, int[] ta, int[] tb) {
         if (a.embedding() != null && b.embedding() != null && a.embedding().dimension() == b.embedding().dimension()) {
             return Math.max(0, a.embedding().cosine(b.embedding()));
         }
-        return jaccard(ta, tb);
+        if (ta.length == 0 && tb.length == 0) {
+            return 1;
+        }
+        int inter = 0;
+        for (int i = 0, j = 0; i < ta.length && j < tb.length; ) {
+            if (ta[i] == tb[j]) {
+                inter++;
+                i++;
+                j++;
+            } else if (ta[i] < tb[j]) {
+                i++;
+            } else {
+                j++;
+            }
+        }
+        return (double) inter / (ta.length + tb.length - inter);
     }
 
     /** Token-set Jaccard similarity. */

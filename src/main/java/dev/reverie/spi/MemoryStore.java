@@ -173,6 +173,24 @@ public interface MemoryStore extends AutoCloseable {
     /** Every end user of a tenant and agent that has any data, sorted by id. */
     List<Scope> endUsers(String tenantId, String agentId);
 
+    /**
+     * Takes, or renews, the lease {@code name} on the scope for {@code holder} until {@code until}:
+     * succeeds when nobody holds it, when {@code holder} already holds it, or when the other holder's
+     * lease has expired (its end is not after {@code now}, so a crashed holder blocks nobody for long).
+     * The dream cycle takes a lease per end user so that two managers or processes sharing the store
+     * never dream one user at once. A store that several processes may share must keep leases where
+     * all of them see it (the SQLite store: a {@code leases} table, decided inside a write
+     * transaction); a store one process owns (Lucene) may keep them in memory. Holders compare lease
+     * ends with their own {@code now}, so they need roughly synchronized clocks. {@link #erase} drops
+     * the scope's leases.
+     *
+     * @return whether {@code holder} now holds the lease until {@code until}
+     */
+    boolean tryLease(Scope scope, String name, String holder, java.time.Instant now, java.time.Instant until);
+
+    /** Gives the lease up if {@code holder} holds it; otherwise does nothing. */
+    void releaseLease(Scope scope, String name, String holder);
+
     /** Removes every trace of the scope: observations, memories, sessions, archive, history, profile. */
     void erase(Scope scope);
 

@@ -31,11 +31,26 @@ public final class WriteBatch {
     public record PutMemory(Memory memory) implements Op { }
     public record DeleteMemory(String id) implements Op { }
     public record AppendHistory(MemoryEvent event) implements Op { }
-    public record AppendTurn(SessionTurn turn) implements Op { }
-    /** A turn for the verbatim archive, with its vector for episodic vector search or {@code null}. */
-    public record ArchiveTurn(SessionTurn turn, Embedding embedding) implements Op {
+    /**
+     * A turn appended to its session. With {@code atSessionEnd} its seq is an offset that the store
+     * resolves inside its write transaction (see {@link WriteBatch#appendAtSessionEnd}).
+     */
+    public record AppendTurn(SessionTurn turn, boolean atSessionEnd) implements Op {
+        public AppendTurn(SessionTurn turn) {
+            this(turn, false);
+        }
+    }
+    /**
+     * A turn for the verbatim archive, with its vector for episodic vector search or {@code null}. With
+     * {@code atSessionEnd} its seq is an offset resolved like {@link AppendTurn}'s.
+     */
+    public record ArchiveTurn(SessionTurn turn, Embedding embedding, boolean atSessionEnd) implements Op {
         public ArchiveTurn(SessionTurn turn) {
-            this(turn, null);
+            this(turn, null, false);
+        }
+
+        public ArchiveTurn(SessionTurn turn, Embedding embedding) {
+            this(turn, embedding, false);
         }
     }
     /** Deletes the scope's archived turns said before {@code before} (their retention ended). */
@@ -46,6 +61,8 @@ public final class WriteBatch {
 
     private final Scope scope;
     private final List<Op> ops = new ArrayList<>();
+    /** Session id → the seq a store gave to offset 0 of the turns appended at that session's end. */
+    private final java.util.Map<String, Long> assigned = new java.util.concurrent.ConcurrentHashMap<>();
 
     private WriteBatch(Scope scope) {
         this.scope = Checks.notNull("scope", scope);
@@ -99,6 +116,54 @@ public final class WriteBatch {
         check(t.scope());
         ops.add(new AppendTurn(t));
         return this;
+    }
+
+    /**
+     * Appends a turn at the end of its session, numbered by the store inside its write transaction:
+     * the turn's {@code seq} is an offset (0 for the first such turn of the session in this batch, 1
+     * for the next, ...) and the store adds the session's next free seq as it is when the batch is
+     * applied. Several processes or managers appending to one session through one shared store then
+     * never collide, because no seq is read outside the transaction that writes it. After
+     * {@link MemoryStore#write}, {@link #assignedSeq(String)} gives the seq that offset 0 received.
+     */
+    public WriteBatch appendAtSessionEnd(SessionTurn t) {
+        check(t.scope());
+        ops.add(new AppendTurn(t, true));
+        return this;
+    }
+
+    /**
+     * Archives a turn appended by {@link #appendAtSessionEnd} in the same batch: its seq is the same
+     * offset, resolved to the same final seq as the session turn.
+     */
+    public WriteBatch archiveAtSessionEnd(SessionTurn t) {
+        check(t.scope());
+        ops.add(new ArchiveTurn(t, null, true));
+        return this;
+    }
+
+    /**
+     * For stores, inside {@link MemoryStore#write}: records that the turns of {@code sessionId}
+     * appended at the session's end were numbered from {@code firstSeq} (their offset 0). A store that
+     * retries a transaction calls it again; the last call wins.
+     */
+    public void seqAssigned(String sessionId, long firstSeq) {
+        assigned.put(Checks.notNull("sessionId", sessionId), firstSeq);
+    }
+
+    /**
+     * After a successful {@link MemoryStore#write}: the seq the store gave to offset 0 of the turns
+     * appended at {@code sessionId}'s end; a turn's final seq is this plus its offset.
+     *
+     * @throws IllegalStateException when the batch appended no such turn or was not written
+     */
+    public long assignedSeq(String sessionId) {
+        Long v = assigned.get(sessionId);
+        if (v == null) {
+            throw new IllegalStateException("no turn of session '" + sessionId
+                    + "' was appended at the session end by a completed write of this batch");
+        }
+        return v;
     }
 
     /** Writes a turn to the verbatim conversation archive (replacing one with the same session and seq). */

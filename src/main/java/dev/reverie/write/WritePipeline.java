@@ -44,8 +44,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * The one path every recorded turn takes (DESIGN §6): redact secrets, append the turns to the
  * session and to the verbatim archive (episodic recall), extract typed observations into L3 with
  * provenance — all in one atomic store batch, so an acknowledged turn is never missing from episodic
- * recall. Thread-safe: turns of one session are appended under that session's lock so their
- * sequence numbers never collide.
+ * recall. Thread-safe, and safe with other managers or processes sharing the store: the store numbers
+ * the turns inside its write transaction ({@link WriteBatch#appendAtSessionEnd}), so sequence numbers
+ * never collide.
  *
  * <p>With an {@link Embedder}, the new observations and archived turns get their vectors off the
  * caller's thread: once the turn's batch is durable, their (redacted) texts are queued; a background
@@ -72,6 +73,7 @@ public final class WritePipeline implements AutoCloseable {
     private final boolean archive;
     private final Embedder embedder;
     private final BackgroundWriter<ToEmbed> embeddings;
+    private final java.util.concurrent.atomic.AtomicLong extractorErrors = new java.util.concurrent.atomic.AtomicLong();
 
     /**
      * New observations (by id) and archived turns of one recorded call, waiting for their vectors;
@@ -139,40 +141,44 @@ public final class WritePipeline implements AutoCloseable {
             String turnId = t.id() != null ? t.id() : Ids.next("t");
             turnIds.add(turnId);
             Instant at = t.at() != null ? t.at() : now;
-            facts.add(extractor == null ? List.of()
-                    : extractor.extract(new TurnInput(t.role(), t.text(), t.speaker(), turnId, at)));
+            facts.add(extract(new TurnInput(t.role(), t.text(), t.speaker(), turnId, at)));
         }
         List<SessionTurn> stored = new ArrayList<>(clean.size());
         List<String> observationIds = new ArrayList<>();
         List<String> observationTexts = new ArrayList<>();
         int observations = 0;
+        // seqs are offsets from the session's end, resolved by the store inside its write transaction:
+        // two managers or processes sharing the store never read the same "next seq"
+        WriteBatch batch = WriteBatch.of(scope);
+        List<SessionTurn> offsets = new ArrayList<>(clean.size());
+        for (int i = 0; i < clean.size(); i++) {
+            Turn t = clean.get(i);
+            Instant at = t.at() != null ? t.at() : now;
+            SessionTurn st = new SessionTurn(scope, sessionId, i, turnIds.get(i), t.role(), t.speaker(), t.text(), at);
+            offsets.add(st);
+            batch.appendAtSessionEnd(st);
+            if (archive) {
+                batch.archiveAtSessionEnd(st);
+            }
+            Provenance provenance = provenance(t, sessionId, turnIds.get(i), at);
+            for (ExtractedFact f : facts.get(i)) {
+                Observation o = observation(scope, sessionId, turnIds.get(i), at, provenance, f);
+                batch.put(o);
+                observationIds.add(o.id());
+                observationTexts.add(o.text());
+                observations++;
+            }
+        }
         ReentrantLock lock = locks.lockFor(List.of(scope, sessionId));
         lock.lock();
         try {
-            long seq = store.sessionLength(scope, sessionId);
-            WriteBatch batch = WriteBatch.of(scope);
-            for (int i = 0; i < clean.size(); i++) {
-                Turn t = clean.get(i);
-                Instant at = t.at() != null ? t.at() : now;
-                SessionTurn st = new SessionTurn(scope, sessionId, seq++, turnIds.get(i), t.role(), t.speaker(),
-                        t.text(), at);
-                stored.add(st);
-                batch.append(st);
-                if (archive) {
-                    batch.archive(st);
-                }
-                Provenance provenance = provenance(t, sessionId, turnIds.get(i), at);
-                for (ExtractedFact f : facts.get(i)) {
-                    Observation o = observation(scope, sessionId, turnIds.get(i), at, provenance, f);
-                    batch.put(o);
-                    observationIds.add(o.id());
-                    observationTexts.add(o.text());
-                    observations++;
-                }
-            }
             store.write(batch);
         } finally {
             lock.unlock();
+        }
+        long first = batch.assignedSeq(sessionId);
+        for (SessionTurn st : offsets) {
+            stored.add(st.withSeq(first + st.seq()));
         }
         List<SessionTurn> toEmbed = archive ? stored : List.of();
         if (embeddings != null && (!observationIds.isEmpty() || !toEmbed.isEmpty())) {
@@ -183,6 +189,36 @@ public final class WritePipeline implements AutoCloseable {
             embeddings.submit(new ToEmbed(scope, observationIds, toEmbed, texts));
         }
         return new TurnReceipt(turnIds, observations, redactions);
+    }
+
+    /**
+     * The extractor's facts, or none when it throws: the turn is still recorded (session and archive),
+     * and the failure is logged and counted ({@link #failures()}), never thrown at the caller.
+     */
+    private List<ExtractedFact> extract(TurnInput input) {
+        if (extractor == null) {
+            return List.of();
+        }
+        try {
+            List<ExtractedFact> out = extractor.extract(input);
+            return out == null ? List.of() : out;
+        } catch (RuntimeException | StackOverflowError e) {
+            extractorErrors.incrementAndGet();
+            LOG.warn("extractor {} failed on turn {}; the turn is recorded without observations: {}",
+                    extractor.getClass().getSimpleName(), input.turnId(), e.toString());
+            return List.of();
+        }
+    }
+
+    /**
+     * The failures this pipeline absorbed so far (cumulative): extractor errors, LLM extraction
+     * fallbacks, embedding failures and drops.
+     */
+    public dev.reverie.LayerHealth.Failures failures() {
+        long fallbacks = extractor instanceof dev.reverie.extract.LlmExtractor llm ? llm.fallbacks() : 0;
+        long failed = embeddings == null ? 0 : embeddings.failed();
+        long dropped = embeddings == null ? 0 : embeddings.dropped();
+        return new dev.reverie.LayerHealth.Failures(extractorErrors.get(), fallbacks, failed, dropped);
     }
 
     private static Provenance provenance(Turn t, String sessionId, String turnId, Instant at) {

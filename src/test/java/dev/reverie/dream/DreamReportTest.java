@@ -25,7 +25,7 @@ class DreamReportTest {
         node.fieldNames().forEachRemaining(keys::add);
         assertThat(keys).containsExactly("considered", "duplicates", "promoted", "discarded", "reinforced",
                 "superseded", "decayed", "forgotten", "deprecated", "synthesized", "styled", "rem_before",
-                "rem_after", "pruned", "llm_fallbacks", "end_users", "failed");
+                "rem_after", "pruned", "llm_fallbacks", "end_users", "failed", "skipped");
         assertThat(node.get("rem_before").asLong()).isEqualTo(20);
         assertThat(node.get("rem_after").asLong()).isEqualTo(24);
         assertThat(node.get("llm_fallbacks").asLong()).isEqualTo(1);

@@ -83,6 +83,10 @@ final class FaultyStore implements MemoryStore {
     @Override public List<SessionTurn> sessionTurns(Scope s, String id, long from, int l) { return delegate.sessionTurns(s, id, from, l); }
     @Override public List<SessionTurn> recentTurns(Scope s, String id, int c) { return delegate.recentTurns(s, id, c); }
     @Override public long sessionLength(Scope s, String id) { return delegate.sessionLength(s, id); }
+    @Override public boolean tryLease(Scope s, String n, String h, java.time.Instant now, java.time.Instant until) {
+        return delegate.tryLease(s, n, h, now, until);
+    }
+    @Override public void releaseLease(Scope s, String n, String h) { delegate.releaseLease(s, n, h); }
     @Override public Optional<SessionSummary> sessionSummary(Scope s, String id) { return delegate.sessionSummary(s, id); }
     @Override public List<String> sessions(Scope s) { return delegate.sessions(s); }
     @Override public List<SessionTurn> archivedTurns(Scope s, String id) { return delegate.archivedTurns(s, id); }

@@ -598,4 +598,102 @@ public abstract class MemoryStoreContract {
                     .hasSize(perThread);
         }
     }
+
+    // ------------------------------------------------------------ turns numbered inside the write, leases
+
+    private static SessionTurn offsetTurn(Scope scope, String session, long offset, String turnId) {
+        return new SessionTurn(scope, session, offset, turnId, TurnRole.USER, null, "turn " + turnId, T0);
+    }
+
+    @Test
+    void should_number_turns_appended_at_the_session_end_inside_the_write() {
+        store.write(WriteBatch.of(ALICE).append(offsetTurn(ALICE, "s1", 0, "a")).append(offsetTurn(ALICE, "s1", 1, "b")));
+        WriteBatch b = WriteBatch.of(ALICE);
+        for (int i = 0; i < 2; i++) {
+            SessionTurn t = offsetTurn(ALICE, "s1", i, "c" + i);
+            b.appendAtSessionEnd(t).archiveAtSessionEnd(t);
+        }
+        b.appendAtSessionEnd(offsetTurn(ALICE, "s2", 0, "d0"));
+        store.write(b);
+
+        assertThat(b.assignedSeq("s1")).isEqualTo(2);
+        assertThat(b.assignedSeq("s2")).isZero();
+        assertThat(store.sessionTurns(ALICE, "s1", 0, 10)).extracting(t -> t.seq() + ":" + t.turnId())
+                .containsExactly("0:a", "1:b", "2:c0", "3:c1");
+        assertThat(store.archivedTurns(ALICE, "s1")).extracting(t -> t.seq() + ":" + t.turnId())
+                .containsExactly("2:c0", "3:c1");
+        assertThat(store.sessionTurns(ALICE, "s2", 0, 10)).extracting(SessionTurn::seq).containsExactly(0L);
+        assertThatThrownBy(() -> b.assignedSeq("s3")).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void should_never_give_two_concurrent_batches_the_same_seq() throws Exception {
+        int threads = 4;
+        int perThread = 20;
+        List<Thread> workers = new ArrayList<>();
+        List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.Set<Long> firsts = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        for (int t = 0; t < threads; t++) {
+            int thread = t;
+            workers.add(new Thread(() -> {
+                try {
+                    start.await();
+                    for (int i = 0; i < perThread; i++) {
+                        WriteBatch b = WriteBatch.of(ALICE);
+                        for (int k = 0; k < 2; k++) {
+                            SessionTurn turn = offsetTurn(ALICE, "shared", k, "w" + thread + "-" + i + "-" + k);
+                            b.appendAtSessionEnd(turn).archiveAtSessionEnd(turn);
+                        }
+                        store.write(b);
+                        firsts.add(b.assignedSeq("shared"));
+                    }
+                } catch (Throwable e) {
+                    errors.add(e);
+                }
+            }));
+        }
+        workers.forEach(Thread::start);
+        start.countDown();
+        for (Thread w : workers) {
+            w.join();
+        }
+        assertThat(errors).isEmpty();
+        int total = threads * perThread * 2;
+        assertThat(firsts).hasSize(threads * perThread);
+        assertThat(store.sessionLength(ALICE, "shared")).isEqualTo(total);
+        List<SessionTurn> turns = store.sessionTurns(ALICE, "shared", 0, total + 1);
+        assertThat(turns).extracting(SessionTurn::seq).containsExactlyElementsOf(
+                java.util.stream.LongStream.range(0, total).boxed().toList());
+        // each batch's two turns are adjacent, and the archive holds the same turn under the same seq
+        for (int i = 0; i < total; i += 2) {
+            assertThat(turns.get(i).turnId()).endsWith("-0");
+            assertThat(turns.get(i + 1).turnId()).isEqualTo(turns.get(i).turnId().replaceAll("-0$", "-1"));
+        }
+        assertThat(store.archivedTurns(ALICE, "shared")).containsExactlyElementsOf(turns);
+    }
+
+    @Test
+    void should_grant_a_lease_to_one_holder_until_it_expires_or_is_released() {
+        Instant until = T0.plusSeconds(60);
+        assertThat(store.tryLease(ALICE, "dream", "a", T0, until)).isTrue();
+        assertThat(store.tryLease(ALICE, "dream", "b", T0.plusSeconds(59), T0.plusSeconds(120))).isFalse();
+        assertThat(store.tryLease(ALICE, "dream", "a", T0.plusSeconds(30), T0.plusSeconds(90))).isTrue();
+        // other scopes and other lease names are independent
+        assertThat(store.tryLease(BOB, "dream", "b", T0, until)).isTrue();
+        assertThat(store.tryLease(ALICE_OTHER_TENANT, "dream", "b", T0, until)).isTrue();
+        assertThat(store.tryLease(ALICE, "other", "b", T0, until)).isTrue();
+        // a lease that expired is taken over (a crashed holder blocks nobody for long)
+        assertThat(store.tryLease(ALICE, "dream", "b", T0.plusSeconds(89), T0.plusSeconds(200))).isFalse();
+        assertThat(store.tryLease(ALICE, "dream", "b", T0.plusSeconds(90), T0.plusSeconds(200))).isTrue();
+        assertThat(store.tryLease(ALICE, "dream", "a", T0.plusSeconds(100), T0.plusSeconds(300))).isFalse();
+        // only the holder can release it
+        store.releaseLease(ALICE, "dream", "a");
+        assertThat(store.tryLease(ALICE, "dream", "a", T0.plusSeconds(100), T0.plusSeconds(300))).isFalse();
+        store.releaseLease(ALICE, "dream", "b");
+        assertThat(store.tryLease(ALICE, "dream", "a", T0.plusSeconds(100), T0.plusSeconds(300))).isTrue();
+        // erasing the scope drops its leases
+        store.erase(ALICE);
+        assertThat(store.tryLease(ALICE, "dream", "c", T0.plusSeconds(100), T0.plusSeconds(300))).isTrue();
+    }
 }

@@ -47,17 +47,29 @@ final class BatchPlan {
     private final List<MemoryEvent> events = new ArrayList<>();
     /** Delete-by-query operations (archive retention), applied before the documents. */
     private final List<Query> purges = new ArrayList<>();
+    /**
+     * Turns appended (or archived) at their session's end, in batch order: their seq is an offset, so
+     * their documents are built in {@link #apply} once the session's end is read under the lock.
+     */
+    private final List<WriteBatch.Op> atSessionEnd = new ArrayList<>();
+    private final WriteBatch batch;
 
-    private BatchPlan(Scope scope) {
-        this.scope = scope;
+    private BatchPlan(WriteBatch batch) {
+        this.batch = batch;
+        this.scope = batch.scope();
     }
 
     /** Builds the documents of every operation (JSON and analysis inputs), outside any lock. */
     static BatchPlan of(WriteBatch batch) {
         Scope s = batch.scope();
-        BatchPlan plan = new BatchPlan(s);
+        BatchPlan plan = new BatchPlan(batch);
         for (WriteBatch.Op op : batch.ops()) {
-            if (op instanceof WriteBatch.PutObservation p) {
+            if (op instanceof WriteBatch.AppendTurn t && t.atSessionEnd()
+                    || op instanceof WriteBatch.ArchiveTurn a && a.atSessionEnd()) {
+                plan.atSessionEnd.add(op);
+                // keep the batch order: a later op on the same uid still overrides this one
+                plan.byUid.put("pending:" + plan.atSessionEnd.size(), null);
+            } else if (op instanceof WriteBatch.PutObservation p) {
                 plan.put(LuceneDocuments.uid(Type.OBSERVATION, s, p.observation().id()),
                         LuceneDocuments.observation(p.observation()));
             } else if (op instanceof WriteBatch.DeleteObservation d) {
@@ -105,8 +117,21 @@ final class BatchPlan {
         byUid.put(uid, LuceneDocuments.sessionTurn(t));
     }
 
-    /** Validates against {@code current}, then applies everything with one IndexWriter call. */
-    void apply(IndexWriter writer, IndexSearcher current, LongSupplier ords) throws IOException {
+    /** The next free seq of a session as {@code current} sees it. */
+    interface SessionEnd {
+        long next(IndexSearcher current, String sessionId) throws IOException;
+    }
+
+    /**
+     * Validates against {@code current}, then applies everything with one IndexWriter call. Turns
+     * appended at their session's end get their final seqs from {@code ends} first: the caller holds
+     * the tenant's write lock and {@code current} sees every earlier write, so no two batches get the
+     * same seq.
+     */
+    void apply(IndexWriter writer, IndexSearcher current, LongSupplier ords, SessionEnd ends) throws IOException {
+        if (!atSessionEnd.isEmpty()) {
+            resolveSessionEnds(current, ends);
+        }
         for (Map.Entry<String, SessionTurn> e : appendedTurns.entrySet()) {
             if (current.count(LuceneDocuments.term(LuceneDocuments.UID, e.getKey())) > 0) {
                 throw duplicate(e.getValue(), "already in the store");
@@ -136,6 +161,42 @@ final class BatchPlan {
         } else {
             writer.updateDocuments(new TermInSetQuery(LuceneDocuments.UID, replaced), docs);
         }
+    }
+
+    private void resolveSessionEnds(IndexSearcher current, SessionEnd ends) throws IOException {
+        Map<String, Long> next = new LinkedHashMap<>();
+        Map<String, Document> resolved = new LinkedHashMap<>();
+        int pending = 0;
+        for (Map.Entry<String, Document> e : byUid.entrySet()) {
+            if (!e.getKey().startsWith("pending:")) {
+                resolved.put(e.getKey(), e.getValue());
+                continue;
+            }
+            WriteBatch.Op op = atSessionEnd.get(pending++);
+            SessionTurn offset = op instanceof WriteBatch.AppendTurn t ? t.turn() : ((WriteBatch.ArchiveTurn) op).turn();
+            Long base = next.get(offset.sessionId());
+            if (base == null) {
+                base = ends.next(current, offset.sessionId());
+                next.put(offset.sessionId(), base);
+            }
+            SessionTurn turn = offset.withSeq(base + offset.seq());
+            if (op instanceof WriteBatch.AppendTurn) {
+                String uid = LuceneDocuments.turnUid(Type.TURN, scope, turn.sessionId(), turn.seq());
+                if (appendedTurns.containsKey(uid)) {
+                    throw duplicate(turn, "twice in one batch");
+                }
+                appendedTurns.put(uid, turn);
+                resolved.put(uid, LuceneDocuments.sessionTurn(turn));
+            } else {
+                resolved.remove(LuceneDocuments.turnUid(Type.ARCHIVE, scope, turn.sessionId(), turn.seq()));
+                resolved.put(LuceneDocuments.turnUid(Type.ARCHIVE, scope, turn.sessionId(), turn.seq()),
+                        LuceneDocuments.archivedTurn(turn, ((WriteBatch.ArchiveTurn) op).embedding()));
+            }
+        }
+        byUid.clear();
+        byUid.putAll(resolved);
+        atSessionEnd.clear();
+        next.forEach(batch::seqAssigned);
     }
 
     private MemoryStoreException duplicate(SessionTurn t, String where) {

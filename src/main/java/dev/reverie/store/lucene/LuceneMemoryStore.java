@@ -153,6 +153,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     private final TenantIndex.CommitPolicy policy;
     private final TextAnalysis analysis = new TextAnalysis();
     private final ConcurrentMap<String, TenantIndex> tenants = new ConcurrentHashMap<>();
+    private final ConcurrentMap<List<Object>, Lease> leases = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final ScheduledExecutorService committer;
     /** Runs the fsyncs of one commit in parallel (see SyncOnceDirectory); null for in-memory stores. */
@@ -371,7 +372,12 @@ public final class LuceneMemoryStore implements MemoryStore {
         }
         BatchPlan plan = BatchPlan.of(batch);
         TenantIndex t = index(batch.scope().tenantId());
-        t.write((writer, current) -> plan.apply(writer, current, t::nextOrd), false);
+        Scope scope = batch.scope();
+        t.write((writer, current) -> plan.apply(writer, current, t::nextOrd, (searcher, sessionId) -> {
+            List<SessionTurn> last = sorted(searcher, ofSession(Type.TURN, scope, sessionId).build(),
+                    BY_SEQ_DESCENDING, 0, 1, LuceneDocuments::sessionTurnOf);
+            return last.isEmpty() ? 0 : last.get(0).seq() + 1;
+        }), false);
     }
 
     /**
@@ -388,6 +394,40 @@ public final class LuceneMemoryStore implements MemoryStore {
         Optional<TenantIndex> t = existingIndex(scope.tenantId());
         t.ifPresent(index -> index.eraseAndPurge(LuceneDocuments.term(LuceneDocuments.SCOPE,
                 LuceneDocuments.scopeKey(scope))));
+        leases.keySet().removeIf(k -> k.get(0).equals(scope));
+    }
+
+    // ---------------------------------------------------------------- leases
+
+    /** A lease on one scope: who holds it and until when. */
+    private record Lease(String holder, java.time.Instant until) {
+    }
+
+    /**
+     * In memory: a Lucene folder belongs to one process (the {@code write.lock}), so only this store's
+     * users can compete for a lease.
+     */
+    @Override
+    public boolean tryLease(Scope scope, String name, String holder, java.time.Instant now, java.time.Instant until) {
+        Checks.notNull("scope", scope);
+        Checks.id("name", name);
+        Checks.id("holder", holder);
+        Checks.notNull("now", now);
+        Checks.notNull("until", until);
+        ensureOpen();
+        Lease mine = new Lease(holder, until);
+        Lease after = leases.compute(List.of(scope, name), (k, current) ->
+                current == null || current.holder().equals(holder) || !current.until().isAfter(now) ? mine : current);
+        return after == mine;
+    }
+
+    @Override
+    public void releaseLease(Scope scope, String name, String holder) {
+        Checks.notNull("scope", scope);
+        Checks.id("name", name);
+        Checks.id("holder", holder);
+        ensureOpen();
+        leases.computeIfPresent(List.of(scope, name), (k, current) -> current.holder().equals(holder) ? null : current);
     }
 
     // ---------------------------------------------------------------- single lookups

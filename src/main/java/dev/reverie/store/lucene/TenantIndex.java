@@ -112,8 +112,9 @@ final class TenantIndex implements AutoCloseable {
         } catch (LockObtainFailedException e) {
             closeQuietly(directory);
             throw new MemoryStoreException("Lucene index folder " + label + " is locked by another IndexWriter"
-                    + " (another process, or another store instance in this JVM, has it open); close that store"
-                    + " first or use another folder", e);
+                    + " (another process, or another store instance in this JVM, has it open); a Lucene folder"
+                    + " belongs to one process at a time: close that store first, use another folder, or share a"
+                    + " SQLite folder (or PostgreSQL) between application instances", e);
         } catch (IOException | RuntimeException e) {
             closeQuietly(searchers);
             if (writer != null && writer.isOpen()) {

@@ -31,13 +31,14 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
@@ -54,10 +55,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Several instances (processes or stores) may share the database. Each write transaction first
  * takes a transaction-scoped advisory lock on its end user ({@code pg_advisory_xact_lock}), so one
- * user's batches apply one at a time across all instances; a turn whose (session, seq) is already
- * taken fails its whole batch on the primary key; memories and observations are upserts by id, so
- * concurrent writers of one id leave one row. {@link #tryLeaseDream} and {@link #releaseDream} give
- * a per-user dream lease with expiry, so two instances never dream one user at once.
+ * user's batches apply one at a time across all instances, and turns appended at a session's end
+ * ({@link WriteBatch#appendAtSessionEnd}) are numbered inside that transaction, so two instances
+ * appending to one session never collide; a turn whose (session, seq) is already taken fails its
+ * whole batch on the primary key; memories and observations are upserts by id, so concurrent
+ * writers of one id leave one row. Leases ({@link #tryLease}, the dream cycle's per-user lease) are
+ * rows of the tenant's {@code leases} table, decided under the same lock, so two instances never
+ * dream one user at once.
  *
  * <p>Two forms: {@link #open(String)} with the JDBC URL's part after {@code jdbc:} (this store owns
  * a HikariCP pool and closes it), and {@link #open(DataSource)} with the host's pool (never closed
@@ -277,11 +281,41 @@ public final class PostgresMemoryStore implements MemoryStore {
         Scope scope = batch.scope();
         List<WriteBatch.Op> ops = batch.ops();
         write(scope, (c, s) -> {
+            // session -> next free seq, read inside this transaction, which holds the end user's advisory
+            // lock: no other instance can append to the user's sessions until it commits
+            Map<String, Long> ends = new HashMap<>();
             for (WriteBatch.Op op : ops) {
-                apply(c, s, scope, op);
+                apply(c, s, scope, resolve(c, s, scope, op, ends));
             }
+            ends.forEach(batch::seqAssigned);
             return null;
         });
+    }
+
+    /** An op whose seq is an offset from its session's end, turned into one with its final seq. */
+    private static WriteBatch.Op resolve(Connection c, String schema, Scope s, WriteBatch.Op op,
+                                         Map<String, Long> ends) throws SQLException {
+        if (op instanceof WriteBatch.AppendTurn t && t.atSessionEnd()) {
+            return new WriteBatch.AppendTurn(t.turn().withSeq(end(c, schema, s, t.turn().sessionId(), ends)
+                    + t.turn().seq()));
+        }
+        if (op instanceof WriteBatch.ArchiveTurn t && t.atSessionEnd()) {
+            return new WriteBatch.ArchiveTurn(t.turn().withSeq(end(c, schema, s, t.turn().sessionId(), ends)
+                    + t.turn().seq()), t.embedding());
+        }
+        return op;
+    }
+
+    private static long end(Connection c, String schema, Scope s, String sessionId, Map<String, Long> ends)
+            throws SQLException {
+        Long known = ends.get(sessionId);
+        if (known != null) {
+            return known;
+        }
+        long next = query(c, schema, "SELECT COALESCE(MAX(seq) + 1, 0) FROM ${s}.session_turns WHERE agent = ?"
+                + " AND usr = ? AND session_id = ?", rs -> rs.getLong(1), s.agentId(), s.endUserId(), sessionId).get(0);
+        ends.put(sessionId, next);
+        return next;
     }
 
     private void apply(Connection c, String schema, Scope s, WriteBatch.Op op) throws SQLException {
@@ -404,40 +438,37 @@ public final class PostgresMemoryStore implements MemoryStore {
         }
     }
 
-    // ---------------------------------------------------------------- dream lease
+    // ---------------------------------------------------------------- leases
 
     /**
-     * Takes (or renews) the dream lease of {@code scope} for {@code holder} until {@code ttl} from now
-     * (the database's clock, so instances need no synchronized clocks). Returns {@code false} when
-     * another holder's lease has not expired: that instance is dreaming this user; skip it or retry
-     * later. A holder that dies leaves its lease to expire. Holder ids are free text, e.g. a host name
-     * plus a random suffix per instance.
+     * Decided inside a write transaction holding the end user's advisory lock, so two instances never
+     * both win. Lease ends are the holders' clocks ({@code now}, {@code until}), as the SPI says.
      */
-    public boolean tryLeaseDream(Scope scope, String holder, Duration ttl) {
+    @Override
+    public boolean tryLease(Scope scope, String name, String holder, Instant now, Instant until) {
         Checks.notNull("scope", scope);
-        Checks.notBlank("holder", holder);
-        Checks.notNull("ttl", ttl);
-        if (ttl.isNegative() || ttl.isZero()) {
-            throw new IllegalArgumentException("ttl must be positive, was " + ttl);
-        }
+        Checks.id("name", name);
+        Checks.id("holder", holder);
+        Checks.notNull("now", now);
+        Checks.notNull("until", until);
         ensureOpen();
         return write(scope, (c, s) -> !query(c, s,
-                "INSERT INTO ${s}.dream_leases (agent, usr, holder, expires_at)"
-                        + " VALUES (?, ?, ?, clock_timestamp() + ?::double precision * interval '1 millisecond')"
-                        + " ON CONFLICT (agent, usr) DO UPDATE SET holder = excluded.holder,"
-                        + " expires_at = excluded.expires_at"
-                        + " WHERE ${s}.dream_leases.expires_at < clock_timestamp()"
-                        + " OR ${s}.dream_leases.holder = excluded.holder RETURNING holder",
-                rs -> rs.getString(1), scope.agentId(), scope.endUserId(), holder, ttl.toMillis()).isEmpty());
+                "INSERT INTO ${s}.leases (agent, usr, name, holder, until) VALUES (?, ?, ?, ?, ?)"
+                        + " ON CONFLICT (agent, usr, name) DO UPDATE SET holder = excluded.holder, until = excluded.until"
+                        + " WHERE ${s}.leases.holder = excluded.holder OR ${s}.leases.until <= ?"
+                        + " RETURNING holder",
+                rs -> rs.getString(1), scope.agentId(), scope.endUserId(), name, holder, until.toEpochMilli(),
+                now.toEpochMilli()).isEmpty());
     }
 
-    /** Gives up {@code holder}'s dream lease of {@code scope} (nothing happens when it holds none). */
-    public void releaseDream(Scope scope, String holder) {
+    @Override
+    public void releaseLease(Scope scope, String name, String holder) {
         Checks.notNull("scope", scope);
-        Checks.notBlank("holder", holder);
+        Checks.id("name", name);
+        Checks.id("holder", holder);
         ensureOpen();
-        write(scope, (c, s) -> update(c, s, "DELETE FROM ${s}.dream_leases WHERE agent = ? AND usr = ? AND holder = ?",
-                scope.agentId(), scope.endUserId(), holder));
+        write(scope, (c, s) -> update(c, s, "DELETE FROM ${s}.leases WHERE agent = ? AND usr = ? AND name = ?"
+                + " AND holder = ?", scope.agentId(), scope.endUserId(), name, holder));
     }
 
     // ---------------------------------------------------------------- reads

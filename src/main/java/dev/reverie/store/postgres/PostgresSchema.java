@@ -70,14 +70,14 @@ final class PostgresSchema {
                       agent text NOT NULL, usr text NOT NULL, memory_id text NOT NULL, data text NOT NULL)""",
                     "CREATE INDEX history_by_memory ON ${s}.history (agent, usr, memory_id, rid)",
                     """
-                    CREATE TABLE ${s}.dream_leases (
-                      agent text NOT NULL, usr text NOT NULL, holder text NOT NULL,
-                      expires_at timestamptz NOT NULL,
-                      PRIMARY KEY (agent, usr))"""));
+                    CREATE TABLE ${s}.leases (
+                      agent text NOT NULL, usr text NOT NULL, name text NOT NULL, holder text NOT NULL,
+                      until bigint NOT NULL,
+                      PRIMARY KEY (agent, usr, name))"""));
 
     /** Every table that holds an end user's rows (erase empties and rewrites them all). */
     static final List<String> USER_TABLES = List.of("memories", "observations", "session_turns", "archive_turns",
-            "session_summaries", "style_profiles", "history", "dream_leases");
+            "session_summaries", "style_profiles", "history", "leases");
 
     /** The {@code meta} key of the tenant id the schema belongs to, written when it is created. */
     static final String TENANT_KEY = "tenant_id";

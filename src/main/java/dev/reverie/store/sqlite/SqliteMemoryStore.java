@@ -59,6 +59,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * per tenant. Durable by default ({@code synchronous=FULL}: an acknowledged write survives kill -9
  * and power loss); {@code ?sync=normal} trades power-loss durability for speed (still safe against
  * a process crash in WAL mode).
+ *
+ * <p>Open handles are bounded: at most {@link #DEFAULT_MAX_OPEN_TENANTS} tenants (or the
+ * {@code maxOpenTenants} given) keep connections open (a writer and up to four WAL readers each);
+ * when one more is used, the least recently used idle tenant's connections are closed, and reopened
+ * on its next use. A process serving many tenants thus holds a bounded number of files.
+ *
+ * <p>Several processes may share a folder: turn seqs are assigned inside the {@code BEGIN IMMEDIATE}
+ * write transaction ({@link WriteBatch#appendAtSessionEnd}) and leases live in the database
+ * ({@link #tryLease}), so two application instances never collide on a session or dream one user at
+ * once.
  */
 public final class SqliteMemoryStore implements MemoryStore {
 
@@ -71,11 +81,18 @@ public final class SqliteMemoryStore implements MemoryStore {
     private final String instanceId = UUID.randomUUID().toString();
     private final ConcurrentMap<String, TenantDatabase> tenants = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** The tenants that may have open connections, least recently used first; guarded by itself. */
+    private final java.util.LinkedHashMap<String, TenantDatabase> recent = new java.util.LinkedHashMap<>(16, 0.75f, true);
+    private final int maxOpenTenants;
 
-    private SqliteMemoryStore(Path folder, boolean inMemory, SQLiteConfig.SynchronousMode sync) {
+    /** How many tenants keep open connections by default. */
+    public static final int DEFAULT_MAX_OPEN_TENANTS = 256;
+
+    private SqliteMemoryStore(Path folder, boolean inMemory, SQLiteConfig.SynchronousMode sync, int maxOpenTenants) {
         this.folder = folder;
         this.inMemory = inMemory;
         this.sync = sync;
+        this.maxOpenTenants = maxOpenTenants;
     }
 
     /** A store keeping one database file per tenant in {@code folder} (created when missing). */
@@ -88,19 +105,30 @@ public final class SqliteMemoryStore implements MemoryStore {
      * (an acknowledged write survives a process crash but may be lost on power failure).
      */
     public static SqliteMemoryStore open(Path folder, boolean relaxedSync) {
+        return open(folder, relaxedSync, DEFAULT_MAX_OPEN_TENANTS);
+    }
+
+    /**
+     * A store in {@code folder} keeping connections open for at most {@code maxOpenTenants} tenants at
+     * once (the least recently used idle tenant is closed first, and reopened on its next use).
+     */
+    public static SqliteMemoryStore open(Path folder, boolean relaxedSync, int maxOpenTenants) {
         Checks.notNull("folder", folder);
+        if (maxOpenTenants < 1) {
+            throw new IllegalArgumentException("maxOpenTenants must be at least 1, was " + maxOpenTenants);
+        }
         try {
             Files.createDirectories(folder);
         } catch (IOException e) {
             throw new MemoryStoreException("could not create the store folder " + folder + ": " + e.getMessage(), e);
         }
         return new SqliteMemoryStore(folder, false,
-                relaxedSync ? SQLiteConfig.SynchronousMode.NORMAL : SQLiteConfig.SynchronousMode.FULL);
+                relaxedSync ? SQLiteConfig.SynchronousMode.NORMAL : SQLiteConfig.SynchronousMode.FULL, maxOpenTenants);
     }
 
     /** A store whose tenant databases live in memory and vanish on close. */
     public static SqliteMemoryStore inMemory() {
-        return new SqliteMemoryStore(null, true, SQLiteConfig.SynchronousMode.OFF);
+        return new SqliteMemoryStore(null, true, SQLiteConfig.SynchronousMode.OFF, Integer.MAX_VALUE);
     }
 
     @Override
@@ -123,13 +151,46 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     private TenantDatabase db(String tenantId) {
         ensureOpen();
-        return tenants.computeIfAbsent(tenantId, t -> {
+        TenantDatabase db = tenants.computeIfAbsent(tenantId, t -> {
             String url = inMemory
                     ? "jdbc:sqlite:file:reverie-" + instanceId + "-" + fileName(t) + "?mode=memory&cache=private"
                     : "jdbc:sqlite:" + folder.resolve(fileName(t)).toAbsolutePath();
             return new TenantDatabase(url, inMemory ? "memory/" + t : folder.resolve(fileName(t)).toString(),
                     inMemory, sync, t);
         });
+        if (!inMemory) {
+            used(tenantId, db);
+        }
+        return db;
+    }
+
+    /** Marks a tenant as just used and closes the least recently used idle ones beyond the bound. */
+    private void used(String tenantId, TenantDatabase db) {
+        synchronized (recent) {
+            recent.put(tenantId, db);
+            if (recent.size() <= maxOpenTenants) {
+                return;
+            }
+            var it = recent.entrySet().iterator();
+            while (recent.size() > maxOpenTenants && it.hasNext()) {
+                var e = it.next();
+                // a tenant in use right now is skipped (never waited for); the bound holds again once it is idle
+                if (!e.getKey().equals(tenantId) && e.getValue().closeIdle()) {
+                    it.remove();
+                }
+            }
+        }
+    }
+
+    /** How many tenants have open connections now (diagnostics and tests). */
+    public int openTenantHandles() {
+        int n = 0;
+        for (TenantDatabase db : tenants.values()) {
+            if (db.hasOpenConnections()) {
+                n++;
+            }
+        }
+        return n;
     }
 
     private void ensureOpen() {
@@ -150,11 +211,40 @@ public final class SqliteMemoryStore implements MemoryStore {
         Scope scope = batch.scope();
         List<WriteBatch.Op> ops = batch.ops();
         db(scope.tenantId()).write(c -> {
+            // session → next free seq, read inside this IMMEDIATE transaction, which holds SQLite's write
+            // lock: no other connection or process can append to the session until it commits
+            java.util.Map<String, Long> ends = new java.util.HashMap<>();
             for (WriteBatch.Op op : ops) {
-                apply(c, scope, op);
+                apply(c, scope, resolve(c, scope, op, ends));
             }
+            ends.forEach(batch::seqAssigned);
             return null;
         });
+    }
+
+    /** An op whose seq is an offset from its session's end, turned into one with its final seq. */
+    private static WriteBatch.Op resolve(Connection c, Scope s, WriteBatch.Op op, java.util.Map<String, Long> ends)
+            throws SQLException {
+        if (op instanceof WriteBatch.AppendTurn t && t.atSessionEnd()) {
+            return new WriteBatch.AppendTurn(t.turn().withSeq(end(c, s, t.turn().sessionId(), ends) + t.turn().seq()));
+        }
+        if (op instanceof WriteBatch.ArchiveTurn t && t.atSessionEnd()) {
+            return new WriteBatch.ArchiveTurn(t.turn().withSeq(end(c, s, t.turn().sessionId(), ends)
+                    + t.turn().seq()), t.embedding());
+        }
+        return op;
+    }
+
+    private static long end(Connection c, Scope s, String sessionId, java.util.Map<String, Long> ends)
+            throws SQLException {
+        Long known = ends.get(sessionId);
+        if (known != null) {
+            return known;
+        }
+        long next = query(c, "SELECT COALESCE(MAX(seq) + 1, 0) FROM session_turns WHERE agent = ? AND usr = ?"
+                + " AND session_id = ?", rs -> rs.getLong(1), s.agentId(), s.endUserId(), sessionId).get(0);
+        ends.put(sessionId, next);
+        return next;
     }
 
     private void apply(Connection c, Scope s, WriteBatch.Op op) throws SQLException {
@@ -327,12 +417,44 @@ public final class SqliteMemoryStore implements MemoryStore {
             update(c, "DELETE FROM observations_fts WHERE rowid IN (SELECT rid FROM observations WHERE agent = ? AND usr = ?)", k);
             update(c, "DELETE FROM archive_fts WHERE rowid IN (SELECT rowid FROM archive_turns WHERE agent = ? AND usr = ?)", k);
             for (String table : List.of("memories", "observations", "session_turns", "archive_turns",
-                    "session_summaries", "style_profiles", "history")) {
+                    "session_summaries", "style_profiles", "history", "leases")) {
                 update(c, "DELETE FROM " + table + " WHERE agent = ? AND usr = ?", k);
             }
             return null;
         });
         db.scrub();
+    }
+
+    // ---------------------------------------------------------------- leases
+
+    /** Decided inside an IMMEDIATE transaction, so two processes on one file never both win. */
+    @Override
+    public boolean tryLease(Scope scope, String name, String holder, java.time.Instant now, java.time.Instant until) {
+        Checks.notNull("scope", scope);
+        Checks.id("name", name);
+        Checks.id("holder", holder);
+        Checks.notNull("now", now);
+        Checks.notNull("until", until);
+        return db(scope.tenantId()).write(c -> {
+            List<Object[]> current = query(c, "SELECT holder, until FROM leases WHERE agent = ? AND usr = ? AND name = ?",
+                    rs -> new Object[] {rs.getString(1), rs.getLong(2)}, scope.agentId(), scope.endUserId(), name);
+            if (!current.isEmpty() && !holder.equals(current.get(0)[0])
+                    && (Long) current.get(0)[1] > now.toEpochMilli()) {
+                return false;
+            }
+            update(c, "INSERT OR REPLACE INTO leases (agent, usr, name, holder, until) VALUES (?, ?, ?, ?, ?)",
+                    scope.agentId(), scope.endUserId(), name, holder, until.toEpochMilli());
+            return true;
+        });
+    }
+
+    @Override
+    public void releaseLease(Scope scope, String name, String holder) {
+        Checks.notNull("scope", scope);
+        Checks.id("name", name);
+        Checks.id("holder", holder);
+        db(scope.tenantId()).write(c -> update(c, "DELETE FROM leases WHERE agent = ? AND usr = ? AND name = ?"
+                + " AND holder = ?", scope.agentId(), scope.endUserId(), name, holder));
     }
 
     // ---------------------------------------------------------------- reads

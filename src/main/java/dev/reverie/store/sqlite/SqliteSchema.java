@@ -76,7 +76,13 @@ final class SqliteSchema {
                     "ALTER TABLE archive_turns ADD COLUMN dim INTEGER",
                     "ALTER TABLE archive_turns ADD COLUMN embedding BLOB",
                     "CREATE INDEX archive_by_time ON archive_turns (agent, usr, at)",
-                    "CREATE VIRTUAL TABLE archive_fts USING fts5(text, tokenize = '" + TOKENIZER + "')"));
+                    "CREATE VIRTUAL TABLE archive_fts USING fts5(text, tokenize = '" + TOKENIZER + "')"),
+            // 3 -> 4: leases (the dream's per-user lease), seen by every process that opens the file
+            List.of("""
+                    CREATE TABLE leases (
+                      agent TEXT NOT NULL, usr TEXT NOT NULL, name TEXT NOT NULL,
+                      holder TEXT NOT NULL, until INTEGER NOT NULL,
+                      PRIMARY KEY (agent, usr, name))"""));
 
     /** The {@code meta} key of the tenant id the file belongs to, written when it is created or first migrated. */
     static final String TENANT_KEY = "tenant_id";

@@ -19,6 +19,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * The connections to one tenant's database: one writer (serialized by a lock, transactions begin
  * IMMEDIATE) and, for files, a small pool of WAL readers so reads run concurrently with each other
  * and with the writer. An in-memory database has a single connection used under the lock.
+ *
+ * <p>A file database can be {@linkplain #closeIdle() closed while idle} (the store bounds how many
+ * tenants keep connections open) and reopens its connections on the next use: every operation holds
+ * the shared side of a lifecycle lock, and closing takes its exclusive side only when it is free.
  */
 final class TenantDatabase implements AutoCloseable {
 
@@ -34,8 +38,13 @@ final class TenantDatabase implements AutoCloseable {
     private final String label;
     private final boolean inMemory;
     private final SQLiteConfig.SynchronousMode sync;
-    private final Connection writer;
+    /** The writer connection; {@code null} while closed for idleness (reopened on the next write). */
+    private Connection writer;
     private final ReentrantLock writeLock = new ReentrantLock();
+    /** Shared by every operation; exclusive to close the connections (idle eviction, close). */
+    private final java.util.concurrent.locks.ReentrantReadWriteLock lifecycle =
+            new java.util.concurrent.locks.ReentrantReadWriteLock();
+    private volatile boolean closed;
     private final BlockingQueue<Connection> idleReaders = new ArrayBlockingQueue<>(READERS);
     private final List<Connection> allReaders = new ArrayList<>();
     private int openedReaders;
@@ -135,9 +144,11 @@ final class TenantDatabase implements AutoCloseable {
 
     /** Runs {@code work} in one IMMEDIATE transaction; commits on success, rolls back on any failure. */
     <T> T write(SqlWork<T> work) {
+        lifecycle.readLock().lock();
         writeLock.lock();
         try {
             try {
+                ensureWriter();
                 try (Statement st = writer.createStatement()) {
                     st.execute("BEGIN IMMEDIATE");
                 }
@@ -155,11 +166,34 @@ final class TenantDatabase implements AutoCloseable {
             }
         } finally {
             writeLock.unlock();
+            lifecycle.readLock().unlock();
+        }
+    }
+
+    /** Reopens the writer after an idle close; called under the write lock. */
+    private void ensureWriter() throws SQLException {
+        if (closed) {
+            throw new IllegalStateException("SQLite database " + label + " is closed");
+        }
+        if (writer == null) {
+            writer = connect(true);
         }
     }
 
     /** Runs {@code work} on a reader connection (the writer, under its lock, for in-memory databases). */
     <T> T read(SqlWork<T> work) {
+        lifecycle.readLock().lock();
+        try {
+            return readOpen(work);
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
+    private <T> T readOpen(SqlWork<T> work) {
+        if (closed) {
+            throw new IllegalStateException("SQLite database " + label + " is closed");
+        }
         if (inMemory) {
             writeLock.lock();
             try {
@@ -214,7 +248,9 @@ final class TenantDatabase implements AutoCloseable {
     }
 
     private void rollbackQuietly() {
-        rollbackQuietly(writer);
+        if (writer != null) {
+            rollbackQuietly(writer);
+        }
     }
 
     private static void rollbackQuietly(Connection writer) {
@@ -236,32 +272,70 @@ final class TenantDatabase implements AutoCloseable {
             return null;
         });
         if (!inMemory) {
+            lifecycle.readLock().lock();
             writeLock.lock();
-            try (Statement st = writer.createStatement()) {
-                st.execute("VACUUM");
-                st.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+            try {
+                ensureWriter();
+                try (Statement st = writer.createStatement()) {
+                    st.execute("VACUUM");
+                    st.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+                }
             } catch (SQLException e) {
                 throw new MemoryStoreException("could not scrub " + label + ": " + e.getMessage(), e);
             } finally {
                 writeLock.unlock();
+                lifecycle.readLock().unlock();
             }
         }
     }
 
+    /**
+     * Closes every connection if no operation is running (never waits); the next operation reopens
+     * them. In-memory databases are never closed this way: their data lives in the connection.
+     *
+     * @return whether the connections were closed (or already were)
+     */
+    boolean closeIdle() {
+        if (inMemory || !lifecycle.writeLock().tryLock()) {
+            return false;
+        }
+        try {
+            closeConnections();
+            return true;
+        } finally {
+            lifecycle.writeLock().unlock();
+        }
+    }
+
+    /** Whether the writer connection is open now (tests and diagnostics). */
+    boolean hasOpenConnections() {
+        return writer != null;
+    }
+
     @Override
     public void close() {
-        writeLock.lock();
+        lifecycle.writeLock().lock();
         try {
-            synchronized (allReaders) {
-                for (Connection c : allReaders) {
-                    closeQuietly(c);
-                }
-                allReaders.clear();
-                idleReaders.clear();
-            }
-            closeQuietly(writer);
+            closed = true;
+            closeConnections();
         } finally {
-            writeLock.unlock();
+            lifecycle.writeLock().unlock();
+        }
+    }
+
+    /** Closes the readers and the writer; called with the lifecycle lock held exclusively. */
+    private void closeConnections() {
+        synchronized (allReaders) {
+            for (Connection c : allReaders) {
+                closeQuietly(c);
+            }
+            allReaders.clear();
+            idleReaders.clear();
+            openedReaders = 0;
+        }
+        if (writer != null) {
+            closeQuietly(writer);
+            writer = null;
         }
     }
 

@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;
@@ -163,25 +162,50 @@ class PostgresMemoryStoreTest extends MemoryStoreContract {
     }
 
     @Test
-    void should_give_the_dream_lease_to_one_holder_until_released_or_expired() throws Exception {
-        try (PostgresMemoryStore second = PostgresMemoryStore.open(EmbeddedPostgresServer.url(folder))) {
-            assertThat(pg().tryLeaseDream(ALICE, "instance-1", Duration.ofMinutes(5))).isTrue();
-            assertThat(second.tryLeaseDream(ALICE, "instance-2", Duration.ofMinutes(5))).isFalse();
-            assertThat(second.tryLeaseDream(BOB, "instance-2", Duration.ofMinutes(5))).isTrue();
-            assertThat(pg().tryLeaseDream(ALICE, "instance-1", Duration.ofMinutes(5))).as("renewal").isTrue();
-            pg().releaseDream(ALICE, "instance-2"); // not the holder: nothing happens
-            assertThat(second.tryLeaseDream(ALICE, "instance-2", Duration.ofMinutes(5))).isFalse();
-            pg().releaseDream(ALICE, "instance-1");
-            assertThat(second.tryLeaseDream(ALICE, "instance-2", Duration.ofMinutes(5))).isTrue();
-
-            // a holder that died leaves its lease to expire (here: moved into the past by hand)
-            try (Connection c = EmbeddedPostgresServer.connect(folder); Statement st = c.createStatement()) {
-                st.execute("UPDATE \"reverie_t_clinic-1\".dream_leases SET expires_at = now() - interval '1 second'");
-            }
-            assertThat(pg().tryLeaseDream(ALICE, "instance-1", Duration.ofMinutes(5))).isTrue();
+    void should_give_a_lease_to_one_instance_at_a_time() {
+        try (MemoryStore second = openStore(folder)) {
+            assertThat(store.tryLease(ALICE, "dream", "instance-1", T0, T0.plusSeconds(60))).isTrue();
+            assertThat(second.tryLease(ALICE, "dream", "instance-2", T0.plusSeconds(1), T0.plusSeconds(61))).isFalse();
+            assertThat(second.tryLease(BOB, "dream", "instance-2", T0, T0.plusSeconds(60))).isTrue();
+            store.releaseLease(ALICE, "dream", "instance-1");
+            assertThat(second.tryLease(ALICE, "dream", "instance-2", T0.plusSeconds(2), T0.plusSeconds(62))).isTrue();
+            assertThat(store.tryLease(ALICE, "dream", "instance-1", T0.plusSeconds(62), T0.plusSeconds(90)))
+                    .as("expired").isTrue();
         }
-        assertThatThrownBy(() -> pg().tryLeaseDream(ALICE, "x", Duration.ZERO))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ttl");
+    }
+
+    @Test
+    void should_number_concurrent_appends_of_two_instances_to_one_session_without_gaps() throws Exception {
+        List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+        try (MemoryStore second = openStore(folder)) {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Thread> threads = new ArrayList<>();
+            int n = 0;
+            for (MemoryStore s : List.of(store, second, store, second)) {
+                int writer = n++;
+                threads.add(new Thread(() -> {
+                    try {
+                        go.await();
+                        for (int i = 0; i < 15; i++) {
+                            SessionTurn t = new SessionTurn(ALICE, "shared", 0, "w" + writer + "-" + i, TurnRole.USER,
+                                    null, "turn", T0);
+                            s.write(WriteBatch.of(ALICE).appendAtSessionEnd(t).archiveAtSessionEnd(t));
+                        }
+                    } catch (Throwable e) {
+                        errors.add(e);
+                    }
+                }));
+            }
+            threads.forEach(Thread::start);
+            go.countDown();
+            for (Thread t : threads) {
+                t.join();
+            }
+        }
+        assertThat(errors).isEmpty();
+        assertThat(store.sessionTurns(ALICE, "shared", 0, 100)).extracting(SessionTurn::seq)
+                .containsExactlyElementsOf(java.util.stream.LongStream.range(0, 60).boxed().toList());
+        assertThat(store.archivedTurns(ALICE, "shared")).hasSize(60);
     }
 
     @Test

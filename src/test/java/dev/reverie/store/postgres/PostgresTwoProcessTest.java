@@ -22,9 +22,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Two application instances (two JVMs, each with its own store and manager) on one database:
- * recording into their own users and into a shared user while both dream every user in a loop.
- * Nothing fails, every acknowledged turn is stored exactly once, and no user ends with the same
- * memory twice.
+ * recording into their own users, into sessions of their own of a shared user and into one session
+ * both append to, while both dream every user in a loop. Nothing fails, every acknowledged turn is
+ * stored exactly once, the shared session's seqs have no gaps, and no user ends with the same memory
+ * twice.
  */
 class PostgresTwoProcessTest {
 
@@ -78,7 +79,7 @@ class PostgresTwoProcessTest {
             }
         }
         assertThat(acknowledged.values().stream().mapToInt(Set::size).sum())
-                .isEqualTo(2 * (TwoProcessWorker.OWN_USERS + 1) * TURNS_PER_USER);
+                .isEqualTo(2 * (TwoProcessWorker.OWN_USERS + 2) * TURNS_PER_USER);
         assertThat(dreams).isPositive();
 
         try (PostgresMemoryStore store = PostgresMemoryStore.open(location)) {
@@ -88,7 +89,11 @@ class PostgresTwoProcessTest {
                 List<SessionTurn> stored = store.sessionTurns(scope, key[1], 0, 10_000);
                 assertThat(stored).extracting(SessionTurn::turnId).as(e.getKey())
                         .containsExactlyInAnyOrderElementsOf(e.getValue());
+                assertThat(stored).extracting(SessionTurn::seq).as(e.getKey() + " seqs")
+                        .containsExactlyElementsOf(java.util.stream.LongStream.range(0, stored.size()).boxed().toList());
             }
+            Scope shared = Scope.of(TwoProcessWorker.TENANT, TwoProcessWorker.AGENT, TwoProcessWorker.SHARED_USER);
+            assertThat(store.sessionLength(shared, TwoProcessWorker.SHARED_SESSION)).isEqualTo(2L * TURNS_PER_USER);
             List<Scope> users = store.endUsers(TwoProcessWorker.TENANT, TwoProcessWorker.AGENT);
             assertThat(users).hasSize(2 * TwoProcessWorker.OWN_USERS + 1);
             int memories = 0;

@@ -3,11 +3,12 @@ package dev.reverie.store.postgres;
 import dev.reverie.ContextManager;
 import dev.reverie.Scope;
 import dev.reverie.Turn;
+import dev.reverie.dream.DreamListener;
+import dev.reverie.dream.DreamReport;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -16,10 +17,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One application instance of {@link PostgresTwoProcessTest}, run in its own JVM: its own store and
- * {@link ContextManager} on the shared database, recording turns into its own users and a user both
- * instances share (each in its own session) while a second thread dreams every user of the tenant in
- * a loop, each under the store's dream lease. Writes what it acknowledged and counted to a report
- * file; exits 0 when nothing failed.
+ * {@link ContextManager} on the shared database, recording turns into its own users, into a session
+ * of its own of a shared user and into a session both instances share, while a second thread dreams
+ * every user of the tenant in a loop ({@code ContextManager.dream(tenant, agent, ...)}, which takes
+ * each user's dream lease in the store and skips users another instance is dreaming). Writes what it
+ * acknowledged and counted to a report file; exits 0 when nothing failed.
  *
  * <p>Arguments: location ({@code postgresql://...}), instance name, turns per user, report file.
  */
@@ -28,6 +30,7 @@ public final class TwoProcessWorker {
     static final String TENANT = "shared-tenant";
     static final String AGENT = "assistant";
     static final String SHARED_USER = "shared-user";
+    static final String SHARED_SESSION = "shared-session";
     static final int OWN_USERS = 2;
     private static final List<String> FACTS = List.of("I live in Olinda.", "I'm allergic to dipyrone.",
             "I like jazz.", "My favourite color is green.", "I work as a nurse.", "I have a dog named Rex.");
@@ -44,7 +47,6 @@ public final class TwoProcessWorker {
         AtomicInteger errors = new AtomicInteger();
         AtomicInteger dreams = new AtomicInteger();
         AtomicInteger skipped = new AtomicInteger();
-        String holder = name + "-" + ProcessHandle.current().pid();
         try (PostgresMemoryStore store = PostgresMemoryStore.open(location);
              ContextManager manager = ContextManager.builder().store(store).build()) {
             AtomicBoolean recording = new AtomicBoolean(true);
@@ -53,17 +55,12 @@ public final class TwoProcessWorker {
                 while (!last) {
                     last = !recording.get();
                     try {
-                        for (Scope scope : store.endUsers(TENANT, AGENT)) {
-                            if (!store.tryLeaseDream(scope, holder, Duration.ofMinutes(2))) {
-                                skipped.incrementAndGet();
-                                continue;
-                            }
-                            try {
-                                manager.dream(scope);
-                                dreams.incrementAndGet();
-                            } finally {
-                                store.releaseDream(scope, holder);
-                            }
+                        DreamReport cycle = manager.dream(TENANT, AGENT, DreamListener.NONE);
+                        dreams.addAndGet((int) cycle.endUsers());
+                        skipped.addAndGet((int) cycle.skipped());
+                        if (cycle.failed() > 0) {
+                            errors.addAndGet((int) cycle.failed());
+                            lines.add("error dream failed for " + cycle.failed() + " users");
                         }
                     } catch (RuntimeException e) {
                         errors.incrementAndGet();
@@ -78,11 +75,13 @@ public final class TwoProcessWorker {
                 users.add(name + "-user" + u);
             }
             users.add(SHARED_USER);
-            String session = name + "-session";
             for (int i = 0; i < turns; i++) {
-                for (String user : users) {
+                for (int k = 0; k <= users.size(); k++) {
+                    // the last one: the shared user's session that both instances append to
+                    String user = k < users.size() ? users.get(k) : SHARED_USER;
+                    String session = k < users.size() ? name + "-session" : SHARED_SESSION;
                     Scope scope = Scope.of(TENANT, AGENT, user);
-                    String turnId = name + "-" + user + "-" + i;
+                    String turnId = name + "-" + user + "-" + session + "-" + i;
                     try {
                         manager.recordTurn(scope, session, Turn.user(FACTS.get(i % FACTS.size())).withId(turnId));
                         lines.add("ack " + user + " " + session + " " + turnId);

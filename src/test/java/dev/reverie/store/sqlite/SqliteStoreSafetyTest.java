@@ -50,6 +50,7 @@ class SqliteStoreSafetyTest extends StoreSafetyContract {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
             // what a version-1 file looks like: no meta table, no archive search columns or index
             st.execute("DROP TABLE meta");
+            st.execute("DROP TABLE leases");
             st.execute("DROP TABLE archive_fts");
             st.execute("DROP INDEX archive_by_time");
             for (String column : new String[] {"text", "at", "dim", "embedding"}) {

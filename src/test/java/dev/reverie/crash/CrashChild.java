@@ -1,0 +1,108 @@
+package dev.reverie.crash;
+
+import dev.reverie.ContextManager;
+import dev.reverie.MutableClock;
+import dev.reverie.Scope;
+import dev.reverie.Turn;
+import dev.reverie.TurnReceipt;
+import dev.reverie.dream.DreamCycle;
+import dev.reverie.dream.DreamListener;
+import dev.reverie.dream.DreamPhase;
+import dev.reverie.spi.MemoryStore;
+import dev.reverie.spi.MemoryStores;
+
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The process {@link KillNineCrash} kills: {@code <mode> <store uri> <args...>}. It prints a line,
+ * flushed, for every acknowledged write before going on, so the parent knows what must survive.
+ * <ul>
+ *   <li>{@code record <uri>}: records turns for {@link #USERS} until killed; {@code ACK <user> <session> <turnId>}</li>
+ *   <li>{@code dream <uri> <epochMillis>}: dreams the tenant at that fixed time; {@code PHASE <user> <phase>} as
+ *       each phase starts, {@code DONE} at the end</li>
+ *   <li>{@code import <uri> <folder of exports>}: imports {@code <user>.json} for each user;
+ *       {@code ACK <user>} after each</li>
+ * </ul>
+ */
+public final class CrashChild {
+
+    static final String TENANT = "crash-tenant";
+    static final String AGENT = "assistant";
+    static final List<String> USERS = List.of("ana", "bia", "caio", "davi", "eva", "fabio");
+    static final List<String> TEXTS = List.of(
+            "I'm allergic to penicillin.",
+            "I live in Recife and I work as a nurse.",
+            "I like jazz and I hate cilantro.",
+            "My daughter Clara starts school next week.",
+            "I have a dog named Rex.",
+            "I'll be 10 minutes late today.",
+            "Please call me Ana Paula.",
+            "I moved to Lisbon last month.",
+            "I prefer short answers.",
+            "ok, thanks!");
+
+    private CrashChild() {
+    }
+
+    static Scope scope(String user) {
+        return Scope.of(TENANT, AGENT, user);
+    }
+
+    /** The i-th turn of the fixed workload: user, session and text. */
+    static String[] turn(int i) {
+        String user = USERS.get(i % USERS.size());
+        String session = "s" + (i / (USERS.size() * 5)) + "-" + user;
+        String text = TEXTS.get((i * 7 + i / USERS.size()) % TEXTS.size());
+        return new String[] {user, session, text};
+    }
+
+    public static void main(String[] args) throws Exception {
+        PrintStream out = System.out;
+        switch (args[0]) {
+            case "record" -> {
+                try (ContextManager memory = ContextManager.builder().store(args[1]).build()) {
+                    for (int i = 0; i < 1_000_000; i++) {
+                        String[] t = turn(i);
+                        TurnReceipt r = memory.recordTurn(scope(t[0]), t[1], Turn.user(t[2]));
+                        out.println("ACK " + t[0] + " " + t[1] + " " + r.turnIds().get(0));
+                        out.flush();
+                    }
+                }
+            }
+            case "dream" -> {
+                try (MemoryStore store = MemoryStores.open(args[1])) {
+                    DreamCycle cycle = DreamCycle.builder(store)
+                            .clock(new MutableClock(Instant.ofEpochMilli(Long.parseLong(args[2])))).build();
+                    cycle.runAll(TENANT, AGENT, new DreamListener() {
+                        @Override
+                        public void phaseStarted(Scope scope, DreamPhase phase) {
+                            out.println("PHASE " + scope.endUserId() + " " + phase);
+                            out.flush();
+                        }
+                    });
+                    out.println("DONE");
+                    out.flush();
+                }
+            }
+            case "import" -> {
+                try (ContextManager memory = ContextManager.builder().store(args[1]).build()) {
+                    for (String user : USERS) {
+                        out.println("IMPORTING " + user);
+                        out.flush();
+                        try (InputStream in = Files.newInputStream(Path.of(args[2], user + ".json"))) {
+                            memory.admin().importFrom(scope(user), in);
+                        }
+                        out.println("ACK " + user);
+                        out.flush();
+                    }
+                }
+            }
+            default -> throw new IllegalArgumentException("unknown mode " + args[0]);
+        }
+    }
+}
