@@ -5,8 +5,10 @@ import dev.reverie.MemoryKind;
 import dev.reverie.MemoryStatus;
 import dev.reverie.Scope;
 import dev.reverie.spi.MemoryStore;
+import dev.reverie.spi.MemoryStores;
 import dev.reverie.spi.WriteBatch;
 import dev.reverie.store.lucene.LuceneMemoryStore;
+import dev.reverie.store.postgres.EmbeddedPostgresServer;
 import dev.reverie.store.sqlite.SqliteMemoryStore;
 
 import java.io.IOException;
@@ -28,7 +30,8 @@ import java.util.stream.Stream;
  * A plain-Java timing harness (not a unit test, not JMH): fills the SQLite and the Lucene store with
  * the same tenant of {@code users × memories} generated from a seeded {@link Random}, then times
  * lexical candidate search for random end users (median and p99) and write throughput in batches of
- * 1 and of 100 (Lucene durable, Lucene group commit, SQLite durable). Numbers are wall-clock on
+ * 1 and of 100 (Lucene durable, Lucene group commit, SQLite durable, and PostgreSQL on the tests'
+ * embedded server unless {@code -Dtiming.postgres=false}). Numbers are wall-clock on
  * whatever else the machine is doing; compare the stores within one run.
  *
  * <p>Run: {@code mvn -q -o test-compile exec:java -Dexec.classpathScope=test
@@ -126,6 +129,26 @@ public final class StoreSearchTiming {
             results.add(luceneGroup);
             System.out.printf(Locale.ROOT, "on disk: SQLite %,d MB, Lucene %,d MB%n", size(sqliteDir) >> 20,
                     size(luceneDir) >> 20);
+
+            if (Boolean.parseBoolean(System.getProperty("timing.postgres", "true"))) {
+                // the embedded server of the tests (same machine, fsync on, default settings)
+                Results postgres = new Results("PostgreSQL (embedded, durable)");
+                Path pgFolder = root.resolve("postgres");
+                try (MemoryStore store = MemoryStores.open(EmbeddedPostgresServer.url(pgFolder))) {
+                    postgres.fillSeconds = fill(store);
+                    // what autovacuum does within a minute of a bulk load: without statistics the planner
+                    // walks the tenant-wide GIN index instead of the end user's rows (about 10x slower)
+                    try (var c = EmbeddedPostgresServer.connect(pgFolder); var st = c.createStatement()) {
+                        st.execute("ANALYZE");
+                    } catch (java.sql.SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                    postgres.search = searchTimes(store, queries);
+                    postgres.single = writeRate(store, 1, singleWrites);
+                    postgres.batched = writeRate(store, 100, batchWrites);
+                }
+                results.add(postgres);
+            }
         } finally {
             if (keep == null) {
                 delete(root);

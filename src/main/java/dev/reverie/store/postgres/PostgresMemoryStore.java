@@ -1,0 +1,958 @@
+package dev.reverie.store.postgres;
+
+import dev.reverie.Embedding;
+import dev.reverie.Memory;
+import dev.reverie.MemoryEvent;
+import dev.reverie.MemoryFilter;
+import dev.reverie.MemoryKind;
+import dev.reverie.MemoryStatus;
+import dev.reverie.MemoryStoreException;
+import dev.reverie.Observation;
+import dev.reverie.ObservationFilter;
+import dev.reverie.ObservationStatus;
+import dev.reverie.Scope;
+import dev.reverie.SessionSummary;
+import dev.reverie.SessionTurn;
+import dev.reverie.StyleProfile;
+import dev.reverie.internal.Checks;
+import dev.reverie.internal.Json;
+import dev.reverie.internal.TenantNames;
+import dev.reverie.internal.Vectors;
+import dev.reverie.spi.MemoryStore;
+import dev.reverie.spi.Scored;
+import dev.reverie.spi.WriteBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A {@link MemoryStore} on PostgreSQL, for several application instances sharing one database: one
+ * schema per tenant (created and migrated on first use, the tenant id stored inside and checked),
+ * full-text search with {@code tsvector} and GIN indexes over accent-folded text, embeddings as
+ * little-endian float {@code bytea} searched exactly by cosine within the scope, and every batch in
+ * one transaction.
+ *
+ * <p>Several instances (processes or stores) may share the database. Each write transaction first
+ * takes a transaction-scoped advisory lock on its end user ({@code pg_advisory_xact_lock}), so one
+ * user's batches apply one at a time across all instances, and turns appended at a session's end
+ * ({@link WriteBatch#appendAtSessionEnd}) are numbered inside that transaction, so two instances
+ * appending to one session never collide; a turn whose (session, seq) is already taken fails its
+ * whole batch on the primary key; memories and observations are upserts by id, so concurrent
+ * writers of one id leave one row. Leases ({@link #tryLease}, the dream cycle's per-user lease) are
+ * rows of the tenant's {@code leases} table, decided under the same lock, so two instances never
+ * dream one user at once.
+ *
+ * <p>Two forms: {@link #open(String)} with the JDBC URL's part after {@code jdbc:} (this store owns
+ * a HikariCP pool and closes it), and {@link #open(DataSource)} with the host's pool (never closed
+ * here). Thread-safe.
+ */
+public final class PostgresMemoryStore implements MemoryStore {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresMemoryStore.class);
+    private static final int POOL_SIZE = 8;
+
+    /** How vectors are searched; chosen at open. */
+    public enum VectorMode {
+        /** An exact cosine scan over the scope's vectors, in Java. */
+        EXACT_SCAN
+    }
+
+    private final DataSource dataSource;
+    private final AutoCloseable ownedPool;
+    private final String label;
+    private final VectorMode vectorMode;
+    private final ConcurrentMap<String, String> readySchemas = new ConcurrentHashMap<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private PostgresMemoryStore(DataSource dataSource, AutoCloseable ownedPool, String label) {
+        this.dataSource = dataSource;
+        this.ownedPool = ownedPool;
+        this.label = label;
+        this.vectorMode = probe();
+    }
+
+    /**
+     * A store on the database named by {@code location}, the part of a JDBC URL after {@code jdbc:}
+     * ({@code postgresql://host:5432/db?user=...&password=...}; every driver option works), with its
+     * own HikariCP pool of {@value #POOL_SIZE} connections, closed with the store.
+     */
+    public static PostgresMemoryStore open(String location) {
+        Checks.notBlank("location", location);
+        if (!location.startsWith("postgresql:")) {
+            throw new IllegalArgumentException("postgresql location '" + location
+                    + "' must be what a JDBC URL holds after 'jdbc:', e.g. postgresql://localhost:5432/app?user=app");
+        }
+        AutoCloseable pool;
+        try {
+            pool = Pools.hikari("jdbc:" + location, POOL_SIZE);
+        } catch (dev.reverie.ConfigurationException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new MemoryStoreException("could not connect to PostgreSQL postgresql:" + redact(location) + ": "
+                    + e.getMessage(), e);
+        }
+        try {
+            return new PostgresMemoryStore((DataSource) pool, pool, "postgresql:" + redact(location));
+        } catch (RuntimeException e) {
+            closeQuietly(pool);
+            throw e;
+        }
+    }
+
+    /**
+     * A store on the host's {@code dataSource} (its pool and credentials). The store never closes it;
+     * connections must allow {@code setAutoCommit}, and the user needs {@code CREATE} on the database
+     * to make tenant schemas (or the schemas must exist already, owned by it).
+     */
+    public static PostgresMemoryStore open(DataSource dataSource) {
+        Checks.notNull("dataSource", dataSource);
+        return new PostgresMemoryStore(dataSource, null, "postgresql:" + dataSource.getClass().getSimpleName());
+    }
+
+    /** The URI without a password parameter's value, for logs and errors. */
+    static String redact(String location) {
+        return location.replaceAll("(?i)(password=)[^&]*", "$1***");
+    }
+
+    @Override
+    public String describe() {
+        return label;
+    }
+
+    /** How this store searches vectors (chosen at open and logged). */
+    public VectorMode vectorMode() {
+        return vectorMode;
+    }
+
+    /** The (unquoted) name of the schema that holds {@code tenantId}'s data (never shared with another tenant). */
+    public String schemaName(String tenantId) {
+        return SchemaNames.of(Checks.id("tenantId", tenantId));
+    }
+
+    private VectorMode probe() {
+        try (Connection c = dataSource.getConnection();
+             Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT current_setting('server_version'),"
+                     + " (SELECT extversion FROM pg_extension WHERE extname = 'vector')")) {
+            rs.next();
+            String version = rs.getString(1);
+            String pgvector = rs.getString(2);
+            LOG.info("Reverie PostgreSQL store on {} (server {}): vector search by exact scan{}", label, version,
+                    pgvector == null ? " (pgvector is not installed)"
+                            : " (pgvector " + pgvector + " is installed; this version does not use it yet)");
+            return VectorMode.EXACT_SCAN;
+        } catch (SQLException e) {
+            throw new MemoryStoreException("could not connect to PostgreSQL " + label + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed.get()) {
+            throw new IllegalStateException("store " + describe() + " is closed");
+        }
+    }
+
+    // ---------------------------------------------------------------- connections and schemas
+
+    /** Work against a connection and the tenant's quoted schema name; may throw {@link SQLException}. */
+    interface SqlWork<T> {
+        T apply(Connection c, String schema) throws SQLException;
+    }
+
+    /** The tenant's quoted schema, created, migrated and checked once per store. */
+    private String schema(String tenantId) {
+        ensureOpen();
+        String ready = readySchemas.get(tenantId);
+        if (ready != null) {
+            return ready;
+        }
+        String name = SchemaNames.of(tenantId);
+        try (Connection c = dataSource.getConnection()) {
+            boolean auto = c.getAutoCommit();
+            c.setAutoCommit(false);
+            try {
+                TenantSchema.migrate(c, name, tenantId, label);
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly(c);
+                throw e;
+            } finally {
+                c.setAutoCommit(auto);
+            }
+        } catch (SQLException e) {
+            throw new MemoryStoreException("could not open schema " + name + " on " + label + ": " + e.getMessage(), e);
+        }
+        String quoted = SchemaNames.quoted(name);
+        readySchemas.put(tenantId, quoted);
+        return quoted;
+    }
+
+    private <T> T read(String tenantId, SqlWork<T> work) {
+        String schema = schema(tenantId);
+        try (Connection c = dataSource.getConnection()) {
+            return work.apply(c, schema);
+        } catch (SQLException e) {
+            throw new MemoryStoreException("PostgreSQL read failed on " + label + " (" + schema + "): "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Runs {@code work} in one transaction holding the scope's advisory lock (so one end user's
+     * batches never interleave, across every instance); commits on success, rolls back on any failure.
+     */
+    private <T> T write(Scope scope, SqlWork<T> work) {
+        String schema = schema(scope.tenantId());
+        try (Connection c = dataSource.getConnection()) {
+            boolean auto = c.getAutoCommit();
+            c.setAutoCommit(false);
+            try {
+                try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+                    ps.setLong(1, lockKey("scope", schema, scope.agentId(), scope.endUserId()));
+                    ps.execute();
+                }
+                T result = work.apply(c, schema);
+                c.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly(c);
+                throw e;
+            } finally {
+                c.setAutoCommit(auto);
+            }
+        } catch (SQLException e) {
+            throw new MemoryStoreException("PostgreSQL write failed on " + label + " (" + schema + "): "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** A 64-bit advisory-lock key for the parts (a collision only serializes two unrelated users). */
+    static long lockKey(String... parts) {
+        String digest = TenantNames.sha256(String.join("\u0000", parts));
+        return HexFormat.fromHexDigitsToLong(digest, 0, 16);
+    }
+
+    private static void rollbackQuietly(Connection c) {
+        try {
+            c.rollback();
+        } catch (SQLException ignored) {
+            // the connection is broken; the original failure is reported
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception ignored) {
+            // closing after a failure: the failure is reported
+        }
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    @Override
+    public void write(WriteBatch batch) {
+        Checks.notNull("batch", batch);
+        ensureOpen();
+        if (batch.isEmpty()) {
+            return;
+        }
+        Scope scope = batch.scope();
+        List<WriteBatch.Op> ops = batch.ops();
+        write(scope, (c, s) -> {
+            // session -> next free seq, read inside this transaction, which holds the end user's advisory
+            // lock: no other instance can append to the user's sessions until it commits
+            Map<String, Long> ends = new HashMap<>();
+            for (WriteBatch.Op op : ops) {
+                apply(c, s, scope, resolve(c, s, scope, op, ends));
+            }
+            ends.forEach(batch::seqAssigned);
+            return null;
+        });
+    }
+
+    /** An op whose seq is an offset from its session's end, turned into one with its final seq. */
+    private static WriteBatch.Op resolve(Connection c, String schema, Scope s, WriteBatch.Op op,
+                                         Map<String, Long> ends) throws SQLException {
+        if (op instanceof WriteBatch.AppendTurn t && t.atSessionEnd()) {
+            return new WriteBatch.AppendTurn(t.turn().withSeq(end(c, schema, s, t.turn().sessionId(), ends)
+                    + t.turn().seq()));
+        }
+        if (op instanceof WriteBatch.ArchiveTurn t && t.atSessionEnd()) {
+            return new WriteBatch.ArchiveTurn(t.turn().withSeq(end(c, schema, s, t.turn().sessionId(), ends)
+                    + t.turn().seq()), t.embedding());
+        }
+        return op;
+    }
+
+    private static long end(Connection c, String schema, Scope s, String sessionId, Map<String, Long> ends)
+            throws SQLException {
+        Long known = ends.get(sessionId);
+        if (known != null) {
+            return known;
+        }
+        long next = query(c, schema, "SELECT COALESCE(MAX(seq) + 1, 0) FROM ${s}.session_turns WHERE agent = ?"
+                + " AND usr = ? AND session_id = ?", rs -> rs.getLong(1), s.agentId(), s.endUserId(), sessionId).get(0);
+        ends.put(sessionId, next);
+        return next;
+    }
+
+    private void apply(Connection c, String schema, Scope s, WriteBatch.Op op) throws SQLException {
+        String a = s.agentId();
+        String u = s.endUserId();
+        if (op instanceof WriteBatch.PutObservation p) {
+            putObservation(c, schema, s, p.observation());
+        } else if (op instanceof WriteBatch.DeleteObservation d) {
+            update(c, schema, "DELETE FROM ${s}.observations WHERE agent = ? AND usr = ? AND id = ?", a, u, d.id());
+        } else if (op instanceof WriteBatch.PutMemory p) {
+            putMemory(c, schema, s, p.memory());
+        } else if (op instanceof WriteBatch.DeleteMemory d) {
+            update(c, schema, "DELETE FROM ${s}.memories WHERE agent = ? AND usr = ? AND id = ?", a, u, d.id());
+        } else if (op instanceof WriteBatch.AppendHistory h) {
+            update(c, schema, "INSERT INTO ${s}.history (agent, usr, memory_id, data) VALUES (?, ?, ?, ?)",
+                    a, u, h.event().memoryId(), Json.write(h.event()));
+        } else if (op instanceof WriteBatch.AppendTurn t) {
+            // the primary key (agent, usr, session_id, seq) refuses a seq another writer took: the batch fails whole
+            update(c, schema, "INSERT INTO ${s}.session_turns (agent, usr, session_id, seq, data, first_at)"
+                            + " VALUES (?, ?, ?, ?, ?, ?)",
+                    a, u, t.turn().sessionId(), t.turn().seq(), Json.write(t.turn()), t.turn().at().toEpochMilli());
+        } else if (op instanceof WriteBatch.ArchiveTurn t) {
+            putArchivedTurn(c, schema, s, t.turn(), t.embedding());
+        } else if (op instanceof WriteBatch.PurgeArchive p) {
+            update(c, schema, "DELETE FROM ${s}.archive_turns WHERE agent = ? AND usr = ? AND at < ?",
+                    a, u, p.before().toEpochMilli());
+        } else if (op instanceof WriteBatch.PutSummary p) {
+            update(c, schema, "INSERT INTO ${s}.session_summaries (agent, usr, session_id, data) VALUES (?, ?, ?, ?)"
+                            + " ON CONFLICT (agent, usr, session_id) DO UPDATE SET data = excluded.data",
+                    a, u, p.summary().sessionId(), Json.write(p.summary()));
+        } else if (op instanceof WriteBatch.PutStyle p) {
+            update(c, schema, "INSERT INTO ${s}.style_profiles (agent, usr, data) VALUES (?, ?, ?)"
+                    + " ON CONFLICT (agent, usr) DO UPDATE SET data = excluded.data", a, u, Json.write(p.profile()));
+        } else if (op instanceof WriteBatch.DeleteStyle) {
+            update(c, schema, "DELETE FROM ${s}.style_profiles WHERE agent = ? AND usr = ?", a, u);
+        } else {
+            throw new IllegalArgumentException("unknown write operation " + op);
+        }
+    }
+
+    private void putObservation(Connection c, String schema, Scope s, Observation o) throws SQLException {
+        Embedding e = o.embedding();
+        String indexed = FullText.indexText(o.text());
+        update(c, schema, "INSERT INTO ${s}.observations (agent, usr, id, kind, status, session_id, observed_at, dim,"
+                        + " embedding, data, text, tsv) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, " + FullText.VECTOR_SQL + ")"
+                        + " ON CONFLICT (agent, usr, id) DO UPDATE SET kind = excluded.kind, status = excluded.status,"
+                        + " session_id = excluded.session_id, observed_at = excluded.observed_at, dim = excluded.dim,"
+                        + " embedding = excluded.embedding, data = excluded.data, text = excluded.text,"
+                        + " tsv = excluded.tsv",
+                s.agentId(), s.endUserId(), o.id(), o.kind().name(), o.status().name(), o.sessionId(),
+                o.observedAt().toEpochMilli(), e == null ? null : e.dimension(),
+                e == null ? null : Vectors.toBytes(e.toArray()), Json.write(o.withEmbedding(null)), plain(o.text()),
+                indexed, indexed);
+    }
+
+    private void putMemory(Connection c, String schema, Scope s, Memory m) throws SQLException {
+        Embedding e = m.embedding();
+        String indexed = FullText.indexText(m.text());
+        update(c, schema, "INSERT INTO ${s}.memories (agent, usr, id, kind, status, text, created_at, permanent,"
+                        + " importance, dim, embedding, data, tsv) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                        + FullText.VECTOR_SQL + ")"
+                        + " ON CONFLICT (agent, usr, id) DO UPDATE SET kind = excluded.kind, status = excluded.status,"
+                        + " text = excluded.text, created_at = excluded.created_at, permanent = excluded.permanent,"
+                        + " importance = excluded.importance, dim = excluded.dim, embedding = excluded.embedding,"
+                        + " data = excluded.data, tsv = excluded.tsv",
+                s.agentId(), s.endUserId(), m.id(), m.kind().name(), m.status().name(), plain(m.text()),
+                m.createdAt().toEpochMilli(), m.permanent(), m.importance(), e == null ? null : e.dimension(),
+                e == null ? null : Vectors.toBytes(e.toArray()), Json.write(m.toBuilder().embedding(null).build()),
+                indexed, indexed);
+    }
+
+    private void putArchivedTurn(Connection c, String schema, Scope s, SessionTurn t, Embedding e) throws SQLException {
+        String text = archiveText(t);
+        String indexed = FullText.indexText(text);
+        update(c, schema, "INSERT INTO ${s}.archive_turns (agent, usr, session_id, seq, data, text, at, dim, embedding,"
+                        + " tsv) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, " + FullText.VECTOR_SQL + ")"
+                        + " ON CONFLICT (agent, usr, session_id, seq) DO UPDATE SET data = excluded.data,"
+                        + " text = excluded.text, at = excluded.at, dim = excluded.dim, embedding = excluded.embedding,"
+                        + " tsv = excluded.tsv",
+                s.agentId(), s.endUserId(), t.sessionId(), t.seq(), Json.write(t), plain(text), t.at().toEpochMilli(),
+                e == null ? null : e.dimension(), e == null ? null : Vectors.toBytes(e.toArray()), indexed, indexed);
+    }
+
+    /** What episodic search indexes for a turn: the speaker's name (when known) and the text. */
+    static String archiveText(SessionTurn t) {
+        return t.speaker() != null ? t.speaker() + ": " + t.text() : t.text();
+    }
+
+    /** PostgreSQL text cannot hold NUL; the search/filter columns drop it (the JSON keeps the exact text). */
+    private static String plain(String text) {
+        return text.indexOf('\u0000') < 0 ? text : text.replace("\u0000", "");
+    }
+
+    /**
+     * Removes every row of the scope in one transaction, then rewrites the tenant's tables
+     * ({@code VACUUM FULL}) so the deleted rows leave the table and index files. The rewrite locks
+     * each table briefly; erasure is a rare operator action.
+     */
+    @Override
+    public void erase(Scope scope) {
+        Checks.notNull("scope", scope);
+        ensureOpen();
+        String schema = write(scope, (c, s) -> {
+            for (String table : PostgresSchema.USER_TABLES) {
+                update(c, s, "DELETE FROM ${s}." + table + " WHERE agent = ? AND usr = ?", scope.agentId(),
+                        scope.endUserId());
+            }
+            return s;
+        });
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
+            if (!c.getAutoCommit()) {
+                c.setAutoCommit(true);
+            }
+            for (String table : PostgresSchema.USER_TABLES) {
+                st.execute("VACUUM FULL " + schema + "." + table);
+            }
+        } catch (SQLException e) {
+            throw new MemoryStoreException("erased the rows of " + scope + " on " + label + " but could not rewrite"
+                    + " the tables of " + schema + " (VACUUM FULL needs the tables' owner): " + e.getMessage(), e);
+        }
+    }
+
+    // ---------------------------------------------------------------- leases
+
+    /**
+     * Decided inside a write transaction holding the end user's advisory lock, so two instances never
+     * both win. Lease ends are the holders' clocks ({@code now}, {@code until}), as the SPI says.
+     */
+    @Override
+    public boolean tryLease(Scope scope, String name, String holder, Instant now, Instant until) {
+        Checks.notNull("scope", scope);
+        Checks.id("name", name);
+        Checks.id("holder", holder);
+        Checks.notNull("now", now);
+        Checks.notNull("until", until);
+        ensureOpen();
+        return write(scope, (c, s) -> !query(c, s,
+                "INSERT INTO ${s}.leases (agent, usr, name, holder, until) VALUES (?, ?, ?, ?, ?)"
+                        + " ON CONFLICT (agent, usr, name) DO UPDATE SET holder = excluded.holder, until = excluded.until"
+                        + " WHERE ${s}.leases.holder = excluded.holder OR ${s}.leases.until <= ?"
+                        + " RETURNING holder",
+                rs -> rs.getString(1), scope.agentId(), scope.endUserId(), name, holder, until.toEpochMilli(),
+                now.toEpochMilli()).isEmpty());
+    }
+
+    @Override
+    public void releaseLease(Scope scope, String name, String holder) {
+        Checks.notNull("scope", scope);
+        Checks.id("name", name);
+        Checks.id("holder", holder);
+        ensureOpen();
+        write(scope, (c, s) -> update(c, s, "DELETE FROM ${s}.leases WHERE agent = ? AND usr = ? AND name = ?"
+                + " AND holder = ?", scope.agentId(), scope.endUserId(), name, holder));
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    @Override
+    public Optional<Observation> observation(Scope scope, String id) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("id", id);
+        return read(scope.tenantId(), (c, s) -> first(query(c, s,
+                "SELECT data, embedding FROM ${s}.observations WHERE agent = ? AND usr = ? AND id = ?",
+                PostgresMemoryStore::observationRow, scope.agentId(), scope.endUserId(), id)));
+    }
+
+    @Override
+    public List<Observation> observations(Scope scope, ObservationFilter f) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("filter", f);
+        StringBuilder sql = new StringBuilder("SELECT data, embedding FROM ${s}.observations WHERE agent = ? AND usr = ?"
+                + " AND status = ANY(?) AND kind = ANY(?)");
+        List<Object> args = new ArrayList<>(List.of(scope.agentId(), scope.endUserId(), names(f.statuses()),
+                names(f.kinds())));
+        if (f.sessionId() != null) {
+            sql.append(" AND session_id = ?");
+            args.add(f.sessionId());
+        }
+        sql.append(" ORDER BY observed_at, id LIMIT ? OFFSET ?");
+        args.add(f.limit());
+        args.add(f.offset());
+        return read(scope.tenantId(), (c, s) -> query(c, s, sql.toString(), PostgresMemoryStore::observationRow,
+                args.toArray()));
+    }
+
+    @Override
+    public Optional<Memory> memory(Scope scope, String id) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("id", id);
+        return read(scope.tenantId(), (c, s) -> first(query(c, s,
+                "SELECT data, embedding FROM ${s}.memories WHERE agent = ? AND usr = ? AND id = ?",
+                PostgresMemoryStore::memoryRow, scope.agentId(), scope.endUserId(), id)));
+    }
+
+    @Override
+    public List<Memory> memories(Scope scope, MemoryFilter f) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("filter", f);
+        StringBuilder sql = new StringBuilder("SELECT data, embedding FROM ${s}.memories WHERE agent = ? AND usr = ?"
+                + " AND status = ANY(?) AND kind = ANY(?)");
+        List<Object> args = new ArrayList<>(List.of(scope.agentId(), scope.endUserId(), names(f.statuses()),
+                names(f.kinds())));
+        String fragment = f.textContains() == null || f.textContains().isEmpty() ? null : f.textContains();
+        // the database's lower() depends on its locale: ASCII fragments are matched in SQL (ASCII case
+        // folds alike everywhere), others in Java with Locale.ROOT, exactly as the other stores do
+        boolean asciiFragment = fragment == null || fragment.chars().allMatch(ch -> ch < 0x80);
+        if (fragment != null && asciiFragment) {
+            sql.append(" AND strpos(lower(text), ?) > 0");
+            args.add(fragment.toLowerCase(Locale.ROOT));
+        }
+        if (f.createdFrom() != null) {
+            sql.append(" AND created_at >= ?");
+            args.add(f.createdFrom().toEpochMilli());
+        }
+        if (f.createdBefore() != null) {
+            sql.append(" AND created_at < ?");
+            args.add(f.createdBefore().toEpochMilli());
+        }
+        sql.append(" ORDER BY created_at, id");
+        if (!asciiFragment) {
+            String lower = fragment.toLowerCase(Locale.ROOT);
+            List<Memory> all = read(scope.tenantId(), (c, s) -> query(c, s, sql.toString(),
+                    PostgresMemoryStore::memoryRow, args.toArray()));
+            return all.stream().filter(m -> m.text().toLowerCase(Locale.ROOT).contains(lower))
+                    .skip(f.offset()).limit(f.limit()).toList();
+        }
+        sql.append(" LIMIT ? OFFSET ?");
+        args.add(f.limit());
+        args.add(f.offset());
+        return read(scope.tenantId(), (c, s) -> query(c, s, sql.toString(), PostgresMemoryStore::memoryRow,
+                args.toArray()));
+    }
+
+    @Override
+    public List<Memory> pinnedMemories(Scope scope, int limit) {
+        Checks.notNull("scope", scope);
+        Checks.positive("limit", limit);
+        return read(scope.tenantId(), (c, s) -> query(c, s,
+                "SELECT data, embedding FROM ${s}.memories WHERE agent = ? AND usr = ? AND permanent"
+                        + " AND status = 'ACTIVE' ORDER BY importance DESC, id LIMIT ?",
+                PostgresMemoryStore::memoryRow, scope.agentId(), scope.endUserId(), limit));
+    }
+
+    @Override
+    public long countMemories(Scope scope, Set<MemoryStatus> statuses) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("statuses", statuses);
+        return read(scope.tenantId(), (c, s) -> query(c, s,
+                "SELECT COUNT(*) FROM ${s}.memories WHERE agent = ? AND usr = ? AND status = ANY(?)",
+                rs -> rs.getLong(1), scope.agentId(), scope.endUserId(), names(statuses)).get(0));
+    }
+
+    @Override
+    public List<Scored<Memory>> searchMemories(Scope scope, String text, Set<MemoryStatus> statuses,
+                                               Set<MemoryKind> kinds, int limit) {
+        Checks.notNull("scope", scope);
+        Checks.positive("limit", limit);
+        ensureOpen();
+        String query = FullText.queryText(text);
+        if (query == null || statuses.isEmpty() || kinds.isEmpty()) {
+            return List.of();
+        }
+        return read(scope.tenantId(), (c, s) -> query(c, s,
+                "SELECT m.data, m.embedding, ts_rank_cd(m.tsv, q.q, 1) AS r FROM ${s}.memories m"
+                        + " CROSS JOIN (SELECT " + FullText.QUERY_SQL + " AS q) q"
+                        + " WHERE m.agent = ? AND m.usr = ? AND m.tsv @@ q.q AND m.status = ANY(?) AND m.kind = ANY(?)"
+                        + " ORDER BY r DESC, m.rid LIMIT ?",
+                rs -> new Scored<>(memoryRow(rs), rs.getDouble(3)),
+                query, query, scope.agentId(), scope.endUserId(), names(statuses), names(kinds), limit));
+    }
+
+    @Override
+    public List<Scored<Observation>> searchObservations(Scope scope, String text, Set<ObservationStatus> statuses,
+                                                        int limit) {
+        Checks.notNull("scope", scope);
+        Checks.positive("limit", limit);
+        ensureOpen();
+        String query = FullText.queryText(text);
+        if (query == null || statuses.isEmpty()) {
+            return List.of();
+        }
+        return read(scope.tenantId(), (c, s) -> query(c, s,
+                "SELECT o.data, o.embedding, ts_rank_cd(o.tsv, q.q, 1) AS r FROM ${s}.observations o"
+                        + " CROSS JOIN (SELECT " + FullText.QUERY_SQL + " AS q) q"
+                        + " WHERE o.agent = ? AND o.usr = ? AND o.tsv @@ q.q AND o.status = ANY(?)"
+                        + " ORDER BY r DESC, o.rid LIMIT ?",
+                rs -> new Scored<>(observationRow(rs), rs.getDouble(3)),
+                query, query, scope.agentId(), scope.endUserId(), names(statuses), limit));
+    }
+
+    @Override
+    public List<Scored<Memory>> searchMemoriesByVector(Scope scope, float[] vector, Set<MemoryStatus> statuses,
+                                                       int limit) {
+        Checks.notNull("statuses", statuses);
+        return vectorSearch(scope, "memories", "rid", vector, names(statuses), limit,
+                "SELECT data, embedding FROM ${s}.memories WHERE rid = ?", PostgresMemoryStore::memoryRow);
+    }
+
+    @Override
+    public List<Scored<Observation>> searchObservationsByVector(Scope scope, float[] vector,
+                                                                Set<ObservationStatus> statuses, int limit) {
+        Checks.notNull("statuses", statuses);
+        return vectorSearch(scope, "observations", "rid", vector, names(statuses), limit,
+                "SELECT data, embedding FROM ${s}.observations WHERE rid = ?", PostgresMemoryStore::observationRow);
+    }
+
+    @Override
+    public List<Scored<SessionTurn>> searchTurnsByVector(Scope scope, float[] vector, int limit) {
+        return vectorSearch(scope, "archive_turns", "ctid", vector, null, limit,
+                "SELECT data FROM ${s}.archive_turns WHERE ctid = ?::tid",
+                rs -> Json.read(rs.getString(1), SessionTurn.class));
+    }
+
+    /**
+     * The exact scan: reads the scope's vectors (of the statuses, when given), keeps the best
+     * {@code limit} by cosine, then loads those rows. Runs in one repeatable-read snapshot so the
+     * row keys found in the scan still name the same rows when loaded.
+     */
+    private <T> List<Scored<T>> vectorSearch(Scope scope, String table, String key, float[] vector,
+                                             String[] statuses, int limit, String load, RowMapper<T> mapper) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("vector", vector);
+        Checks.positive("limit", limit);
+        if (vector.length == 0) {
+            throw new IllegalArgumentException("vector must have at least one dimension");
+        }
+        ensureOpen();
+        if (statuses != null && statuses.length == 0) {
+            return List.of();
+        }
+        double norm = Vectors.norm(vector);
+        String scan = "SELECT " + key + "::text, dim, embedding FROM ${s}." + table
+                + " WHERE agent = ? AND usr = ? AND embedding IS NOT NULL" + (statuses == null ? "" : " AND status = ANY(?)");
+        Object[] args = statuses == null ? new Object[] {scope.agentId(), scope.endUserId()}
+                : new Object[] {scope.agentId(), scope.endUserId(), statuses};
+        return read(scope.tenantId(), (c, s) -> {
+            boolean auto = c.getAutoCommit();
+            int isolation = c.getTransactionIsolation();
+            c.setAutoCommit(false);
+            c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            try {
+                PriorityQueue<Hit> top = new PriorityQueue<>((x, y) -> Double.compare(x.score, y.score));
+                try (PreparedStatement ps = c.prepareStatement(scan.replace("${s}", s))) {
+                    bind(ps, args);
+                    ps.setFetchSize(500);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            int dim = rs.getInt(2);
+                            if (dim != vector.length) {
+                                throw new IllegalArgumentException("vector dimension " + vector.length
+                                        + " does not match the stored embeddings' dimension " + dim + " in " + table
+                                        + " of " + scope);
+                            }
+                            top.add(new Hit(rs.getString(1), Vectors.cosine(vector, Vectors.fromBytes(rs.getBytes(3)),
+                                    norm)));
+                            if (top.size() > limit) {
+                                top.poll();
+                            }
+                        }
+                    }
+                }
+                List<Hit> best = new ArrayList<>(top);
+                best.sort((x, y) -> Double.compare(y.score, x.score));
+                List<Scored<T>> out = new ArrayList<>(best.size());
+                try (PreparedStatement ps = c.prepareStatement(load.replace("${s}", s))) {
+                    for (Hit hit : best) {
+                        if (key.equals("rid")) {
+                            ps.setLong(1, Long.parseLong(hit.key));
+                        } else {
+                            ps.setString(1, hit.key);
+                        }
+                        try (ResultSet rs = ps.executeQuery()) {
+                            if (rs.next()) {
+                                out.add(new Scored<>(mapper.map(rs), hit.score));
+                            }
+                        }
+                    }
+                }
+                c.commit();
+                return out;
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly(c);
+                throw e;
+            } finally {
+                c.setTransactionIsolation(isolation);
+                c.setAutoCommit(auto);
+            }
+        });
+    }
+
+    private record Hit(String key, double score) {
+    }
+
+    @Override
+    public List<SessionTurn> sessionTurns(Scope scope, String sessionId, long fromSeq, int limit) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("sessionId", sessionId);
+        Checks.positive("limit", limit);
+        return read(scope.tenantId(), (c, s) -> query(c, s,
+                "SELECT data FROM ${s}.session_turns WHERE agent = ? AND usr = ? AND session_id = ? AND seq >= ?"
+                        + " ORDER BY seq LIMIT ?",
+                rs -> Json.read(rs.getString(1), SessionTurn.class),
+                scope.agentId(), scope.endUserId(), sessionId, fromSeq, limit));
+    }
+
+    @Override
+    public List<SessionTurn> recentTurns(Scope scope, String sessionId, int count) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("sessionId", sessionId);
+        Checks.nonNegative("count", count);
+        if (count == 0) {
+            ensureOpen();
+            return List.of();
+        }
+        List<SessionTurn> turns = read(scope.tenantId(), (c, s) -> query(c, s,
+                "SELECT data FROM ${s}.session_turns WHERE agent = ? AND usr = ? AND session_id = ?"
+                        + " ORDER BY seq DESC LIMIT ?",
+                rs -> Json.read(rs.getString(1), SessionTurn.class),
+                scope.agentId(), scope.endUserId(), sessionId, count));
+        List<SessionTurn> ascending = new ArrayList<>(turns);
+        java.util.Collections.reverse(ascending);
+        return ascending;
+    }
+
+    @Override
+    public long sessionLength(Scope scope, String sessionId) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("sessionId", sessionId);
+        return read(scope.tenantId(), (c, s) -> query(c, s,
+                "SELECT COALESCE(MAX(seq) + 1, 0) FROM ${s}.session_turns WHERE agent = ? AND usr = ? AND session_id = ?",
+                rs -> rs.getLong(1), scope.agentId(), scope.endUserId(), sessionId).get(0));
+    }
+
+    @Override
+    public Optional<SessionSummary> sessionSummary(Scope scope, String sessionId) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("sessionId", sessionId);
+        return read(scope.tenantId(), (c, s) -> first(query(c, s,
+                "SELECT data FROM ${s}.session_summaries WHERE agent = ? AND usr = ? AND session_id = ?",
+                rs -> Json.read(rs.getString(1), SessionSummary.class), scope.agentId(), scope.endUserId(), sessionId)));
+    }
+
+    @Override
+    public List<String> sessions(Scope scope) {
+        Checks.notNull("scope", scope);
+        return read(scope.tenantId(), (c, s) -> query(c, s,
+                "SELECT session_id FROM ${s}.session_turns WHERE agent = ? AND usr = ?"
+                        + " GROUP BY session_id ORDER BY MIN(first_at), session_id",
+                rs -> rs.getString(1), scope.agentId(), scope.endUserId()));
+    }
+
+    @Override
+    public List<SessionTurn> archivedTurns(Scope scope, String sessionId) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("sessionId", sessionId);
+        return read(scope.tenantId(), (c, s) -> query(c, s,
+                "SELECT data FROM ${s}.archive_turns WHERE agent = ? AND usr = ? AND session_id = ? ORDER BY seq",
+                rs -> Json.read(rs.getString(1), SessionTurn.class), scope.agentId(), scope.endUserId(), sessionId));
+    }
+
+    @Override
+    public List<SessionTurn> archivedTurns(Scope scope, String sessionId, long fromSeq, long toSeq) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("sessionId", sessionId);
+        return read(scope.tenantId(), (c, s) -> query(c, s,
+                "SELECT data FROM ${s}.archive_turns WHERE agent = ? AND usr = ? AND session_id = ? AND seq >= ?"
+                        + " AND seq <= ? ORDER BY seq",
+                rs -> Json.read(rs.getString(1), SessionTurn.class), scope.agentId(), scope.endUserId(), sessionId,
+                fromSeq, toSeq));
+    }
+
+    @Override
+    public boolean hasArchivedTurnsBefore(Scope scope, Instant before) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("before", before);
+        return read(scope.tenantId(), (c, s) -> !query(c, s,
+                "SELECT 1 FROM ${s}.archive_turns WHERE agent = ? AND usr = ? AND at < ? LIMIT 1",
+                rs -> 1, scope.agentId(), scope.endUserId(), before.toEpochMilli()).isEmpty());
+    }
+
+    @Override
+    public List<Scored<SessionTurn>> searchTurns(Scope scope, String text, int limit) {
+        Checks.notNull("scope", scope);
+        Checks.positive("limit", limit);
+        ensureOpen();
+        String query = FullText.queryText(text);
+        if (query == null) {
+            return List.of();
+        }
+        return read(scope.tenantId(), (c, s) -> query(c, s,
+                "SELECT a.data, ts_rank_cd(a.tsv, q.q, 1) AS r FROM ${s}.archive_turns a"
+                        + " CROSS JOIN (SELECT " + FullText.QUERY_SQL + " AS q) q"
+                        + " WHERE a.agent = ? AND a.usr = ? AND a.tsv @@ q.q ORDER BY r DESC, a.session_id, a.seq LIMIT ?",
+                rs -> new Scored<>(Json.read(rs.getString(1), SessionTurn.class), rs.getDouble(2)),
+                query, query, scope.agentId(), scope.endUserId(), limit));
+    }
+
+    @Override
+    public List<MemoryEvent> history(Scope scope, String memoryId) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("memoryId", memoryId);
+        return read(scope.tenantId(), (c, s) -> query(c, s,
+                "SELECT data FROM ${s}.history WHERE agent = ? AND usr = ? AND memory_id = ? ORDER BY rid",
+                rs -> Json.read(rs.getString(1), MemoryEvent.class), scope.agentId(), scope.endUserId(), memoryId));
+    }
+
+    @Override
+    public List<MemoryEvent> history(Scope scope) {
+        Checks.notNull("scope", scope);
+        return read(scope.tenantId(), (c, s) -> query(c, s,
+                "SELECT data FROM ${s}.history WHERE agent = ? AND usr = ? ORDER BY rid",
+                rs -> Json.read(rs.getString(1), MemoryEvent.class), scope.agentId(), scope.endUserId()));
+    }
+
+    @Override
+    public Optional<StyleProfile> styleProfile(Scope scope) {
+        Checks.notNull("scope", scope);
+        return read(scope.tenantId(), (c, s) -> first(query(c, s,
+                "SELECT data FROM ${s}.style_profiles WHERE agent = ? AND usr = ?",
+                rs -> Json.read(rs.getString(1), StyleProfile.class), scope.agentId(), scope.endUserId())));
+    }
+
+    @Override
+    public List<Scope> endUsers(String tenantId, String agentId) {
+        Checks.id("tenantId", tenantId);
+        Checks.id("agentId", agentId);
+        ensureOpen();
+        if (!readySchemas.containsKey(tenantId) && !schemaExists(SchemaNames.of(tenantId))) {
+            return List.of();
+        }
+        StringBuilder union = new StringBuilder();
+        List<Object> args = new ArrayList<>();
+        for (String table : List.of("memories", "observations", "session_turns", "archive_turns", "style_profiles",
+                "session_summaries")) {
+            union.append(union.isEmpty() ? "" : " UNION ").append("SELECT usr FROM ${s}.").append(table)
+                    .append(" WHERE agent = ?");
+            args.add(agentId);
+        }
+        List<String> users = read(tenantId, (c, s) -> query(c, s, union.toString(),
+                rs -> rs.getString(1), args.toArray()));
+        List<String> sorted = new ArrayList<>(users);
+        sorted.sort(null); // the SPI sorts by Java's String order
+        List<Scope> out = new ArrayList<>(sorted.size());
+        for (String u : sorted) {
+            out.add(Scope.of(tenantId, agentId, u));
+        }
+        return out;
+    }
+
+    private boolean schemaExists(String name) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT 1 FROM pg_namespace WHERE nspname = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        } catch (SQLException e) {
+            throw new MemoryStoreException("PostgreSQL read failed on " + label + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        readySchemas.clear();
+        if (ownedPool != null) {
+            closeQuietly(ownedPool);
+        }
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /** Row to value; may throw SQLException. */
+    interface RowMapper<T> {
+        T map(ResultSet rs) throws SQLException;
+    }
+
+    private static Observation observationRow(ResultSet rs) throws SQLException {
+        Observation o = Json.read(rs.getString(1), Observation.class);
+        byte[] blob = rs.getBytes(2);
+        return blob == null ? o : o.withEmbedding(Embedding.of(Vectors.fromBytes(blob)));
+    }
+
+    private static Memory memoryRow(ResultSet rs) throws SQLException {
+        Memory m = Json.read(rs.getString(1), Memory.class);
+        byte[] blob = rs.getBytes(2);
+        return blob == null ? m : m.toBuilder().embedding(Embedding.of(Vectors.fromBytes(blob))).build();
+    }
+
+    private static String[] names(Collection<? extends Enum<?>> values) {
+        String[] out = new String[values.size()];
+        int i = 0;
+        for (Enum<?> v : values) {
+            out[i++] = v.name();
+        }
+        return out;
+    }
+
+    private static <T> Optional<T> first(List<T> rows) {
+        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+    }
+
+    static <T> List<T> query(Connection c, String schema, String sql, RowMapper<T> mapper, Object... args)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.replace("${s}", schema))) {
+            bind(ps, args);
+            try (ResultSet rs = ps.executeQuery()) {
+                List<T> out = new ArrayList<>();
+                while (rs.next()) {
+                    out.add(mapper.map(rs));
+                }
+                return out;
+            }
+        }
+    }
+
+    static int update(Connection c, String schema, String sql, Object... args) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql.replace("${s}", schema))) {
+            bind(ps, args);
+            return ps.executeUpdate();
+        }
+    }
+
+    private static void bind(PreparedStatement ps, Object... args) throws SQLException {
+        for (int i = 0; i < args.length; i++) {
+            Object a = args[i];
+            if (a == null) {
+                ps.setNull(i + 1, Types.NULL);
+            } else if (a instanceof byte[] bytes) {
+                ps.setBytes(i + 1, bytes);
+            } else if (a instanceof String[] strings) {
+                ps.setArray(i + 1, ps.getConnection().createArrayOf("text", strings));
+            } else {
+                ps.setObject(i + 1, a);
+            }
+        }
+    }
+}

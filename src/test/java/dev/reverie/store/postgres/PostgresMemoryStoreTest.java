@@ -1,0 +1,250 @@
+package dev.reverie.store.postgres;
+
+import dev.reverie.Memory;
+import dev.reverie.MemoryFilter;
+import dev.reverie.MemoryKind;
+import dev.reverie.MemoryStatus;
+import dev.reverie.MemoryStoreException;
+import dev.reverie.Scope;
+import dev.reverie.SessionTurn;
+import dev.reverie.TurnRole;
+import dev.reverie.spi.MemoryStore;
+import dev.reverie.spi.MemoryStoreContract;
+import dev.reverie.spi.MemoryStores;
+import dev.reverie.spi.WriteBatch;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The contract kit on a real PostgreSQL (embedded), plus what is particular to this store. */
+class PostgresMemoryStoreTest extends MemoryStoreContract {
+
+    @Override
+    protected MemoryStore openStore(Path folder) {
+        return MemoryStores.open(EmbeddedPostgresServer.url(folder));
+    }
+
+    private PostgresMemoryStore pg() {
+        return (PostgresMemoryStore) store;
+    }
+
+    private static final EnumSet<MemoryStatus> ACTIVE = EnumSet.of(MemoryStatus.ACTIVE);
+    private static final EnumSet<MemoryKind> KINDS = EnumSet.allOf(MemoryKind.class);
+
+    @Test
+    void should_keep_one_schema_per_tenant() throws Exception {
+        put(ALICE, memory(ALICE, "a", 0));
+        put(ALICE_OTHER_TENANT, memory(ALICE_OTHER_TENANT, "b", 0));
+        List<String> schemas = new ArrayList<>();
+        try (Connection c = EmbeddedPostgresServer.connect(folder); Statement st = c.createStatement();
+             var rs = st.executeQuery("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'reverie%' ORDER BY 1")) {
+            while (rs.next()) {
+                schemas.add(rs.getString(1));
+            }
+        }
+        assertThat(schemas).containsExactly("reverie_t_clinic-1", "reverie_t_clinic-2");
+        assertThat(pg().vectorMode()).isEqualTo(PostgresMemoryStore.VectorMode.EXACT_SCAN);
+    }
+
+    @Test
+    void should_map_tenants_that_differ_only_in_case_or_punctuation_to_different_schemas() {
+        Set<String> names = new HashSet<>();
+        for (String t : List.of("Acme", "acme", "a.b", "a:b", "a@b", "a-b", "a_b", "ACME", "x".repeat(53),
+                "x".repeat(54), "X".repeat(128))) {
+            String name = SchemaNames.of(t);
+            assertThat(name.length()).as(t).isLessThanOrEqualTo(SchemaNames.MAX_IDENTIFIER);
+            names.add(name);
+        }
+        assertThat(names).hasSize(11);
+        assertThat(SchemaNames.of("x".repeat(53))).isEqualTo("reverie_t_" + "x".repeat(53));
+        assertThat(SchemaNames.of("x".repeat(54))).startsWith("reverie_h_");
+        assertThat(SchemaNames.quoted("reverie_t_a~2eb")).isEqualTo("\"reverie_t_a~2eb\"");
+    }
+
+    @Test
+    void should_refuse_a_schema_written_by_a_newer_version_and_leave_it_untouched() throws Exception {
+        try (Connection c = EmbeddedPostgresServer.connect(folder); Statement st = c.createStatement()) {
+            st.execute("CREATE SCHEMA \"reverie_t_future\"");
+            st.execute("CREATE TABLE \"reverie_t_future\".schema_version (version integer NOT NULL)");
+            st.execute("INSERT INTO \"reverie_t_future\".schema_version VALUES (99)");
+        }
+        Scope future = Scope.of("future", "a", "u");
+        assertThatThrownBy(() -> store.memories(future, MemoryFilter.all()))
+                .isInstanceOf(MemoryStoreException.class).hasMessageContaining("schema version 99");
+        assertThat(store.endUsers("never-used", "a")).isEmpty();
+    }
+
+    @Test
+    void should_build_tsqueries_only_from_quoted_word_terms() {
+        assertThat(FullText.queryText("paint' | sun:* & !moon <-> (x)")).isEqualTo("'paint' | 'sun' | 'moon'");
+        assertThat(FullText.queryText("\"*():&|!")).isNull();
+        assertThat(FullText.queryText("Caf\u00e9 \u00d3LINDA")).isEqualTo("'cafe' | 'olinda'");
+    }
+
+    @Test
+    void should_stem_english_and_fold_portuguese_accents() {
+        put(ALICE, memory(ALICE, "She loves painting sunsets in S\u00e3o Paulo", 0));
+        put(BOB, memory(BOB, "He loves painting too", 0));
+        assertThat(store.searchMemories(ALICE, "paint", ACTIVE, KINDS, 5)).hasSize(1);
+        assertThat(store.searchMemories(ALICE, "sao paulo", ACTIVE, KINDS, 5)).hasSize(1);
+        assertThat(store.searchMemories(ALICE, "S\u00c3O", ACTIVE, KINDS, 5)).hasSize(1);
+        assertThat(store.searchMemories(BOB, "paintings", ACTIVE, KINDS, 5)).singleElement()
+                .satisfies(h -> assertThat(h.item().text()).startsWith("He loves"));
+        // a query of stop words only still finds them (the 'simple' half of the index keeps every word)
+        put(ALICE, memory(ALICE, "it is what it is", 1));
+        assertThat(store.searchMemories(ALICE, "what is it", ACTIVE, KINDS, 5)).extracting(h -> h.item().text())
+                .containsExactly("it is what it is");
+    }
+
+    @Test
+    void should_let_a_second_store_on_the_same_database_see_committed_data() {
+        put(ALICE, memory(ALICE, "visible to the other instance", 0));
+        try (MemoryStore second = openStore(folder)) {
+            assertThat(second.memories(ALICE, MemoryFilter.all())).hasSize(1);
+            second.write(WriteBatch.of(BOB).put(memory(BOB, "written by the second", 0)));
+        }
+        assertThat(store.memories(BOB, MemoryFilter.all())).hasSize(1);
+    }
+
+    @Test
+    void should_fail_the_whole_batch_of_an_instance_that_appends_a_seq_another_took() {
+        SessionTurn first = new SessionTurn(ALICE, "s1", 0, "a0", TurnRole.USER, null, "from instance one", T0);
+        SessionTurn clash = new SessionTurn(ALICE, "s1", 0, "b0", TurnRole.USER, null, "from instance two", T0);
+        Memory sideEffect = memory(ALICE, "written with the clashing turn", 0);
+        try (MemoryStore second = openStore(folder)) {
+            store.write(WriteBatch.of(ALICE).append(first));
+            assertThatThrownBy(() -> second.write(WriteBatch.of(ALICE).put(sideEffect).append(clash)))
+                    .isInstanceOf(MemoryStoreException.class).hasMessageContaining("duplicate key");
+        }
+        assertThat(store.sessionTurns(ALICE, "s1", 0, 10)).containsExactly(first);
+        assertThat(store.memory(ALICE, sideEffect.id())).isEmpty();
+    }
+
+    @Test
+    void should_keep_one_row_when_two_instances_upsert_the_same_memory_at_once() throws Exception {
+        Memory m = memory(ALICE, "written twice at once", 0);
+        List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+        try (MemoryStore second = openStore(folder)) {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Thread> threads = new ArrayList<>();
+            for (MemoryStore s : List.of(store, second, store, second)) {
+                threads.add(new Thread(() -> {
+                    try {
+                        go.await();
+                        for (int i = 0; i < 20; i++) {
+                            s.write(WriteBatch.of(ALICE).put(m.toBuilder().importance(i).build()));
+                        }
+                    } catch (Throwable e) {
+                        errors.add(e);
+                    }
+                }));
+            }
+            threads.forEach(Thread::start);
+            go.countDown();
+            for (Thread t : threads) {
+                t.join();
+            }
+        }
+        assertThat(errors).isEmpty();
+        assertThat(store.memories(ALICE, MemoryFilter.all())).hasSize(1);
+        assertThat(store.searchMemories(ALICE, "written twice", ACTIVE, KINDS, 10)).hasSize(1);
+    }
+
+    @Test
+    void should_give_a_lease_to_one_instance_at_a_time() {
+        try (MemoryStore second = openStore(folder)) {
+            assertThat(store.tryLease(ALICE, "dream", "instance-1", T0, T0.plusSeconds(60))).isTrue();
+            assertThat(second.tryLease(ALICE, "dream", "instance-2", T0.plusSeconds(1), T0.plusSeconds(61))).isFalse();
+            assertThat(second.tryLease(BOB, "dream", "instance-2", T0, T0.plusSeconds(60))).isTrue();
+            store.releaseLease(ALICE, "dream", "instance-1");
+            assertThat(second.tryLease(ALICE, "dream", "instance-2", T0.plusSeconds(2), T0.plusSeconds(62))).isTrue();
+            assertThat(store.tryLease(ALICE, "dream", "instance-1", T0.plusSeconds(62), T0.plusSeconds(90)))
+                    .as("expired").isTrue();
+        }
+    }
+
+    @Test
+    void should_number_concurrent_appends_of_two_instances_to_one_session_without_gaps() throws Exception {
+        List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+        try (MemoryStore second = openStore(folder)) {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Thread> threads = new ArrayList<>();
+            int n = 0;
+            for (MemoryStore s : List.of(store, second, store, second)) {
+                int writer = n++;
+                threads.add(new Thread(() -> {
+                    try {
+                        go.await();
+                        for (int i = 0; i < 15; i++) {
+                            SessionTurn t = new SessionTurn(ALICE, "shared", 0, "w" + writer + "-" + i, TurnRole.USER,
+                                    null, "turn", T0);
+                            s.write(WriteBatch.of(ALICE).appendAtSessionEnd(t).archiveAtSessionEnd(t));
+                        }
+                    } catch (Throwable e) {
+                        errors.add(e);
+                    }
+                }));
+            }
+            threads.forEach(Thread::start);
+            go.countDown();
+            for (Thread t : threads) {
+                t.join();
+            }
+        }
+        assertThat(errors).isEmpty();
+        assertThat(store.sessionTurns(ALICE, "shared", 0, 100)).extracting(SessionTurn::seq)
+                .containsExactlyElementsOf(java.util.stream.LongStream.range(0, 60).boxed().toList());
+        assertThat(store.archivedTurns(ALICE, "shared")).hasSize(60);
+    }
+
+    @Test
+    void should_work_on_the_hosts_data_source_and_leave_it_open() throws Exception {
+        javax.sql.DataSource host = EmbeddedPostgresServer.server()
+                .getDatabase("postgres", EmbeddedPostgresServer.database(folder));
+        try (PostgresMemoryStore onHostPool = PostgresMemoryStore.open(host)) {
+            onHostPool.write(WriteBatch.of(ALICE).put(memory(ALICE, "through the host's pool", 0)));
+            assertThat(onHostPool.describe()).startsWith("postgresql:");
+        }
+        try (Connection c = host.getConnection()) {
+            assertThat(c.isValid(1)).isTrue();
+        }
+        assertThat(store.searchMemories(ALICE, "host pool", ACTIVE, KINDS, 5)).hasSize(1);
+    }
+
+    @Test
+    void should_run_as_a_user_without_create_on_the_database_in_schemas_an_administrator_made() throws Exception {
+        String role = "reverie_app_" + Math.abs(folder.hashCode());
+        try (Connection c = EmbeddedPostgresServer.connect(folder); Statement st = c.createStatement()) {
+            st.execute("CREATE ROLE " + role + " LOGIN");
+            st.execute("CREATE SCHEMA \"" + SchemaNames.of("clinic-1") + "\" AUTHORIZATION " + role);
+        }
+        String url = EmbeddedPostgresServer.url(folder).replace("user=postgres", "user=" + role);
+        try (MemoryStore app = MemoryStores.open(url)) {
+            app.write(WriteBatch.of(ALICE).put(memory(ALICE, "kept by the least-privilege user", 0)));
+            assertThat(app.searchMemories(ALICE, "privilege", ACTIVE, KINDS, 5)).hasSize(1);
+            app.erase(BOB);
+            assertThatThrownBy(() -> app.memories(ALICE_OTHER_TENANT, MemoryFilter.all()))
+                    .isInstanceOf(MemoryStoreException.class).hasMessageContaining("permission denied");
+        }
+    }
+
+    @Test
+    void should_refuse_a_uri_that_is_not_a_jdbc_url_tail_and_hide_passwords() {
+        assertThatThrownBy(() -> MemoryStores.open("postgresql:localhost/db"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("postgresql://host:5432/db");
+        assertThat(PostgresMemoryStore.redact("postgresql://h/db?user=u&password=s3cret&ssl=true"))
+                .isEqualTo("postgresql://h/db?user=u&password=***&ssl=true");
+        assertThat(MemoryStores.schemes()).contains("postgresql");
+    }
+}
