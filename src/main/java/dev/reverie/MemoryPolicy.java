@@ -92,7 +92,7 @@ public final class MemoryPolicy {
         neighbourDiscount = b.neighbourDiscount;
     }
 
-    /** The design's defaults. */
+    /** The defaults: DESIGN §5–§10's values, with the retrieval ones tuned on LoCoMo (docs/benchmarks.md). */
     public static MemoryPolicy defaults() {
         return builder().build();
     }
@@ -107,11 +107,11 @@ public final class MemoryPolicy {
         return new Builder(this);
     }
 
-    /** Weight of relevance in the retrieval score (default 0.60). */
+    /** Weight of relevance in the retrieval score (default 0.75; DESIGN §5 started at 0.60). */
     public double relevanceWeight() { return relevanceWeight; }
-    /** Weight of importance/100 in the retrieval score (default 0.25). */
+    /** Weight of importance/100 in the retrieval score (default 0.15; DESIGN §5 started at 0.25). */
     public double importanceWeight() { return importanceWeight; }
-    /** Weight of recency in the retrieval score (default 0.15). */
+    /** Weight of recency in the retrieval score (default 0.10; DESIGN §5 started at 0.15). */
     public double recencyWeight() { return recencyWeight; }
     /** Score factor for THIRD_PARTY content (default 0.5). */
     public double thirdPartyFactor() { return thirdPartyFactor; }
@@ -121,11 +121,11 @@ public final class MemoryPolicy {
     public Duration recencyHalfLife() { return recencyHalfLife; }
     /** The k of reciprocal-rank fusion (default 10; see the builder for why not 60). */
     public int rrfK() { return rrfK; }
-    /** MMR trade-off between relevance and diversity (default 0.7). */
+    /** MMR trade-off between relevance and diversity (default 0.85; DESIGN §5 started at 0.7). */
     public double mmrLambda() { return mmrLambda; }
-    /** Most memories injected per call besides the pins (default 64; the layer's budget usually binds first). */
+    /** Most memories injected per call besides the pins (default 200; the layer's budget binds first). */
     public int topK() { return topK; }
-    /** Candidates asked of the store per search (default 100). */
+    /** Candidates asked of the store per search (default 200). */
     public int candidateLimit() { return candidateLimit; }
     /** Share of the budget left after IMMUTABLE and TRANSIENT that PERSISTENT may use (default 0.30). */
     public double persistentShare() { return persistentShare; }
