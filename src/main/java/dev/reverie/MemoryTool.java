@@ -138,6 +138,12 @@ public final class MemoryTool {
             if (sc.candidate().provenance().trust() == Trust.THIRD_PARTY) {
                 r.put("third_party", true);
             }
+            if (sc.candidate().episode()) {
+                // a verbatim past turn: who said it, so the model can tell the user's words from others'
+                r.put("verbatim", true);
+                r.put("said_by", sc.candidate().turn().speaker() != null ? sc.candidate().turn().speaker()
+                        : sc.candidate().turn().role().name().toLowerCase(Locale.ROOT));
+            }
         }
         return out.toString();
     }

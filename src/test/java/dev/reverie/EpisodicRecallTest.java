@@ -156,6 +156,29 @@ class EpisodicRecallTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "lucene"})
+    void the_recall_tool_finds_past_turns_and_says_who_said_them(String kind) throws Exception {
+        open(kind);
+        memory.recordTurn(ALICE, "s1",
+                Turn.user("My brother Tomás restores old sailboats in Aveiro.").withId("D1:1").withSpeaker("Alice").at(T0),
+                Turn.assistant("Restoring sailboats takes patience!").withId("D1:2").at(T0));
+        memory.recordTurn(BOB, "s1", Turn.user("I restore sailboats too.").withId("B1:1").at(T0));
+        clock.set(T0.plus(Duration.ofDays(2)));
+
+        com.fasterxml.jackson.databind.JsonNode out = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(memory.recallTool(ALICE).call("{\"query\":\"sailboats Aveiro\",\"limit\":5}"));
+
+        com.fasterxml.jackson.databind.JsonNode results = out.get("results");
+        assertThat(results).isNotEmpty();
+        assertThat(results).anySatisfy(r -> {
+            assertThat(r.get("verbatim").asBoolean()).isTrue();
+            assertThat(r.get("said_by").asText()).isEqualTo("Alice");
+            assertThat(r.get("text").asText()).contains("Aveiro");
+        });
+        assertThat(out.toString()).doesNotContain("I restore sailboats too");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "lucene"})
     void episodic_recall_can_be_turned_off(String kind) {
         store = MemoryStores.open(kind + ":" + dir);
         clock = new MutableClock(T0);
