@@ -19,7 +19,7 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * The operator's command line: inspect, edit, dream, export, import and erase what Reverie keeps,
- * on any store URI, without writing a program ({@code docs/operators.md}). Build the runnable jar
+ * on any store URI, without writing a program ({@code docs/operator.md}). Build the runnable jar
  * with {@code mvn -q -Pcli package -DskipTests}, then {@code java -jar target/reverie-cli.jar --help}.
  *
  * <p>Exit codes: {@value #OK} on success, {@value #USER_ERROR} on a user error (bad scope, unknown

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * built-in HTTP server, so a host application can embed it without a web framework. The page lists
  * an end user's style profile, memories and observations, opens a memory's history, edits or
  * deletes memories and observations, erases an end user, and runs a dream or a consolidation while
- * its phases stream in as server-sent events (see {@code docs/operators.md}).
+ * its phases stream in as server-sent events (see {@code docs/operator.md}).
  *
  * <p><b>Security model.</b> The console binds to a loopback address unless the caller explicitly
  * allows another ({@link #start(ContextManager, InetSocketAddress, String, boolean)}); every API
