@@ -116,7 +116,7 @@ public final class ContextManager implements AutoCloseable {
         health.onAssembly(request, a);
         List<String> recalledIds = new ArrayList<>();
         for (RecalledMemory r : a.context().recalled()) {
-            if (!r.observation()) {
+            if (r.origin() == RecalledMemory.Origin.MEMORY) {
                 recalledIds.add(r.memoryId());
             }
         }

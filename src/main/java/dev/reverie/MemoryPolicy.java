@@ -203,6 +203,9 @@ public final class MemoryPolicy {
         return ttls.get(kind);
     }
 
+    /** The longest {@link #turnRetention()} accepted: 100 years (keeps date arithmetic finite). */
+    public static final Duration MAX_TURN_RETENTION = Duration.ofDays(36_500);
+
     /** Mutable builder; not thread-safe. */
     public static final class Builder {
         private double relevanceWeight = 0.75;
@@ -335,7 +338,14 @@ public final class MemoryPolicy {
         public Builder tokensPerTurnAlert(int v) { tokensPerTurnAlert = Checks.positive("tokensPerTurnAlert", v); return this; }
         public Builder minVectorSimilarity(double v) { minVectorSimilarity = Checks.between("minVectorSimilarity", v, -1, 1); return this; }
         public Builder episodicRecall(boolean v) { episodicRecall = v; return this; }
-        public Builder turnRetention(Duration v) { turnRetention = positive("turnRetention", v); return this; }
+        public Builder turnRetention(Duration v) {
+            turnRetention = positive("turnRetention", v);
+            if (v.compareTo(MAX_TURN_RETENTION) > 0) {
+                throw new IllegalArgumentException("turnRetention must be at most " + MAX_TURN_RETENTION.toDays()
+                        + " days (100 years), was " + v + "; use episodicRecall(false) to stop recalling turns");
+            }
+            return this;
+        }
         public Builder episodeImportance(double v) { episodeImportance = Checks.between("episodeImportance", v, 0, 100); return this; }
         public Builder neighbourTurns(int v) { neighbourTurns = (int) Checks.between("neighbourTurns", v, 0, 5); return this; }
         public Builder quoteSourceTurns(boolean v) { quoteSourceTurns = v; return this; }

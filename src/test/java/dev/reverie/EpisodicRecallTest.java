@@ -128,6 +128,20 @@ class EpisodicRecallTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "lucene"})
+    void every_fact_extracted_from_a_packed_turn_makes_room_for_it(String kind) {
+        open(kind);
+        memory.recordTurn(ALICE, "s1", Turn.user("I'm allergic to penicillin. I live in Porto. I work as a nurse.")
+                .withId("D1:1").at(T0));
+        clock.set(T0.plus(Duration.ofDays(3)));
+
+        AssembledContext ctx = ask(ALICE, "s2", "penicillin Porto nurse", 2_000);
+
+        assertThat(ctx.recalled()).filteredOn(r -> !r.pinned() && r.sourceTurnIds().equals(List.of("D1:1")))
+                .extracting(RecalledMemory::origin).containsExactly(RecalledMemory.Origin.TURN);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "lucene"})
     void turns_past_their_retention_are_neither_recalled_nor_kept_after_a_dream(String kind) {
         open(kind);
         memory.recordTurn(ALICE, "s1", Turn.user("The spare key hides under the blue flowerpot.").withId("D1:1").at(T0));
@@ -175,6 +189,16 @@ class EpisodicRecallTest {
             assertThat(r.get("text").asText()).contains("Aveiro");
         });
         assertThat(out.toString()).doesNotContain("I restore sailboats too");
+    }
+
+    @org.junit.jupiter.api.Test
+    void retention_is_bounded_so_date_arithmetic_stays_finite() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> MemoryPolicy.builder()
+                        .turnRetention(Duration.ofDays(Integer.MAX_VALUE)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("turnRetention")
+                .hasMessageContaining("36500 days");
+        assertThat(MemoryPolicy.builder().turnRetention(MemoryPolicy.MAX_TURN_RETENTION).build().turnRetention())
+                .isEqualTo(MemoryPolicy.MAX_TURN_RETENTION);
     }
 
     @ParameterizedTest

@@ -143,8 +143,9 @@ public final class ContextAssembler {
         int persistentBudget = Math.max(persistentShare, rest - Math.min(temporalNeed, temporalShare));
 
         RecallMode mode = request.recallMode() != null ? request.recallMode() : defaultMode;
-        // turns of this session from here on are in TEMPORAL verbatim; older (compacted) ones may be recalled
-        long temporalFromSeq = temporal.turns().isEmpty() ? Long.MAX_VALUE : temporal.turns().get(0).seq();
+        // turns of this session that TEMPORAL is sure to show verbatim are not recalled again; older
+        // (compacted, or beyond what the temporal share holds) ones may be
+        long temporalFromSeq = temporal.keptFromSeq(temporalShare);
         Persistent persistent = buildPersistent(request, mode, persistentBudget, now, temporalFromSeq);
         int temporalBudget = rest - persistent.tokens();
         List<ContextMessage> temporalMessages = packTemporal(temporal, temporalBudget);
@@ -188,6 +189,21 @@ public final class ContextAssembler {
                 n += t;
             }
             return n;
+        }
+
+        /**
+         * The first seq of the newest turns that fit in {@code share} after the summary: the turns the
+         * temporal layer shows whatever the persistent layer takes (it always gets at least that much
+         * when it needs it). {@code Long.MAX_VALUE} when none fits.
+         */
+        long keptFromSeq(int share) {
+            int left = share - summaryTokens;
+            long from = Long.MAX_VALUE;
+            for (int i = turns.size() - 1; i >= 0 && turnTokens.get(i) <= left; i--) {
+                left -= turnTokens.get(i);
+                from = turns.get(i).seq();
+            }
+            return from;
         }
     }
 
@@ -348,7 +364,8 @@ public final class ContextAssembler {
         int taken;
         final Set<String> packedTurns = new HashSet<>();
         final Set<String> packedDays = new HashSet<>();
-        final Map<String, Entry> derivedFromOneTurn = new java.util.HashMap<>();
+        /** Packed memories and observations derived from one turn alone, by that turn's id. */
+        final Map<String, List<Entry>> derivedFromOneTurn = new java.util.HashMap<>();
 
         Packing(List<Entry> entries, int left) {
             this.entries = entries;
@@ -374,7 +391,7 @@ public final class ContextAssembler {
             left -= n;
             taken++;
             if (c.sourceTurnIds().size() == 1) {
-                derivedFromOneTurn.putIfAbsent(c.sourceTurnIds().get(0), e);
+                derivedFromOneTurn.computeIfAbsent(c.sourceTurnIds().get(0), k -> new ArrayList<>()).add(e);
             }
         }
 
@@ -389,13 +406,17 @@ public final class ContextAssembler {
             String day = Rendering.day(turn);
             boolean newDay = !packedDays.contains(day);
             int n = tokens.count(Rendering.episodeLine(turn, newDay)) + 1;
-            Entry derived = derivedFromOneTurn.get(turnId);
-            int freed = derived != null && entries.contains(derived) ? derived.tokens() : 0;
+            // the turn carries every memory derived from it alone: they all make room for it
+            List<Entry> derived = derivedFromOneTurn.getOrDefault(turnId, List.of());
+            int freed = 0;
+            for (Entry e : derived) {
+                freed += e.tokens();
+            }
             if (n - freed > left) {
                 return false;
             }
-            if (freed > 0) {
-                entries.remove(derived);
+            for (Entry e : derived) {
+                entries.remove(e);
                 taken--;
             }
             derivedFromOneTurn.remove(turnId);

@@ -145,8 +145,9 @@ public interface MemoryStore extends AutoCloseable {
     List<Scored<SessionTurn>> searchTurns(Scope scope, String text, int limit);
 
     /**
-     * Vector candidates (cosine, best first) among the scope's archived turns that were archived
-     * with a vector of the same dimension.
+     * Vector candidates (cosine, best first) among the scope's archived turns that were archived with
+     * a vector. As for memories, a stored vector of another dimension fails with
+     * {@link IllegalArgumentException} (re-embed the archive after changing embedders).
      */
     List<Scored<SessionTurn>> searchTurnsByVector(Scope scope, float[] vector, int limit);
 

@@ -9,6 +9,7 @@ import dev.reverie.store.lucene.LuceneDocuments.Type;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TermInSetQuery;
@@ -88,7 +89,7 @@ final class BatchPlan {
             } else if (op instanceof WriteBatch.PurgeArchive p) {
                 plan.purges.add(LuceneDocuments.ofScope(Type.ARCHIVE, s)
                         .add(LuceneDocuments.longRange(LuceneDocuments.ARCHIVE_AT, Long.MIN_VALUE,
-                                LuceneDocuments.micros(p.before()) - 1), BooleanClause.Occur.FILTER)
+                                LuceneDocuments.before(p.before())), BooleanClause.Occur.FILTER)
                         .build());
             } else if (op instanceof WriteBatch.PutSummary p) {
                 plan.put(LuceneDocuments.uid(Type.SUMMARY, s, p.summary().sessionId()),
@@ -137,9 +138,6 @@ final class BatchPlan {
                 throw duplicate(e.getValue(), "already in the store");
             }
         }
-        if (!purges.isEmpty()) {
-            writer.deleteDocuments(purges.toArray(new Query[0]));
-        }
         List<Document> docs = new ArrayList<>(byUid.size() + events.size());
         List<BytesRef> replaced = new ArrayList<>(byUid.size());
         for (Map.Entry<String, Document> e : byUid.entrySet()) {
@@ -154,12 +152,25 @@ final class BatchPlan {
         for (MemoryEvent event : events) {
             docs.add(LuceneDocuments.history(event, ords.getAsLong()));
         }
-        if (replaced.isEmpty()) {
+        // one delete query (replaced versions and retention purges) applied with the new block in one
+        // call, so a failure leaves nothing of the batch behind
+        Query delete = null;
+        if (!replaced.isEmpty() || !purges.isEmpty()) {
+            BooleanQuery.Builder any = new BooleanQuery.Builder();
+            if (!replaced.isEmpty()) {
+                any.add(new TermInSetQuery(LuceneDocuments.UID, replaced), BooleanClause.Occur.SHOULD);
+            }
+            for (Query purge : purges) {
+                any.add(purge, BooleanClause.Occur.SHOULD);
+            }
+            delete = any.build();
+        }
+        if (delete == null) {
             writer.addDocuments(docs);
         } else if (docs.isEmpty()) {
-            writer.deleteDocuments(new TermInSetQuery(LuceneDocuments.UID, replaced));
+            writer.deleteDocuments(delete);
         } else {
-            writer.updateDocuments(new TermInSetQuery(LuceneDocuments.UID, replaced), docs);
+            writer.updateDocuments(delete, docs);
         }
     }
 

@@ -147,6 +147,15 @@ final class LuceneDocuments {
         }
     }
 
+    /**
+     * The inclusive upper bound of "strictly before {@code t}" in microseconds, for range queries; an
+     * instant before the representable range gives a bound nothing matches (never a wrapped one).
+     */
+    static long before(Instant t) {
+        long m = micros(t);
+        return m == Long.MIN_VALUE ? Long.MIN_VALUE : m - 1;
+    }
+
     // ---------------------------------------------------------------- records to documents
 
     static Document memory(Memory m) {

@@ -352,7 +352,39 @@ public final class LuceneMemoryStore implements MemoryStore {
         } catch (IOException e) {
             throw new MemoryStoreException("could not open Lucene index folder " + dir + ": " + e.getMessage(), e);
         }
-        return TenantIndex.open(dir.toString(), directory, analysis.indexAnalyzer(), policy, tenantId);
+        TenantIndex index = TenantIndex.open(dir.toString(), directory, analysis.indexAnalyzer(), policy, tenantId);
+        try {
+            reindexOldArchive(index);
+        } catch (RuntimeException e) {
+            index.close();
+            throw e;
+        }
+        return index;
+    }
+
+    /**
+     * Archived turns written before episodic recall have no search text or time fields: rewrite them
+     * from their stored JSON once, at open, so they are searchable and subject to retention (the
+     * Lucene counterpart of the SQLite archive-search migration).
+     */
+    private static void reindexOldArchive(TenantIndex index) {
+        Query old = new BooleanQuery.Builder()
+                .add(LuceneDocuments.term(LuceneDocuments.TYPE, Type.ARCHIVE.term), BooleanClause.Occur.FILTER)
+                .add(new org.apache.lucene.search.FieldExistsQuery(LuceneDocuments.ARCHIVE_AT),
+                        BooleanClause.Occur.MUST_NOT)
+                .build();
+        if (index.read(s -> s.count(old)) == 0) {
+            return;
+        }
+        index.write((writer, current) -> {
+            StoredFields fields = current.storedFields();
+            for (ScoreDoc hit : current.search(old, Integer.MAX_VALUE).scoreDocs) {
+                SessionTurn t = LuceneDocuments.sessionTurnOf(fields, hit.doc);
+                writer.updateDocument(new org.apache.lucene.index.Term(LuceneDocuments.UID,
+                        LuceneDocuments.turnUid(Type.ARCHIVE, t.scope(), t.sessionId(), t.seq())),
+                        LuceneDocuments.archivedTurn(t, null));
+            }
+        }, true);
     }
 
     private <T> T read(Scope scope, T empty, TenantIndex.Reading<T> work) {
@@ -814,7 +846,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         Checks.notNull("before", before);
         Query q = LuceneDocuments.ofScope(Type.ARCHIVE, scope)
                 .add(LuceneDocuments.longRange(LuceneDocuments.ARCHIVE_AT, Long.MIN_VALUE,
-                        LuceneDocuments.micros(before) - 1), BooleanClause.Occur.FILTER)
+                        LuceneDocuments.before(before)), BooleanClause.Occur.FILTER)
                 .build();
         return read(scope, 0, s -> s.count(q)) > 0;
     }

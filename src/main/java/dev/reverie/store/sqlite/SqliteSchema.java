@@ -69,12 +69,21 @@ final class SqliteSchema {
             // 1 -> 2: the tenant id lives inside the file and is checked at open (TenantDatabase)
             List.of("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"),
             // 2 -> 3: episodic recall over the archive: searchable text, time, vector and an FTS5 index
-            // (existing rows are filled in by SqliteMemoryStore.backfillArchive in the same transaction)
+            // keyed by an explicit INTEGER PRIMARY KEY (VACUUM may renumber implicit rowids, which would
+            // detach the FTS entries); existing rows are copied, then filled in by
+            // SqliteMemoryStore.backfillArchive in the same transaction
             List.of(
-                    "ALTER TABLE archive_turns ADD COLUMN text TEXT NOT NULL DEFAULT ''",
-                    "ALTER TABLE archive_turns ADD COLUMN at INTEGER NOT NULL DEFAULT 0",
-                    "ALTER TABLE archive_turns ADD COLUMN dim INTEGER",
-                    "ALTER TABLE archive_turns ADD COLUMN embedding BLOB",
+                    """
+                    CREATE TABLE archive_turns_v3 (
+                      rid INTEGER PRIMARY KEY AUTOINCREMENT,
+                      agent TEXT NOT NULL, usr TEXT NOT NULL, session_id TEXT NOT NULL, seq INTEGER NOT NULL,
+                      data TEXT NOT NULL, text TEXT NOT NULL DEFAULT '', at INTEGER NOT NULL DEFAULT 0,
+                      dim INTEGER, embedding BLOB,
+                      UNIQUE (agent, usr, session_id, seq))""",
+                    "INSERT INTO archive_turns_v3 (agent, usr, session_id, seq, data)"
+                            + " SELECT agent, usr, session_id, seq, data FROM archive_turns ORDER BY rowid",
+                    "DROP TABLE archive_turns",
+                    "ALTER TABLE archive_turns_v3 RENAME TO archive_turns",
                     "CREATE INDEX archive_by_time ON archive_turns (agent, usr, at)",
                     "CREATE VIRTUAL TABLE archive_fts USING fts5(text, tokenize = '" + TOKENIZER + "')"),
             // 3 -> 4: leases (the dream's per-user lease), seen by every process that opens the file

@@ -424,4 +424,35 @@ class LuceneMemoryStoreTest extends MemoryStoreContract {
             assertThat(analysis.queryTerms(many.toString())).hasSize(TextAnalysis.MAX_QUERY_TERMS);
         }
     }
+
+    @Test
+    void archived_turns_written_before_episodic_recall_are_reindexed_at_open() throws IOException {
+        SessionTurn old = new SessionTurn(ALICE, "s1", 0, "t0", TurnRole.USER, "Alice",
+                "we planted tulips by the river", T0);
+        store.write(WriteBatch.of(ALICE).archive(old));
+        store.close();
+        // what an archived turn looked like before this version: no search text, no time field
+        try (Directory dir = FSDirectory.open(folder.resolve("tenant-clinic-1"));
+             org.apache.lucene.index.IndexWriter w = new org.apache.lucene.index.IndexWriter(dir,
+                     new org.apache.lucene.index.IndexWriterConfig())) {
+            org.apache.lucene.document.Document d = new org.apache.lucene.document.Document();
+            for (String[] f : new String[][] {{LuceneDocuments.TYPE, "archive"}, {LuceneDocuments.AGENT, "receptionist"},
+                    {LuceneDocuments.USER, "alice"}, {LuceneDocuments.SCOPE, LuceneDocuments.scopeKey(ALICE)},
+                    {LuceneDocuments.UID, LuceneDocuments.turnUid(LuceneDocuments.Type.ARCHIVE, ALICE, "s1", 0)},
+                    {LuceneDocuments.SESSION, "s1"}}) {
+                d.add(new org.apache.lucene.document.StringField(f[0], f[1],
+                        org.apache.lucene.document.Field.Store.NO));
+            }
+            d.add(new org.apache.lucene.document.LongPoint(LuceneDocuments.SEQ, 0));
+            d.add(new org.apache.lucene.document.NumericDocValuesField(LuceneDocuments.SEQ, 0));
+            d.add(new org.apache.lucene.document.StoredField(LuceneDocuments.JSON, dev.reverie.internal.Json.write(old)));
+            w.updateDocument(new org.apache.lucene.index.Term(LuceneDocuments.UID,
+                    LuceneDocuments.turnUid(LuceneDocuments.Type.ARCHIVE, ALICE, "s1", 0)), d);
+            w.commit();
+        }
+        store = openStore(folder);
+        assertThat(store.archivedTurns(ALICE, "s1")).containsExactly(old);
+        assertThat(store.searchTurns(ALICE, "Alice tulips", 5)).extracting(Scored::item).containsExactly(old);
+        assertThat(store.hasArchivedTurnsBefore(ALICE, T0.plusSeconds(1))).isTrue();
+    }
 }
