@@ -15,9 +15,13 @@ import dev.reverie.SessionSummary;
 import dev.reverie.SessionTurn;
 import dev.reverie.StyleProfile;
 import dev.reverie.internal.Checks;
+import dev.reverie.internal.Jdbc;
+import dev.reverie.internal.Jdbc.RowMapper;
 import dev.reverie.internal.Json;
 import dev.reverie.internal.TenantNames;
 import dev.reverie.internal.Vectors;
+import static dev.reverie.internal.Jdbc.bind;
+import static dev.reverie.internal.Jdbc.first;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.Scored;
 import dev.reverie.spi.WriteBatch;
@@ -30,7 +34,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -479,7 +482,7 @@ public final class PostgresMemoryStore implements MemoryStore {
         Checks.notNull("id", id);
         return read(scope.tenantId(), (c, s) -> first(query(c, s,
                 "SELECT data, embedding FROM ${s}.observations WHERE agent = ? AND usr = ? AND id = ?",
-                PostgresMemoryStore::observationRow, scope.agentId(), scope.endUserId(), id)));
+                Jdbc::observationRow, scope.agentId(), scope.endUserId(), id)));
     }
 
     @Override
@@ -497,7 +500,7 @@ public final class PostgresMemoryStore implements MemoryStore {
         sql.append(" ORDER BY observed_at, id LIMIT ? OFFSET ?");
         args.add(f.limit());
         args.add(f.offset());
-        return read(scope.tenantId(), (c, s) -> query(c, s, sql.toString(), PostgresMemoryStore::observationRow,
+        return read(scope.tenantId(), (c, s) -> query(c, s, sql.toString(), Jdbc::observationRow,
                 args.toArray()));
     }
 
@@ -507,7 +510,7 @@ public final class PostgresMemoryStore implements MemoryStore {
         Checks.notNull("id", id);
         return read(scope.tenantId(), (c, s) -> first(query(c, s,
                 "SELECT data, embedding FROM ${s}.memories WHERE agent = ? AND usr = ? AND id = ?",
-                PostgresMemoryStore::memoryRow, scope.agentId(), scope.endUserId(), id)));
+                Jdbc::memoryRow, scope.agentId(), scope.endUserId(), id)));
     }
 
     @Override
@@ -538,14 +541,14 @@ public final class PostgresMemoryStore implements MemoryStore {
         if (!asciiFragment) {
             String lower = fragment.toLowerCase(Locale.ROOT);
             List<Memory> all = read(scope.tenantId(), (c, s) -> query(c, s, sql.toString(),
-                    PostgresMemoryStore::memoryRow, args.toArray()));
+                    Jdbc::memoryRow, args.toArray()));
             return all.stream().filter(m -> m.text().toLowerCase(Locale.ROOT).contains(lower))
                     .skip(f.offset()).limit(f.limit()).toList();
         }
         sql.append(" LIMIT ? OFFSET ?");
         args.add(f.limit());
         args.add(f.offset());
-        return read(scope.tenantId(), (c, s) -> query(c, s, sql.toString(), PostgresMemoryStore::memoryRow,
+        return read(scope.tenantId(), (c, s) -> query(c, s, sql.toString(), Jdbc::memoryRow,
                 args.toArray()));
     }
 
@@ -556,7 +559,7 @@ public final class PostgresMemoryStore implements MemoryStore {
         return read(scope.tenantId(), (c, s) -> query(c, s,
                 "SELECT data, embedding FROM ${s}.memories WHERE agent = ? AND usr = ? AND permanent"
                         + " AND status = 'ACTIVE' ORDER BY importance DESC, id LIMIT ?",
-                PostgresMemoryStore::memoryRow, scope.agentId(), scope.endUserId(), limit));
+                Jdbc::memoryRow, scope.agentId(), scope.endUserId(), limit));
     }
 
     @Override
@@ -583,7 +586,7 @@ public final class PostgresMemoryStore implements MemoryStore {
                         + " CROSS JOIN (SELECT " + FullText.QUERY_SQL + " AS q) q"
                         + " WHERE m.agent = ? AND m.usr = ? AND m.tsv @@ q.q AND m.status = ANY(?) AND m.kind = ANY(?)"
                         + " ORDER BY r DESC, m.rid LIMIT ?",
-                rs -> new Scored<>(memoryRow(rs), rs.getDouble(3)),
+                rs -> new Scored<>(Jdbc.memoryRow(rs), rs.getDouble(3)),
                 query, query, scope.agentId(), scope.endUserId(), names(statuses), names(kinds), limit));
     }
 
@@ -602,7 +605,7 @@ public final class PostgresMemoryStore implements MemoryStore {
                         + " CROSS JOIN (SELECT " + FullText.QUERY_SQL + " AS q) q"
                         + " WHERE o.agent = ? AND o.usr = ? AND o.tsv @@ q.q AND o.status = ANY(?)"
                         + " ORDER BY r DESC, o.rid LIMIT ?",
-                rs -> new Scored<>(observationRow(rs), rs.getDouble(3)),
+                rs -> new Scored<>(Jdbc.observationRow(rs), rs.getDouble(3)),
                 query, query, scope.agentId(), scope.endUserId(), names(statuses), limit));
     }
 
@@ -611,7 +614,7 @@ public final class PostgresMemoryStore implements MemoryStore {
                                                        int limit) {
         Checks.notNull("statuses", statuses);
         return vectorSearch(scope, "memories", "rid", vector, names(statuses), limit,
-                "SELECT data, embedding FROM ${s}.memories WHERE rid = ?", PostgresMemoryStore::memoryRow);
+                "SELECT data, embedding FROM ${s}.memories WHERE rid = ?", Jdbc::memoryRow);
     }
 
     @Override
@@ -619,7 +622,7 @@ public final class PostgresMemoryStore implements MemoryStore {
                                                                 Set<ObservationStatus> statuses, int limit) {
         Checks.notNull("statuses", statuses);
         return vectorSearch(scope, "observations", "rid", vector, names(statuses), limit,
-                "SELECT data, embedding FROM ${s}.observations WHERE rid = ?", PostgresMemoryStore::observationRow);
+                "SELECT data, embedding FROM ${s}.observations WHERE rid = ?", Jdbc::observationRow);
     }
 
     @Override
@@ -890,23 +893,6 @@ public final class PostgresMemoryStore implements MemoryStore {
 
     // ---------------------------------------------------------------- helpers
 
-    /** Row to value; may throw SQLException. */
-    interface RowMapper<T> {
-        T map(ResultSet rs) throws SQLException;
-    }
-
-    private static Observation observationRow(ResultSet rs) throws SQLException {
-        Observation o = Json.read(rs.getString(1), Observation.class);
-        byte[] blob = rs.getBytes(2);
-        return blob == null ? o : o.withEmbedding(Embedding.of(Vectors.fromBytes(blob)));
-    }
-
-    private static Memory memoryRow(ResultSet rs) throws SQLException {
-        Memory m = Json.read(rs.getString(1), Memory.class);
-        byte[] blob = rs.getBytes(2);
-        return blob == null ? m : m.toBuilder().embedding(Embedding.of(Vectors.fromBytes(blob))).build();
-    }
-
     private static String[] names(Collection<? extends Enum<?>> values) {
         String[] out = new String[values.size()];
         int i = 0;
@@ -916,43 +902,12 @@ public final class PostgresMemoryStore implements MemoryStore {
         return out;
     }
 
-    private static <T> Optional<T> first(List<T> rows) {
-        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
-    }
-
     static <T> List<T> query(Connection c, String schema, String sql, RowMapper<T> mapper, Object... args)
             throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql.replace("${s}", schema))) {
-            bind(ps, args);
-            try (ResultSet rs = ps.executeQuery()) {
-                List<T> out = new ArrayList<>();
-                while (rs.next()) {
-                    out.add(mapper.map(rs));
-                }
-                return out;
-            }
-        }
+        return Jdbc.query(c, sql.replace("${s}", schema), mapper, args);
     }
 
     static int update(Connection c, String schema, String sql, Object... args) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql.replace("${s}", schema))) {
-            bind(ps, args);
-            return ps.executeUpdate();
-        }
-    }
-
-    private static void bind(PreparedStatement ps, Object... args) throws SQLException {
-        for (int i = 0; i < args.length; i++) {
-            Object a = args[i];
-            if (a == null) {
-                ps.setNull(i + 1, Types.NULL);
-            } else if (a instanceof byte[] bytes) {
-                ps.setBytes(i + 1, bytes);
-            } else if (a instanceof String[] strings) {
-                ps.setArray(i + 1, ps.getConnection().createArrayOf("text", strings));
-            } else {
-                ps.setObject(i + 1, a);
-            }
-        }
+        return Jdbc.update(c, sql.replace("${s}", schema), args);
     }
 }

@@ -16,9 +16,15 @@ import dev.reverie.SessionTurn;
 import dev.reverie.StyleProfile;
 import dev.reverie.internal.Checks;
 import dev.reverie.internal.TenantNames;
+import dev.reverie.internal.Jdbc;
+import dev.reverie.internal.Jdbc.RowMapper;
 import dev.reverie.internal.Json;
 import dev.reverie.internal.Terms;
 import dev.reverie.internal.Vectors;
+import static dev.reverie.internal.Jdbc.bind;
+import static dev.reverie.internal.Jdbc.first;
+import static dev.reverie.internal.Jdbc.query;
+import static dev.reverie.internal.Jdbc.update;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.Scored;
 import dev.reverie.spi.WriteBatch;
@@ -31,7 +37,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -465,7 +470,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         Checks.notNull("id", id);
         return db(scope.tenantId()).read(c -> first(query(c,
                 "SELECT data, embedding FROM observations WHERE agent = ? AND usr = ? AND id = ?",
-                SqliteMemoryStore::observationRow, scope.agentId(), scope.endUserId(), id)));
+                Jdbc::observationRow, scope.agentId(), scope.endUserId(), id)));
     }
 
     @Override
@@ -483,7 +488,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         sql.append(" ORDER BY observed_at, id LIMIT ? OFFSET ?");
         args.add(f.limit());
         args.add(f.offset());
-        return db(scope.tenantId()).read(c -> query(c, sql.toString(), SqliteMemoryStore::observationRow, args.toArray()));
+        return db(scope.tenantId()).read(c -> query(c, sql.toString(), Jdbc::observationRow, args.toArray()));
     }
 
     @Override
@@ -492,7 +497,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         Checks.notNull("id", id);
         return db(scope.tenantId()).read(c -> first(query(c,
                 "SELECT data, embedding FROM memories WHERE agent = ? AND usr = ? AND id = ?",
-                SqliteMemoryStore::memoryRow, scope.agentId(), scope.endUserId(), id)));
+                Jdbc::memoryRow, scope.agentId(), scope.endUserId(), id)));
     }
 
     @Override
@@ -521,7 +526,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         sql.append(" ORDER BY created_at, id");
         if (!asciiFragment) {
             String lower = fragment.toLowerCase(Locale.ROOT);
-            List<Memory> all = db(scope.tenantId()).read(c -> query(c, sql.toString(), SqliteMemoryStore::memoryRow,
+            List<Memory> all = db(scope.tenantId()).read(c -> query(c, sql.toString(), Jdbc::memoryRow,
                     args.toArray()));
             return all.stream().filter(m -> m.text().toLowerCase(Locale.ROOT).contains(lower))
                     .skip(f.offset()).limit(f.limit()).toList();
@@ -529,7 +534,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         sql.append(" LIMIT ? OFFSET ?");
         args.add(f.limit());
         args.add(f.offset());
-        return db(scope.tenantId()).read(c -> query(c, sql.toString(), SqliteMemoryStore::memoryRow, args.toArray()));
+        return db(scope.tenantId()).read(c -> query(c, sql.toString(), Jdbc::memoryRow, args.toArray()));
     }
 
     @Override
@@ -539,7 +544,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         return db(scope.tenantId()).read(c -> query(c,
                 "SELECT data, embedding FROM memories WHERE agent = ? AND usr = ? AND permanent = 1"
                         + " AND status = 'ACTIVE' ORDER BY importance DESC, id LIMIT ?",
-                SqliteMemoryStore::memoryRow, scope.agentId(), scope.endUserId(), limit));
+                Jdbc::memoryRow, scope.agentId(), scope.endUserId(), limit));
     }
 
     @Override
@@ -571,7 +576,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         sql.append(" ORDER BY r LIMIT ?");
         args.add(limit);
         return db(scope.tenantId()).read(c -> query(c, sql.toString(),
-                rs -> new Scored<>(memoryRow(rs), -rs.getDouble(3)), args.toArray()));
+                rs -> new Scored<>(Jdbc.memoryRow(rs), -rs.getDouble(3)), args.toArray()));
     }
 
     @Override
@@ -592,19 +597,19 @@ public final class SqliteMemoryStore implements MemoryStore {
         sql.append(" ORDER BY r LIMIT ?");
         args.add(limit);
         return db(scope.tenantId()).read(c -> query(c, sql.toString(),
-                rs -> new Scored<>(observationRow(rs), -rs.getDouble(3)), args.toArray()));
+                rs -> new Scored<>(Jdbc.observationRow(rs), -rs.getDouble(3)), args.toArray()));
     }
 
     @Override
     public List<Scored<Memory>> searchMemoriesByVector(Scope scope, float[] vector, Set<MemoryStatus> statuses,
                                                        int limit) {
-        return vectorSearch(scope, "memories", vector, names(statuses), limit, SqliteMemoryStore::memoryRow);
+        return vectorSearch(scope, "memories", vector, names(statuses), limit, Jdbc::memoryRow);
     }
 
     @Override
     public List<Scored<Observation>> searchObservationsByVector(Scope scope, float[] vector,
                                                                 Set<ObservationStatus> statuses, int limit) {
-        return vectorSearch(scope, "observations", vector, names(statuses), limit, SqliteMemoryStore::observationRow);
+        return vectorSearch(scope, "observations", vector, names(statuses), limit, Jdbc::observationRow);
     }
 
     private <T> List<Scored<T>> vectorSearch(Scope scope, String table, float[] vector, List<String> statuses,
@@ -872,23 +877,6 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     // ---------------------------------------------------------------- helpers
 
-    /** Row to value; may throw SQLException. */
-    interface RowMapper<T> {
-        T map(ResultSet rs) throws SQLException;
-    }
-
-    private static Observation observationRow(ResultSet rs) throws SQLException {
-        Observation o = Json.read(rs.getString(1), Observation.class);
-        byte[] blob = rs.getBytes(2);
-        return blob == null ? o : o.withEmbedding(Embedding.of(Vectors.fromBytes(blob)));
-    }
-
-    private static Memory memoryRow(ResultSet rs) throws SQLException {
-        Memory m = Json.read(rs.getString(1), Memory.class);
-        byte[] blob = rs.getBytes(2);
-        return blob == null ? m : m.toBuilder().embedding(Embedding.of(Vectors.fromBytes(blob))).build();
-    }
-
     /**
      * The FTS5 MATCH expression for a scope and arbitrary text: any of the text's word terms, each
      * prefixed by the scope token and quoted (quotes doubled), so no FTS5 operator can pass through
@@ -956,41 +944,5 @@ public final class SqliteMemoryStore implements MemoryStore {
         sql.append(')');
     }
 
-    private static <T> Optional<T> first(List<T> rows) {
-        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
-    }
-
-    private static <T> List<T> query(Connection c, String sql, RowMapper<T> mapper, Object... args) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            bind(ps, args);
-            try (ResultSet rs = ps.executeQuery()) {
-                List<T> out = new ArrayList<>();
-                while (rs.next()) {
-                    out.add(mapper.map(rs));
-                }
-                return out;
-            }
-        }
-    }
-
-    private static int update(Connection c, String sql, Object... args) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            bind(ps, args);
-            return ps.executeUpdate();
-        }
-    }
-
-    private static void bind(PreparedStatement ps, Object... args) throws SQLException {
-        for (int i = 0; i < args.length; i++) {
-            Object a = args[i];
-            if (a == null) {
-                ps.setNull(i + 1, Types.NULL);
-            } else if (a instanceof byte[] bytes) {
-                ps.setBytes(i + 1, bytes);
-            } else {
-                ps.setObject(i + 1, a);
-            }
-        }
-    }
 
 }
