@@ -280,45 +280,53 @@ public final class Retriever {
      */
     List<ScoredCandidate> diversify(List<ScoredCandidate> ranked, int limit, int tokenBudget) {
         double lambda = policy.mmrLambda();
-        List<ScoredCandidate> pool = new ArrayList<>(ranked);
-        List<int[]> poolTerms = new ArrayList<>(pool.size());
+        int n = ranked.size();
+        int[][] terms = new int[n][];
         Map<String, Integer> dictionary = new java.util.HashMap<>();
-        for (ScoredCandidate sc : pool) {
-            List<String> terms = Terms.of(sc.candidate().text(), 256);
-            int[] ids = new int[terms.size()];
+        for (int c = 0; c < n; c++) {
+            List<String> words = Terms.of(ranked.get(c).candidate().text(), 256);
+            int[] ids = new int[words.size()];
             for (int i = 0; i < ids.length; i++) {
-                ids[i] = dictionary.computeIfAbsent(terms.get(i), t -> dictionary.size());
+                ids[i] = dictionary.computeIfAbsent(words.get(i), t -> dictionary.size());
             }
             java.util.Arrays.sort(ids);
-            poolTerms.add(ids);
+            terms[c] = ids;
         }
-        double[] maxSim = new double[pool.size()];
-        int size = pool.size();
+        // lazy greedy: a candidate's MMR value only falls as picks are added, so its similarity to the
+        // picks made since it was last looked at is computed only when it reaches the top of the heap;
+        // ties go to the earlier-ranked candidate, exactly as a full scan would choose
+        double[] maxSim = new double[n];
+        int[] seen = new int[n];
+        double[] value = new double[n];
+        java.util.PriorityQueue<Integer> heap = new java.util.PriorityQueue<>(Math.max(1, n), (a, b) -> {
+            int byValue = Double.compare(value[b], value[a]);
+            return byValue != 0 ? byValue : Integer.compare(a, b);
+        });
+        for (int c = 0; c < n; c++) {
+            value[c] = lambda * ranked.get(c).score();
+            heap.add(c);
+        }
         long budget = tokenBudget == Integer.MAX_VALUE ? Long.MAX_VALUE : (long) (OVERPICK * tokenBudget);
         long estimated = 0;
+        List<Integer> picks = new ArrayList<>();
         List<ScoredCandidate> chosen = new ArrayList<>();
-        while (size > 0 && chosen.size() < limit && estimated < budget) {
-            int bestIndex = 0;
-            double bestValue = Double.NEGATIVE_INFINITY;
-            for (int i = 0; i < size; i++) {
-                double value = lambda * pool.get(i).score() - (1 - lambda) * maxSim[i];
-                if (value > bestValue) {
-                    bestValue = value;
-                    bestIndex = i;
+        while (!heap.isEmpty() && chosen.size() < limit && estimated < budget) {
+            int top = heap.poll();
+            if (seen[top] < picks.size()) {
+                Candidate candidate = ranked.get(top).candidate();
+                for (int p = seen[top]; p < picks.size(); p++) {
+                    int pick = picks.get(p);
+                    maxSim[top] = Math.max(maxSim[top], similarity(candidate, ranked.get(pick).candidate(),
+                            terms[top], terms[pick]));
                 }
+                seen[top] = picks.size();
+                value[top] = lambda * ranked.get(top).score() - (1 - lambda) * maxSim[top];
+                heap.add(top);
+                continue;
             }
-            ScoredCandidate pick = pool.remove(bestIndex);
-            int[] pickTerms = poolTerms.remove(bestIndex);
-            System.arraycopy(maxSim, bestIndex + 1, maxSim, bestIndex, size - bestIndex - 1);
-            size--;
-            chosen.add(pick);
-            estimated += estimatedTokens(pick.candidate());
-            if (chosen.size() < limit && estimated < budget) {
-                for (int i = 0; i < size; i++) {
-                    maxSim[i] = Math.max(maxSim[i], similarity(pool.get(i).candidate(), pick.candidate(),
-                            poolTerms.get(i), pickTerms));
-                }
-            }
+            picks.add(top);
+            chosen.add(ranked.get(top));
+            estimated += estimatedTokens(ranked.get(top).candidate());
         }
         return chosen;
     }
