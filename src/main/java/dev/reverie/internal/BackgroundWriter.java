@@ -33,6 +33,8 @@ public final class BackgroundWriter<T> implements AutoCloseable {
     private final AtomicLong failed = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong accepted = new AtomicLong();
+    /** Monitor {@link #flush()} waits on; the worker signals it after every group it finishes. */
+    private final Object progress = new Object();
 
     public BackgroundWriter(String name, int capacity, Consumer<List<T>> sink) {
         this.name = name;
@@ -74,6 +76,9 @@ public final class BackgroundWriter<T> implements AutoCloseable {
                     LOG.warn("{}: write of {} items failed: {}", name, group.size(), e.toString());
                 }
                 group.clear();
+                synchronized (progress) {
+                    progress.notifyAll();
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -98,12 +103,16 @@ public final class BackgroundWriter<T> implements AutoCloseable {
 
     /** Waits until everything accepted so far has been written or has failed. */
     public void flush() {
-        while (written.get() + failed.get() < accepted.get() && worker.isAlive()) {
-            try {
-                Thread.sleep(1);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
+        long target = accepted.get();
+        synchronized (progress) {
+            // woken by the worker after each group; the timed wait only guards against a worker that died
+            while (written.get() + failed.get() < target && worker.isAlive()) {
+                try {
+                    progress.wait(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
             }
         }
     }
