@@ -142,6 +142,23 @@ class EpisodicRecallTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "lucene"})
+    void turn_ids_reused_across_sessions_never_stand_for_each_other(String kind) {
+        open(kind);
+        // a host numbering turns per session: "1" names a different turn in each session
+        memory.recordTurn(ALICE, "s1", Turn.user("I love sailing on weekends.").withId("1").at(T0));
+        memory.recordTurn(ALICE, "s2", Turn.user("My cousin visited Lisbon and went sailing.").withId("1")
+                .at(T0.plus(Duration.ofDays(1))));
+        clock.set(T0.plus(Duration.ofDays(3)));
+
+        AssembledContext ctx = ask(ALICE, "s3", "sailing Lisbon weekends", 2_000);
+
+        assertThat(persistent(ctx)).contains("I love sailing on weekends.")
+                .contains("My cousin visited Lisbon and went sailing.");
+        assertThat(episodes(ctx)).hasSize(2);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "lucene"})
     void turns_past_their_retention_are_neither_recalled_nor_kept_after_a_dream(String kind) {
         open(kind);
         memory.recordTurn(ALICE, "s1", Turn.user("The spare key hides under the blue flowerpot.").withId("D1:1").at(T0));

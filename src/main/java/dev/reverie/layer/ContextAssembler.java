@@ -328,12 +328,17 @@ public final class ContextAssembler {
      */
     private int pack(List<ScoredCandidate> ranked, Set<String> pinnedIds, List<Entry> entries, int left) {
         Packing p = new Packing(entries, left);
-        Map<String, ScoredCandidate> turnsById = new java.util.HashMap<>();
+        Map<String, ScoredCandidate> turnsByKey = new java.util.HashMap<>();
+        Map<String, Set<String>> keysById = new java.util.HashMap<>();
         for (ScoredCandidate sc : ranked) {
             if (sc.candidate().episode()) {
-                turnsById.putIfAbsent(sc.candidate().turn().turnId(), sc);
+                SessionTurn t = sc.candidate().turn();
+                String key = turnKey(t.sessionId(), t.turnId());
+                turnsByKey.putIfAbsent(key, sc);
+                keysById.computeIfAbsent(t.turnId(), k -> new HashSet<>()).add(key);
             }
         }
+        p.keysById = keysById;
         for (ScoredCandidate sc : ranked) {
             Candidate c = sc.candidate();
             if (pinnedIds.contains(c.id()) || p.taken >= policy.topK()) {
@@ -343,12 +348,14 @@ public final class ContextAssembler {
                 p.turn(sc);
                 continue;
             }
-            if (!c.sourceTurnIds().isEmpty() && p.packedTurns.containsAll(c.sourceTurnIds())) {
-                continue;
+            String source = p.sourceTurnKey(c);
+            if (source != null ? p.packedTurnKeys.contains(source)
+                    : !c.sourceTurnIds().isEmpty() && p.packedTurns.containsAll(c.sourceTurnIds())) {
+                continue; // the verbatim turns carry it
             }
-            if (c.sourceTurnIds().size() == 1 && policy.quoteSourceTurns()) {
-                ScoredCandidate source = turnsById.get(c.sourceTurnIds().get(0));
-                if (source != null && p.turn(source)) {
+            if (source != null && policy.quoteSourceTurns()) {
+                ScoredCandidate turn = turnsByKey.get(source);
+                if (turn != null && p.turn(turn)) {
                     continue;
                 }
             }
@@ -357,12 +364,41 @@ public final class ContextAssembler {
         return p.left;
     }
 
+    /**
+     * A turn's key for packing: its session and id, since a host may reuse turn ids across sessions.
+     */
+    private static String turnKey(String sessionId, String turnId) {
+        return sessionId + "\u0000" + turnId;
+    }
+
+
     /** The state of one packing: what is in, what is left. */
     private final class Packing {
         final List<Entry> entries;
         int left;
         int taken;
         final Set<String> packedTurns = new HashSet<>();
+        /** Session-qualified keys of the packed turns (see {@link #turnKey}). */
+        final Set<String> packedTurnKeys = new HashSet<>();
+        /** The keys of the candidate turns by bare turn id. */
+        Map<String, Set<String>> keysById = Map.of();
+
+        /**
+         * The key of the single turn a memory or observation was derived from: from its provenance
+         * when that names the turn's session, else the one candidate turn with that id; {@code null}
+         * when it has several sources or the id is ambiguous.
+         */
+        String sourceTurnKey(Candidate c) {
+            if (c.sourceTurnIds().size() != 1) {
+                return null;
+            }
+            String turnId = c.sourceTurnIds().get(0);
+            if (c.provenance().sessionId() != null && turnId.equals(c.provenance().turnId())) {
+                return turnKey(c.provenance().sessionId(), turnId);
+            }
+            Set<String> keys = keysById.getOrDefault(turnId, Set.of());
+            return keys.size() == 1 ? keys.iterator().next() : null;
+        }
         final Set<String> packedDays = new HashSet<>();
         /** Packed memories and observations derived from one turn alone, by that turn's id. */
         final Map<String, List<Entry>> derivedFromOneTurn = new java.util.HashMap<>();
@@ -390,16 +426,17 @@ public final class ContextAssembler {
             entries.add(e);
             left -= n;
             taken++;
-            if (c.sourceTurnIds().size() == 1) {
-                derivedFromOneTurn.computeIfAbsent(c.sourceTurnIds().get(0), k -> new ArrayList<>()).add(e);
+            String source = sourceTurnKey(c);
+            if (source != null) {
+                derivedFromOneTurn.computeIfAbsent(source, k -> new ArrayList<>()).add(e);
             }
         }
 
         /** Packs a verbatim turn if it fits (freeing a memory derived from it alone); whether it is in. */
         boolean turn(ScoredCandidate sc) {
             SessionTurn turn = sc.candidate().turn();
-            String turnId = turn.turnId();
-            if (packedTurns.contains(turnId)) {
+            String key = turnKey(turn.sessionId(), turn.turnId());
+            if (packedTurnKeys.contains(key)) {
                 return true;
             }
             // the block dates turns once per day: a turn of a day already shown costs its words only
@@ -407,7 +444,7 @@ public final class ContextAssembler {
             boolean newDay = !packedDays.contains(day);
             int n = tokens.count(Rendering.episodeLine(turn, newDay)) + 1;
             // the turn carries every memory derived from it alone: they all make room for it
-            List<Entry> derived = derivedFromOneTurn.getOrDefault(turnId, List.of());
+            List<Entry> derived = derivedFromOneTurn.getOrDefault(key, List.of());
             int freed = 0;
             for (Entry e : derived) {
                 freed += e.tokens();
@@ -419,12 +456,13 @@ public final class ContextAssembler {
                 entries.remove(e);
                 taken--;
             }
-            derivedFromOneTurn.remove(turnId);
+            derivedFromOneTurn.remove(key);
             packedDays.add(day);
             entries.add(new Entry(Rendering.episodeLine(turn, true), n, recalled(sc), turn));
             left -= n - freed;
             taken++;
-            packedTurns.add(turnId);
+            packedTurns.add(turn.turnId());
+            packedTurnKeys.add(key);
             return true;
         }
     }
