@@ -35,7 +35,7 @@ import java.util.Set;
  * the same meaning reinforces the memory (no new row); a single-valued subject with another value,
  * or any subject with the opposite polarity for the same value, is a contradiction and the newer
  * statement wins (the older memory becomes SUPERSEDED, kept for audit); anything else is a new
- * memory. Subjects are owned ({@code caroline.location} is not {@code melanie.location}), so two
+ * memory. Subjects are owned ({@code ana.location} is not {@code bruno.location}), so two
  * people in one scope never merge or supersede each other's facts, and episodes only match episodes
  * of the same owner. Only the user's own first-party words or the operator's supersede (see
  * {@link Importance#authoritative}): a statement of the assistant or a tool that contradicts a memory

@@ -434,7 +434,7 @@ final class Importance {
         /**
          * Whether some sentence that is not a question says something of the user's own: a first-person
          * statement, or one with at least two substantive words besides names (a reaction such as
-         * "Wow, that's cool, Caroline!" has none).
+         * "Wow, that's cool, Ana!" has none).
          */
         private static boolean ownStatement(String text) {
             Matcher m = SENTENCE.matcher(text);

@@ -25,7 +25,7 @@ import java.util.Set;
  */
 final class StyleFolder {
 
-    /** The attribute prefix of style subjects, whoever's ({@code user.style.length}, {@code caroline.style.emoji}). */
+    /** The attribute prefix of style subjects, whoever's ({@code user.style.length}, {@code ana.style.emoji}). */
     private static final String PREFIX = "style.";
     private static final Set<String> NO = Set.of("no", "false", "none", "never", "off", "nao", "nunca", "sem");
 

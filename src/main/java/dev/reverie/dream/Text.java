@@ -83,7 +83,7 @@ final class Text {
         return a.equals(b) || (episodic(a) && episodic(b) && Subjects.owner(a).equals(Subjects.owner(b)));
     }
 
-    /** The family of a subject: itself, or for an episodic fallback its owner's episodes ({@code caroline.episode.}). */
+    /** The family of a subject: itself, or for an episodic fallback its owner's episodes ({@code ana.episode.}). */
     static String family(String subject) {
         return episodic(subject) ? Subjects.owner(subject) + EPISODE : subject;
     }

@@ -45,7 +45,7 @@ import java.util.regex.Pattern;
  * user) and TOOL turns (third-party text is not worth a model call) go straight to the fallback. The
  * prompt asks for {@code user.} subjects; each is put under the turn's owner
  * ({@link Subjects#rescope}), so a named speaker's facts are keyed by the speaker
- * ({@code caroline.location}) and a model can never write into another owner's subjects.
+ * ({@code ana.location}) and a model can never write into another owner's subjects.
  *
  * <p>Thread-safe when the model and the fallback are: the only mutable state is an atomic counter.
  */

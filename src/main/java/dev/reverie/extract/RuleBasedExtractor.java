@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  * <p>Subjects are normalised keys {@code <owner>.<attribute>} (see {@link Subjects}). The rules below
  * are written for {@code user.}; a user turn with a {@link TurnInput#speaker()} (a household, a group
  * chat, a multi-party transcript) puts its facts under the speaker's key instead
- * ({@code caroline.location}, and the text carries the name), so two people in one scope never share
+ * ({@code ana.location}, and the text carries the name), so two people in one scope never share
  * a subject:
  * <ul>
  *   <li>single-valued FACTs: {@code user.name}, {@code user.address_as} ("call me X", "me chame de X"),

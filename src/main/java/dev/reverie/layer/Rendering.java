@@ -55,7 +55,7 @@ public final class Rendering {
     }
 
     /**
-     * One verbatim past turn: {@code - [2023-05-08] Caroline: text} (the role when there is no
+     * One verbatim past turn: {@code - [2026-03-02] Ana: text} (the role when there is no
      * speaker), tool output marked third-party.
      */
     public static String episodeLine(dev.reverie.SessionTurn t) {

@@ -8,7 +8,7 @@ import java.util.Set;
 
 /**
  * The one home of subject keys: a subject is {@code <owner>.<attribute>}, where the owner says whose
- * fact it is and the attribute what it is about ({@code user.location}, {@code caroline.location},
+ * fact it is and the attribute what it is about ({@code user.location}, {@code ana.location},
  * {@code assistant.commitment}, {@code tool.episode.<hash>}). A user turn without a speaker is owned
  * by {@value #USER}; a user turn with a speaker by the speaker's key ({@link #speakerKey}), so two
  * people in one scope never share a subject and never supersede or merge each other's facts.
@@ -66,13 +66,13 @@ public final class Subjects {
         return NOT_PEOPLE.contains(key) || !Character.isLetter(key.charAt(0)) ? "speaker_" + key : key;
     }
 
-    /** The owner part of a subject ({@code caroline.location} → {@code caroline}); empty when it has no dot. */
+    /** The owner part of a subject ({@code ana.location} → {@code ana}); empty when it has no dot. */
     public static String owner(String subject) {
         int dot = subject.indexOf('.');
         return dot < 0 ? "" : subject.substring(0, dot);
     }
 
-    /** The attribute part of a subject ({@code caroline.family.mother} → {@code family.mother}). */
+    /** The attribute part of a subject ({@code ana.family.mother} → {@code family.mother}). */
     public static String attribute(String subject) {
         int dot = subject.indexOf('.');
         return dot < 0 ? subject : subject.substring(dot + 1);
