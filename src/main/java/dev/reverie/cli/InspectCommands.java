@@ -86,12 +86,7 @@ final class InspectCommands {
             }
             Table t = new Table("USER", "ACTIVE MEMORIES", "SESSIONS");
             rows.forEach(r -> t.row(r.get("user"), r.get("active_memories"), r.get("sessions")));
-            if (t.isEmpty()) {
-                out().println("(no users in " + ta[0] + "/" + ta[1] + ")");
-            } else {
-                t.print(out());
-                out().println(rows.size() + (rows.size() == 1 ? " user" : " users"));
-            }
+            printListing(t, "(no users in " + ta[0] + "/" + ta[1] + ")", rows.size(), "user/users");
             return ReverieCli.OK;
         }
     }
@@ -119,12 +114,8 @@ final class InspectCommands {
             found.forEach(m -> t.row(m.id(), m.kind(), Math.round(m.importance()), m.status(),
                     m.permanent() ? "yes" : "", m.provenance() == null ? "-" : m.provenance().source(),
                     ttl(m, now), m.text()));
-            if (t.isEmpty()) {
-                out().println("(no " + (all ? "" : "active ") + "memories for " + s + ")");
-            } else {
-                t.print(out());
-                out().println(found.size() + (found.size() == 1 ? " memory" : " memories"));
-            }
+            printListing(t, "(no " + (all ? "" : "active ") + "memories for " + s + ")", found.size(),
+                    "memory/memories");
             return ReverieCli.OK;
         }
     }
@@ -148,12 +139,7 @@ final class InspectCommands {
             Table t = new Table("ID", "KIND", "STATUS", "CONF", "OBSERVED", "SESSION", "TEXT");
             found.forEach(o -> t.row(o.id(), o.kind(), o.status(), String.format("%.2f", o.confidence()),
                     when(o.observedAt()), o.sessionId(), o.text()));
-            if (t.isEmpty()) {
-                out().println("(no observations for " + s + ")");
-            } else {
-                t.print(out());
-                out().println(found.size() + (found.size() == 1 ? " observation" : " observations"));
-            }
+            printListing(t, "(no observations for " + s + ")", found.size(), "observation/observations");
             return ReverieCli.OK;
         }
     }
@@ -248,11 +234,8 @@ final class InspectCommands {
             }
             Table t = new Table("#", "AT", "ROLE", "SPEAKER", "TEXT");
             turns.forEach(turn -> t.row(turn.seq(), when(turn.at()), turn.role(), turn.speaker(), turn.text()));
-            if (t.isEmpty()) {
-                out().println("(no archived turns in session " + session + ": the archive may be off)");
-            } else {
-                t.print(out());
-            }
+            printListing(t, "(no archived turns in session " + session + ": the archive may be off)", turns.size(),
+                    null);
             return ReverieCli.OK;
         }
     }

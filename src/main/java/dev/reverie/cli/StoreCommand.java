@@ -42,4 +42,20 @@ abstract class StoreCommand implements Callable<Integer> {
     void printJson(Object value) {
         out().println(OperatorJson.writePretty(value));
     }
+
+    /**
+     * Prints a listing: {@code empty} when the table has no row, else the table and, when
+     * {@code noun} is given ({@code "memory/memories"}), a count line.
+     */
+    void printListing(Table t, String empty, int count, String noun) {
+        if (t.isEmpty()) {
+            out().println(empty);
+            return;
+        }
+        t.print(out());
+        if (noun != null) {
+            String[] forms = noun.split("/");
+            out().println(count + " " + (count == 1 ? forms[0] : forms[1]));
+        }
+    }
 }
