@@ -8,10 +8,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -121,30 +119,6 @@ class EraseEndUserTest {
 
     /** The strings (in the given order) that occur in at least one file of the store folder. */
     private List<String> filesContaining(List<String> needles) throws IOException {
-        List<byte[]> contents = new ArrayList<>();
-        for (Path p : storeFiles()) {
-            contents.add(Files.readAllBytes(p));
-        }
-        List<String> found = new ArrayList<>();
-        for (String needle : needles) {
-            byte[] n = needle.getBytes(StandardCharsets.UTF_8);
-            if (contents.stream().anyMatch(c -> indexOf(c, n) >= 0)) {
-                found.add(needle);
-            }
-        }
-        return found;
-    }
-
-    private static int indexOf(byte[] haystack, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= haystack.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
+        return dev.reverie.spi.FileScan.needlesIn(dir, needles);
     }
 }

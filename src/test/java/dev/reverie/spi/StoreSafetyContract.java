@@ -21,14 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -242,36 +238,6 @@ public abstract class StoreSafetyContract {
 
     /** The needles (in order) found in at least one file under the store folder. */
     protected List<String> filesContaining(List<String> needles) throws IOException {
-        List<byte[]> contents = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(folder)) {
-            for (Path p : files.filter(Files::isRegularFile).toList()) {
-                try {
-                    contents.add(Files.readAllBytes(p));
-                } catch (java.nio.file.NoSuchFileException gone) {
-                    // deleted while walking: holds nothing
-                }
-            }
-        }
-        List<String> found = new ArrayList<>();
-        for (String needle : needles) {
-            byte[] n = needle.getBytes(StandardCharsets.UTF_8);
-            if (contents.stream().anyMatch(c -> indexOf(c, n) >= 0)) {
-                found.add(needle);
-            }
-        }
-        return found;
-    }
-
-    private static int indexOf(byte[] haystack, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= haystack.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
+        return FileScan.needlesIn(folder, needles);
     }
 }

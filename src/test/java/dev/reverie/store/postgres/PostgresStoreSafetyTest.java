@@ -5,16 +5,12 @@ import dev.reverie.spi.MemoryStores;
 import dev.reverie.spi.StoreSafetyContract;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * The safety kit on PostgreSQL: a tenant's "location" is its schema, moving a tenant renames the
@@ -56,36 +52,6 @@ class PostgresStoreSafetyTest extends StoreSafetyContract {
         } catch (SQLException e) {
             throw new IOException(e);
         }
-        List<byte[]> contents = new ArrayList<>();
-        try (Stream<Path> files = Files.walk(base)) {
-            for (Path p : files.filter(Files::isRegularFile).toList()) {
-                try {
-                    contents.add(Files.readAllBytes(p));
-                } catch (java.nio.file.NoSuchFileException gone) {
-                    // dropped while walking: holds nothing
-                }
-            }
-        }
-        List<String> found = new ArrayList<>();
-        for (String needle : needles) {
-            byte[] n = needle.getBytes(StandardCharsets.UTF_8);
-            if (contents.stream().anyMatch(c -> indexOf(c, n) >= 0)) {
-                found.add(needle);
-            }
-        }
-        return found;
-    }
-
-    private static int indexOf(byte[] haystack, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= haystack.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
+        return dev.reverie.spi.FileScan.needlesIn(base, needles);
     }
 }
