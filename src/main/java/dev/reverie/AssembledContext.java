@@ -25,6 +25,33 @@ public record AssembledContext(List<ContextMessage> messages, TokenUsage usage, 
         return messages.stream().filter(m -> m.layer() == layer).toList();
     }
 
+    /**
+     * The system text for a chat API that takes one system message: {@code hostSystem} (may be
+     * {@code null} or empty) followed by every SYSTEM message of the context, joined by blank lines.
+     * Chat integrations send this once, then {@link #dialogue()}, then the user's own message.
+     */
+    public String systemText(String hostSystem) {
+        StringBuilder folded = new StringBuilder(hostSystem == null ? "" : hostSystem);
+        for (ContextMessage m : messages) {
+            if (m.role() == Role.SYSTEM) {
+                if (!folded.isEmpty()) {
+                    folded.append("\n\n");
+                }
+                folded.append(m.content());
+            }
+        }
+        return folded.toString();
+    }
+
+    /**
+     * The user and assistant messages before the query, in order: the session's turns (and replayed
+     * tool output) of the TEMPORAL layer. The TRANSIENT query is left out: the caller sends the
+     * request's own message verbatim.
+     */
+    public List<ContextMessage> dialogue() {
+        return messages.stream().filter(m -> m.role() != Role.SYSTEM && m.layer() != Layer.TRANSIENT).toList();
+    }
+
     /** All message contents joined by blank lines (for plain-completion models and logs). */
     public String asText() {
         StringBuilder sb = new StringBuilder();

@@ -389,4 +389,21 @@ class ContextAssemblyTest {
         }
         return sb.toString();
     }
+
+    @Test
+    void chat_integrations_get_one_system_text_and_the_dialogue_before_the_query() {
+        remember(ALICE, MemoryKind.PREFERENCE, "user.likes", "Prefers Friday appointments", 60, T0);
+        memory.recordTurn(ALICE, "session-1", Turn.user("Hi, I need to reschedule."), Turn.assistant("Sure, when?"));
+        AssembledContext ctx = memory.buildContext(ContextRequest.builder(ALICE, "session-1")
+                .query("Can I move my appointment to Friday?").scratchpad("calendar: Friday 10:00 free")
+                .budgetTokens(2_000).build());
+
+        String system = ctx.systemText("Host rules.");
+        assertThat(system).startsWith("Host rules.\n\n" + SYSTEM).contains("Prefers Friday")
+                .contains("calendar: Friday 10:00 free");
+        assertThat(ctx.systemText(null)).startsWith(SYSTEM);
+        assertThat(ctx.dialogue()).containsExactly(
+                new ContextMessage(Role.USER, "Hi, I need to reschedule.", Layer.TEMPORAL),
+                new ContextMessage(Role.ASSISTANT, "Sure, when?", Layer.TEMPORAL));
+    }
 }

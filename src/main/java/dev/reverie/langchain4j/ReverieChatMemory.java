@@ -15,8 +15,8 @@ import dev.reverie.ContextBudgetException;
 import dev.reverie.ContextManager;
 import dev.reverie.ContextMessage;
 import dev.reverie.ContextRequest;
-import dev.reverie.Layer;
 import dev.reverie.RecallMode;
+import dev.reverie.Role;
 import dev.reverie.Turn;
 import dev.reverie.internal.Checks;
 import dev.reverie.spi.TokenCounter;
@@ -332,29 +332,14 @@ public final class ReverieChatMemory implements ChatMemory {
             request.recallMode(recallMode);
         }
         AssembledContext context = manager.buildContext(request.build());
-        StringBuilder folded = new StringBuilder(systemText == null ? "" : systemText);
-        List<ChatMessage> conversationMessages = new ArrayList<>();
-        for (ContextMessage m : context.messages()) {
-            switch (m.role()) {
-                case SYSTEM -> {
-                    if (!folded.isEmpty()) {
-                        folded.append("\n\n");
-                    }
-                    folded.append(m.content());
-                }
-                case USER -> {
-                    if (m.layer() != Layer.TRANSIENT) {
-                        conversationMessages.add(UserMessage.from(m.content()));
-                    } // the TRANSIENT query is the current user message, added verbatim by the caller
-                }
-                case ASSISTANT -> conversationMessages.add(AiMessage.from(m.content()));
-            }
-        }
-        List<ChatMessage> prefix = new ArrayList<>(conversationMessages.size() + 1);
+        List<ChatMessage> prefix = new ArrayList<>();
+        String folded = context.systemText(systemText);
         if (!folded.isEmpty()) {
-            prefix.add(SystemMessage.from(folded.toString()));
+            prefix.add(SystemMessage.from(folded));
         }
-        prefix.addAll(conversationMessages);
+        for (ContextMessage m : context.dialogue()) {
+            prefix.add(m.role() == Role.ASSISTANT ? AiMessage.from(m.content()) : UserMessage.from(m.content()));
+        }
         cached = new Prefix(key, List.copyOf(prefix));
         return cached.messages();
     }

@@ -2,7 +2,7 @@ package dev.reverie.springai;
 
 import dev.reverie.AssembledContext;
 import dev.reverie.ContextMessage;
-import dev.reverie.Layer;
+import dev.reverie.Role;
 import dev.reverie.Turn;
 import dev.reverie.spi.TokenCounter;
 import org.springframework.ai.chat.messages.AssistantMessage;
@@ -31,29 +31,14 @@ final class Messages {
      * (the query itself) is left out: the caller adds the request's own message verbatim.
      */
     static List<Message> fold(String hostSystem, AssembledContext context) {
-        StringBuilder folded = new StringBuilder(hostSystem);
-        List<Message> conversation = new ArrayList<>();
-        for (ContextMessage m : context.messages()) {
-            switch (m.role()) {
-                case SYSTEM -> {
-                    if (!folded.isEmpty()) {
-                        folded.append("\n\n");
-                    }
-                    folded.append(m.content());
-                }
-                case USER -> {
-                    if (m.layer() != Layer.TRANSIENT) {
-                        conversation.add(new UserMessage(m.content()));
-                    }
-                }
-                case ASSISTANT -> conversation.add(new AssistantMessage(m.content()));
-            }
+        List<Message> out = new ArrayList<>();
+        String system = context.systemText(hostSystem);
+        if (!system.isEmpty()) {
+            out.add(new SystemMessage(system));
         }
-        List<Message> out = new ArrayList<>(conversation.size() + 2);
-        if (!folded.isEmpty()) {
-            out.add(new SystemMessage(folded.toString()));
+        for (ContextMessage m : context.dialogue()) {
+            out.add(m.role() == Role.ASSISTANT ? new AssistantMessage(m.content()) : new UserMessage(m.content()));
         }
-        out.addAll(conversation);
         return out;
     }
 
