@@ -31,6 +31,20 @@ public record Provenance(Source source, String sessionId, String turnId, Instant
         return new Provenance(Source.OPERATOR, null, null, at, Outcome.UNKNOWN, Trust.FIRST_PARTY);
     }
 
+    /**
+     * Provenance for what a recorded turn said: its role's source, and third-party trust for tool
+     * output (tool output and documents are never first-party); outcome UNKNOWN until reported.
+     */
+    public static Provenance ofTurn(TurnRole role, String sessionId, String turnId, Instant at) {
+        Source source = switch (Checks.notNull("role", role)) {
+            case USER -> Source.USER;
+            case ASSISTANT -> Source.ASSISTANT;
+            case TOOL -> Source.TOOL;
+        };
+        Trust trust = role == TurnRole.TOOL ? Trust.THIRD_PARTY : Trust.FIRST_PARTY;
+        return new Provenance(source, sessionId, turnId, at, Outcome.UNKNOWN, trust);
+    }
+
     /** Provenance for something the dream cycle wrote at {@code at}. */
     public static Provenance dream(Instant at) {
         return new Provenance(Source.DREAM, null, null, at, Outcome.UNKNOWN, Trust.FIRST_PARTY);

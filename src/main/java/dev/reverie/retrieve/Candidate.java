@@ -4,13 +4,9 @@ import dev.reverie.Embedding;
 import dev.reverie.Memory;
 import dev.reverie.MemoryKind;
 import dev.reverie.Observation;
-import dev.reverie.Outcome;
 import dev.reverie.Provenance;
 import dev.reverie.RecalledMemory;
 import dev.reverie.SessionTurn;
-import dev.reverie.Source;
-import dev.reverie.Trust;
-import dev.reverie.TurnRole;
 
 import java.time.Instant;
 import java.util.List;
@@ -62,13 +58,7 @@ public record Candidate(String id, MemoryKind kind, String text, double importan
      * trust; {@code importance} is the policy's proxy, since no dream has judged the turn.
      */
     public static Candidate of(SessionTurn t, double importance) {
-        Source source = switch (t.role()) {
-            case USER -> Source.USER;
-            case ASSISTANT -> Source.ASSISTANT;
-            case TOOL -> Source.TOOL;
-        };
-        Trust trust = t.role() == TurnRole.TOOL ? Trust.THIRD_PARTY : Trust.FIRST_PARTY;
-        Provenance p = new Provenance(source, t.sessionId(), t.turnId(), t.at(), Outcome.UNKNOWN, trust);
+        Provenance p = Provenance.ofTurn(t.role(), t.sessionId(), t.turnId(), t.at());
         return new Candidate(turnKey(t.sessionId(), t.seq()), MemoryKind.EVENT, t.text(), importance, t.at(), p,
                 List.of(t.turnId()), RecalledMemory.Origin.TURN, null, t);
     }

@@ -8,8 +8,6 @@ import dev.reverie.Outcome;
 import dev.reverie.Provenance;
 import dev.reverie.Scope;
 import dev.reverie.SessionTurn;
-import dev.reverie.Source;
-import dev.reverie.Trust;
 import dev.reverie.Turn;
 import dev.reverie.TurnReceipt;
 import dev.reverie.TurnRole;
@@ -160,7 +158,7 @@ public final class WritePipeline implements AutoCloseable {
             if (archive) {
                 batch.archiveAtSessionEnd(st);
             }
-            Provenance provenance = provenance(t, sessionId, turnIds.get(i), at);
+            Provenance provenance = Provenance.ofTurn(t.role(), sessionId, turnIds.get(i), at);
             for (ExtractedFact f : facts.get(i)) {
                 Observation o = observation(scope, sessionId, turnIds.get(i), at, provenance, f);
                 batch.put(o);
@@ -219,16 +217,6 @@ public final class WritePipeline implements AutoCloseable {
         long failed = embeddings == null ? 0 : embeddings.failed();
         long dropped = embeddings == null ? 0 : embeddings.dropped();
         return new dev.reverie.LayerHealth.Failures(extractorErrors.get(), fallbacks, failed, dropped);
-    }
-
-    private static Provenance provenance(Turn t, String sessionId, String turnId, Instant at) {
-        Source source = switch (t.role()) {
-            case USER -> Source.USER;
-            case ASSISTANT -> Source.ASSISTANT;
-            case TOOL -> Source.TOOL;
-        };
-        Trust trust = t.role() == TurnRole.TOOL ? Trust.THIRD_PARTY : Trust.FIRST_PARTY;
-        return new Provenance(source, sessionId, turnId, at, Outcome.UNKNOWN, trust);
     }
 
     private static Observation observation(Scope scope, String sessionId, String turnId, Instant at,
