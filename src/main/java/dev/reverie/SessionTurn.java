@@ -36,4 +36,12 @@ public record SessionTurn(Scope scope, String sessionId, long seq, String turnId
     public SessionTurn withSeq(long newSeq) {
         return new SessionTurn(scope, sessionId, newSeq, turnId, role, speaker, text, at);
     }
+
+    /**
+     * What episodic recall searches for this turn, lexically and by vector: the speaker's name (when
+     * known) and the text, so a question naming a speaker finds that speaker's turns.
+     */
+    public String searchText() {
+        return speaker != null ? speaker + ": " + text : text;
+    }
 }

@@ -182,7 +182,7 @@ public final class WritePipeline implements AutoCloseable {
         if (embeddings != null && (!observationIds.isEmpty() || !toEmbed.isEmpty())) {
             List<String> texts = new ArrayList<>(observationTexts);
             for (SessionTurn t : toEmbed) {
-                texts.add(episodeText(t));
+                texts.add(t.searchText());
             }
             embeddings.submit(new ToEmbed(scope, observationIds, toEmbed, texts));
         }
@@ -260,10 +260,6 @@ public final class WritePipeline implements AutoCloseable {
         return batch.size();
     }
 
-    /** What a turn's vector is computed from: its speaker (when known) and text, as episodic search indexes it. */
-    static String episodeText(SessionTurn t) {
-        return t.speaker() != null ? t.speaker() + ": " + t.text() : t.text();
-    }
 
     private void writeEmbeddings(List<ToEmbed> jobs) {
         List<String> texts = new ArrayList<>();

@@ -200,8 +200,7 @@ final class LuceneDocuments {
         d.add(new StringField(SESSION, t.sessionId(), Field.Store.NO));
         time(d, SEQ, t.seq());
         time(d, ARCHIVE_AT, micros(t.at()));
-        d.add(new TextField(ARCHIVE_TEXT, t.speaker() != null ? t.speaker() + ": " + t.text() : t.text(),
-                Field.Store.NO));
+        d.add(new TextField(ARCHIVE_TEXT, t.searchText(), Field.Store.NO));
         d.add(new StoredField(JSON, Json.write(t)));
         vector(d, Type.ARCHIVE, e);
         return d;

@@ -391,7 +391,7 @@ public final class PostgresMemoryStore implements MemoryStore {
     }
 
     private void putArchivedTurn(Connection c, String schema, Scope s, SessionTurn t, Embedding e) throws SQLException {
-        String text = archiveText(t);
+        String text = t.searchText();
         String indexed = FullText.indexText(text);
         update(c, schema, "INSERT INTO ${s}.archive_turns (agent, usr, session_id, seq, data, text, at, dim, embedding,"
                         + " tsv) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, " + FullText.VECTOR_SQL + ")"
@@ -402,10 +402,6 @@ public final class PostgresMemoryStore implements MemoryStore {
                 e == null ? null : e.dimension(), e == null ? null : Vectors.toBytes(e.toArray()), indexed, indexed);
     }
 
-    /** What episodic search indexes for a turn: the speaker's name (when known) and the text. */
-    static String archiveText(SessionTurn t) {
-        return t.speaker() != null ? t.speaker() + ": " + t.text() : t.text();
-    }
 
     /** PostgreSQL text cannot hold NUL; the search/filter columns drop it (the JSON keeps the exact text). */
     private static String plain(String text) {

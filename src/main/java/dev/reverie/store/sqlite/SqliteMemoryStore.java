@@ -317,7 +317,7 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     /** Inserts or replaces an archived turn (same session and seq) and keeps its FTS entry in step. */
     private void putArchivedTurn(Connection c, Scope s, SessionTurn t, Embedding e) throws SQLException {
-        String text = archiveText(t);
+        String text = t.searchText();
         Long rid = null;
         String oldText = null;
         try (PreparedStatement ps = c.prepareStatement("SELECT rowid, text FROM archive_turns"
@@ -339,10 +339,6 @@ public final class SqliteMemoryStore implements MemoryStore {
         reindexIfChanged(c, "archive_fts", rid, oldText, s, text);
     }
 
-    /** What episodic search indexes for a turn: the speaker's name (when known) and the text. */
-    static String archiveText(SessionTurn t) {
-        return t.speaker() != null ? t.speaker() + ": " + t.text() : t.text();
-    }
 
     /**
      * Fills the archive's search columns and FTS index for rows written before schema version 2; runs
@@ -353,7 +349,7 @@ public final class SqliteMemoryStore implements MemoryStore {
                 rs -> new Object[] {rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4)});
         for (Object[] row : rows) {
             SessionTurn t = Json.read((String) row[3], SessionTurn.class);
-            String text = archiveText(t);
+            String text = t.searchText();
             update(c, "UPDATE archive_turns SET text = ?, at = ? WHERE rowid = ?", text, t.at().toEpochMilli(), row[0]);
             update(c, "INSERT INTO archive_fts (rowid, text) VALUES (?, ?)", row[0],
                     scopedWords(scopeToken((String) row[1], (String) row[2]), text));
