@@ -94,7 +94,7 @@ public final class TenantDataGenerator {
     static final int SESSIONS_PER_USER = 5;
     static final int TURNS_PER_SESSION = 40;
     /** Bump when the generated data changes, so cached folders are rebuilt. */
-    static final int GENERATOR_VERSION = 1;
+    static final int GENERATOR_VERSION = 2;
     /**
      * Bump a store's entry when its on-disk format changes without a migration, so its cached folders
      * are rebuilt (sqlite 2: words indexed under a scope prefix).
@@ -297,9 +297,11 @@ public final class TenantDataGenerator {
             Instant start = NOW.minus(Duration.ofHours(36L * (SESSIONS_PER_USER - s)));
             for (int t = 0; t < TURNS_PER_SESSION; t++) {
                 boolean userTurn = t % 2 == 0;
-                batch.append(new SessionTurn(scope, sessionId, t, sessionId + ":t" + t,
+                SessionTurn turn = new SessionTurn(scope, sessionId, t, sessionId + ":t" + t,
                         userTurn ? TurnRole.USER : TurnRole.ASSISTANT, null,
-                        userTurn ? text.userTurn() : text.assistantTurn(), start.plusSeconds(60L * t)));
+                        userTurn ? text.userTurn() : text.assistantTurn(), start.plusSeconds(60L * t));
+                // recordTurn archives every turn in its own batch (episodic recall), so the data set does too
+                batch.append(turn).archive(turn);
             }
         }
         return batch;

@@ -84,8 +84,21 @@ public final class Terms {
      * and zero-width-laced spellings of a word fold alike. The Lucene store's analysis does the same.
      */
     public static String fold(String text) {
+        if (ascii(text)) {
+            // ASCII has no marks, no format characters and no compatibility forms: NFKD leaves it as it is
+            return text.toLowerCase(Locale.ROOT);
+        }
         String visible = FORMAT.matcher(text).replaceAll("");
         String decomposed = Normalizer.normalize(visible, Normalizer.Form.NFKD);
         return MARKS.matcher(decomposed.toLowerCase(Locale.ROOT)).replaceAll("");
+    }
+
+    private static boolean ascii(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
     }
 }

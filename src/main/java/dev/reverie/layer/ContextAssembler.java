@@ -70,7 +70,8 @@ public final class ContextAssembler {
         this.store = store;
         this.retriever = new Retriever(store, policy, embedder);
         this.policy = policy;
-        this.tokens = tokens;
+        // the same turns, lines and summaries recur call after call: each is tokenized once
+        this.tokens = dev.reverie.internal.CachingTokenCounter.of(tokens);
         this.summarizer = summarizer;
         this.embedder = embedder;
         this.clock = clock;

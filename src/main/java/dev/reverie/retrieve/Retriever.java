@@ -8,7 +8,7 @@ import dev.reverie.Outcome;
 import dev.reverie.Scope;
 import dev.reverie.SessionTurn;
 import dev.reverie.Trust;
-import dev.reverie.internal.Terms;
+import dev.reverie.internal.TermSetCache;
 import dev.reverie.spi.Embedder;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.Scored;
@@ -276,22 +276,13 @@ public final class Retriever {
      * MMR bounded by what can still fit: picking stops once the picks' estimated tokens reach
      * {@link #OVERPICK} times {@code tokenBudget} (the packer skips what does not fit, so it gets a
      * margin), which keeps the cost proportional to the budget, not to the candidates found. Term
-     * sets are interned to sorted int arrays once, so each similarity is a merge, not hashing.
+     * sets are interned to sorted int arrays when first compared (see {@link TermSets}).
      */
     List<ScoredCandidate> diversify(List<ScoredCandidate> ranked, int limit, int tokenBudget) {
         double lambda = policy.mmrLambda();
         int n = ranked.size();
-        int[][] terms = new int[n][];
-        Map<String, Integer> dictionary = new java.util.HashMap<>();
-        for (int c = 0; c < n; c++) {
-            List<String> words = Terms.of(ranked.get(c).candidate().text(), 256);
-            int[] ids = new int[words.size()];
-            for (int i = 0; i < ids.length; i++) {
-                ids[i] = dictionary.computeIfAbsent(words.get(i), t -> dictionary.size());
-            }
-            java.util.Arrays.sort(ids);
-            terms[c] = ids;
-        }
+        // term sets are built on first comparison: most candidates never reach the top of the heap
+        TermSets terms = new TermSets(ranked);
         // lazy greedy: a candidate's MMR value only falls as picks are added, so its similarity to the
         // picks made since it was last looked at is computed only when it reaches the top of the heap;
         // ties go to the earlier-ranked candidate, exactly as a full scan would choose
@@ -317,7 +308,7 @@ public final class Retriever {
                 for (int p = seen[top]; p < picks.size(); p++) {
                     int pick = picks.get(p);
                     maxSim[top] = Math.max(maxSim[top], similarity(candidate, ranked.get(pick).candidate(),
-                            terms[top], terms[pick]));
+                            terms, top, pick));
                 }
                 seen[top] = picks.size();
                 value[top] = lambda * ranked.get(top).score() - (1 - lambda) * maxSim[top];
@@ -331,6 +322,32 @@ public final class Retriever {
         return chosen;
     }
 
+    /**
+     * The candidates' term sets as sorted arrays of 64-bit term hashes, looked up when first asked
+     * for, so each similarity is a merge, not hashing. Not thread-safe: one per diversification.
+     */
+    private static final class TermSets {
+        private final List<ScoredCandidate> ranked;
+        private final long[][] terms;
+
+        TermSets(List<ScoredCandidate> ranked) {
+            this.ranked = ranked;
+            this.terms = new long[ranked.size()][];
+        }
+
+        long[] of(int c) {
+            long[] ids = terms[c];
+            if (ids == null) {
+                ids = TERM_SETS.of(ranked.get(c).candidate().text());
+                terms[c] = ids;
+            }
+            return ids;
+        }
+    }
+
+    /** Term sets of texts seen recently: the same memories and turns come back call after call. */
+    private static final TermSetCache TERM_SETS = new TermSetCache(1 << 14);
+
     /** How far past the token budget MMR keeps picking, for the packer to choose among. */
     static final double OVERPICK = 1.5;
 
@@ -339,26 +356,11 @@ public final class Retriever {
         return c.text().length() / 4 + 8;
     }
 
-    private static double similarity(Candidate a, Candidate b, int[] ta, int[] tb) {
+    private static double similarity(Candidate a, Candidate b, TermSets terms, int ia, int ib) {
         if (a.embedding() != null && b.embedding() != null && a.embedding().dimension() == b.embedding().dimension()) {
             return Math.max(0, a.embedding().cosine(b.embedding()));
         }
-        if (ta.length == 0 && tb.length == 0) {
-            return 1;
-        }
-        int inter = 0;
-        for (int i = 0, j = 0; i < ta.length && j < tb.length; ) {
-            if (ta[i] == tb[j]) {
-                inter++;
-                i++;
-                j++;
-            } else if (ta[i] < tb[j]) {
-                i++;
-            } else {
-                j++;
-            }
-        }
-        return (double) inter / (ta.length + tb.length - inter);
+        return TermSetCache.jaccard(terms.of(ia), terms.of(ib));
     }
 
     /** Token-set Jaccard similarity. */

@@ -102,6 +102,8 @@ final class LuceneDocuments {
     /** When an archived turn was said (retention purges by it). */
     static final String ARCHIVE_AT = "archive_at";
     static final String JSON = "json";
+    /** 1 for a permanent memory, 0 otherwise (doc values: memories written before it lack it). */
+    static final String PERMANENT = "permanent";
     static final String VECTOR = "vector";
     static final String VECTOR_DIMENSION = "vector_dim";
 
@@ -165,6 +167,7 @@ final class LuceneDocuments {
         d.add(new StringField(STATUS, m.status().name(), Field.Store.NO));
         d.add(new TextField(MEMORY_TEXT, m.text(), Field.Store.NO));
         time(d, TIME, micros(m.createdAt()));
+        d.add(new NumericDocValuesField(PERMANENT, m.permanent() ? 1 : 0));
         d.add(new StoredField(JSON, Json.write(m.toBuilder().embedding(null).build())));
         vector(d, Type.MEMORY, m.embedding());
         return d;

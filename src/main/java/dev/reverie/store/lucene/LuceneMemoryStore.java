@@ -355,6 +355,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         TenantIndex index = TenantIndex.open(dir.toString(), directory, analysis.indexAnalyzer(), policy, tenantId);
         try {
             reindexOldArchive(index);
+            reindexOldMemories(index);
         } catch (RuntimeException e) {
             index.close();
             throw e;
@@ -383,6 +384,29 @@ public final class LuceneMemoryStore implements MemoryStore {
                 writer.updateDocument(new org.apache.lucene.index.Term(LuceneDocuments.UID,
                         LuceneDocuments.turnUid(Type.ARCHIVE, t.scope(), t.sessionId(), t.seq())),
                         LuceneDocuments.archivedTurn(t, null));
+            }
+        }, true);
+    }
+
+    /**
+     * Memories written before the permanent flag was indexed lack it: rewrite them from their stored
+     * JSON once, at open, so {@link #pinnedMemories} finds them from the index.
+     */
+    private static void reindexOldMemories(TenantIndex index) {
+        Query old = new BooleanQuery.Builder()
+                .add(LuceneDocuments.term(LuceneDocuments.TYPE, Type.MEMORY.term), BooleanClause.Occur.FILTER)
+                .add(new org.apache.lucene.search.FieldExistsQuery(LuceneDocuments.PERMANENT),
+                        BooleanClause.Occur.MUST_NOT)
+                .build();
+        if (index.read(s -> s.count(old)) == 0) {
+            return;
+        }
+        index.write((writer, current) -> {
+            StoredFields fields = current.storedFields();
+            for (ScoreDoc hit : current.search(old, Integer.MAX_VALUE).scoreDocs) {
+                Memory m = LuceneDocuments.memory(fields, hit.doc);
+                writer.updateDocument(new org.apache.lucene.index.Term(LuceneDocuments.UID,
+                        LuceneDocuments.uid(Type.MEMORY, m.scope(), m.id())), LuceneDocuments.memory(m));
             }
         }, true);
     }
@@ -568,6 +592,25 @@ public final class LuceneMemoryStore implements MemoryStore {
         });
     }
 
+    /** From the index: the scope's ACTIVE memories flagged permanent, a handful, not all its memories. */
+    @Override
+    public List<Memory> pinnedMemories(Scope scope, int limit) {
+        Checks.notNull("scope", scope);
+        Checks.positive("limit", limit);
+        ensureOpen();
+        Query q = LuceneDocuments.ofScope(Type.MEMORY, scope)
+                .add(LuceneDocuments.term(LuceneDocuments.STATUS, MemoryStatus.ACTIVE.name()), BooleanClause.Occur.FILTER)
+                .add(org.apache.lucene.document.NumericDocValuesField.newSlowExactQuery(LuceneDocuments.PERMANENT, 1),
+                        BooleanClause.Occur.FILTER)
+                .build();
+        List<Memory> found = read(scope, List.of(), s -> sorted(s, q, BY_TIME_THEN_ID, 0, Integer.MAX_VALUE,
+                LuceneDocuments::memory));
+        return found.stream()
+                .sorted(java.util.Comparator.comparingDouble(Memory::importance).reversed().thenComparing(Memory::id))
+                .limit(limit)
+                .toList();
+    }
+
     @Override
     public long countMemories(Scope scope, Set<MemoryStatus> statuses) {
         Checks.notNull("scope", scope);
@@ -636,12 +679,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         Query query = filters.add(anyTerm.build(), BooleanClause.Occur.MUST).build();
         return read(scope, List.of(), s -> {
             ScoreDoc[] hits = s.search(query, limit).scoreDocs;
-            StoredFields fields = s.storedFields();
-            List<Scored<T>> out = new ArrayList<>(hits.length);
-            for (ScoreDoc hit : hits) {
-                out.add(new Scored<>(decoder.decode(fields, hit.doc), hit.score));
-            }
-            return out;
+            return scored(s, java.util.Arrays.asList(hits), decoder);
         });
     }
 
@@ -714,12 +752,7 @@ public final class LuceneMemoryStore implements MemoryStore {
             List<ScoreDoc> hits = LuceneDocuments.knnIndexable(type, dim)
                     ? knn(s, LuceneDocuments.knnField(type, dim), vector, k, filter)
                     : exactNearest(s, sameDimension, vector, norm, k);
-            StoredFields fields = s.storedFields();
-            List<Scored<T>> out = new ArrayList<>(hits.size());
-            for (ScoreDoc hit : hits) {
-                out.add(new Scored<>(decoder.decode(fields, hit.doc), hit.score));
-            }
-            return out;
+            return scored(s, hits, decoder);
         });
     }
 
@@ -837,7 +870,9 @@ public final class LuceneMemoryStore implements MemoryStore {
         Query q = ofSession(Type.ARCHIVE, scope, sessionId)
                 .add(LuceneDocuments.longRange(LuceneDocuments.SEQ, fromSeq, toSeq), BooleanClause.Occur.FILTER)
                 .build();
-        return read(scope, List.of(), s -> sorted(s, q, BY_SEQ, 0, Integer.MAX_VALUE, LuceneDocuments::sessionTurnOf));
+        // seqs are unique within a session: the range bounds the matches
+        int most = (int) Math.min(Integer.MAX_VALUE, toSeq - fromSeq + 1);
+        return read(scope, List.of(), s -> sorted(s, q, BY_SEQ, 0, most, LuceneDocuments::sessionTurnOf));
     }
 
     @Override
@@ -1047,21 +1082,60 @@ public final class LuceneMemoryStore implements MemoryStore {
         return hits.length == 0 ? Optional.empty() : Optional.of(decoder.decode(s.storedFields(), hits[0].doc));
     }
 
+    /** Pages up to this size are collected directly; larger ones count the matches first to size the queue. */
+    private static final int SMALL_PAGE = 1024;
+
     /** The matches in sort order, skipping {@code offset}, at most {@code limit}. */
     private static <T> List<T> sorted(IndexSearcher s, Query q, Sort sort, int offset, int limit, Decoder<T> decoder)
             throws IOException {
-        int total = s.count(q);
-        if (total == 0 || offset >= total) {
+        long wanted = (long) offset + limit;
+        int n;
+        if (wanted <= SMALL_PAGE) {
+            n = (int) wanted; // a small page: no need to count the matches first to size the queue
+        } else {
+            int total = s.count(q);
+            if (total == 0 || offset >= total) {
+                return List.of();
+            }
+            n = (int) Math.min(wanted, total);
+        }
+        ScoreDoc[] hits = s.search(q, n, sort).scoreDocs;
+        if (offset >= hits.length) {
             return List.of();
         }
-        int n = (int) Math.min((long) offset + limit, total);
-        ScoreDoc[] hits = s.search(q, n, sort).scoreDocs;
-        StoredFields fields = s.storedFields();
-        List<T> out = new ArrayList<>(Math.max(0, hits.length - offset));
-        for (int i = offset; i < hits.length; i++) {
-            out.add(decoder.decode(fields, hits[i].doc));
+        return decodeAll(s, java.util.Arrays.asList(hits).subList(offset, hits.length), decoder);
+    }
+
+    /** The hits decoded, with their scores, in the hits' order. */
+    private static <T> List<Scored<T>> scored(IndexSearcher s, List<ScoreDoc> hits, Decoder<T> decoder)
+            throws IOException {
+        List<T> items = decodeAll(s, hits, decoder);
+        List<Scored<T>> out = new ArrayList<>(items.size());
+        for (int i = 0; i < items.size(); i++) {
+            out.add(new Scored<>(items.get(i), hits.get(i).score));
         }
         return out;
+    }
+
+    /**
+     * The hits' documents decoded in the hits' order, read in doc-id order: a stored-fields block is
+     * decompressed once for all its hits instead of once per hit (an end user's documents sit in a
+     * few neighbouring blocks, but a ranking visits them in score order).
+     */
+    private static <T> List<T> decodeAll(IndexSearcher s, List<ScoreDoc> hits, Decoder<T> decoder) throws IOException {
+        int n = hits.size();
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, java.util.Comparator.comparingInt(i -> hits.get(i).doc));
+        StoredFields fields = s.storedFields();
+        @SuppressWarnings("unchecked")
+        T[] items = (T[]) new Object[n];
+        for (int i : order) {
+            items[i] = decoder.decode(fields, hits.get(i).doc);
+        }
+        return java.util.Arrays.asList(items);
     }
 
 }

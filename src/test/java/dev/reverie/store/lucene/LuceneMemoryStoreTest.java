@@ -455,4 +455,27 @@ class LuceneMemoryStoreTest extends MemoryStoreContract {
         assertThat(store.searchTurns(ALICE, "Alice tulips", 5)).extracting(Scored::item).containsExactly(old);
         assertThat(store.hasArchivedTurnsBefore(ALICE, T0.plusSeconds(1))).isTrue();
     }
+
+    @Test
+    void memories_written_before_the_permanent_flag_was_indexed_are_pinned_after_reopening() throws IOException {
+        Memory name = memory(ALICE, "Name is Alice", 0).toBuilder().permanent(true).importance(95).build();
+        Memory plain = memory(ALICE, "Likes jazz", 1);
+        put(ALICE, name, plain);
+        store.close();
+        // what a memory looked like before this version: the same document without the flag
+        try (Directory dir = FSDirectory.open(folder.resolve("tenant-clinic-1"));
+             org.apache.lucene.index.IndexWriter w = new org.apache.lucene.index.IndexWriter(dir,
+                     new org.apache.lucene.index.IndexWriterConfig())) {
+            for (Memory m : List.of(name, plain)) {
+                org.apache.lucene.document.Document d = LuceneDocuments.memory(m);
+                d.removeField(LuceneDocuments.PERMANENT);
+                w.updateDocument(new org.apache.lucene.index.Term(LuceneDocuments.UID,
+                        LuceneDocuments.uid(LuceneDocuments.Type.MEMORY, ALICE, m.id())), d);
+            }
+            w.commit();
+        }
+        store = openStore(folder);
+        assertThat(store.pinnedMemories(ALICE, 10)).containsExactly(name);
+        assertThat(store.memories(ALICE, MemoryFilter.all())).containsExactlyInAnyOrder(name, plain);
+    }
 }
