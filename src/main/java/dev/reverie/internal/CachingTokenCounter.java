@@ -8,14 +8,14 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * A {@link TokenCounter} that remembers the counts of texts it has seen, so the same session turn,
  * memory line or summary is tokenized once, not on every {@code buildContext}. The cache is a
  * fixed, direct-mapped table of 64-bit slots, each holding 40 bits of a text's 64-bit hash and its
- * count: no locks, no allocation, bounded memory ({@value #SLOTS} slots, 512 KiB), and no text is
+ * count: no locks, no allocation, bounded memory ({@value #SLOTS} slots, 1 MiB), and no text is
  * kept. A slot is overwritten by the next text that maps to it. Two texts are taken for one only
- * when their hashes agree on 55 bits (16 of index, 39 of tag); then a count may be off for one line, which
+ * when their hashes agree on 56 bits (17 of index, 39 of tag); then a count may be off for one line, which
  * the assembler's exact count of the whole rendering still catches (the budget invariant holds).
  * Counts of 2^24 tokens or more are not cached. Thread-safe.
  */
 public final class CachingTokenCounter implements TokenCounter {
-    private static final int BITS = 16;
+    private static final int BITS = 17;
     static final int SLOTS = 1 << BITS;
     private static final int COUNT_BITS = 24;
     private static final long COUNT_MASK = (1L << COUNT_BITS) - 1;

@@ -12,6 +12,7 @@ import dev.reverie.internal.TermSetCache;
 import dev.reverie.spi.Embedder;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.Scored;
+import dev.reverie.spi.TurnRange;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -113,20 +114,39 @@ public final class Retriever {
         for (ScoredCandidate sc : scored) {
             present.add(sc.candidate().id());
         }
-        List<ScoredCandidate> added = new ArrayList<>();
-        int fetched = 0;
         int w = policy.neighbourTurns();
+        List<ScoredCandidate> anchors = new ArrayList<>();
+        List<TurnRange> ranges = new ArrayList<>();
         for (ScoredCandidate sc : scored) {
-            if (fetched >= policy.neighbourAnchors()) {
+            if (anchors.size() >= policy.neighbourAnchors()) {
                 break;
             }
             Candidate c = sc.candidate();
             if (!c.episode() || sc.relevance() < policy.neighbourMinRelevance()) {
                 continue;
             }
-            fetched++;
+            anchors.add(sc);
             SessionTurn t = c.turn();
-            for (SessionTurn nb : store.archivedTurns(scope, t.sessionId(), Math.max(0, t.seq() - w), t.seq() + w)) {
+            ranges.add(new TurnRange(t.sessionId(), Math.max(0, t.seq() - w), t.seq() + w));
+        }
+        if (anchors.isEmpty()) {
+            return scored;
+        }
+        // every anchor's window in one read; then each anchor takes its window in seq order
+        Map<String, java.util.TreeMap<Long, SessionTurn>> bySession = new java.util.HashMap<>();
+        for (SessionTurn nb : store.archivedTurns(scope, ranges)) {
+            bySession.computeIfAbsent(nb.sessionId(), k -> new java.util.TreeMap<>()).put(nb.seq(), nb);
+        }
+        List<ScoredCandidate> added = new ArrayList<>();
+        for (int a = 0; a < anchors.size(); a++) {
+            ScoredCandidate sc = anchors.get(a);
+            SessionTurn t = sc.candidate().turn();
+            TurnRange range = ranges.get(a);
+            java.util.TreeMap<Long, SessionTurn> session = bySession.get(t.sessionId());
+            if (session == null) {
+                continue;
+            }
+            for (SessionTurn nb : session.subMap(range.fromSeq(), true, range.toSeq(), true).values()) {
                 if (nb.seq() == t.seq() || !keep(nb, currentSession, currentSessionFromSeq, retainedFrom)) {
                     continue;
                 }
@@ -346,7 +366,7 @@ public final class Retriever {
     }
 
     /** Term sets of texts seen recently: the same memories and turns come back call after call. */
-    private static final TermSetCache TERM_SETS = new TermSetCache(1 << 14);
+    private static final TermSetCache TERM_SETS = new TermSetCache(1 << 15);
 
     /** How far past the token budget MMR keeps picking, for the packer to choose among. */
     static final double OVERPICK = 1.5;

@@ -122,6 +122,24 @@ public interface MemoryStore extends AutoCloseable {
     }
 
     /**
+     * The archived turns falling in any of {@code ranges}, each once, ordered by session and then
+     * seq: the neighbours of several recalled turns in one read. The default asks
+     * {@link #archivedTurns(Scope, String, long, long)} once per range; stores should answer it with
+     * one query.
+     */
+    default List<SessionTurn> archivedTurns(Scope scope, List<TurnRange> ranges) {
+        java.util.TreeMap<String, java.util.TreeMap<Long, SessionTurn>> found = new java.util.TreeMap<>();
+        for (TurnRange r : ranges) {
+            for (SessionTurn t : archivedTurns(scope, r.sessionId(), r.fromSeq(), r.toSeq())) {
+                found.computeIfAbsent(t.sessionId(), k -> new java.util.TreeMap<>()).putIfAbsent(t.seq(), t);
+            }
+        }
+        List<SessionTurn> out = new java.util.ArrayList<>();
+        found.values().forEach(bySeq -> out.addAll(bySeq.values()));
+        return out;
+    }
+
+    /**
      * Whether the scope has archived turns said before {@code before} (retention checks this before
      * purging, so a dream with nothing to purge writes nothing). The default reads every session.
      */

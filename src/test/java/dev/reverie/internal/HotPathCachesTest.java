@@ -53,7 +53,7 @@ class HotPathCachesTest {
         for (String t : texts) {
             assertThat(cached.count(t)).isEqualTo(t.trim().split("\\s+").length);
         }
-        // 2,000 texts in 65,536 slots: nearly all are answered from the cache the second time
+        // 2,000 texts in 131,072 slots: nearly all are answered from the cache the second time
         assertThat(inner.calls.get() - callsAfterFirstPass).isLessThan(100);
         assertThat(cached.messageOverhead()).isEqualTo(inner.messageOverhead());
     }

@@ -497,6 +497,24 @@ public abstract class MemoryStoreContract {
     }
 
     @Test
+    void should_list_the_neighbours_of_several_turns_in_one_read() {
+        WriteBatch b = WriteBatch.of(ALICE);
+        for (int i = 0; i < 10; i++) {
+            b.archive(archived(ALICE, "s1", i, null, "turn number " + i, 0));
+            b.archive(archived(ALICE, "s2", i, null, "other turn " + i, 0));
+        }
+        store.write(b);
+        store.write(WriteBatch.of(BOB).archive(archived(BOB, "s1", 4, null, "bob's turn", 0)));
+        // overlapping ranges give each turn once; sessions in order, then seqs; another user's turns never
+        List<TurnRange> ranges = List.of(new TurnRange("s2", 8, 12), new TurnRange("s1", 3, 5),
+                new TurnRange("s1", 4, 6), new TurnRange("s1", 9, 3), new TurnRange("nope", 0, 9));
+        assertThat(store.archivedTurns(ALICE, ranges)).extracting(t -> t.sessionId() + ":" + t.seq())
+                .containsExactly("s1:3", "s1:4", "s1:5", "s1:6", "s2:8", "s2:9");
+        assertThat(store.archivedTurns(ALICE, List.of())).isEmpty();
+        assertThat(store.archivedTurns(BOB, ranges)).extracting(SessionTurn::text).containsExactly("bob's turn");
+    }
+
+    @Test
     void should_find_archived_turns_by_vector() {
         store.write(WriteBatch.of(ALICE)
                 .archive(archived(ALICE, "s1", 0, null, "near turn", 0), Embedding.of(new float[] {1, 0, 0}))

@@ -876,6 +876,40 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
 
     @Override
+    public List<SessionTurn> archivedTurns(Scope scope, List<dev.reverie.spi.TurnRange> ranges) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("ranges", ranges);
+        ensureOpen();
+        if (ranges.isEmpty()) {
+            return List.of();
+        }
+        BooleanQuery.Builder any = new BooleanQuery.Builder();
+        long most = 0;
+        for (int i = 0; i < ranges.size(); i++) {
+            dev.reverie.spi.TurnRange r = Checks.notNull("ranges[" + i + "]", ranges.get(i));
+            if (r.toSeq() < r.fromSeq()) {
+                continue;
+            }
+            any.add(new BooleanQuery.Builder()
+                    .add(LuceneDocuments.term(LuceneDocuments.SESSION, r.sessionId()), BooleanClause.Occur.FILTER)
+                    .add(LuceneDocuments.longRange(LuceneDocuments.SEQ, r.fromSeq(), r.toSeq()),
+                            BooleanClause.Occur.FILTER)
+                    .build(), BooleanClause.Occur.SHOULD);
+            most += r.toSeq() - r.fromSeq() + 1;
+        }
+        if (most == 0) {
+            return List.of();
+        }
+        Query q = LuceneDocuments.ofScope(Type.ARCHIVE, scope).add(any.build(), BooleanClause.Occur.FILTER).build();
+        int limit = (int) Math.min(Integer.MAX_VALUE, most);
+        List<SessionTurn> found = read(scope, List.of(), s -> sorted(s, q, BY_SEQ, 0, limit,
+                LuceneDocuments::sessionTurnOf));
+        return found.stream()
+                .sorted(java.util.Comparator.comparing(SessionTurn::sessionId).thenComparingLong(SessionTurn::seq))
+                .toList();
+    }
+
+    @Override
     public boolean hasArchivedTurnsBefore(Scope scope, java.time.Instant before) {
         Checks.notNull("scope", scope);
         Checks.notNull("before", before);

@@ -739,6 +739,26 @@ public final class SqliteMemoryStore implements MemoryStore {
     }
 
     @Override
+    public List<SessionTurn> archivedTurns(Scope scope, List<dev.reverie.spi.TurnRange> ranges) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("ranges", ranges);
+        ensureOpen();
+        if (ranges.isEmpty()) {
+            return List.of();
+        }
+        StringBuilder sql = new StringBuilder("SELECT data FROM archive_turns WHERE agent = ? AND usr = ? AND (");
+        List<Object> args = new ArrayList<>(List.of(scope.agentId(), scope.endUserId()));
+        for (int i = 0; i < ranges.size(); i++) {
+            dev.reverie.spi.TurnRange r = Checks.notNull("ranges[" + i + "]", ranges.get(i));
+            sql.append(i == 0 ? "" : " OR ").append("(session_id = ? AND seq >= ? AND seq <= ?)");
+            args.addAll(List.of(r.sessionId(), r.fromSeq(), r.toSeq()));
+        }
+        sql.append(") ORDER BY session_id, seq");
+        return db(scope.tenantId()).read(c -> query(c, sql.toString(),
+                rs -> Json.read(rs.getString(1), SessionTurn.class), args.toArray()));
+    }
+
+    @Override
     public boolean hasArchivedTurnsBefore(Scope scope, java.time.Instant before) {
         Checks.notNull("scope", scope);
         Checks.notNull("before", before);
