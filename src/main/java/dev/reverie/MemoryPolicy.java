@@ -354,17 +354,24 @@ public final class MemoryPolicy {
         public Builder neighbourDiscount(double v) { neighbourDiscount = Checks.between("neighbourDiscount", v, 0, 1); return this; }
         public Builder longSessionTurns(int v) { longSessionTurns = Checks.positive("longSessionTurns", v); return this; }
 
-        /** Builds the policy; fails when the score weights do not sum to 1 or the floor is above the cutoff. */
+        /**
+         * Builds the policy.
+         *
+         * @throws ConfigurationException when the score weights do not sum to 1 or the forget floor is
+         *                                above the importance cutoff
+         */
         public MemoryPolicy build() {
             double sum = relevanceWeight + importanceWeight + recencyWeight;
             if (Math.abs(sum - 1.0) > 1e-6) {
-                throw new IllegalArgumentException("score weights must sum to 1, were " + relevanceWeight + " + "
-                        + importanceWeight + " + " + recencyWeight + " = " + sum);
+                throw new ConfigurationException("score weights must sum to 1, were relevanceWeight "
+                        + relevanceWeight + " + importanceWeight " + importanceWeight + " + recencyWeight "
+                        + recencyWeight + " = " + sum + ": set all three so that they add up to 1");
             }
             if (forgetFloor > importanceCutoff) {
-                throw new IllegalArgumentException("forgetFloor (" + forgetFloor
+                throw new ConfigurationException("forgetFloor (" + forgetFloor
                         + ") must not be above importanceCutoff (" + importanceCutoff
-                        + "): every promoted memory would be forgotten at once");
+                        + "): every promoted memory would be forgotten at once; lower forgetFloor or raise "
+                        + "importanceCutoff");
             }
             return new MemoryPolicy(this);
         }

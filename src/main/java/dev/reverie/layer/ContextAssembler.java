@@ -111,7 +111,9 @@ public final class ContextAssembler {
         Scope scope = request.scope();
         if (immutableTokens > budget) {
             throw new ContextBudgetException("the immutable layer needs " + immutableTokens
-                    + " tokens but the budget is " + budget + " tokens", budget, immutableTokens);
+                    + " tokens but the budget is " + budget + " tokens: raise budgetTokens to at least "
+                    + immutableTokens + " plus room for the query, or shorten the immutable layer", budget,
+                    immutableTokens);
         }
         List<ContextMessage> transientMessages = new ArrayList<>();
         if (!request.scratchpad().isEmpty()) {
@@ -131,7 +133,9 @@ public final class ContextAssembler {
         if (immutableTokens + transientTokens > budget) {
             throw new ContextBudgetException("the immutable layer (" + immutableTokens + " tokens) and this turn's "
                     + "query and scratchpad (" + transientTokens + " tokens) need " + (immutableTokens + transientTokens)
-                    + " tokens but the budget is " + budget + " tokens", budget, immutableTokens + transientTokens);
+                    + " tokens but the budget is " + budget + " tokens: raise budgetTokens to at least "
+                    + (immutableTokens + transientTokens) + ", or shorten the immutable layer, the query or the "
+                    + "scratchpad", budget, immutableTokens + transientTokens);
         }
         Instant now = clock.instant();
         int rest = budget - immutableTokens - transientTokens;
