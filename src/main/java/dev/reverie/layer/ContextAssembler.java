@@ -539,7 +539,7 @@ public final class ContextAssembler {
         if (mode == RecallMode.INJECT && !request.query().isBlank()) {
             float[] vector = embedder == null ? null : embedder.embed(request.query());
             List<ScoredCandidate> ranked = retriever.retrieve(scope, request.query(), vector,
-                    RECALLED_KINDS, request.includeDeprecated(), policy.recentObservations() > 0,
+                    RECALLED_KINDS, request.includeDeprecated(), policy.observationRecall(),
                     policy.episodicRecall(), request.sessionId(), temporalFromSeq, now,
                     policy.topK() + pinnedIds.size(), left);
             left = pack(ranked, pinnedIds, entries, left);
