@@ -9,8 +9,11 @@ import java.util.Map;
 /**
  * Every threshold of context assembly, the dream cycle, forgetting and health alerts, with the
  * defaults of the design (DESIGN §5–§10). Immutable and thread-safe; build a changed copy with
- * {@link #toBuilder()}. Each setter validates its value and names it when it is wrong; rules that
- * span fields (the score weights sum to 1) are checked in {@link Builder#build()}.
+ * {@link #toBuilder()}. Each setter validates its value and names it when it is wrong
+ * ({@link IllegalArgumentException}); rules that span fields (the score weights sum to 1, the forget
+ * floor is not above the cutoff) are checked in {@link Builder#build()}, which throws
+ * {@link ConfigurationException}. The dream's importance table is a part of its own,
+ * {@link #importanceSignals()}.
  */
 public final class MemoryPolicy {
 
