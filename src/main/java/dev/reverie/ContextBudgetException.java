@@ -2,7 +2,9 @@ package dev.reverie;
 
 /**
  * The token budget of a context request cannot hold the mandatory layers (IMMUTABLE, or IMMUTABLE
- * plus TRANSIENT). The message gives both numbers. Thread-safe.
+ * plus TRANSIENT, or what an integration reserves for the open turn). The message gives both
+ * numbers and the remedy (raise the budget to at least {@link #required()}, or shorten what must
+ * fit); so do {@link #budget()} and {@link #required()}. Thread-safe.
  */
 public class ContextBudgetException extends ReverieException {
     private static final long serialVersionUID = 1L;

@@ -249,7 +249,7 @@ public final class ContextManager implements AutoCloseable {
 
     private void ensureOpen() {
         if (closed.get()) {
-            throw new IllegalStateException("this ContextManager is closed");
+            throw new StoreClosedException("this ContextManager is closed: build a new one with ContextManager.builder()");
         }
     }
 
@@ -360,20 +360,25 @@ public final class ContextManager implements AutoCloseable {
         }
 
         /**
-         * Builds the manager; fails when no store was given, when both a store instance and a URI were
-         * given, or when the embedder reports a non-positive dimension.
+         * Builds the manager.
+         *
+         * @throws ConfigurationException when no store was given, when both a store instance and a URI
+         *                                were given, when the embedder reports a non-positive dimension,
+         *                                or when the store URI finds no (or more than one) provider
          */
         public ContextManager build() {
             if (store == null && storeUri == null) {
-                throw new IllegalStateException("no store configured: call store(MemoryStores.open(\"sqlite:./reverie-data\")) "
+                throw new ConfigurationException("no store configured: call store(MemoryStores.open(\"sqlite:./reverie-data\")) "
                         + "or store(\"sqlite:./reverie-data\") on the builder; schemes found: " + MemoryStores.schemes());
             }
             if (store != null && storeUri != null) {
-                throw new IllegalStateException("both a store instance (" + store.describe() + ") and a store uri ("
-                        + storeUri + ") were configured; choose one");
+                throw new ConfigurationException("both a store instance (" + store.describe() + ") and a store uri ("
+                        + storeUri + ") were configured: call only one of store(MemoryStore) and store(String)");
             }
             if (embedder != null && embedder.dimension() <= 0) {
-                throw new IllegalStateException("embedder dimension must be positive, was " + embedder.dimension());
+                throw new ConfigurationException("embedder " + embedder.getClass().getName()
+                        + " reports dimension " + embedder.dimension() + ", which must be positive: fix the embedder's "
+                        + "dimension() or leave the embedder out for lexical recall only");
             }
             if (tokenCounter == null) {
                 tokenCounter = TokenCounter.o200k();

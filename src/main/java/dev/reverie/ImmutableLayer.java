@@ -4,7 +4,6 @@ import dev.reverie.internal.Checks;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,20 +34,29 @@ public final class ImmutableLayer {
         return new ImmutableLayer(String.join("\n\n", list.stream().filter(s -> !s.isEmpty()).toList()));
     }
 
-    /** A layer made of the files' contents (UTF-8), in the given order. */
+    /**
+     * A layer made of the files' contents (UTF-8), in the given order.
+     *
+     * @throws ConfigurationException when a file cannot be read, with the I/O error as its cause
+     */
     public static ImmutableLayer fromFiles(Path... files) {
         List<String> parts = new ArrayList<>();
         for (Path f : Checks.notNull("files", files)) {
             try {
                 parts.add(Files.readString(Checks.notNull("file", f), StandardCharsets.UTF_8));
             } catch (IOException e) {
-                throw new UncheckedIOException("could not read immutable layer file " + f + ": " + e.getMessage(), e);
+                throw new ConfigurationException("could not read immutable layer file " + f + " (" + e
+                        + "): check that the path exists and is readable, or pass the text with ImmutableLayer.of", e);
             }
         }
         return of(parts.toArray(String[]::new));
     }
 
-    /** A layer made of classpath resources (UTF-8), in the given order; a missing resource fails. */
+    /**
+     * A layer made of classpath resources (UTF-8), in the given order.
+     *
+     * @throws ConfigurationException when a resource is missing or cannot be read
+     */
     public static ImmutableLayer fromResources(String... resources) {
         List<String> parts = new ArrayList<>();
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
@@ -59,11 +67,13 @@ public final class ImmutableLayer {
             String name = r.startsWith("/") ? r.substring(1) : r;
             try (InputStream in = loader.getResourceAsStream(name)) {
                 if (in == null) {
-                    throw new IllegalArgumentException("immutable layer resource '" + r + "' was not found on the class path");
+                    throw new ConfigurationException("immutable layer resource '" + r + "' was not found on the class "
+                            + "path: check its name (a path inside the jar, such as prompts/system.md) and that it is packaged");
                 }
                 parts.add(new String(in.readAllBytes(), StandardCharsets.UTF_8));
             } catch (IOException e) {
-                throw new UncheckedIOException("could not read immutable layer resource " + r, e);
+                throw new ConfigurationException("could not read immutable layer resource '" + r + "' (" + e
+                        + "): check that it is packaged intact, or pass the text with ImmutableLayer.of", e);
             }
         }
         return of(parts.toArray(String[]::new));

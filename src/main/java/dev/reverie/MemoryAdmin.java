@@ -313,6 +313,8 @@ public final class MemoryAdmin {
      * of each. Pending background writes are flushed first and the data is read under the scope's
      * lock, so no admin edit, dream or retrieval update lands half-way; a turn recorded concurrently
      * may or may not be included. The stream is flushed, not closed.
+     *
+     * @throws MemoryTransferException when {@code out} fails, with its {@code IOException} as the cause
      */
     public void exportTo(Scope scope, OutputStream out) {
         check(scope);
@@ -340,6 +342,8 @@ public final class MemoryAdmin {
      * {@link IllegalStateException}: import never merges. Everything is then written in one atomic
      * batch, with one IMPORTED history event per memory after its original history, so a failure
      * leaves the store unchanged. The stream is not closed.
+     *
+     * @throws MemoryTransferException when {@code in} fails while it is read (nothing was imported)
      */
     public void importFrom(Scope scope, InputStream in) {
         check(scope);

@@ -9,8 +9,11 @@ import java.util.Map;
 /**
  * Every threshold of context assembly, the dream cycle, forgetting and health alerts, with the
  * defaults of the design (DESIGN §5–§10). Immutable and thread-safe; build a changed copy with
- * {@link #toBuilder()}. Each setter validates its value and names it when it is wrong; rules that
- * span fields (the score weights sum to 1) are checked in {@link Builder#build()}.
+ * {@link #toBuilder()}. Each setter validates its value and names it when it is wrong
+ * ({@link IllegalArgumentException}); rules that span fields (the score weights sum to 1, the forget
+ * floor is not above the cutoff) are checked in {@link Builder#build()}, which throws
+ * {@link ConfigurationException}. The dream's importance table is a part of its own,
+ * {@link #importanceSignals()}.
  */
 public final class MemoryPolicy {
 
@@ -27,7 +30,8 @@ public final class MemoryPolicy {
     private final double persistentShare;
     private final int recentTurns;
     private final double compactionThreshold;
-    private final int recentObservations;
+    private final boolean observationRecall;
+    private final ImportanceSignals importanceSignals;
     private final double importanceCutoff;
     private final int sessionsToAlwaysPromote;
     private final Map<MemoryKind, Duration> halfLives;
@@ -66,7 +70,8 @@ public final class MemoryPolicy {
         persistentShare = b.persistentShare;
         recentTurns = b.recentTurns;
         compactionThreshold = b.compactionThreshold;
-        recentObservations = b.recentObservations;
+        observationRecall = b.observationRecall;
+        importanceSignals = b.importanceSignals;
         importanceCutoff = b.importanceCutoff;
         sessionsToAlwaysPromote = b.sessionsToAlwaysPromote;
         halfLives = Map.copyOf(b.halfLives);
@@ -133,8 +138,22 @@ public final class MemoryPolicy {
     public int recentTurns() { return recentTurns; }
     /** Share of the temporal budget at which older turns are compacted (default 0.80). */
     public double compactionThreshold() { return compactionThreshold; }
-    /** Whether PENDING L3 observations compete for the persistent layer before the dream cycle judges them: any value above 0 turns them on, 0 off (default 8). */
-    public int recentObservations() { return recentObservations; }
+    /**
+     * Whether PENDING L3 observations compete for the persistent layer before the dream cycle judges
+     * them (default {@code true}).
+     */
+    public boolean observationRecall() { return observationRecall; }
+    /**
+     * 8 when {@link #observationRecall()} is on, 0 when off.
+     *
+     * @return 8 or 0
+     * @deprecated the number was only ever read as on (above 0) or off (0), and no count of
+     *             observations depends on it; use {@link #observationRecall()}
+     */
+    @Deprecated(since = "0.2.0")
+    public int recentObservations() { return observationRecall ? DEFAULT_RECENT_OBSERVATIONS : 0; }
+    /** How the dream cycle weighs a statement's importance before repetition and provenance (defaults: {@link ImportanceSignals#defaults()}). */
+    public ImportanceSignals importanceSignals() { return importanceSignals; }
     /** Importance at or above which deep sleep promotes (default 40). */
     public double importanceCutoff() { return importanceCutoff; }
     /** Distinct sessions after which an observation is always promoted (default 3). */
@@ -203,6 +222,8 @@ public final class MemoryPolicy {
         return ttls.get(kind);
     }
 
+    private static final int DEFAULT_RECENT_OBSERVATIONS = 8;
+
     /** The longest {@link #turnRetention()} accepted: 100 years (keeps date arithmetic finite). */
     public static final Duration MAX_TURN_RETENTION = Duration.ofDays(36_500);
 
@@ -225,7 +246,8 @@ public final class MemoryPolicy {
         private double persistentShare = 0.30;
         private int recentTurns = 8;
         private double compactionThreshold = 0.80;
-        private int recentObservations = 8;
+        private boolean observationRecall = true;
+        private ImportanceSignals importanceSignals = ImportanceSignals.defaults();
         private double importanceCutoff = 40;
         private int sessionsToAlwaysPromote = 3;
         private final Map<MemoryKind, Duration> halfLives = new EnumMap<>(MemoryKind.class);
@@ -278,7 +300,8 @@ public final class MemoryPolicy {
             persistentShare = p.persistentShare;
             recentTurns = p.recentTurns;
             compactionThreshold = p.compactionThreshold;
-            recentObservations = p.recentObservations;
+            observationRecall = p.observationRecall;
+            importanceSignals = p.importanceSignals;
             importanceCutoff = p.importanceCutoff;
             sessionsToAlwaysPromote = p.sessionsToAlwaysPromote;
             halfLives.putAll(p.halfLives);
@@ -322,7 +345,19 @@ public final class MemoryPolicy {
         public Builder persistentShare(double v) { persistentShare = Checks.between("persistentShare", v, 0, 1); return this; }
         public Builder recentTurns(int v) { recentTurns = Checks.nonNegative("recentTurns", v); return this; }
         public Builder compactionThreshold(double v) { compactionThreshold = Checks.between("compactionThreshold", v, 0.05, 1); return this; }
-        public Builder recentObservations(int v) { recentObservations = Checks.nonNegative("recentObservations", v); return this; }
+        /** Sets {@link MemoryPolicy#observationRecall()}. */
+        public Builder observationRecall(boolean v) { observationRecall = v; return this; }
+        /**
+         * Turns observation recall on (any value above 0) or off (0).
+         *
+         * @param v not negative
+         * @return this builder
+         * @deprecated the number was only read as on or off; use {@link #observationRecall(boolean)}
+         */
+        @Deprecated(since = "0.2.0")
+        public Builder recentObservations(int v) { observationRecall = Checks.nonNegative("recentObservations", v) > 0; return this; }
+        /** Sets {@link MemoryPolicy#importanceSignals()}. */
+        public Builder importanceSignals(ImportanceSignals v) { importanceSignals = Checks.notNull("importanceSignals", v); return this; }
         public Builder importanceCutoff(double v) { importanceCutoff = Checks.between("importanceCutoff", v, 0, 100); return this; }
         public Builder sessionsToAlwaysPromote(int v) { sessionsToAlwaysPromote = Checks.positive("sessionsToAlwaysPromote", v); return this; }
         public Builder halfLife(MemoryKind kind, Duration v) { halfLives.put(Checks.notNull("kind", kind), positive("halfLife", v)); return this; }
@@ -354,17 +389,24 @@ public final class MemoryPolicy {
         public Builder neighbourDiscount(double v) { neighbourDiscount = Checks.between("neighbourDiscount", v, 0, 1); return this; }
         public Builder longSessionTurns(int v) { longSessionTurns = Checks.positive("longSessionTurns", v); return this; }
 
-        /** Builds the policy; fails when the score weights do not sum to 1 or the floor is above the cutoff. */
+        /**
+         * Builds the policy.
+         *
+         * @throws ConfigurationException when the score weights do not sum to 1 or the forget floor is
+         *                                above the importance cutoff
+         */
         public MemoryPolicy build() {
             double sum = relevanceWeight + importanceWeight + recencyWeight;
             if (Math.abs(sum - 1.0) > 1e-6) {
-                throw new IllegalArgumentException("score weights must sum to 1, were " + relevanceWeight + " + "
-                        + importanceWeight + " + " + recencyWeight + " = " + sum);
+                throw new ConfigurationException("score weights must sum to 1, were relevanceWeight "
+                        + relevanceWeight + " + importanceWeight " + importanceWeight + " + recencyWeight "
+                        + recencyWeight + " = " + sum + ": set all three so that they add up to 1");
             }
             if (forgetFloor > importanceCutoff) {
-                throw new IllegalArgumentException("forgetFloor (" + forgetFloor
+                throw new ConfigurationException("forgetFloor (" + forgetFloor
                         + ") must not be above importanceCutoff (" + importanceCutoff
-                        + "): every promoted memory would be forgotten at once");
+                        + "): every promoted memory would be forgotten at once; lower forgetFloor or raise "
+                        + "importanceCutoff");
             }
             return new MemoryPolicy(this);
         }

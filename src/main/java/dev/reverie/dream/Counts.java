@@ -22,7 +22,9 @@ final class Counts {
     long llmFallbacks;
 
     DreamReport toReport() {
-        return new DreamReport(considered, duplicates, promoted, discarded, reinforced, superseded, decayed,
-                forgotten, deprecated, synthesized, styled, remBefore, remAfter, pruned, llmFallbacks, 0, 0);
+        return DreamReport.builder().considered(considered).duplicates(duplicates).promoted(promoted)
+                .discarded(discarded).reinforced(reinforced).superseded(superseded).decayed(decayed)
+                .forgotten(forgotten).deprecated(deprecated).synthesized(synthesized).styled(styled)
+                .remBefore(remBefore).remAfter(remAfter).pruned(pruned).llmFallbacks(llmFallbacks).build();
     }
 }

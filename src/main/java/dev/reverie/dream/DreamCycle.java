@@ -5,6 +5,7 @@ import dev.reverie.MemoryPolicy;
 import dev.reverie.Observation;
 import dev.reverie.ObservationStatus;
 import dev.reverie.Scope;
+import dev.reverie.StoreClosedException;
 import dev.reverie.internal.Checks;
 import dev.reverie.internal.ScopeLocks;
 import dev.reverie.spi.Embedder;
@@ -151,8 +152,8 @@ public final class DreamCycle {
             try {
                 report = run(scope, listener);
                 total = total.plus(report);
-            } catch (IllegalStateException e) {
-                throw e; // the store is closed: no other user can succeed
+            } catch (StoreClosedException e) {
+                throw e; // no other user can succeed
             } catch (RuntimeException e) {
                 // reported to the listener with the exception; the log gets one line, the trace at DEBUG
                 LOG.warn("dream cycle failed for {}; a rerun completes it: {}", scope, e.toString());

@@ -2,6 +2,7 @@ package dev.reverie.dream;
 
 import dev.reverie.Memory;
 import dev.reverie.MemoryKind;
+import dev.reverie.ImportanceSignals;
 import dev.reverie.MemoryPolicy;
 import dev.reverie.Observation;
 import dev.reverie.Outcome;
@@ -24,7 +25,7 @@ import java.util.regex.Pattern;
 /**
  * The importance (0–100) of a statement and of a memory: a base from the subject and kind, text
  * signals (small talk and resolved logistics are capped low; a substantive first-person episode
- * clears the cutoff), a bonus for each repetition, and factors for third-party content and failed
+ * clears the cutoff), all weighed by {@link MemoryPolicy#importanceSignals()}, a bonus for each repetition, and factors for third-party content and failed
  * runs. A memory's current importance is its base decayed by {@code 0.5^(Δt / halfLife(kind))}
  * since it was last reinforced; identity and safety-critical facts are permanent and never decay.
  *
@@ -35,38 +36,6 @@ import java.util.regex.Pattern;
  * them and only expire by TTL. Immutable and thread-safe.
  */
 final class Importance {
-
-    /** Name, preferred form of address, native language: said once, valid until corrected. */
-    static final double IDENTITY = 95;
-    /** Allergies: safety-critical, permanent. */
-    static final double ALLERGY = 95;
-    /** Other health facts: safety-critical, permanent. */
-    static final double HEALTH = 85;
-    /** Family members. */
-    static final double FAMILY = 70;
-    /** Job, employer, where the user lives and comes from. */
-    static final double JOB_OR_LOCATION = 65;
-    /** Pets, age, birthday. */
-    static final double PET = 62;
-    /** Skills and diet. */
-    static final double SKILL = 60;
-    /** Likes, dislikes, preferences, favourites. */
-    static final double LIKES = 55;
-    /** Plans and dated events (+5 when the text names a time). */
-    static final double PLAN_OR_EVENT = 50;
-    /** An episodic fallback statement before its text signals. */
-    static final double EPISODE = 30;
-    /** A synthesis written by REM. */
-    static final double SYNTHESIS = 50;
-    /** Ceiling for pure small talk ("ok see you", "thanks!"). */
-    static final double SMALL_TALK_CAP = 8;
-    /** Ceiling for resolved logistics ("I'll be 10 minutes late", "on my way"). */
-    static final double LOGISTICS_CAP = 12;
-    /** Ceiling for reactions and questions with no statement of the user's own. */
-    static final double REACTION_CAP = 20;
-    /** Added per repetition beyond the first, up to {@link #REINFORCEMENT_CAP}. */
-    static final double REINFORCEMENT_STEP = 5;
-    static final double REINFORCEMENT_CAP = 20;
 
     /** Attributes ({@link Subjects#attribute}) of identity facts, whoever they belong to. */
     private static final Set<String> IDENTITY_SUBJECTS = Set.of("name", "address_as", "native_language");
@@ -149,6 +118,7 @@ final class Importance {
     private static final Pattern SENTENCE = Pattern.compile("[^.!?]+[.!?]*");
 
     private final MemoryPolicy policy;
+    private final ImportanceSignals w;
     private final Map<String, Double> memo;
 
     /** Scoring without memory between calls; thread-safe. */
@@ -158,6 +128,7 @@ final class Importance {
 
     private Importance(MemoryPolicy policy, Map<String, Double> memo) {
         this.policy = policy;
+        this.w = policy.importanceSignals();
         this.memo = memo;
     }
 
@@ -214,49 +185,49 @@ final class Importance {
 
     private double computeSignal(MemoryKind kind, String subject, String text) {
         if (kind == MemoryKind.SYNTHESIS) {
-            return SYNTHESIS;
+            return w.synthesis();
         }
         String a = Subjects.aboutPerson(subject) ? Subjects.attribute(subject) : "";
         if (IDENTITY_SUBJECTS.contains(a)) {
-            return IDENTITY;
+            return w.identity();
         }
         if (a.equals("allergy")) {
-            return ALLERGY;
+            return w.allergy();
         }
         if (a.equals("health")) {
-            return HEALTH;
+            return w.health();
         }
-        Signals s = new Signals(text);
+        Signals s = new Signals(text, w);
         if (Text.episodic(subject)) {
             return s.episode();
         }
         double base;
         if (a.startsWith("family.") || a.equals("family")) {
-            base = FAMILY;
+            base = w.family();
         } else if (WORK_AND_PLACE.contains(a)) {
-            base = JOB_OR_LOCATION;
+            base = w.jobOrLocation();
         } else if (a.equals("pet") || a.equals("age") || a.equals("birthday")) {
-            base = PET;
+            base = w.pet();
         } else if (a.equals("skill") || a.equals("diet")) {
-            base = SKILL;
+            base = w.skill();
         } else if (TASTES.contains(a) || a.startsWith("favorite.")) {
-            base = LIKES;
+            base = w.likes();
         } else if (a.equals("plan") || a.equals("event")) {
-            base = PLAN_OR_EVENT + (s.temporal() ? 5 : 0);
+            base = w.planOrEvent() + (s.temporal() ? w.temporalBonus() : 0);
         } else {
             base = switch (kind) {
-                case SKILL -> SKILL;
-                case FACT, PREFERENCE -> PLAN_OR_EVENT;
-                case EVENT -> PLAN_OR_EVENT - 5 + (s.temporal() ? 5 : 0);
-                case STYLE, SYNTHESIS -> 40;
+                case SKILL -> w.skill();
+                case FACT, PREFERENCE -> w.planOrEvent();
+                case EVENT -> w.planOrEvent() - w.temporalBonus() + (s.temporal() ? w.temporalBonus() : 0);
+                case STYLE, SYNTHESIS -> w.style();
             };
         }
         return s.capped(base);
     }
 
     /** Extra importance for being said {@code count} times. */
-    static double reinforcementBonus(int count) {
-        return Math.min(REINFORCEMENT_CAP, REINFORCEMENT_STEP * Math.max(0, count - 1));
+    double reinforcementBonus(int count) {
+        return Math.min(w.reinforcementCap(), w.reinforcementStep() * Math.max(0, count - 1));
     }
 
     /** The factor for where a statement came from: third-party and failed-run content weigh less. */
@@ -330,11 +301,13 @@ final class Importance {
      * rest only when asked: a typed fact needs at most the caps, only an episode needs everything.
      */
     private static final class Signals {
+        private final ImportanceSignals weights;
         private final String plain;
         private final String folded;
         private final List<String> words;
 
-        Signals(String text) {
+        Signals(String text, ImportanceSignals weights) {
+            this.weights = weights;
             plain = SPEAKER.matcher(text.replace('’', '\'')).replaceFirst("");
             String f = Terms.fold(plain);
             List<String> w = Text.foldedWords(f);
@@ -367,13 +340,13 @@ final class Importance {
 
         double capped(double base) {
             if (smallTalk()) {
-                return Math.min(base, SMALL_TALK_CAP);
+                return Math.min(base, weights.smallTalkCap());
             }
             if (logistics()) {
-                return Math.min(base, LOGISTICS_CAP);
+                return Math.min(base, weights.logisticsCap());
             }
             if (!ownStatement(plain)) {
-                return Math.min(base, REACTION_CAP);
+                return Math.min(base, weights.reactionCap());
             }
             return base;
         }
@@ -390,31 +363,31 @@ final class Importance {
                 }
             }
             firstPerson = firstPerson || elliptical(plain);
-            double score = EPISODE;
+            double score = weights.episode();
             if (firstPerson) {
-                score += 8;
+                score += weights.firstPersonBonus();
             }
             if (PAST.matcher(folded).find() || PROGRESSIVE.matcher(folded).find()) {
-                score += 7;
+                score += weights.pastOrOngoingBonus();
             } else if (PLAN.matcher(folded).find()) {
-                score += 4;
+                score += weights.planBonus();
             }
             if (temporal()) {
-                score += 5;
+                score += weights.temporalBonus();
             }
             if (hasName(plain)) {
-                score += 4;
+                score += weights.nameBonus();
             }
             if (content >= 4) {
-                score += 4;
+                score += weights.detailBonus();
             }
             if (content >= 8) {
-                score += 4;
+                score += weights.richDetailBonus();
             }
             if (!secondPerson && content >= 3) {
-                score += 4; // about the speaker's own life or world ("Still working on opening a dance studio")
+                score += weights.ownWorldBonus(); // about the speaker's own life or world ("Still working on opening a dance studio")
             } else if (secondPerson && !firstPerson) {
-                score -= 6; // about the listener: compliments, advice, questions back
+                score -= weights.aboutListenerPenalty(); // about the listener: compliments, advice, questions back
             }
             return capped(score);
         }

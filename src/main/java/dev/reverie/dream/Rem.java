@@ -204,7 +204,7 @@ final class Rem {
         return Memory.builder(id, state.scope, MemoryKind.SYNTHESIS, text.isEmpty() ? g.display() : text, state.now)
                 .subject("synthesis." + Text.key(g.key().substring(g.key().indexOf(':') + 1)))
                 .value(g.display())
-                .importance(Importance.SYNTHESIS)
+                .importance(policy.importanceSignals().synthesis())
                 .lastReinforcedAt(last)
                 .expiresAt(state.now.plus(policy.ttl(MemoryKind.SYNTHESIS)))
                 .sourceObservationIds(g.sourceIds())

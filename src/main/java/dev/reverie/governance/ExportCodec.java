@@ -23,6 +23,7 @@ import dev.reverie.MemoryEventType;
 import dev.reverie.MemoryFilter;
 import dev.reverie.MemoryFormatException;
 import dev.reverie.MemoryStatus;
+import dev.reverie.MemoryTransferException;
 import dev.reverie.Observation;
 import dev.reverie.ObservationFilter;
 import dev.reverie.Scope;
@@ -40,7 +41,6 @@ import dev.reverie.spi.WriteBatch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -154,7 +154,8 @@ public final class ExportCodec {
             mapper.writeValue(out, export);
             out.flush();
         } catch (IOException e) {
-            throw new UncheckedIOException("could not write the export of " + export.scope() + ": " + e.getMessage(), e);
+            throw new MemoryTransferException("could not write the export of " + export.scope() + " to the output stream ("
+                    + e + "): the output is incomplete; discard it and export again to a stream that accepts writes", e);
         }
     }
 
@@ -176,7 +177,8 @@ public final class ExportCodec {
             throw new MemoryFormatException("the export is not valid JSON (" + e.getOriginalMessage() + " at "
                     + location(e) + "); nothing was imported", e);
         } catch (IOException e) {
-            throw new UncheckedIOException("could not read the export: " + e.getMessage(), e);
+            throw new MemoryTransferException("could not read the export from the input stream (" + e
+                    + "); nothing was imported: import again from a readable stream", e);
         }
         if (root == null || !root.isObject()) {
             throw new MemoryFormatException("the export must be a JSON object with format '" + FORMAT

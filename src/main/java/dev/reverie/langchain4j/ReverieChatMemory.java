@@ -320,7 +320,8 @@ public final class ReverieChatMemory implements ChatMemory {
         if (budget <= 0) {
             throw new ContextBudgetException("the system message (" + systemTokens + " tokens) and this turn's tool "
                     + "exchange (" + tailTokens + " tokens) need " + reserved + " tokens but the chat memory's budget is "
-                    + budgetTokens + " tokens", budgetTokens, reserved);
+                    + budgetTokens + " tokens: raise the chat memory's budgetTokens well above " + reserved
+                    + " (the rest holds the recalled context), or shorten the system message", budgetTokens, reserved);
         }
         PrefixKey key = new PrefixKey(systemText, query, budget, generation);
         if (cached != null && cached.key().equals(key)) {

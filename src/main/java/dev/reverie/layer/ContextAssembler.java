@@ -112,7 +112,9 @@ public final class ContextAssembler {
         Scope scope = request.scope();
         if (immutableTokens > budget) {
             throw new ContextBudgetException("the immutable layer needs " + immutableTokens
-                    + " tokens but the budget is " + budget + " tokens", budget, immutableTokens);
+                    + " tokens but the budget is " + budget + " tokens: raise budgetTokens to at least "
+                    + immutableTokens + " plus room for the query, or shorten the immutable layer", budget,
+                    immutableTokens);
         }
         List<ContextMessage> transientMessages = new ArrayList<>();
         if (!request.scratchpad().isEmpty()) {
@@ -132,7 +134,9 @@ public final class ContextAssembler {
         if (immutableTokens + transientTokens > budget) {
             throw new ContextBudgetException("the immutable layer (" + immutableTokens + " tokens) and this turn's "
                     + "query and scratchpad (" + transientTokens + " tokens) need " + (immutableTokens + transientTokens)
-                    + " tokens but the budget is " + budget + " tokens", budget, immutableTokens + transientTokens);
+                    + " tokens but the budget is " + budget + " tokens: raise budgetTokens to at least "
+                    + (immutableTokens + transientTokens) + ", or shorten the immutable layer, the query or the "
+                    + "scratchpad", budget, immutableTokens + transientTokens);
         }
         Instant now = clock.instant();
         int rest = budget - immutableTokens - transientTokens;
@@ -536,7 +540,7 @@ public final class ContextAssembler {
         if (mode == RecallMode.INJECT && !request.query().isBlank()) {
             float[] vector = embedder == null ? null : embedder.embed(request.query());
             List<ScoredCandidate> ranked = retriever.retrieve(scope, request.query(), vector,
-                    RECALLED_KINDS, request.includeDeprecated(), policy.recentObservations() > 0,
+                    RECALLED_KINDS, request.includeDeprecated(), policy.observationRecall(),
                     policy.episodicRecall(), request.sessionId(), temporalFromSeq, now,
                     policy.topK() + pinnedIds.size(), left);
             left = pack(ranked, pinnedIds, entries, left);

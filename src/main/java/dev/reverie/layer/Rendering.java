@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * neutralized so a memory can never close the block and smuggle in instructions. Stateless and
  * thread-safe.
  */
-public final class Rendering {
+final class Rendering {
 
     /** Opening delimiter of the persistent block. */
     public static final String OPEN = "<memory>";

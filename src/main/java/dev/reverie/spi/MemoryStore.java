@@ -25,7 +25,8 @@ import java.util.Set;
  * <p>Implementations must be thread-safe (concurrent readers, serialized or otherwise safe
  * writers), apply a {@link WriteBatch} atomically, never return data of another scope, accept any
  * user text in search without a query-syntax error, make acknowledged writes durable in their
- * default mode, and throw {@link IllegalStateException} once closed. {@code close()} is safe to
+ * default mode, and throw {@link dev.reverie.StoreClosedException} (an {@link IllegalStateException})
+ * once closed. {@code close()} is safe to
  * call twice. The contract kit {@code MemoryStoreContract} (in the {@code tests} jar) checks all of
  * this.
  */
@@ -213,7 +214,10 @@ public interface MemoryStore extends AutoCloseable {
     /** Removes every trace of the scope: observations, memories, sessions, archive, history, profile. */
     void erase(Scope scope);
 
-    /** Releases resources; safe to call twice. Every other method then throws IllegalStateException. */
+    /**
+     * Releases resources; safe to call twice. Every other method then throws
+     * {@link dev.reverie.StoreClosedException}.
+     */
     @Override
     void close();
 }

@@ -71,7 +71,8 @@ public final class MemoryStores {
                 }
                 provider = it.next();
             } catch (ServiceConfigurationError e) {
-                throw new ConfigurationException("a MemoryStoreProvider could not be loaded: " + e.getMessage(), e);
+                throw new ConfigurationException("a MemoryStoreProvider could not be loaded (" + e.getMessage()
+                        + "): check the provider's META-INF/services entry and that its dependencies are on the class path", e);
             }
             byScheme.computeIfAbsent(provider.scheme().toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(provider);
         }

@@ -1,7 +1,5 @@
 package dev.reverie.spi;
 
-import dev.reverie.internal.JTokkitTokenCounter;
-
 /**
  * Counts tokens the way the target model's tokenizer does, so an assembled context never exceeds
  * its budget. The default is JTokkit's {@code o200k_base}. Implementations must be thread-safe.

@@ -1,6 +1,7 @@
 package dev.reverie.springai;
 
 import dev.reverie.AssembledContext;
+import dev.reverie.ConfigurationException;
 import dev.reverie.ContextBudgetException;
 import dev.reverie.ContextManager;
 import dev.reverie.ContextRequest;
@@ -195,7 +196,8 @@ public final class ReverieAdvisor implements CallAdvisor, StreamAdvisor {
         int budget = budgetTokens - reserved;
         if (budget <= 0) {
             throw new ContextBudgetException("the request's system message and this turn's tool exchange need "
-                    + reserved + " tokens but the advisor's budget is " + budgetTokens + " tokens", budgetTokens, reserved);
+                    + reserved + " tokens but the advisor's budget is " + budgetTokens + " tokens: raise the advisor's "
+                    + "budgetTokens well above " + reserved + " (the rest holds the recalled context)", budgetTokens, reserved);
         }
         ContextRequest.Builder cr = ContextRequest.builder(scope, session).query(query).budgetTokens(budget);
         if (recallMode != null) {
@@ -386,10 +388,15 @@ public final class ReverieAdvisor implements CallAdvisor, StreamAdvisor {
             return this;
         }
 
+        /**
+         * Builds the advisor.
+         *
+         * @throws ConfigurationException when the order is {@code Ordered.LOWEST_PRECEDENCE}
+         */
         public ReverieAdvisor build() {
             if (order == Ordered.LOWEST_PRECEDENCE) {
-                throw new IllegalStateException("order must be below Ordered.LOWEST_PRECEDENCE, where Spring AI "
-                        + "places the model call itself, was " + order);
+                throw new ConfigurationException("order must be below Ordered.LOWEST_PRECEDENCE, where Spring AI "
+                        + "places the model call itself, was " + order + ": pass a smaller order(int), or leave the default");
             }
             return new ReverieAdvisor(this);
         }

@@ -100,7 +100,8 @@ public final class ReverieChatMemory implements ChatMemory {
         int budget = budgetTokens - reserved;
         if (budget <= 0) {
             throw new ContextBudgetException("the open turn needs " + reserved + " tokens but the chat memory's budget is "
-                    + budgetTokens + " tokens", budgetTokens, reserved);
+                    + budgetTokens + " tokens: raise the chat memory's budgetTokens well above " + reserved
+                    + " (the rest holds the recalled context)", budgetTokens, reserved);
         }
         ContextRequest.Builder request = ContextRequest.builder(conversation.scope(), conversation.sessionId())
                 .query(query).budgetTokens(budget);

@@ -1,5 +1,6 @@
 package dev.reverie.springboot;
 
+import dev.reverie.ConfigurationException;
 import dev.reverie.ContextManager;
 import dev.reverie.ImmutableLayer;
 import dev.reverie.MemoryPolicy;
@@ -51,14 +52,14 @@ public class ReverieAutoConfiguration {
 
     private static String read(Resource resource) {
         if (!resource.exists()) {
-            throw new IllegalStateException("reverie.immutable names " + resource.getDescription()
-                    + ", which does not exist");
+            throw new ConfigurationException("reverie.immutable names " + resource.getDescription()
+                    + ", which does not exist: point the property at an existing file or classpath resource");
         }
         try (InputStream in = resource.getInputStream()) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new IllegalStateException("reverie.immutable could not be read from " + resource.getDescription()
-                    + ": " + e.getMessage(), e);
+            throw new ConfigurationException("reverie.immutable could not be read from " + resource.getDescription()
+                    + " (" + e + "): check that it is readable", e);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.reverie.dream;
 
+import dev.reverie.ImportanceSignals;
 import dev.reverie.MemoryKind;
 import dev.reverie.MemoryPolicy;
 import dev.reverie.Observation;
@@ -20,6 +21,7 @@ class DreamImportanceTest {
 
     private static final Scope S = Scope.of("t", "a", "u");
     private static final Instant T = Instant.parse("2025-01-01T00:00:00Z");
+    private static final ImportanceSignals SIGNALS = ImportanceSignals.defaults();
     private final Importance importance = new Importance(MemoryPolicy.defaults());
     private final double cutoff = MemoryPolicy.defaults().importanceCutoff();
 
@@ -53,15 +55,15 @@ class DreamImportanceTest {
         assertThat(Importance.permanent(tool.subject(), tool.provenance())).isFalse();
         assertThat(Importance.permanent(failed.subject(), failed.provenance())).isFalse();
         assertThat(Importance.permanent("user.likes", own.provenance())).isFalse();
-        assertThat(importance.of(tool)).isEqualTo(Importance.ALLERGY * 0.5);
-        assertThat(importance.of(failed)).isEqualTo(Importance.IDENTITY * 0.3);
+        assertThat(importance.of(tool)).isEqualTo(SIGNALS.allergy() * 0.5);
+        assertThat(importance.of(failed)).isEqualTo(SIGNALS.identity() * 0.3);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"ok see you", "Thanks, Marina!", "haha ok", "good morning!", "Hey Mel! Good to see you!"
             + " How have you been?", "sounds good", "Caroline: Thanks, Mel!"})
     void small_talk_stays_far_below_the_cutoff(String text) {
-        assertThat(episode(text)).isLessThanOrEqualTo(Importance.SMALL_TALK_CAP);
+        assertThat(episode(text)).isLessThanOrEqualTo(SIGNALS.smallTalkCap());
         assertThat(fact("user.plan", text)).isLessThan(cutoff);
     }
 
@@ -70,7 +72,7 @@ class DreamImportanceTest {
             "stuck in traffic, start without me", "Vou chegar 15 minutos atrasada"})
     void resolved_logistics_stay_below_the_cutoff(String text) {
         assertThat(episode(text)).isLessThan(cutoff);
-        assertThat(fact("user.plan", text)).isLessThanOrEqualTo(Importance.LOGISTICS_CAP);
+        assertThat(fact("user.plan", text)).isLessThanOrEqualTo(SIGNALS.logisticsCap());
     }
 
     @ParameterizedTest
@@ -95,8 +97,8 @@ class DreamImportanceTest {
         Observation thrice = once.withReinforcement(3, once.sourceTurnIds());
         Observation often = once.withReinforcement(50, once.sourceTurnIds());
 
-        assertThat(importance.of(thrice) - importance.of(once)).isEqualTo(2 * Importance.REINFORCEMENT_STEP);
-        assertThat(importance.of(often) - importance.of(once)).isEqualTo(Importance.REINFORCEMENT_CAP);
+        assertThat(importance.of(thrice) - importance.of(once)).isEqualTo(2 * SIGNALS.reinforcementStep());
+        assertThat(importance.of(often) - importance.of(once)).isEqualTo(SIGNALS.reinforcementCap());
     }
 
     @Test
@@ -121,9 +123,9 @@ class DreamImportanceTest {
         dev.reverie.Memory byOperator = m.toBuilder().provenance(dev.reverie.Provenance.operator(T)).importance(33)
                 .build();
 
-        assertThat(importance.base(m)).isEqualTo(Importance.LIKES + Importance.REINFORCEMENT_STEP);
+        assertThat(importance.base(m)).isEqualTo(SIGNALS.likes() + SIGNALS.reinforcementStep());
         assertThat(importance.current(m, T.plus(Duration.ofDays(30))))
-                .isEqualTo(Importance.round((Importance.LIKES + Importance.REINFORCEMENT_STEP) / 2));
+                .isEqualTo(Importance.round((SIGNALS.likes() + SIGNALS.reinforcementStep()) / 2));
         assertThat(importance.forRun().current(m, T.plus(Duration.ofDays(30))))
                 .isEqualTo(importance.current(m, T.plus(Duration.ofDays(30))));
         assertThat(importance.current(byOperator, T.plus(Duration.ofDays(300)))).as("operators' word stands")

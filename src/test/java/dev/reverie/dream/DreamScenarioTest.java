@@ -39,7 +39,7 @@ class DreamScenarioTest extends DreamFixture {
         assertThat(store.history(ANA, jazz.id())).extracting(MemoryEvent::type)
                 .containsExactly(MemoryEventType.CREATED, MemoryEventType.REINFORCED, MemoryEventType.REINFORCED);
         assertThat(jazz.importance()).as("reinforcement raises importance")
-                .isGreaterThan(Importance.LIKES);
+                .isGreaterThan(MemoryPolicy.defaults().importanceSignals().likes());
     }
 
     @Test
@@ -296,7 +296,7 @@ class DreamScenarioTest extends DreamFixture {
         Memory latex = only(ANA, "user.allergy");
         assertThat(latex.permanent()).isFalse();
         assertThat(latex.expiresAt()).isNotNull();
-        assertThat(latex.importance()).isLessThanOrEqualTo(Importance.ALLERGY * 0.5);
+        assertThat(latex.importance()).isLessThanOrEqualTo(MemoryPolicy.defaults().importanceSignals().allergy() * 0.5);
     }
 
     @Test

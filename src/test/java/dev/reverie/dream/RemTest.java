@@ -31,7 +31,7 @@ class RemTest extends DreamFixture {
         clock.set(day(0));
         cycle.run(ANA);
         Memory fresh = only(ANA, "user.likes");
-        assertThat(fresh.importance()).isEqualTo(Importance.LIKES);
+        assertThat(fresh.importance()).isEqualTo(MemoryPolicy.defaults().importanceSignals().likes());
 
         for (int d = 1; d <= 30; d++) {
             clock.set(day(d));
@@ -39,7 +39,7 @@ class RemTest extends DreamFixture {
         }
         Memory daily = only(ANA, "user.likes");
 
-        assertThat(daily.importance()).isCloseTo(Importance.LIKES / 2, within(0.01));
+        assertThat(daily.importance()).isCloseTo(MemoryPolicy.defaults().importanceSignals().likes() / 2, within(0.01));
         List<MemoryEvent> decays = store.history(ANA, fresh.id()).stream()
                 .filter(e -> e.type() == MemoryEventType.DECAYED).toList();
         assertThat(decays).as("one write per point lost, not one per night").hasSizeBetween(20, 30);

@@ -18,6 +18,7 @@ import dev.reverie.Scope;
 import dev.reverie.SessionSummary;
 import dev.reverie.SessionTurn;
 import dev.reverie.Source;
+import dev.reverie.StoreClosedException;
 import dev.reverie.StyleProfile;
 import dev.reverie.Trust;
 import dev.reverie.TurnRole;
@@ -568,11 +569,11 @@ public abstract class MemoryStoreContract {
     void should_allow_close_twice_and_refuse_use_after_close() {
         store.close();
         store.close();
-        assertThatThrownBy(() -> store.memories(ALICE, MemoryFilter.all())).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> store.memories(ALICE, MemoryFilter.all())).isInstanceOf(StoreClosedException.class);
         assertThatThrownBy(() -> store.write(WriteBatch.of(ALICE).put(memory(ALICE, "x", 0))))
-                .isInstanceOf(IllegalStateException.class);
+                .isInstanceOf(StoreClosedException.class);
         assertThatThrownBy(() -> store.searchMemories(ALICE, "x", Set.of(MemoryStatus.ACTIVE),
-                Set.of(MemoryKind.FACT), 1)).isInstanceOf(IllegalStateException.class);
+                Set.of(MemoryKind.FACT), 1)).isInstanceOf(StoreClosedException.class);
         store = openStore(folder);
     }
 

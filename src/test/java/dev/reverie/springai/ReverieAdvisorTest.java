@@ -259,6 +259,9 @@ class ReverieAdvisorTest {
         assertThatThrownBy(() -> ReverieAdvisor.builder(memory).defaultSession("bad session"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("defaultSession");
         assertThatThrownBy(() -> ReverieAdvisor.builder(null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ReverieAdvisor.builder(memory)
+                .order(org.springframework.core.Ordered.LOWEST_PRECEDENCE).build())
+                .isInstanceOf(dev.reverie.ConfigurationException.class).hasMessageContaining("pass a smaller order");
         ReverieAdvisor advisor = ReverieAdvisor.builder(memory).order(10).build();
         assertThat(advisor.getOrder()).isEqualTo(10);
         assertThat(advisor.getName()).isEqualTo("ReverieAdvisor");

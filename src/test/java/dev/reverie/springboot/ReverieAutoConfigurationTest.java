@@ -71,6 +71,15 @@ class ReverieAutoConfigurationTest {
     }
 
     @Test
+    void a_missing_immutable_resource_fails_startup_with_a_configuration_error() {
+        runner().withPropertyValues(store(), "reverie.immutable=classpath:reverie-test/nowhere.md")
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .rootCause().isInstanceOf(dev.reverie.ConfigurationException.class)
+                        .hasMessageContaining("reverie.immutable names")
+                        .hasMessageContaining("point the property at an existing file"));
+    }
+
+    @Test
     void the_manager_is_closed_with_the_context() {
         ContextManager[] manager = new ContextManager[1];
         runner().withPropertyValues(store()).run(context -> manager[0] = context.getBean(ContextManager.class));

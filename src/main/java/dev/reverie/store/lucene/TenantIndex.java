@@ -1,6 +1,7 @@
 package dev.reverie.store.lucene;
 
 import dev.reverie.MemoryStoreException;
+import dev.reverie.StoreClosedException;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.index.ConcurrentMergeScheduler;
@@ -294,7 +295,7 @@ final class TenantIndex implements AutoCloseable {
 
     private void checkUsable() {
         if (closed) {
-            throw new IllegalStateException("Lucene index " + label + " is closed");
+            throw new StoreClosedException("Lucene index " + label + " is closed: open the store again");
         }
         Throwable f = failure;
         if (f != null) {
@@ -324,7 +325,7 @@ final class TenantIndex implements AutoCloseable {
 
     private RuntimeException closedOrFailed(AlreadyClosedException e) {
         if (closed) {
-            return new IllegalStateException("Lucene index " + label + " is closed", e);
+            return new StoreClosedException("Lucene index " + label + " is closed: open the store again", e);
         }
         return new MemoryStoreException("Lucene index " + label + " was closed after a failure: reopen the store", e);
     }

@@ -13,6 +13,7 @@ import dev.reverie.ObservationStatus;
 import dev.reverie.Scope;
 import dev.reverie.SessionSummary;
 import dev.reverie.SessionTurn;
+import dev.reverie.StoreClosedException;
 import dev.reverie.StyleProfile;
 import dev.reverie.internal.Checks;
 import dev.reverie.internal.Jdbc;
@@ -172,7 +173,7 @@ public final class PostgresMemoryStore implements MemoryStore {
 
     private void ensureOpen() {
         if (closed.get()) {
-            throw new IllegalStateException("store " + describe() + " is closed");
+            throw new StoreClosedException("store " + describe() + " is closed: open it again with MemoryStores.open");
         }
     }
 

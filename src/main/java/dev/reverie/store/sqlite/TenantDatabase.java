@@ -1,6 +1,7 @@
 package dev.reverie.store.sqlite;
 
 import dev.reverie.MemoryStoreException;
+import dev.reverie.StoreClosedException;
 import org.sqlite.SQLiteConfig;
 
 import java.sql.Connection;
@@ -173,7 +174,7 @@ final class TenantDatabase implements AutoCloseable {
     /** Reopens the writer after an idle close; called under the write lock. */
     private void ensureWriter() throws SQLException {
         if (closed) {
-            throw new IllegalStateException("SQLite database " + label + " is closed");
+            throw new StoreClosedException("SQLite database " + label + " is closed: open the store again");
         }
         if (writer == null) {
             writer = connect(true);
@@ -192,7 +193,7 @@ final class TenantDatabase implements AutoCloseable {
 
     private <T> T readOpen(SqlWork<T> work) {
         if (closed) {
-            throw new IllegalStateException("SQLite database " + label + " is closed");
+            throw new StoreClosedException("SQLite database " + label + " is closed: open the store again");
         }
         if (inMemory) {
             writeLock.lock();

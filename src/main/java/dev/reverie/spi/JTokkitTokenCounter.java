@@ -1,12 +1,15 @@
-package dev.reverie.internal;
+package dev.reverie.spi;
 
 import com.knuddels.jtokkit.Encodings;
 import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingType;
-import dev.reverie.spi.TokenCounter;
 
-/** {@link TokenCounter} on JTokkit; thread-safe (JTokkit encodings are). Not API. */
-public final class JTokkitTokenCounter implements TokenCounter {
+/**
+ * {@link TokenCounter} on JTokkit, behind {@link TokenCounter#o200k()}; thread-safe (JTokkit
+ * encodings are). Package-private: it lives beside the interface so that the SPI depends on no
+ * implementation package.
+ */
+final class JTokkitTokenCounter implements TokenCounter {
     private static final JTokkitTokenCounter O200K =
             new JTokkitTokenCounter(Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE));
 
@@ -16,7 +19,7 @@ public final class JTokkitTokenCounter implements TokenCounter {
         this.encoding = encoding;
     }
 
-    public static JTokkitTokenCounter o200kBase() {
+    static JTokkitTokenCounter o200kBase() {
         return O200K;
     }
 

@@ -1,0 +1,156 @@
+package dev.reverie;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.spi.ToolProvider;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static java.util.Map.entry;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Holds the package rules of docs/architecture.md on the compiled classes: {@code jdeps} (the JDK's
+ * class-dependency tool) lists every class-to-class reference in {@code target/classes}, and each
+ * reference between two Reverie packages must be one the table allows. A new arrow is a design
+ * decision: add it to the table and to docs/architecture.md together.
+ */
+class ArchitectureTest {
+
+    private static final String API = "dev.reverie";
+    private static final String SPI = "dev.reverie.spi";
+    private static final String INTERNAL = "dev.reverie.internal";
+    private static final String LAYER = "dev.reverie.layer";
+    private static final String RETRIEVE = "dev.reverie.retrieve";
+    private static final String WRITE = "dev.reverie.write";
+    private static final String EXTRACT = "dev.reverie.extract";
+    private static final String GOVERNANCE = "dev.reverie.governance";
+    private static final String DREAM = "dev.reverie.dream";
+    private static final String MICROMETER = "dev.reverie.micrometer";
+    private static final String SPRINGAI = "dev.reverie.springai";
+    private static final String CONSOLE = "dev.reverie.console";
+
+    /** Which Reverie packages each package may reference (besides itself); docs/architecture.md draws it. */
+    private static final Map<String, Set<String>> MAY_USE = Map.ofEntries(
+            entry(API, Set.of(SPI, INTERNAL, LAYER, RETRIEVE, WRITE, EXTRACT, GOVERNANCE, DREAM)),
+            entry(SPI, Set.of(API, INTERNAL)),
+            entry(INTERNAL, Set.of(API, SPI)),
+            entry(LAYER, Set.of(API, SPI, INTERNAL, RETRIEVE)),
+            entry(RETRIEVE, Set.of(API, SPI, INTERNAL)),
+            entry(WRITE, Set.of(API, SPI, INTERNAL, EXTRACT)),
+            entry(EXTRACT, Set.of(API, SPI, INTERNAL)),
+            entry(GOVERNANCE, Set.of(API, SPI, INTERNAL, EXTRACT, LAYER, WRITE)),
+            entry(DREAM, Set.of(API, SPI, INTERNAL)),
+            entry("dev.reverie.store.sqlite", Set.of(API, SPI, INTERNAL)),
+            entry("dev.reverie.store.lucene", Set.of(API, SPI, INTERNAL)),
+            entry("dev.reverie.store.postgres", Set.of(API, SPI, INTERNAL)),
+            entry("dev.reverie.langchain4j", Set.of(API, SPI, INTERNAL)),
+            entry(SPRINGAI, Set.of(API, SPI, INTERNAL)),
+            entry(MICROMETER, Set.of(API, INTERNAL, DREAM)),
+            entry("dev.reverie.springboot", Set.of(API, SPI, INTERNAL, DREAM, MICROMETER, SPRINGAI)),
+            entry(CONSOLE, Set.of(API, SPI, DREAM)),
+            entry("dev.reverie.cli", Set.of(API, SPI, DREAM, CONSOLE)));
+
+    /** The one helper of {@code internal} the SPI may use: it must not lean on implementation code. */
+    private static final Set<String> SPI_MAY_USE_FROM_INTERNAL = Set.of("dev.reverie.internal.Checks");
+
+    /** Optional libraries: only their integration package (and the PostgreSQL store) may reference them. */
+    private static final Map<String, Set<String>> OPTIONAL_LIBRARIES = Map.of(
+            "dev.langchain4j.", Set.of("dev.reverie.langchain4j"),
+            "org.springframework.", Set.of(SPRINGAI, "dev.reverie.springboot"),
+            "reactor.", Set.of(SPRINGAI),
+            "io.micrometer.", Set.of(MICROMETER, "dev.reverie.springboot"),
+            "picocli.", Set.of("dev.reverie.cli"),
+            "org.postgresql.", Set.of("dev.reverie.store.postgres"),
+            "com.zaxxer.hikari.", Set.of("dev.reverie.store.postgres"));
+
+    private static final Pattern EDGE = Pattern.compile("^\\s+(dev\\.reverie\\.[\\w.$]+)\\s+->\\s+([\\w.$]+)\\s");
+
+    /** Every reference from a Reverie class: {from class, to class}. */
+    private static List<String[]> edges;
+
+    @BeforeAll
+    static void readClasses() throws URISyntaxException {
+        Path classes = Path.of(ContextManager.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = jdeps.run(new PrintWriter(out), new PrintWriter(err), "-verbose:class", "-filter:none",
+                classes.toString());
+        assertThat(exit).as("jdeps: %s", err).isZero();
+        edges = new ArrayList<>();
+        for (String line : out.toString().split("\n")) {
+            Matcher m = EDGE.matcher(line);
+            if (m.find()) {
+                edges.add(new String[] {m.group(1), m.group(2)});
+            }
+        }
+        assertThat(edges).as("jdeps found the references of the main classes").hasSizeGreaterThan(1_000);
+    }
+
+    private static String packageOf(String className) {
+        return className.substring(0, className.lastIndexOf('.'));
+    }
+
+    @Test
+    void every_package_references_only_the_packages_the_architecture_allows() {
+        Set<String> violations = new TreeSet<>();
+        for (String[] e : edges) {
+            String from = packageOf(e[0]);
+            String to = e[1].contains(".") ? packageOf(e[1]) : "";
+            if (!to.startsWith(API) || from.equals(to)) {
+                continue;
+            }
+            Set<String> allowed = MAY_USE.get(from);
+            if (allowed == null || !allowed.contains(to)) {
+                violations.add(from + " -> " + to + " (" + e[0] + " -> " + e[1] + ")");
+            }
+        }
+        assertThat(violations).as("references docs/architecture.md does not allow").isEmpty();
+    }
+
+    @Test
+    void the_spi_uses_no_implementation_code() {
+        Set<String> violations = new TreeSet<>();
+        for (String[] e : edges) {
+            if (packageOf(e[0]).equals(SPI) && e[1].startsWith(INTERNAL + ".")
+                    && !SPI_MAY_USE_FROM_INTERNAL.contains(e[1].replaceAll("\\$.*", ""))) {
+                violations.add(e[0] + " -> " + e[1]);
+            }
+        }
+        assertThat(violations).isEmpty();
+    }
+
+    @Test
+    void the_core_references_no_optional_library() {
+        Set<String> violations = new TreeSet<>();
+        for (String[] e : edges) {
+            String from = packageOf(e[0]);
+            OPTIONAL_LIBRARIES.forEach((prefix, owners) -> {
+                if (e[1].startsWith(prefix) && !owners.contains(from)) {
+                    violations.add(e[0] + " -> " + e[1]);
+                }
+            });
+        }
+        assertThat(violations).as("optional libraries used outside their integration package").isEmpty();
+    }
+
+    @Test
+    void every_package_of_the_jar_has_its_rule() {
+        Set<String> packages = new TreeSet<>();
+        for (String[] e : edges) {
+            packages.add(packageOf(e[0]));
+        }
+        assertThat(MAY_USE.keySet()).containsAll(packages);
+    }
+}
