@@ -1,10 +1,8 @@
 package dev.reverie.internal;
 
-import java.util.regex.Pattern;
 
 /** Argument checks with messages that name the field, the value and the rule. Not API. */
 public final class Checks {
-    private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:@-]+");
     public static final int MAX_ID_LENGTH = 128;
 
     private Checks() {
@@ -21,11 +19,24 @@ public final class Checks {
             throw new IllegalArgumentException(field + " must be at most " + MAX_ID_LENGTH
                     + " characters, was " + value.length() + " ('" + abbreviate(value) + "')");
         }
-        if (!ID.matcher(value).matches()) {
+        if (!idChars(value)) {
             throw new IllegalArgumentException(field + " '" + abbreviate(value)
                     + "' may contain only letters, digits and . _ : @ -");
         }
         return value;
+    }
+
+    /** Whether every char is an ASCII letter or digit or one of {@code . _ : @ -} (a loop: ids are checked on every decode). */
+    private static boolean idChars(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char ch = value.charAt(i);
+            boolean ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9')
+                    || ch == '.' || ch == '_' || ch == ':' || ch == '@' || ch == '-';
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public static String notBlank(String field, String value) {
