@@ -382,18 +382,4 @@ public final class Retriever {
         }
         return TermSetCache.jaccard(terms.of(ia), terms.of(ib));
     }
-
-    /** Token-set Jaccard similarity. */
-    public static double jaccard(Set<String> a, Set<String> b) {
-        if (a.isEmpty() && b.isEmpty()) {
-            return 1;
-        }
-        int inter = 0;
-        for (String s : a) {
-            if (b.contains(s)) {
-                inter++;
-            }
-        }
-        return (double) inter / (a.size() + b.size() - inter);
-    }
 }

@@ -48,8 +48,15 @@ class RetrieverDiversifyTest {
         if (a.embedding() != null && b.embedding() != null) {
             return Math.max(0, a.embedding().cosine(b.embedding()));
         }
-        return Retriever.jaccard(new HashSet<>(dev.reverie.internal.Terms.of(a.text(), 256)),
-                new HashSet<>(dev.reverie.internal.Terms.of(b.text(), 256)));
+        // the textbook Jaccard over the term strings: the reference for Retriever's hashed term sets
+        java.util.Set<String> ta = new HashSet<>(dev.reverie.internal.Terms.of(a.text(), 256));
+        java.util.Set<String> tb = new HashSet<>(dev.reverie.internal.Terms.of(b.text(), 256));
+        if (ta.isEmpty() && tb.isEmpty()) {
+            return 1;
+        }
+        java.util.Set<String> inter = new HashSet<>(ta);
+        inter.retainAll(tb);
+        return (double) inter.size() / (ta.size() + tb.size() - inter.size());
     }
 
     @Test
