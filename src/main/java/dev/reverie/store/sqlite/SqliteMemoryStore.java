@@ -19,6 +19,7 @@ import dev.reverie.internal.TenantNames;
 import dev.reverie.internal.Jdbc;
 import dev.reverie.internal.Jdbc.RowMapper;
 import dev.reverie.internal.Json;
+import dev.reverie.internal.StatementCache;
 import dev.reverie.internal.Terms;
 import dev.reverie.internal.Vectors;
 import static dev.reverie.internal.Jdbc.bind;
@@ -78,6 +79,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class SqliteMemoryStore implements MemoryStore {
 
     private static final int MAX_QUERY_TERMS = 32;
+    /** Pages an FTS5 index may write in one {@link #maintain} call. */
+    private static final int MERGE_PAGES = 2_000;
     private static final java.util.regex.Pattern WORD = java.util.regex.Pattern.compile("[\\p{L}\\p{N}]+");
 
     private final Path folder;
@@ -213,16 +216,51 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (batch.isEmpty()) {
             return;
         }
-        Scope scope = batch.scope();
-        List<WriteBatch.Op> ops = batch.ops();
-        db(scope.tenantId()).write(c -> {
-            // session → next free seq, read inside this IMMEDIATE transaction, which holds SQLite's write
-            // lock: no other connection or process can append to the session until it commits
-            java.util.Map<String, Long> ends = new java.util.HashMap<>();
-            for (WriteBatch.Op op : ops) {
-                apply(c, scope, resolve(c, scope, op, ends));
+        writeAll(List.of(batch));
+    }
+
+    /** One IMMEDIATE transaction (one commit) for all the batches, each statement prepared once. */
+    @Override
+    public boolean writeAll(List<WriteBatch> batches) {
+        String tenant = WriteBatch.tenantOf(batches);
+        ensureOpen();
+        if (tenant == null) {
+            return true;
+        }
+        db(tenant).write(c -> {
+            try (StatementCache statements = new StatementCache(c)) {
+                for (WriteBatch batch : batches) {
+                    apply(statements.connection(), batch);
+                }
             }
-            ends.forEach(batch::seqAssigned);
+            return null;
+        });
+        return true;
+    }
+
+    private void apply(Connection c, WriteBatch batch) throws SQLException {
+        Scope scope = batch.scope();
+        // session → next free seq, read inside this IMMEDIATE transaction, which holds SQLite's write
+        // lock: no other connection or process can append to the session until it commits
+        java.util.Map<String, Long> ends = new java.util.HashMap<>();
+        for (WriteBatch.Op op : batch.ops()) {
+            apply(c, scope, resolve(c, scope, op, ends));
+        }
+        ends.forEach(batch::seqAssigned);
+    }
+
+    /**
+     * A bounded incremental merge of the tenant's FTS5 segments (a night's writes leave many, and a
+     * search pays per segment): at most {@value #MERGE_PAGES} pages per index, in one transaction.
+     */
+    @Override
+    public void maintain(String tenantId) {
+        Checks.id("tenantId", tenantId);
+        ensureOpen();
+        db(tenantId).write(c -> {
+            for (String fts : List.of("memories_fts", "observations_fts", "archive_fts")) {
+                update(c, "INSERT INTO " + fts + " (" + fts + ", rank) VALUES ('merge', ?)", -MERGE_PAGES);
+            }
             return null;
         });
     }
@@ -261,6 +299,15 @@ public final class SqliteMemoryStore implements MemoryStore {
             putMemory(c, s, p.memory());
         } else if (op instanceof WriteBatch.DeleteMemory d) {
             deleteRow(c, s, "memories", "memories_fts", d.id());
+        } else if (op instanceof WriteBatch.SetObservationStatus u) {
+            update(c, "UPDATE observations SET status = ?, data = json_set(data, '$.status', ?, '$.consolidatedAt',"
+                    + " json(?)) WHERE agent = ? AND usr = ? AND id = ?", u.status().name(), u.status().name(),
+                    Json.write(u.consolidatedAt()), s.agentId(), s.endUserId(), u.id());
+        } else if (op instanceof WriteBatch.SetMemoryStatus u) {
+            update(c, "UPDATE memories SET status = ?, data = json_set(data, '$.status', ?, '$.supersededBy', json(?),"
+                    + " '$.updatedAt', json(?)) WHERE agent = ? AND usr = ? AND id = ?", u.status().name(),
+                    u.status().name(), Json.write(u.supersededBy()), Json.write(u.updatedAt()), s.agentId(),
+                    s.endUserId(), u.id());
         } else if (op instanceof WriteBatch.AppendHistory h) {
             update(c, "INSERT INTO history (agent, usr, memory_id, data) VALUES (?, ?, ?, ?)",
                     s.agentId(), s.endUserId(), h.event().memoryId(), Json.write(h.event()));
