@@ -431,7 +431,8 @@ public final class SqliteMemoryStore implements MemoryStore {
      */
     private void reindexIfChanged(Connection c, String fts, Long rid, String oldText, Scope s, String text)
             throws SQLException {
-        if (rid == null) {
+        boolean inserted = rid == null;
+        if (inserted) {
             try (PreparedStatement ps = c.prepareStatement("SELECT last_insert_rowid()");
                  ResultSet rs = ps.executeQuery()) {
                 rs.next();
@@ -440,11 +441,10 @@ public final class SqliteMemoryStore implements MemoryStore {
         } else if (text.equals(oldText)) {
             return;
         }
-        reindex(c, fts, rid, s, text);
-    }
-
-    private void reindex(Connection c, String fts, long rid, Scope s, String text) throws SQLException {
-        update(c, "DELETE FROM " + fts + " WHERE rowid = ?", rid);
+        if (!inserted) {
+            // a new row's rowid was never used (AUTOINCREMENT), so it has no old entry to delete
+            update(c, "DELETE FROM " + fts + " WHERE rowid = ?", rid);
+        }
         update(c, "INSERT INTO " + fts + " (rowid, text) VALUES (?, ?)", rid,
                 scopedWords(scopeToken(s.agentId(), s.endUserId()), text));
     }
