@@ -95,8 +95,8 @@ public final class WriteBatch {
     }
 
     /**
-     * The one tenant of {@code batches} (for {@link MemoryStore#writeAll}), or {@code null} when there
-     * are none.
+     * The one tenant of {@code batches} (for {@link MemoryStore#writeAll}), or {@code null} when none of
+     * them has anything to write.
      *
      * @throws IllegalArgumentException when they belong to more than one tenant
      */
@@ -111,7 +111,12 @@ public final class WriteBatch {
             }
             tenant = t;
         }
-        return tenant;
+        for (WriteBatch b : batches) {
+            if (!b.isEmpty()) {
+                return tenant;
+            }
+        }
+        return null;
     }
 
     /** The operations in order (an unmodifiable copy). */

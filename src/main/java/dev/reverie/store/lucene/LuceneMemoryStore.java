@@ -418,13 +418,12 @@ public final class LuceneMemoryStore implements MemoryStore {
      */
     @Override
     public boolean writeAll(List<WriteBatch> batches) {
-        String tenant = WriteBatch.tenantOf(batches);
         ensureOpen();
-        List<WriteBatch> nonEmpty = batches.stream().filter(b -> !b.isEmpty()).toList();
-        if (nonEmpty.isEmpty()) {
+        String tenant = WriteBatch.tenantOf(batches);
+        if (tenant == null) {
             return true;
         }
-        BatchPlan plan = BatchPlan.ofAll(nonEmpty);
+        BatchPlan plan = BatchPlan.ofAll(batches.stream().filter(b -> !b.isEmpty()).toList());
         if (plan == null) {
             return false;
         }

@@ -287,37 +287,31 @@ public final class PostgresMemoryStore implements MemoryStore {
 
     @Override
     public void write(WriteBatch batch) {
-        Checks.notNull("batch", batch);
-        ensureOpen();
-        if (batch.isEmpty()) {
-            return;
-        }
-        writeAll(List.of(batch));
+        writeAll(List.of(Checks.notNull("batch", batch)));
     }
 
     /** One transaction (one commit) for all the batches, holding each of their end users' advisory locks. */
     @Override
     public boolean writeAll(List<WriteBatch> batches) {
-        String tenant = WriteBatch.tenantOf(batches);
         ensureOpen();
-        if (tenant == null) {
-            return true;
-        }
-        java.util.Set<Scope> scopes = new java.util.LinkedHashSet<>();
-        batches.forEach(b -> scopes.add(b.scope()));
-        write(tenant, scopes, (c, s) -> {
-            for (WriteBatch batch : batches) {
-                // session -> next free seq, read inside this transaction, which holds the end user's advisory
-                // lock: no other instance can append to the user's sessions until it commits
-                Scope scope = batch.scope();
-                Map<String, Long> ends = new HashMap<>();
-                for (WriteBatch.Op op : batch.ops()) {
-                    apply(c, s, scope, resolve(c, s, scope, op, ends));
+        String tenant = WriteBatch.tenantOf(batches);
+        if (tenant != null) {
+            java.util.Set<Scope> scopes = new java.util.LinkedHashSet<>();
+            batches.forEach(b -> scopes.add(b.scope()));
+            write(tenant, scopes, (c, s) -> {
+                for (WriteBatch batch : batches) {
+                    // session -> next free seq, read inside this transaction, which holds the end user's advisory
+                    // lock: no other instance can append to the user's sessions until it commits
+                    Scope scope = batch.scope();
+                    Map<String, Long> ends = new HashMap<>();
+                    for (WriteBatch.Op op : batch.ops()) {
+                        apply(c, s, scope, resolve(c, s, scope, op, ends));
+                    }
+                    ends.forEach(batch::seqAssigned);
                 }
-                ends.forEach(batch::seqAssigned);
-            }
-            return null;
-        });
+                return null;
+            });
+        }
         return true;
     }
 

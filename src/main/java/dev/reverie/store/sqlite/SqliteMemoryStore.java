@@ -211,30 +211,24 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     @Override
     public void write(WriteBatch batch) {
-        Checks.notNull("batch", batch);
-        ensureOpen();
-        if (batch.isEmpty()) {
-            return;
-        }
-        writeAll(List.of(batch));
+        writeAll(List.of(Checks.notNull("batch", batch)));
     }
 
     /** One IMMEDIATE transaction (one commit) for all the batches, each statement prepared once. */
     @Override
     public boolean writeAll(List<WriteBatch> batches) {
-        String tenant = WriteBatch.tenantOf(batches);
         ensureOpen();
-        if (tenant == null) {
-            return true;
-        }
-        db(tenant).write(c -> {
-            try (StatementCache statements = new StatementCache(c)) {
-                for (WriteBatch batch : batches) {
-                    apply(statements.connection(), batch);
+        String tenant = WriteBatch.tenantOf(batches);
+        if (tenant != null) {
+            db(tenant).write(c -> {
+                try (StatementCache statements = new StatementCache(c)) {
+                    for (WriteBatch batch : batches) {
+                        apply(statements.connection(), batch);
+                    }
                 }
-            }
-            return null;
-        });
+                return null;
+            });
+        }
         return true;
     }
 
