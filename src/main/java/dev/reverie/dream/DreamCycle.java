@@ -33,8 +33,9 @@ import java.util.function.Supplier;
  * judged observations). See {@code docs/dream.md} for the rules and defaults.
  *
  * <p>Guarantees: every phase reads and writes one end user only and commits as one
- * {@link dev.reverie.spi.WriteBatch}, so a failure leaves that user as before the phase and a rerun
- * completes the cycle; all ids the cycle writes are derived from what they come from and time comes
+ * {@link dev.reverie.spi.WriteBatch} (a {@link #runAll nightly run} commits the batches of several
+ * users in one atomic {@link MemoryStore#writeAll}), so a failure leaves that user as before the
+ * phase and a rerun completes the cycle; all ids the cycle writes are derived from what they come from and time comes
  * from the injected {@link Clock} (read once per user), so running the cycle twice at the same clock
  * changes nothing the second time; the report's counters are what the store shows afterwards.
  *
