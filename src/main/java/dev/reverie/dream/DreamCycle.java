@@ -172,7 +172,9 @@ public final class DreamCycle {
                     LOG.info("dream run interrupted after {} of {} end users", night.done + group.size(), all.size());
                     break;
                 }
-                if (!group.isEmpty() && !group.get(0).scope.tenantId().equals(scope.tenantId())) {
+                if (!group.isEmpty() && (!group.get(0).scope.tenantId().equals(scope.tenantId())
+                        || group.stream().anyMatch(u -> u.scope.equals(scope)))) {
+                    // another tenant's store, or a user listed twice: its second cycle must read the first one's writes
                     commit(group, night);
                     staged = 0;
                 }
