@@ -1,6 +1,7 @@
 package dev.reverie.benchmarks;
 
 import dev.reverie.dream.DreamCycle;
+import dev.reverie.dream.DreamListener;
 import dev.reverie.dream.DreamReport;
 import dev.reverie.spi.MemoryStore;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -28,8 +29,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The dream cycle's consolidation rate (target, DESIGN §12: ≥ 20,000 observations consolidated per
  * second per tenant, rule-based). Each measured invocation runs the cycle (light sleep, deep sleep,
- * REM, prune) for a batch of {@value #BATCH} end users, one after the other as a nightly run of a
- * tenant does, each holding 100 durable memories and 200 fresh PENDING observations (about one in
+ * REM, prune) for a batch of {@value #BATCH} end users as a nightly run of a tenant does
+ * ({@link DreamCycle#runAll(List, DreamListener)}: the users' phases committed together, then the
+ * store's index maintenance), each holding 100 durable memories and 200 fresh PENDING observations (about one in
  * five a repetition; see {@link TenantDataGenerator#dreamBatch}). The batch is written before the
  * invocation, outside the measurement, into the tenant of the cached data set (under the agent
  * {@value #AGENT}, so the data set the read benchmarks use stays as it was).
@@ -101,10 +103,7 @@ public class DreamBenchmark {
     @OperationsPerInvocation(OBSERVATIONS)
     public DreamReport dream() {
         long t0 = System.nanoTime();
-        DreamReport report = DreamReport.EMPTY;
-        for (dev.reverie.Scope scope : batch) {
-            report = report.plus(cycle.run(scope));
-        }
+        DreamReport report = cycle.runAll(batch, DreamListener.NONE);
         measuredNanos += System.nanoTime() - t0;
         measuredObservations += OBSERVATIONS;
         total = total.plus(report);

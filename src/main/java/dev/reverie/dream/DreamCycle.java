@@ -34,8 +34,9 @@ import java.util.function.Supplier;
  * judged observations). See {@code docs/dream.md} for the rules and defaults.
  *
  * <p>Guarantees: every phase reads and writes one end user only and commits as one
- * {@link dev.reverie.spi.WriteBatch}, so a failure leaves that user as before the phase and a rerun
- * completes the cycle; all ids the cycle writes are derived from what they come from and time comes
+ * {@link dev.reverie.spi.WriteBatch} (a {@link #runAll nightly run} commits the batches of several
+ * users in one atomic {@link MemoryStore#writeAll}), so a failure leaves that user as before the
+ * phase and a rerun completes the cycle; all ids the cycle writes are derived from what they come from and time comes
  * from the injected {@link Clock} (read once per user), so running the cycle twice at the same clock
  * changes nothing the second time; the report's counters are what the store shows afterwards.
  *
@@ -64,6 +65,10 @@ public final class DreamCycle {
     public static final String LEASE = "dream";
     /** How long a lease lasts unless renewed: far longer than one phase. */
     public static final java.time.Duration DEFAULT_LEASE_DURATION = java.time.Duration.ofMinutes(10);
+    /** End users whose phases a {@link #runAll} commits together. */
+    static final int MAX_STAGED_USERS = 64;
+    /** Staged write operations after which a {@link #runAll} commits early, bounding what it holds. */
+    static final int MAX_STAGED_OPS = 50_000;
 
     private final MemoryStore store;
     private final MemoryPolicy policy;
@@ -128,10 +133,8 @@ public final class DreamCycle {
     }
 
     /**
-     * Runs the cycle for every end user of a tenant and agent ({@link MemoryStore#endUsers}), one
-     * after another, each in its own phases and batches. A user whose cycle fails is logged, reported
-     * to the listener and counted in {@link DreamReport#failed()}; the others still run. Stops early,
-     * with the report so far, when the calling thread is interrupted.
+     * Runs the cycle for every end user of a tenant and agent ({@link MemoryStore#endUsers}), as
+     * {@link #runAll(List, DreamListener)} does.
      *
      * @return the sum of the end users' reports
      */
@@ -139,32 +142,197 @@ public final class DreamCycle {
         Checks.id("tenantId", tenantId);
         Checks.id("agentId", agentId);
         Checks.notNull("listener", listener);
-        List<Scope> users = store.endUsers(tenantId, agentId);
-        DreamReport total = DreamReport.EMPTY;
-        long done = 0;
-        for (Scope scope : users) {
-            if (Thread.currentThread().isInterrupted()) {
-                LOG.info("dream cycle of {}/{} interrupted after {} of {} end users", tenantId, agentId, done,
-                        users.size());
-                break;
+        return runAll(store.endUsers(tenantId, agentId), listener);
+    }
+
+    /**
+     * Runs the cycle for the given end users one after another, as a nightly run: each user's phases
+     * are computed as in {@link #run(Scope)}, and the phases of up to {@value #MAX_STAGED_USERS}
+     * users are committed together ({@link MemoryStore#writeAll}: one transaction and one sync
+     * instead of one per user and phase), holding those users' locks and leases until then. The
+     * listener hears of a phase as finished once it is committed. When the store cannot commit them
+     * together, or the joint commit fails, each user's phases are written one by one as
+     * {@link #run(Scope)} does, so one failing user never takes the others down. A user whose cycle
+     * fails is logged, reported to the listener and counted in {@link DreamReport#failed()}; the
+     * others still run. Stops early, with the report so far, when the calling thread is interrupted.
+     * Afterwards the store may tidy its indexes ({@link MemoryStore#maintain}).
+     *
+     * @return the sum of the end users' reports
+     */
+    public DreamReport runAll(List<Scope> users, DreamListener listener) {
+        Checks.notNull("users", users);
+        Checks.notNull("listener", listener);
+        List<Scope> all = List.copyOf(users);
+        Night night = new Night(all.size(), listener);
+        List<StagedCycle> group = new ArrayList<>();
+        java.util.Set<String> tenants = new java.util.LinkedHashSet<>();
+        int staged = 0;
+        try {
+            for (Scope scope : all) {
+                if (Thread.currentThread().isInterrupted()) {
+                    LOG.info("dream run interrupted after {} of {} end users", night.done + group.size(), all.size());
+                    break;
+                }
+                if (!group.isEmpty() && (!group.get(0).scope.tenantId().equals(scope.tenantId())
+                        || group.stream().anyMatch(u -> u.scope.equals(scope)))) {
+                    // another tenant's store, or a user listed twice: its second cycle must read the first one's writes
+                    commit(group, night);
+                    staged = 0;
+                }
+                Lock lock = lockFor.apply(scope);
+                // only the first lock of a group is waited for while holding none: no lock-order deadlock
+                if (group.isEmpty()) {
+                    lock.lock();
+                } else if (!lock.tryLock()) {
+                    commit(group, night);
+                    staged = 0;
+                    lock.lock();
+                }
+                StagedCycle user = new StagedCycle(scope);
+                user.lock = lock;
+                group.add(user);
+                stage(user, listener);
+                tenants.add(scope.tenantId());
+                staged += user.size();
+                if (group.size() >= MAX_STAGED_USERS || staged >= MAX_STAGED_OPS) {
+                    commit(group, night);
+                    staged = 0;
+                }
             }
-            DreamReport report = null;
-            try {
-                report = run(scope, listener);
-                total = total.plus(report);
-            } catch (StoreClosedException e) {
-                throw e; // no other user can succeed
-            } catch (RuntimeException e) {
-                // reported to the listener with the exception; the log gets one line, the trace at DEBUG
-                LOG.warn("dream cycle failed for {}; a rerun completes it: {}", scope, e.toString());
-                LOG.debug("dream cycle failure for {}", scope, e);
-                total = total.plus(DreamReport.endUserFailed());
-            }
-            DreamReport finished = report;
-            long count = ++done;
-            Progress.guard(() -> listener.endUserFinished(scope, count, users.size(), finished));
+            commit(group, night);
+        } finally {
+            release(group);
         }
-        return total;
+        for (String tenant : tenants) {
+            try {
+                store.maintain(tenant);
+            } catch (StoreClosedException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                LOG.warn("index maintenance after the dream run of tenant {} failed: {}", tenant, e.toString());
+            }
+        }
+        return night.total;
+    }
+
+    /** The running totals of a {@link #runAll} and its listener. */
+    private static final class Night {
+        final long users;
+        final DreamListener listener;
+        DreamReport total = DreamReport.EMPTY;
+        long done;
+
+        Night(long users, DreamListener listener) {
+            this.users = users;
+            this.listener = listener;
+        }
+
+        void finished(Scope scope, DreamReport report) {
+            total = total.plus(report);
+            long count = ++done;
+            DreamReport reported = report.failed() > 0 ? null : report;
+            Progress.guard(() -> listener.endUserFinished(scope, count, users, reported));
+        }
+    }
+
+    /** Computes one user's cycle into {@code user} (its lock is held), taking its lease; writes nothing. */
+    private void stage(StagedCycle user, DreamListener listener) {
+        try {
+            if (!renewLease(user.scope)) {
+                LOG.debug("dream cycle of {} skipped: another holder has its lease", user.scope);
+                user.outcome = DreamReport.endUserSkipped();
+                return;
+            }
+            user.leased = true;
+            DreamReport report = cycle(user.scope, listener, Mode.PENDING, (phase, changes, counters) -> {
+                user.add(phase, changes.batch(), counters);
+                return false;
+            });
+            if (report.skipped() > 0) {
+                user.phases.clear(); // the lease went to another holder: what was staged must not be written
+                user.outcome = DreamReport.endUserSkipped();
+            }
+        } catch (StoreClosedException e) {
+            throw e; // the store is closed: no other user can succeed
+        } catch (RuntimeException e) {
+            failed(user, e);
+        } finally {
+            leaseTakenAt.remove();
+        }
+    }
+
+    private static void failed(StagedCycle user, RuntimeException e) {
+        // reported to the listener with the exception; the log gets one line, the trace at DEBUG
+        LOG.warn("dream cycle failed for {}; a rerun completes it: {}", user.scope, e.toString());
+        LOG.debug("dream cycle failure for {}", user.scope, e);
+        user.phases.clear();
+        user.outcome = DreamReport.endUserFailed();
+    }
+
+    /**
+     * Commits the staged users' phases in one {@link MemoryStore#writeAll}, or user by user and phase
+     * by phase when the store cannot or the joint write fails; reports each user in order, then
+     * releases their leases and locks.
+     */
+    private void commit(List<StagedCycle> group, Night night) {
+        try {
+            List<dev.reverie.spi.WriteBatch> batches = new ArrayList<>();
+            group.forEach(u -> batches.addAll(u.batches()));
+            boolean together = batches.isEmpty();
+            if (!together) {
+                try {
+                    together = store.writeAll(batches);
+                } catch (StoreClosedException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    LOG.debug("joint commit of {} end users failed; writing them one by one", group.size(), e);
+                }
+            }
+            for (StagedCycle user : group) {
+                night.finished(user.scope, user.outcome != null ? user.outcome : finish(user, together, night.listener));
+            }
+        } finally {
+            release(group);
+            group.clear();
+        }
+    }
+
+    /** Reports a staged user's phases as finished, writing each first unless they were committed together. */
+    private DreamReport finish(StagedCycle user, boolean committed, DreamListener listener) {
+        for (StagedCycle.Phase p : user.phases) {
+            if (!committed && !p.batch().isEmpty()) {
+                try {
+                    store.write(p.batch());
+                } catch (StoreClosedException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    Progress.guard(() -> listener.endUserFailed(user.scope, p.phase(), e));
+                    failed(user, e);
+                    return user.outcome;
+                }
+            }
+            Progress.guard(() -> listener.phaseFinished(user.scope, p.phase(), p.counters()));
+        }
+        return user.report();
+    }
+
+    /** Releases the leases and locks the staged users still hold. */
+    private void release(List<StagedCycle> group) {
+        for (StagedCycle user : group) {
+            if (user.leased) {
+                user.leased = false;
+                try {
+                    store.releaseLease(user.scope, LEASE, leaseHolder);
+                } catch (RuntimeException e) {
+                    // the store closed or failed: the lease expires on its own
+                    LOG.debug("could not release the dream lease of {}", user.scope, e);
+                }
+            }
+            if (user.lock != null) {
+                user.lock.unlock();
+                user.lock = null;
+            }
+        }
     }
 
     /**
@@ -231,7 +399,23 @@ public final class DreamCycle {
         return taken == null || !leaseClock.instant().isBefore(taken.plus(leaseDuration.dividedBy(2)));
     }
 
+    /** What a cycle does with each computed phase: write it now, or stage it for a later joint commit. */
+    private interface PhaseSink {
+        /** Takes the phase's writes; returns whether they are committed (then the phase is reported finished). */
+        boolean accept(DreamPhase phase, UserState.Changes changes, DreamReport counters);
+    }
+
+    /** The cycle of {@link #run} and {@link #consolidate}: each phase is written as soon as it is computed. */
     private DreamReport cycle(Scope scope, DreamListener listener, Mode mode) {
+        return cycle(scope, listener, mode, (phase, changes, counters) -> {
+            if (!changes.isEmpty()) {
+                store.write(changes.batch());
+            }
+            return true;
+        });
+    }
+
+    private DreamReport cycle(Scope scope, DreamListener listener, Mode mode, PhaseSink sink) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         UserState state = UserState.load(store, scope, now);
         Vectors vectors = new Vectors(embedder);
@@ -249,6 +433,7 @@ public final class DreamCycle {
             Counts counts = new Counts();
             UserState.Changes changes = state.changes(phase);
             Progress progress = new Progress(listener, scope, phase);
+            boolean committed;
             try {
                 switch (phase) {
                     case LIGHT -> light.run(state, lightCandidates(state, mode, vectors), changes, counts, vectors,
@@ -261,15 +446,15 @@ public final class DreamCycle {
                     case REM -> rem.run(state, changes, counts, vectors, progress);
                     case PRUNE -> prune.run(state, changes, counts, progress);
                 }
-                if (!changes.isEmpty()) {
-                    store.write(changes.batch());
-                }
+                committed = sink.accept(phase, changes, counts.toReport());
             } catch (RuntimeException e) {
                 Progress.guard(() -> listener.endUserFailed(scope, phase, e));
                 throw e;
             }
             DreamReport phaseReport = counts.toReport();
-            Progress.guard(() -> listener.phaseFinished(scope, phase, phaseReport));
+            if (committed) {
+                Progress.guard(() -> listener.phaseFinished(scope, phase, phaseReport));
+            }
             report = report.plus(phaseReport);
         }
         return report.plus(DreamReport.endUserDone());

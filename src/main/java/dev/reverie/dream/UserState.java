@@ -134,6 +134,9 @@ final class UserState {
         private final Set<String> memoryDeletes = new LinkedHashSet<>();
         private final List<MemoryEvent> events = new ArrayList<>();
         private final Map<String, Integer> eventsPerMemory = new HashMap<>();
+        /** id → the row as it was when this phase first changed it ({@code null}: it did not exist). */
+        private final Map<String, Observation> observationsBefore = new HashMap<>();
+        private final Map<String, Memory> memoriesBefore = new HashMap<>();
         private StyleProfile stylePut;
         private Instant purgeArchiveBefore;
 
@@ -142,25 +145,37 @@ final class UserState {
         }
 
         void put(Observation o) {
-            observations.put(o.id(), o);
+            Observation before = observations.put(o.id(), o);
+            if (!observationsBefore.containsKey(o.id())) {
+                observationsBefore.put(o.id(), before);
+            }
             observationDeletes.remove(o.id());
             observationPuts.put(o.id(), o);
         }
 
         void deleteObservation(String id) {
-            observations.remove(id);
+            Observation before = observations.remove(id);
+            if (!observationsBefore.containsKey(id)) {
+                observationsBefore.put(id, before);
+            }
             observationPuts.remove(id);
             observationDeletes.add(id);
         }
 
         void put(Memory m) {
-            memories.put(m.id(), m);
+            Memory before = memories.put(m.id(), m);
+            if (!memoriesBefore.containsKey(m.id())) {
+                memoriesBefore.put(m.id(), before);
+            }
             memoryDeletes.remove(m.id());
             memoryPuts.put(m.id(), m);
         }
 
         void deleteMemory(String id) {
-            memories.remove(id);
+            Memory before = memories.remove(id);
+            if (!memoriesBefore.containsKey(id)) {
+                memoriesBefore.put(id, before);
+            }
             memoryPuts.remove(id);
             memoryDeletes.add(id);
         }
@@ -190,12 +205,31 @@ final class UserState {
                     && memoryDeletes.isEmpty() && events.isEmpty() && stylePut == null && purgeArchiveBefore == null;
         }
 
-        /** The staged writes as one batch for this user: rows first, then their history. */
+        /**
+         * The staged writes as one batch for this user: rows first, then their history. A row that
+         * differs from its version before the phase only in its status (and the status's time) is
+         * written as a status change, not as the whole record.
+         */
         WriteBatch batch() {
             WriteBatch b = WriteBatch.of(scope);
-            observationPuts.values().forEach(b::put);
+            for (Observation o : observationPuts.values()) {
+                Observation before = observationsBefore.get(o.id());
+                if (before != null && o.equals(before.withStatus(o.status(), o.consolidatedAt()))) {
+                    b.setStatus(o.id(), o.status(), o.consolidatedAt());
+                } else {
+                    b.put(o);
+                }
+            }
             observationDeletes.forEach(b::deleteObservation);
-            memoryPuts.values().forEach(b::put);
+            for (Memory m : memoryPuts.values()) {
+                Memory before = memoriesBefore.get(m.id());
+                if (before != null && m.equals(before.toBuilder().status(m.status()).supersededBy(m.supersededBy())
+                        .updatedAt(m.updatedAt()).build())) {
+                    b.setMemoryStatus(m.id(), m.status(), m.supersededBy(), m.updatedAt());
+                } else {
+                    b.put(m);
+                }
+            }
             memoryDeletes.forEach(b::deleteMemory);
             if (stylePut != null) {
                 b.put(stylePut);

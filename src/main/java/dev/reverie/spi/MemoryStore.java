@@ -38,6 +38,28 @@ public interface MemoryStore extends AutoCloseable {
     /** Applies every operation of the batch atomically: afterwards all are visible, or none is. */
     void write(WriteBatch batch);
 
+    /**
+     * Applies several batches of one tenant (for any of its end users) in order as one atomic step,
+     * with one commit: afterwards all of them are visible, or none is. Returns {@code false}, having
+     * written nothing, when the store cannot do that for these batches (the default); the caller then
+     * writes them one by one with {@link #write}. A caller with many small batches (the dream
+     * cycle's nightly run over a tenant's end users) pays one durable commit instead of one each.
+     *
+     * @throws IllegalArgumentException when the batches belong to more than one tenant
+     */
+    default boolean writeAll(List<WriteBatch> batches) {
+        WriteBatch.tenantOf(batches);
+        return false;
+    }
+
+    /**
+     * A hint that a large run of writes to the tenant has ended (the dream cycle calls it after a
+     * nightly run): the store may tidy its indexes (SQLite merges its full-text index segments), with
+     * bounded work. The default does nothing.
+     */
+    default void maintain(String tenantId) {
+    }
+
     /** One observation by id. */
     Optional<Observation> observation(Scope scope, String id);
 

@@ -3,7 +3,9 @@ package dev.reverie.spi;
 import dev.reverie.Embedding;
 import dev.reverie.Memory;
 import dev.reverie.MemoryEvent;
+import dev.reverie.MemoryStatus;
 import dev.reverie.Observation;
+import dev.reverie.ObservationStatus;
 import dev.reverie.Scope;
 import dev.reverie.SessionSummary;
 import dev.reverie.SessionTurn;
@@ -23,13 +25,28 @@ public final class WriteBatch {
 
     /** One write operation; the store switches on the concrete type. */
     public sealed interface Op permits PutObservation, DeleteObservation, PutMemory, DeleteMemory, AppendHistory,
-            AppendTurn, ArchiveTurn, PurgeArchive, PutSummary, PutStyle, DeleteStyle {
+            AppendTurn, ArchiveTurn, PurgeArchive, PutSummary, PutStyle, DeleteStyle, SetObservationStatus,
+            SetMemoryStatus {
     }
 
     public record PutObservation(Observation observation) implements Op { }
     public record DeleteObservation(String id) implements Op { }
     public record PutMemory(Memory memory) implements Op { }
     public record DeleteMemory(String id) implements Op { }
+    /**
+     * Changes only the status and consolidation time of a stored observation: afterwards it reads as
+     * {@code stored.withStatus(status, consolidatedAt)}. Nothing happens when the observation does not
+     * exist. Stores apply it without re-indexing the text where they can.
+     */
+    public record SetObservationStatus(String id, ObservationStatus status, java.time.Instant consolidatedAt)
+            implements Op { }
+    /**
+     * Changes only the status, {@code supersededBy} and {@code updatedAt} of a stored memory: afterwards it
+     * reads as the stored memory with those three fields replaced. Nothing happens when the memory does
+     * not exist. Stores apply it without re-indexing the text where they can.
+     */
+    public record SetMemoryStatus(String id, MemoryStatus status, String supersededBy, java.time.Instant updatedAt)
+            implements Op { }
     public record AppendHistory(MemoryEvent event) implements Op { }
     /**
      * A turn appended to its session. With {@code atSessionEnd} its seq is an offset that the store
@@ -75,6 +92,31 @@ public final class WriteBatch {
 
     public Scope scope() {
         return scope;
+    }
+
+    /**
+     * The one tenant of {@code batches} (for {@link MemoryStore#writeAll}), or {@code null} when none of
+     * them has anything to write.
+     *
+     * @throws IllegalArgumentException when they belong to more than one tenant
+     */
+    public static String tenantOf(List<WriteBatch> batches) {
+        Checks.notNull("batches", batches);
+        String tenant = null;
+        for (WriteBatch b : batches) {
+            String t = Checks.notNull("batch", b).scope().tenantId();
+            if (tenant != null && !tenant.equals(t)) {
+                throw new IllegalArgumentException("batches of one writeAll must share a tenant, found '" + tenant
+                        + "' and '" + t + "'");
+            }
+            tenant = t;
+        }
+        for (WriteBatch b : batches) {
+            if (!b.isEmpty()) {
+                return tenant;
+            }
+        }
+        return null;
     }
 
     /** The operations in order (an unmodifiable copy). */
@@ -198,6 +240,29 @@ public final class WriteBatch {
     public WriteBatch put(StyleProfile p) {
         check(p.scope());
         ops.add(new PutStyle(p));
+        return this;
+    }
+
+    /**
+     * Sets the status and consolidation time ({@code null} for none) of a stored observation, leaving
+     * every other field as stored; nothing happens when it does not exist. Cheaper than a {@link #put}
+     * of the whole record: the dream cycle marks most observations it judges this way.
+     */
+    public WriteBatch setStatus(String observationId, ObservationStatus status, java.time.Instant consolidatedAt) {
+        ops.add(new SetObservationStatus(Checks.id("observation id", observationId), Checks.notNull("status", status),
+                consolidatedAt));
+        return this;
+    }
+
+    /**
+     * Sets the status, the id of the memory that superseded it ({@code null} for none) and the update
+     * time of a stored memory, leaving every other field as stored; nothing happens when it does not
+     * exist.
+     */
+    public WriteBatch setMemoryStatus(String memoryId, MemoryStatus status, String supersededBy,
+                                      java.time.Instant updatedAt) {
+        ops.add(new SetMemoryStatus(Checks.id("memory id", memoryId), Checks.notNull("status", status), supersededBy,
+                Checks.notNull("updatedAt", updatedAt)));
         return this;
     }
 

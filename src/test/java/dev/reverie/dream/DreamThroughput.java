@@ -129,7 +129,7 @@ public final class DreamThroughput {
         }
     }
 
-    private static Observation observation(Random random, Scope scope, int i, Instant at) {
+    static Observation observation(Random random, Scope scope, int i, Instant at) {
         String session = "session-" + (i / 40);
         String turn = "turn-" + i;
         Provenance provenance = new Provenance(Source.USER, session, turn, at, Outcome.UNKNOWN, Trust.FIRST_PARTY);

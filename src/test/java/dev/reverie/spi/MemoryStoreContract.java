@@ -282,6 +282,122 @@ public abstract class MemoryStoreContract {
         assertThat(store.memory(ALICE, fresh.id())).contains(fresh);
     }
 
+    // ------------------------------------------------------------ status-only changes and joint writes
+
+    @Test
+    void should_change_only_the_status_of_a_stored_observation_or_memory() {
+        Observation o = observation(ALICE, "likes green tea", 0).withEmbedding(Embedding.of(new float[] {1f, 0.5f}));
+        Memory m = memory(ALICE, "works as a nurse", 1).toBuilder().importance(61.5)
+                .embedding(Embedding.of(new float[] {0.25f, 2f})).build();
+        put(ALICE, o, m);
+        Instant judged = T0.plusSeconds(3_600);
+
+        store.write(WriteBatch.of(ALICE).setStatus(o.id(), ObservationStatus.CONSOLIDATED, judged)
+                .setMemoryStatus(m.id(), MemoryStatus.SUPERSEDED, "m-newer", judged));
+
+        Observation judgedObservation = o.withStatus(ObservationStatus.CONSOLIDATED, judged);
+        Memory superseded = m.toBuilder().status(MemoryStatus.SUPERSEDED).supersededBy("m-newer").updatedAt(judged)
+                .build();
+        assertThat(store.observation(ALICE, o.id())).contains(judgedObservation);
+        assertThat(store.memory(ALICE, m.id())).contains(superseded);
+        assertThat(store.observations(ALICE, ObservationFilter.all().withStatuses(ObservationStatus.PENDING))).isEmpty();
+        assertThat(store.searchObservations(ALICE, "green tea", EnumSet.of(ObservationStatus.CONSOLIDATED), 10))
+                .extracting(s -> s.item().id()).containsExactly(o.id());
+        assertThat(store.searchObservations(ALICE, "green tea", EnumSet.of(ObservationStatus.PENDING), 10)).isEmpty();
+        assertThat(store.searchMemories(ALICE, "nurse", EnumSet.of(MemoryStatus.SUPERSEDED),
+                EnumSet.allOf(MemoryKind.class), 10)).extracting(s -> s.item().id()).containsExactly(m.id());
+        assertThat(store.searchMemories(ALICE, "nurse", EnumSet.of(MemoryStatus.ACTIVE),
+                EnumSet.allOf(MemoryKind.class), 10)).isEmpty();
+
+        store.write(WriteBatch.of(ALICE).setStatus(o.id(), ObservationStatus.PENDING, null)
+                .setMemoryStatus(m.id(), MemoryStatus.ACTIVE, null, judged.plusSeconds(1)));
+        reopen();
+        assertThat(store.observation(ALICE, o.id())).contains(o);
+        assertThat(store.memory(ALICE, m.id())).contains(m.toBuilder().updatedAt(judged.plusSeconds(1)).build());
+    }
+
+    @Test
+    void should_apply_a_status_change_in_batch_order_and_never_create_a_row() {
+        Observation put = observation(ALICE, "likes jazz", 0);
+        Observation deleted = observation(ALICE, "likes rock", 1);
+        put(ALICE, deleted);
+
+        store.write(WriteBatch.of(ALICE)
+                .put(put).setStatus(put.id(), ObservationStatus.DISCARDED, T0)
+                .deleteObservation(deleted.id()).setStatus(deleted.id(), ObservationStatus.CONSOLIDATED, T0)
+                .setStatus("never-written", ObservationStatus.CONSOLIDATED, T0)
+                .setMemoryStatus("never-written", MemoryStatus.DEPRECATED, null, T0));
+
+        assertThat(store.observations(ALICE, ObservationFilter.all()))
+                .containsExactly(put.withStatus(ObservationStatus.DISCARDED, T0));
+        assertThat(store.memories(ALICE, MemoryFilter.all())).isEmpty();
+        assertThat(store.observations(BOB, ObservationFilter.all())).isEmpty();
+    }
+
+    @Test
+    void should_write_several_end_users_batches_together_or_leave_them_to_single_writes() {
+        Memory alices = memory(ALICE, "lives in Recife", 0);
+        Memory bobs = memory(BOB, "lives in Porto", 0);
+        Observation o = observation(ALICE, "lives in Recife", 0);
+        put(ALICE, o);
+
+        List<WriteBatch> batches = List.of(WriteBatch.of(ALICE).put(alices), WriteBatch.of(BOB).put(bobs),
+                WriteBatch.of(ALICE).setStatus(o.id(), ObservationStatus.CONSOLIDATED, T0));
+        if (!store.writeAll(batches)) {
+            // a store may decline: then it wrote nothing, and the caller writes them one by one
+            assertThat(store.memories(ALICE, MemoryFilter.all())).isEmpty();
+            assertThat(store.memories(BOB, MemoryFilter.all())).isEmpty();
+            return;
+        }
+        reopen();
+        assertThat(store.memories(ALICE, MemoryFilter.all())).containsExactly(alices);
+        assertThat(store.memories(BOB, MemoryFilter.all())).containsExactly(bobs);
+        assertThat(store.observation(ALICE, o.id())).contains(o.withStatus(ObservationStatus.CONSOLIDATED, T0));
+        assertThat(store.searchMemories(BOB, "Porto", EnumSet.allOf(MemoryStatus.class),
+                EnumSet.allOf(MemoryKind.class), 10)).extracting(s -> s.item().id()).containsExactly(bobs.id());
+    }
+
+    @Test
+    void should_write_joint_batches_all_or_nothing() {
+        SessionTurn turn = new SessionTurn(ALICE, "s1", 0, "t1", TurnRole.USER, null, "first", T0);
+        store.write(WriteBatch.of(ALICE).append(turn));
+        Memory bobs = memory(BOB, "should vanish", 0);
+        List<WriteBatch> batches = List.of(WriteBatch.of(BOB).put(bobs),
+                WriteBatch.of(ALICE).append(turn)); // same session and seq again: the store must refuse it
+
+        boolean written;
+        try {
+            written = store.writeAll(batches);
+        } catch (RuntimeException refused) {
+            written = false;
+        }
+
+        assertThat(written).isFalse();
+        assertThat(store.memories(BOB, MemoryFilter.all())).isEmpty();
+        assertThat(store.searchMemories(BOB, "vanish", EnumSet.allOf(MemoryStatus.class),
+                EnumSet.allOf(MemoryKind.class), 10)).isEmpty();
+        assertThatThrownBy(() -> store.writeAll(List.of(WriteBatch.of(ALICE).put(memory(ALICE, "x", 0)),
+                WriteBatch.of(ALICE_OTHER_TENANT).put(memory(ALICE_OTHER_TENANT, "y", 0)))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("share a tenant");
+    }
+
+    @Test
+    void should_find_everything_as_before_after_index_maintenance() {
+        for (int i = 0; i < 30; i++) {
+            Scope who = i % 2 == 0 ? ALICE : BOB;
+            put(who, memory(who, "note number " + i + " about tea", i));
+            put(ALICE, observation(ALICE, "said " + i + " things about coffee", i));
+        }
+        store.maintain(ALICE.tenantId());
+        store.maintain(ALICE_OTHER_TENANT.tenantId()); // a tenant with no data yet
+
+        assertThat(store.searchMemories(ALICE, "tea", EnumSet.allOf(MemoryStatus.class),
+                EnumSet.allOf(MemoryKind.class), 50)).hasSize(15);
+        assertThat(store.searchObservations(ALICE, "coffee", EnumSet.allOf(ObservationStatus.class), 50)).hasSize(30);
+        assertThat(store.searchMemories(ALICE_OTHER_TENANT, "tea", EnumSet.allOf(MemoryStatus.class),
+                EnumSet.allOf(MemoryKind.class), 50)).isEmpty();
+    }
+
     // ------------------------------------------------------------ ordering, paging and filters
 
     @Test

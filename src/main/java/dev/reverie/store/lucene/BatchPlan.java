@@ -54,6 +54,14 @@ final class BatchPlan {
      */
     private final List<WriteBatch.Op> atSessionEnd = new ArrayList<>();
     private final WriteBatch batch;
+    /** uid → the record a put of this batch wrote, so a later status change applies to it. */
+    private final Map<String, Object> records = new LinkedHashMap<>();
+    /**
+     * uid → a status change of a record this batch did not put: the stored document is read and
+     * rewritten in {@link #apply}; until then its {@link #byUid} entry holds {@link #STORED_RECORD}.
+     */
+    private final Map<String, WriteBatch.Op> statusOfStored = new LinkedHashMap<>();
+    private static final Document STORED_RECORD = new Document();
 
     private BatchPlan(WriteBatch batch) {
         this.batch = batch;
@@ -62,8 +70,32 @@ final class BatchPlan {
 
     /** Builds the documents of every operation (JSON and analysis inputs), outside any lock. */
     static BatchPlan of(WriteBatch batch) {
-        Scope s = batch.scope();
         BatchPlan plan = new BatchPlan(batch);
+        plan.add(batch);
+        return plan;
+    }
+
+    /**
+     * One plan for several batches of one tenant, applied in order as one atomic block (the net effect
+     * per uid across all of them), or {@code null} when a batch appends or archives session turns:
+     * their seqs and uniqueness are checked per batch, so those batches are written one by one.
+     */
+    static BatchPlan ofAll(List<WriteBatch> batches) {
+        for (WriteBatch b : batches) {
+            for (WriteBatch.Op op : b.ops()) {
+                if (op instanceof WriteBatch.AppendTurn || op instanceof WriteBatch.ArchiveTurn) {
+                    return null;
+                }
+            }
+        }
+        BatchPlan plan = new BatchPlan(batches.get(0));
+        batches.forEach(plan::add);
+        return plan;
+    }
+
+    private void add(WriteBatch batch) {
+        Scope s = batch.scope();
+        BatchPlan plan = this;
         for (WriteBatch.Op op : batch.ops()) {
             if (op instanceof WriteBatch.AppendTurn t && t.atSessionEnd()
                     || op instanceof WriteBatch.ArchiveTurn a && a.atSessionEnd()) {
@@ -71,14 +103,17 @@ final class BatchPlan {
                 // keep the batch order: a later op on the same uid still overrides this one
                 plan.byUid.put("pending:" + plan.atSessionEnd.size(), null);
             } else if (op instanceof WriteBatch.PutObservation p) {
-                plan.put(LuceneDocuments.uid(Type.OBSERVATION, s, p.observation().id()),
-                        LuceneDocuments.observation(p.observation()));
+                plan.putRecord(LuceneDocuments.uid(Type.OBSERVATION, s, p.observation().id()), p.observation());
             } else if (op instanceof WriteBatch.DeleteObservation d) {
                 plan.put(LuceneDocuments.uid(Type.OBSERVATION, s, d.id()), null);
             } else if (op instanceof WriteBatch.PutMemory p) {
-                plan.put(LuceneDocuments.uid(Type.MEMORY, s, p.memory().id()), LuceneDocuments.memory(p.memory()));
+                plan.putRecord(LuceneDocuments.uid(Type.MEMORY, s, p.memory().id()), p.memory());
             } else if (op instanceof WriteBatch.DeleteMemory d) {
                 plan.put(LuceneDocuments.uid(Type.MEMORY, s, d.id()), null);
+            } else if (op instanceof WriteBatch.SetObservationStatus u) {
+                plan.setStatus(LuceneDocuments.uid(Type.OBSERVATION, s, u.id()), op);
+            } else if (op instanceof WriteBatch.SetMemoryStatus u) {
+                plan.setStatus(LuceneDocuments.uid(Type.MEMORY, s, u.id()), op);
             } else if (op instanceof WriteBatch.AppendHistory h) {
                 plan.events.add(h.event());
             } else if (op instanceof WriteBatch.AppendTurn t) {
@@ -102,11 +137,65 @@ final class BatchPlan {
                 throw new IllegalArgumentException("unknown write operation " + op);
             }
         }
-        return plan;
     }
 
     private void put(String uid, Document doc) {
         byUid.put(uid, doc);
+        records.remove(uid);
+        statusOfStored.remove(uid);
+    }
+
+    /** Puts an observation or memory record ({@code null}: deletes it). */
+    private void putRecord(String uid, Object record) {
+        put(uid, record == null ? null : document(record));
+        if (record != null) {
+            records.put(uid, record);
+        }
+    }
+
+    /** A status change: applied to what this batch put, or to the stored record when the batch did not touch it. */
+    private void setStatus(String uid, WriteBatch.Op op) {
+        Object record = records.get(uid);
+        if (record != null) {
+            putRecord(uid, withStatus(record, op));
+        } else if (!byUid.containsKey(uid) || byUid.get(uid) == STORED_RECORD) {
+            byUid.put(uid, STORED_RECORD);
+            statusOfStored.put(uid, op);
+        }
+        // else: deleted earlier in this batch, so there is nothing to change
+    }
+
+    private static Object withStatus(Object record, WriteBatch.Op op) {
+        if (record instanceof dev.reverie.Observation o && op instanceof WriteBatch.SetObservationStatus u) {
+            return o.withStatus(u.status(), u.consolidatedAt());
+        }
+        if (record instanceof dev.reverie.Memory m && op instanceof WriteBatch.SetMemoryStatus u) {
+            return m.toBuilder().status(u.status()).supersededBy(u.supersededBy()).updatedAt(u.updatedAt()).build();
+        }
+        throw new IllegalStateException("status change " + op + " does not fit " + record);
+    }
+
+    private static Document document(Object record) {
+        return record instanceof dev.reverie.Observation o ? LuceneDocuments.observation(o)
+                : LuceneDocuments.memory((dev.reverie.Memory) record);
+    }
+
+    /** Reads the stored records whose status this batch changes and puts their new versions (absent ones stay absent). */
+    private void resolveStoredStatus(IndexSearcher current) throws IOException {
+        for (Map.Entry<String, WriteBatch.Op> e : statusOfStored.entrySet()) {
+            String uid = e.getKey();
+            org.apache.lucene.search.ScoreDoc[] hits =
+                    current.search(LuceneDocuments.term(LuceneDocuments.UID, uid), 1).scoreDocs;
+            if (hits.length == 0) {
+                byUid.remove(uid);
+                continue;
+            }
+            Object stored = e.getValue() instanceof WriteBatch.SetObservationStatus
+                    ? LuceneDocuments.observation(current.storedFields(), hits[0].doc)
+                    : LuceneDocuments.memory(current.storedFields(), hits[0].doc);
+            byUid.put(uid, document(withStatus(stored, e.getValue())));
+        }
+        statusOfStored.clear();
     }
 
     private void appendTurn(SessionTurn t) {
@@ -132,6 +221,9 @@ final class BatchPlan {
     void apply(IndexWriter writer, IndexSearcher current, LongSupplier ords, SessionEnd ends) throws IOException {
         if (!atSessionEnd.isEmpty()) {
             resolveSessionEnds(current, ends);
+        }
+        if (!statusOfStored.isEmpty()) {
+            resolveStoredStatus(current);
         }
         for (Map.Entry<String, SessionTurn> e : appendedTurns.entrySet()) {
             if (current.count(LuceneDocuments.term(LuceneDocuments.UID, e.getKey())) > 0) {

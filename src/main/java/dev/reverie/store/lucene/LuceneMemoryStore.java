@@ -438,6 +438,28 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
 
     /**
+     * All the batches as one block of documents and one commit; {@code false} (nothing written) when a
+     * batch appends or archives session turns.
+     */
+    @Override
+    public boolean writeAll(List<WriteBatch> batches) {
+        ensureOpen();
+        String tenant = WriteBatch.tenantOf(batches);
+        if (tenant == null) {
+            return true;
+        }
+        BatchPlan plan = BatchPlan.ofAll(batches.stream().filter(b -> !b.isEmpty()).toList());
+        if (plan == null) {
+            return false;
+        }
+        TenantIndex t = index(tenant);
+        t.write((writer, current) -> plan.apply(writer, current, t::nextOrd, (searcher, sessionId) -> {
+            throw new IllegalStateException("no session turn in a writeAll plan");
+        }), false);
+        return true;
+    }
+
+    /**
      * Deletes every document of the scope, then rewrites the segments that held them
      * ({@code forceMergeDeletes}, waiting for merges already running and repeating until no segment
      * has deletions), commits, refreshes the searchers and deletes unreferenced files, so when it

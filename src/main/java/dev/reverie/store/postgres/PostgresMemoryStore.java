@@ -227,14 +227,25 @@ public final class PostgresMemoryStore implements MemoryStore {
      * batches never interleave, across every instance); commits on success, rolls back on any failure.
      */
     private <T> T write(Scope scope, SqlWork<T> work) {
-        String schema = schema(scope.tenantId());
+        return write(scope.tenantId(), List.of(scope), work);
+    }
+
+    /** One transaction holding the advisory locks of {@code scopes} (taken in key order, so two such never deadlock). */
+    private <T> T write(String tenantId, java.util.Collection<Scope> scopes, SqlWork<T> work) {
+        String schema = schema(tenantId);
+        java.util.SortedSet<Long> keys = new java.util.TreeSet<>();
+        for (Scope scope : scopes) {
+            keys.add(lockKey("scope", schema, scope.agentId(), scope.endUserId()));
+        }
         try (Connection c = dataSource.getConnection()) {
             boolean auto = c.getAutoCommit();
             c.setAutoCommit(false);
             try {
                 try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
-                    ps.setLong(1, lockKey("scope", schema, scope.agentId(), scope.endUserId()));
-                    ps.execute();
+                    for (long key : keys) {
+                        ps.setLong(1, key);
+                        ps.execute();
+                    }
                 }
                 T result = work.apply(c, schema);
                 c.commit();
@@ -277,23 +288,32 @@ public final class PostgresMemoryStore implements MemoryStore {
 
     @Override
     public void write(WriteBatch batch) {
-        Checks.notNull("batch", batch);
+        writeAll(List.of(Checks.notNull("batch", batch)));
+    }
+
+    /** One transaction (one commit) for all the batches, holding each of their end users' advisory locks. */
+    @Override
+    public boolean writeAll(List<WriteBatch> batches) {
         ensureOpen();
-        if (batch.isEmpty()) {
-            return;
+        String tenant = WriteBatch.tenantOf(batches);
+        if (tenant != null) {
+            java.util.Set<Scope> scopes = new java.util.LinkedHashSet<>();
+            batches.forEach(b -> scopes.add(b.scope()));
+            write(tenant, scopes, (c, s) -> {
+                for (WriteBatch batch : batches) {
+                    // session -> next free seq, read inside this transaction, which holds the end user's advisory
+                    // lock: no other instance can append to the user's sessions until it commits
+                    Scope scope = batch.scope();
+                    Map<String, Long> ends = new HashMap<>();
+                    for (WriteBatch.Op op : batch.ops()) {
+                        apply(c, s, scope, resolve(c, s, scope, op, ends));
+                    }
+                    ends.forEach(batch::seqAssigned);
+                }
+                return null;
+            });
         }
-        Scope scope = batch.scope();
-        List<WriteBatch.Op> ops = batch.ops();
-        write(scope, (c, s) -> {
-            // session -> next free seq, read inside this transaction, which holds the end user's advisory
-            // lock: no other instance can append to the user's sessions until it commits
-            Map<String, Long> ends = new HashMap<>();
-            for (WriteBatch.Op op : ops) {
-                apply(c, s, scope, resolve(c, s, scope, op, ends));
-            }
-            ends.forEach(batch::seqAssigned);
-            return null;
-        });
+        return true;
     }
 
     /** An op whose seq is an offset from its session's end, turned into one with its final seq. */
@@ -333,6 +353,16 @@ public final class PostgresMemoryStore implements MemoryStore {
             putMemory(c, schema, s, p.memory());
         } else if (op instanceof WriteBatch.DeleteMemory d) {
             update(c, schema, "DELETE FROM ${s}.memories WHERE agent = ? AND usr = ? AND id = ?", a, u, d.id());
+        } else if (op instanceof WriteBatch.SetObservationStatus st) {
+            update(c, schema, "UPDATE ${s}.observations SET status = ?, data = jsonb_set(jsonb_set(data::jsonb,"
+                            + " '{status}', ?::jsonb), '{consolidatedAt}', ?::jsonb)::text"
+                            + " WHERE agent = ? AND usr = ? AND id = ?", st.status().name(), Json.write(st.status()),
+                    Json.write(st.consolidatedAt()), a, u, st.id());
+        } else if (op instanceof WriteBatch.SetMemoryStatus st) {
+            update(c, schema, "UPDATE ${s}.memories SET status = ?, data = jsonb_set(jsonb_set(jsonb_set(data::jsonb,"
+                            + " '{status}', ?::jsonb), '{supersededBy}', ?::jsonb), '{updatedAt}', ?::jsonb)::text"
+                            + " WHERE agent = ? AND usr = ? AND id = ?", st.status().name(), Json.write(st.status()),
+                    Json.write(st.supersededBy()), Json.write(st.updatedAt()), a, u, st.id());
         } else if (op instanceof WriteBatch.AppendHistory h) {
             update(c, schema, "INSERT INTO ${s}.history (agent, usr, memory_id, data) VALUES (?, ?, ?, ?)",
                     a, u, h.event().memoryId(), Json.write(h.event()));

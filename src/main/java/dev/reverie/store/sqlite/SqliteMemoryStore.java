@@ -20,6 +20,7 @@ import dev.reverie.internal.TenantNames;
 import dev.reverie.internal.Jdbc;
 import dev.reverie.internal.Jdbc.RowMapper;
 import dev.reverie.internal.Json;
+import dev.reverie.internal.StatementCache;
 import dev.reverie.internal.Terms;
 import dev.reverie.internal.Vectors;
 import static dev.reverie.internal.Jdbc.bind;
@@ -79,6 +80,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class SqliteMemoryStore implements MemoryStore {
 
     private static final int MAX_QUERY_TERMS = 32;
+    /** Pages an FTS5 index may write in one {@link #maintain} call. */
+    private static final int MERGE_PAGES = 2_000;
     private static final java.util.regex.Pattern WORD = java.util.regex.Pattern.compile("[\\p{L}\\p{N}]+");
 
     private final Path folder;
@@ -209,21 +212,50 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     @Override
     public void write(WriteBatch batch) {
-        Checks.notNull("batch", batch);
+        writeAll(List.of(Checks.notNull("batch", batch)));
+    }
+
+    /** One IMMEDIATE transaction (one commit) for all the batches, each statement prepared once. */
+    @Override
+    public boolean writeAll(List<WriteBatch> batches) {
         ensureOpen();
-        if (batch.isEmpty()) {
-            return;
+        String tenant = WriteBatch.tenantOf(batches);
+        if (tenant != null) {
+            db(tenant).write(c -> {
+                try (StatementCache statements = new StatementCache(c)) {
+                    for (WriteBatch batch : batches) {
+                        apply(statements.connection(), batch);
+                    }
+                }
+                return null;
+            });
         }
+        return true;
+    }
+
+    private void apply(Connection c, WriteBatch batch) throws SQLException {
         Scope scope = batch.scope();
-        List<WriteBatch.Op> ops = batch.ops();
-        db(scope.tenantId()).write(c -> {
-            // session → next free seq, read inside this IMMEDIATE transaction, which holds SQLite's write
-            // lock: no other connection or process can append to the session until it commits
-            java.util.Map<String, Long> ends = new java.util.HashMap<>();
-            for (WriteBatch.Op op : ops) {
-                apply(c, scope, resolve(c, scope, op, ends));
+        // session → next free seq, read inside this IMMEDIATE transaction, which holds SQLite's write
+        // lock: no other connection or process can append to the session until it commits
+        java.util.Map<String, Long> ends = new java.util.HashMap<>();
+        for (WriteBatch.Op op : batch.ops()) {
+            apply(c, scope, resolve(c, scope, op, ends));
+        }
+        ends.forEach(batch::seqAssigned);
+    }
+
+    /**
+     * A bounded incremental merge of the tenant's FTS5 segments (a night's writes leave many, and a
+     * search pays per segment): at most {@value #MERGE_PAGES} pages per index, in one transaction.
+     */
+    @Override
+    public void maintain(String tenantId) {
+        Checks.id("tenantId", tenantId);
+        ensureOpen();
+        db(tenantId).write(c -> {
+            for (String fts : List.of("memories_fts", "observations_fts", "archive_fts")) {
+                update(c, "INSERT INTO " + fts + " (" + fts + ", rank) VALUES ('merge', ?)", -MERGE_PAGES);
             }
-            ends.forEach(batch::seqAssigned);
             return null;
         });
     }
@@ -262,6 +294,15 @@ public final class SqliteMemoryStore implements MemoryStore {
             putMemory(c, s, p.memory());
         } else if (op instanceof WriteBatch.DeleteMemory d) {
             deleteRow(c, s, "memories", "memories_fts", d.id());
+        } else if (op instanceof WriteBatch.SetObservationStatus u) {
+            update(c, "UPDATE observations SET status = ?, data = json_set(data, '$.status', ?, '$.consolidatedAt',"
+                    + " json(?)) WHERE agent = ? AND usr = ? AND id = ?", u.status().name(), u.status().name(),
+                    Json.write(u.consolidatedAt()), s.agentId(), s.endUserId(), u.id());
+        } else if (op instanceof WriteBatch.SetMemoryStatus u) {
+            update(c, "UPDATE memories SET status = ?, data = json_set(data, '$.status', ?, '$.supersededBy', json(?),"
+                    + " '$.updatedAt', json(?)) WHERE agent = ? AND usr = ? AND id = ?", u.status().name(),
+                    u.status().name(), Json.write(u.supersededBy()), Json.write(u.updatedAt()), s.agentId(),
+                    s.endUserId(), u.id());
         } else if (op instanceof WriteBatch.AppendHistory h) {
             update(c, "INSERT INTO history (agent, usr, memory_id, data) VALUES (?, ?, ?, ?)",
                     s.agentId(), s.endUserId(), h.event().memoryId(), Json.write(h.event()));
@@ -385,7 +426,8 @@ public final class SqliteMemoryStore implements MemoryStore {
      */
     private void reindexIfChanged(Connection c, String fts, Long rid, String oldText, Scope s, String text)
             throws SQLException {
-        if (rid == null) {
+        boolean inserted = rid == null;
+        if (inserted) {
             try (PreparedStatement ps = c.prepareStatement("SELECT last_insert_rowid()");
                  ResultSet rs = ps.executeQuery()) {
                 rs.next();
@@ -394,11 +436,10 @@ public final class SqliteMemoryStore implements MemoryStore {
         } else if (text.equals(oldText)) {
             return;
         }
-        reindex(c, fts, rid, s, text);
-    }
-
-    private void reindex(Connection c, String fts, long rid, Scope s, String text) throws SQLException {
-        update(c, "DELETE FROM " + fts + " WHERE rowid = ?", rid);
+        if (!inserted) {
+            // a new row's rowid was never used (AUTOINCREMENT), so it has no old entry to delete
+            update(c, "DELETE FROM " + fts + " WHERE rowid = ?", rid);
+        }
         update(c, "INSERT INTO " + fts + " (rowid, text) VALUES (?, ?)", rid,
                 scopedWords(scopeToken(s.agentId(), s.endUserId()), text));
     }

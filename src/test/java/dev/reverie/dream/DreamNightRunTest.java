@@ -1,0 +1,109 @@
+package dev.reverie.dream;
+
+import dev.reverie.MemoryEvent;
+import dev.reverie.MemoryEventType;
+import dev.reverie.MemoryStoreException;
+import dev.reverie.Scope;
+import dev.reverie.spi.MemoryStore;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@link DreamCycle#runAll(List, DreamListener)}: several users' phases committed together, on a real SQLite store. */
+class DreamNightRunTest extends DreamFixture {
+
+    private static final Scope CARLA = Scope.of("clinic-42", "receptionist", "carla");
+
+    /** Counts the calls made to the store by method name; {@code writeAll} fails when asked to. */
+    private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+    private volatile boolean failWriteAll;
+
+    private MemoryStore counting(MemoryStore real) {
+        return (MemoryStore) Proxy.newProxyInstance(MemoryStore.class.getClassLoader(),
+                new Class<?>[] {MemoryStore.class}, (self, method, args) -> {
+                    calls.computeIfAbsent(method.getName(), k -> new AtomicInteger()).incrementAndGet();
+                    if (failWriteAll && method.getName().equals("writeAll")) {
+                        throw new MemoryStoreException("injected failure of the joint commit");
+                    }
+                    try {
+                        return method.invoke(real, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    private void seed() {
+        for (Scope s : List.of(ANA, BRUNO, CARLA)) {
+            Obs.write(store, Obs.fact(s, "a", "user.likes", "jazz", "I like jazz").at(day(0)),
+                    Obs.fact(s, "b", "user.likes", "jazz", "I like jazz").session("s2").at(day(0)),
+                    Obs.fact(s, "c", "user.job", "nurse", "I work as a nurse").at(day(0)));
+        }
+        nightOf(0);
+    }
+
+    private int calls(String method) {
+        return calls.getOrDefault(method, new AtomicInteger()).get();
+    }
+
+    @Test
+    void night_run_commits_the_users_phases_together_and_reports_a_phase_once_committed() {
+        seed();
+        DreamCycle night = DreamCycle.builder(counting(store)).clock(clock).build();
+        List<String> events = new ArrayList<>();
+
+        DreamReport report = night.runAll(List.of(ANA, BRUNO, CARLA), new DreamListener() {
+            @Override
+            public void phaseFinished(Scope scope, DreamPhase phase, DreamReport counters) {
+                events.add(scope.endUserId() + " " + phase + " writes=" + calls("writeAll"));
+            }
+        });
+
+        assertThat(report.endUsers()).isEqualTo(3);
+        assertThat(report.promoted()).isEqualTo(6);
+        assertThat(calls("writeAll")).as("one joint commit").isEqualTo(1);
+        assertThat(calls("write")).as("no per-user, per-phase commit").isZero();
+        assertThat(calls("maintain")).isEqualTo(1);
+        assertThat(events).hasSize(12).allSatisfy(e -> assertThat(e).endsWith("writes=1"));
+        assertThat(events.subList(0, 4)).containsExactly("ana LIGHT writes=1", "ana DEEP writes=1",
+                "ana REM writes=1", "ana PRUNE writes=1");
+        assertThat(cycle.runAll(List.of(ANA, BRUNO, CARLA), DreamListener.NONE).changedNothing()).isTrue();
+    }
+
+    @Test
+    void a_failed_joint_commit_is_written_user_by_user_and_phase_by_phase() {
+        seed();
+        failWriteAll = true;
+        DreamCycle night = DreamCycle.builder(counting(store)).clock(clock).build();
+
+        DreamReport report = night.runAll(List.of(ANA, BRUNO, CARLA), DreamListener.NONE);
+
+        assertThat(report.endUsers()).isEqualTo(3);
+        assertThat(report.failed()).isZero();
+        assertThat(calls("write")).as("LIGHT and DEEP of each user").isEqualTo(6);
+        for (Scope s : List.of(ANA, BRUNO, CARLA)) {
+            assertThat(active(s)).hasSize(2);
+        }
+        assertThat(cycle.runAll(List.of(ANA, BRUNO, CARLA), DreamListener.NONE).changedNothing()).isTrue();
+    }
+
+    @Test
+    void a_user_listed_twice_is_dreamed_once_and_then_changes_nothing() {
+        seed();
+
+        DreamReport report = cycle.runAll(List.of(ANA, BRUNO, ANA), DreamListener.NONE);
+
+        assertThat(report.endUsers()).isEqualTo(3);
+        assertThat(report.promoted()).isEqualTo(4);
+        assertThat(store.history(ANA)).extracting(MemoryEvent::type)
+                .containsExactly(MemoryEventType.CREATED, MemoryEventType.CREATED);
+    }
+}
