@@ -17,12 +17,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** {@link DreamCycle#runAll} stops only on a closed store, never on any other illegal state. */
 class DreamCycleStoreClosedTest extends DreamFixture {
 
-    /** The real store, except that the {@code n}-th write throws what {@code failure} makes. */
+    /**
+     * The real store, except that the {@code n}-th single-batch write throws what {@code failure}
+     * makes, and so does every joint write (a night's run then falls back to writing user by user,
+     * where the {@code n}-th write fails one user).
+     */
     private MemoryStore failingOnWrite(int n, Supplier<RuntimeException> failure) {
         AtomicInteger writes = new AtomicInteger();
         return (MemoryStore) Proxy.newProxyInstance(MemoryStore.class.getClassLoader(),
                 new Class<?>[] {MemoryStore.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("write") && writes.incrementAndGet() == n) {
+                    if (method.getName().equals("writeAll")
+                            || method.getName().equals("write") && writes.incrementAndGet() == n) {
                         throw failure.get();
                     }
                     try {
