@@ -37,6 +37,25 @@ public interface MemoryStore extends AutoCloseable {
     /** Applies every operation of the batch atomically: afterwards all are visible, or none is. */
     void write(WriteBatch batch);
 
+    /**
+     * Applies each batch as {@link #write} does, each atomically and independently of the others (a
+     * failing batch leaves the others written); the batches may belong to different scopes. A store may
+     * make them durable together (one transaction or one fsync per tenant): this is how background
+     * statistics are flushed without one durable write per scope. The default writes them one after
+     * another. After trying every batch, throws the first failure (the others suppressed in it).
+     */
+    default void writeEach(List<WriteBatch> batches) {
+        List<RuntimeException> failures = new java.util.ArrayList<>(batches.size());
+        for (WriteBatch b : batches) {
+            try {
+                write(b);
+            } catch (RuntimeException e) {
+                failures.add(e);
+            }
+        }
+        dev.reverie.internal.GroupCommit.throwFirst(failures);
+    }
+
     /** One observation by id. */
     Optional<Observation> observation(Scope scope, String id);
 

@@ -15,6 +15,7 @@ import dev.reverie.SessionSummary;
 import dev.reverie.SessionTurn;
 import dev.reverie.StyleProfile;
 import dev.reverie.internal.Checks;
+import dev.reverie.internal.GroupCommit;
 import dev.reverie.internal.TenantNames;
 import dev.reverie.internal.Jdbc;
 import dev.reverie.internal.Jdbc.RowMapper;
@@ -63,7 +64,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Thread-safe: concurrent readers (a pool of WAL connections per tenant), one serialized writer
  * per tenant. Durable by default ({@code synchronous=FULL}: an acknowledged write survives kill -9
  * and power loss); {@code ?sync=normal} trades power-loss durability for speed (still safe against
- * a process crash in WAL mode).
+ * a process crash in WAL mode). Batches written concurrently to one tenant are group-committed: the
+ * first writer to get the tenant's writer connection commits every batch queued meanwhile in one
+ * transaction (one fsync), each batch in its own {@code SAVEPOINT}, so a failing batch fails only its
+ * own caller; every caller returns once its batch is durable.
  *
  * <p>Open handles are bounded: at most {@link #DEFAULT_MAX_OPEN_TENANTS} tenants (or the
  * {@code maxOpenTenants} given) keep connections open (a writer and up to four WAL readers each);
@@ -213,9 +217,30 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (batch.isEmpty()) {
             return;
         }
+        // group commit: concurrent writers of the tenant share one transaction and one fsync
+        db(batch.scope().tenantId()).writeShared(work(batch));
+    }
+
+    /** One transaction per tenant for all of them (each batch in its own savepoint). */
+    @Override
+    public void writeEach(List<WriteBatch> batches) {
+        Checks.notNull("batches", batches);
+        ensureOpen();
+        java.util.Map<String, List<TenantDatabase.SqlWork<?>>> byTenant = new java.util.LinkedHashMap<>();
+        for (WriteBatch b : batches) {
+            if (!Checks.notNull("batch", b).isEmpty()) {
+                byTenant.computeIfAbsent(b.scope().tenantId(), k -> new ArrayList<>()).add(work(b));
+            }
+        }
+        List<RuntimeException> failures = new ArrayList<>();
+        byTenant.forEach((tenant, works) -> failures.addAll(db(tenant).writeAllShared(works)));
+        GroupCommit.throwFirst(failures);
+    }
+
+    private TenantDatabase.SqlWork<Void> work(WriteBatch batch) {
         Scope scope = batch.scope();
         List<WriteBatch.Op> ops = batch.ops();
-        db(scope.tenantId()).write(c -> {
+        return c -> {
             // session → next free seq, read inside this IMMEDIATE transaction, which holds SQLite's write
             // lock: no other connection or process can append to the session until it commits
             java.util.Map<String, Long> ends = new java.util.HashMap<>();
@@ -224,7 +249,7 @@ public final class SqliteMemoryStore implements MemoryStore {
             }
             ends.forEach(batch::seqAssigned);
             return null;
-        });
+        };
     }
 
     /** An op whose seq is an offset from its session's end, turned into one with its final seq. */
