@@ -393,8 +393,8 @@ final class TenantIndex implements AutoCloseable {
             Set<String> touched = new HashSet<>();
             for (long g : pending) {
                 for (byte[] entry : Translog.read(translogFolder, g)) {
-                    Writing w = decode.write(entry);
-                    if (w instanceof LoggedWrite logged && !Collections.disjoint(touched, logged.sessions())) {
+                    LoggedWrite w = decode.write(entry);
+                    if (!Collections.disjoint(touched, w.sessions())) {
                         refresh();
                         touched.clear();
                     }
@@ -404,9 +404,7 @@ final class TenantIndex implements AutoCloseable {
                     } finally {
                         release(current);
                     }
-                    if (w instanceof LoggedWrite logged) {
-                        touched.addAll(logged.sessions());
-                    }
+                    touched.addAll(w.sessions());
                     replayed++;
                 }
             }
@@ -431,7 +429,7 @@ final class TenantIndex implements AutoCloseable {
 
     /** Turns a translog entry back into its write. */
     interface TranslogReplay {
-        Writing write(byte[] entry) throws IOException;
+        LoggedWrite write(byte[] entry) throws IOException;
     }
 
     /** Commits now (under the write lock, so never half a write). */
