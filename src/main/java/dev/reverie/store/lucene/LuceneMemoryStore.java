@@ -488,20 +488,28 @@ public final class LuceneMemoryStore implements MemoryStore {
     private TenantIndex.LoggedWrite logged(TenantIndex t, WriteBatch batch, BatchCodec.Encoded encoded) {
         BatchPlan plan = BatchPlan.of(batch);
         Scope scope = batch.scope();
+        String prefix = LuceneDocuments.scopeKey(scope) + "\n";
         Set<String> sessions = new java.util.HashSet<>();
         for (WriteBatch.Op op : batch.ops()) {
             if (op instanceof WriteBatch.AppendTurn a) {
-                sessions.add(LuceneDocuments.scopeKey(scope) + "\n" + a.turn().sessionId());
+                sessions.add(prefix + a.turn().sessionId());
             }
         }
         return new TenantIndex.LoggedWrite() {
             @Override
             public void apply(org.apache.lucene.index.IndexWriter writer, IndexSearcher current) throws IOException {
                 plan.apply(writer, current, t::nextOrd, (searcher, sessionId) -> {
+                    Long known = t.knownSessionEnd(prefix + sessionId);
+                    if (known != null) {
+                        return known;
+                    }
                     List<SessionTurn> last = sorted(searcher, ofSession(Type.TURN, scope, sessionId).build(),
                             BY_SEQ_DESCENDING, 0, 1, LuceneDocuments::sessionTurnOf);
                     return last.isEmpty() ? 0 : last.get(0).seq() + 1;
                 });
+                Map<String, Long> ends = new HashMap<>();
+                plan.sessionEnds().forEach((sessionId, next) -> ends.put(prefix + sessionId, next));
+                t.sessionEnds(ends);
             }
 
             @Override

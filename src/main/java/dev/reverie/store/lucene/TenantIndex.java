@@ -99,6 +99,8 @@ final class TenantIndex implements AutoCloseable {
     static final String TRANSLOG_KEY = "reverie.translog.generation";
     /** The most writes one translog append (and fsync) takes. */
     private static final int MAX_GROUP = 256;
+    /** Sessions whose next seq is remembered. */
+    private static final int MAX_SESSION_ENDS = 16_384;
 
     private final String label;
     private final Directory directory;
@@ -112,6 +114,18 @@ final class TenantIndex implements AutoCloseable {
     /** Open once {@link #recover} ran (TRANSLOG policy only); used under the write lock. */
     private Translog translog;
     private final GroupCommit<LoggedWrite> group = new GroupCommit<>(MAX_GROUP, this::commitGroup);
+    /**
+     * Session key → its next free seq, for the sessions most recently written (bounded, least recently
+     * used dropped): a write appending at a session's end then needs no search for the last turn.
+     * Exact because this process is the folder's only writer and turns are only ever appended (or
+     * erased, which clears it). Used under the write lock.
+     */
+    private final Map<String, Long> sessionEnds = new java.util.LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+            return size() > MAX_SESSION_ENDS;
+        }
+    };
     private volatile Throwable failure;
     private volatile boolean closed;
 
@@ -231,6 +245,16 @@ final class TenantIndex implements AutoCloseable {
 
     String label() {
         return label;
+    }
+
+    /** The next free seq of a session written since open, or {@code null}; call it only inside a write. */
+    Long knownSessionEnd(String sessionKey) {
+        return sessionEnds.get(sessionKey);
+    }
+
+    /** Records the next free seq of sessions a write just appended to; call it only inside a write. */
+    void sessionEnds(Map<String, Long> ends) {
+        ends.forEach((key, next) -> sessionEnds.merge(key, next, Math::max));
     }
 
     /** The next history order number; call it only inside {@link #write}. */
@@ -362,8 +386,14 @@ final class TenantIndex implements AutoCloseable {
                     e.fail(x);
                     continue;
                 }
+                try {
+                    entries.add(w.entry());
+                } catch (RuntimeException x) {
+                    // applied but impossible to log: it must never be committed
+                    failure = x;
+                    throw x;
+                }
                 touched.addAll(w.sessions());
-                entries.add(w.entry());
             }
         } catch (IOException e) {
             failIfWriterBroke(e);
@@ -588,8 +618,8 @@ final class TenantIndex implements AutoCloseable {
             } catch (IOException | RuntimeException e) {
                 first = first == null ? e : first;
             }
-            if (translog != null && failure != null && writer.isOpen()) {
-                // never commit what may not be in the translog: reopening replays the log instead
+            if (policy == CommitPolicy.TRANSLOG && (translog == null || failure != null) && writer.isOpen()) {
+                // never commit what may not be in the translog (or a half-done replay): reopening replays the log
                 try {
                     writer.rollback();
                 } catch (IOException | RuntimeException e) {
@@ -646,6 +676,7 @@ final class TenantIndex implements AutoCloseable {
      */
     void eraseAndPurge(Query query) {
         write((w, current) -> {
+            sessionEnds.clear();
             w.deleteDocuments(query);
             purgeDeletes(w);
         }, true);
