@@ -1,8 +1,5 @@
 package dev.reverie.store;
 
-import dev.reverie.Memory;
-import dev.reverie.MemoryKind;
-import dev.reverie.MemoryStoreException;
 import dev.reverie.Scope;
 import dev.reverie.SessionTurn;
 import dev.reverie.TurnRole;
@@ -26,11 +23,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Group commit on both durable stores: concurrent writers of one tenant share a transaction (SQLite)
- * or a translog append (Lucene), and a failing batch fails alone.
+ * or a translog append (Lucene), including writers appending to one session at once. That a failing
+ * batch fails alone is in the contract kit ({@code should_write_each_batch_of_write_each_on_its_own}).
  */
 class GroupCommitStoreTest {
 
@@ -94,36 +91,6 @@ class GroupCommitStoreTest {
             assertThat(ids).hasSize(2 * WRITES);
             assertThat(s.archivedTurns(scope, "sx")).hasSize(2 * WRITES);
         }
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"sqlite", "lucene"})
-    void a_failing_batch_in_a_shared_commit_fails_alone_and_leaves_nothing_behind(String store) {
-        try (MemoryStore s = open(store)) {
-            SessionTurn first = new SessionTurn(ANA, "s1", 0, "t0", TurnRole.USER, null, "hello", T0);
-            s.write(WriteBatch.of(ANA).append(first));
-            Memory before = memory(ANA, "m-before", "written before the bad batch");
-            Memory doomed = memory(ANA, "m-doomed", "must not survive its batch");
-            Memory after = memory(BIA, "m-after", "written after the bad batch");
-            // seq 0 of s1 exists: the whole second batch must be refused, the other two committed
-            WriteBatch bad = WriteBatch.of(ANA).put(doomed)
-                    .append(new SessionTurn(ANA, "s1", 0, "t0-again", TurnRole.USER, null, "again", T0));
-
-            assertThatThrownBy(() -> s.writeEach(List.of(WriteBatch.of(ANA).put(before), bad,
-                    WriteBatch.of(BIA).put(after)))).isInstanceOf(MemoryStoreException.class);
-
-            assertThat(s.memory(ANA, "m-before")).contains(before);
-            assertThat(s.memory(BIA, "m-after")).contains(after);
-            assertThat(s.memory(ANA, "m-doomed")).isEmpty();
-            assertThat(s.sessionTurns(ANA, "s1", 0, 10)).containsExactly(first);
-            // the store goes on: the next write commits
-            s.write(WriteBatch.of(ANA).put(doomed));
-            assertThat(s.memory(ANA, "m-doomed")).contains(doomed);
-        }
-    }
-
-    private static Memory memory(Scope scope, String id, String text) {
-        return Memory.builder(id, scope, MemoryKind.FACT, text, T0).subject("user.fact." + id).build();
     }
 
     private static void await(CountDownLatch latch) {
