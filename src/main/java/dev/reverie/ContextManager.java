@@ -193,7 +193,7 @@ public final class ContextManager implements AutoCloseable {
 
     /** As {@link #dream(Scope)}, reporting each phase's start, progress and end to {@code listener}. */
     public DreamReport dream(Scope scope, DreamListener listener) {
-        ensureOpen();
+        beforeDream();
         return dreams.run(scope, listener);
     }
 
@@ -202,7 +202,7 @@ public final class ContextManager implements AutoCloseable {
      * mixes two people), reporting progress to {@code listener}; returns the summed report.
      */
     public DreamReport dream(String tenantId, String agentId, DreamListener listener) {
-        ensureOpen();
+        beforeDream();
         return dreams.runAll(tenantId, agentId, listener);
     }
 
@@ -211,13 +211,12 @@ public final class ContextManager implements AutoCloseable {
      * migrate a backlog); idempotent, it never duplicates durable memories.
      */
     public DreamReport consolidate(Scope scope) {
-        ensureOpen();
-        return dreams.consolidate(scope);
+        return consolidate(scope, DreamListener.NONE);
     }
 
     /** As {@link #consolidate(Scope)}, reporting each phase's start, progress and end to {@code listener}. */
     public DreamReport consolidate(Scope scope, DreamListener listener) {
-        ensureOpen();
+        beforeDream();
         return dreams.consolidate(scope, listener);
     }
 
@@ -244,6 +243,12 @@ public final class ContextManager implements AutoCloseable {
      */
     public void flush() {
         writes.flushEmbeddings();
+        retrievals.flush();
+    }
+
+    /** Checks the manager is open and writes the pending retrieval statistics, which the dream reads. */
+    private void beforeDream() {
+        ensureOpen();
         retrievals.flush();
     }
 

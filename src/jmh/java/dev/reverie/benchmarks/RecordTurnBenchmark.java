@@ -29,7 +29,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * {@code recordTurn} of a user turn and an assistant turn for a random end user among
  * {@code users}, on the durable store (its default mode: {@code sqlite:} is
- * {@code synchronous=FULL}, {@code lucene:} commits every write) with the manager's default
+ * {@code synchronous=FULL} with group commit, {@code lucene:} appends every write to its fsynced
+ * translog with group commit and commits Lucene in the background) with the manager's default
  * redaction and rule-based extraction, in a tenant already holding the
  * data set of DESIGN §12 (target: p50 ≤ 2 ms single-threaded; ≥ 2,000 turns/s with 4 writer
  * threads). Writes go to the agent {@value #AGENT}, so the cached data set the read benchmarks use

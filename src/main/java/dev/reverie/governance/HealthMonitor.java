@@ -20,7 +20,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -29,6 +28,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -110,6 +110,8 @@ public final class HealthMonitor {
     }
 
     private static final class Agent {
+        /** When it was last used (a use counter): the least recently used pair is evicted first. */
+        volatile long lastUsed;
         volatile Window window = new Window();
         final AtomicReference<Long> lastPrefixHash = new AtomicReference<>();
         volatile Prefix immutablePrefix;
@@ -123,12 +125,10 @@ public final class HealthMonitor {
     private final Clock clock;
     private final int immutableTokens;
     private final RecallMode defaultMode;
-    private final LinkedHashMap<Key, Agent> agents = new LinkedHashMap<>(64, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Key, Agent> eldest) {
-            return size() > MAX_AGENTS;
-        }
-    };
+    /** Lock-free on the hot path: a lookup and a volatile write; only evicting takes {@link #evicting}. */
+    private final ConcurrentHashMap<Key, Agent> agents = new ConcurrentHashMap<>();
+    private final AtomicLong uses = new AtomicLong();
+    private final Object evicting = new Object();
     private volatile Instant since;
     private volatile java.util.function.Supplier<LayerHealth.Failures> failures = () -> LayerHealth.Failures.NONE;
     /** The failure counters at the start of the window. */
@@ -147,8 +147,32 @@ public final class HealthMonitor {
 
     private Agent agent(Scope scope) {
         Key key = new Key(scope.tenantId(), scope.agentId());
-        synchronized (agents) {
-            return agents.computeIfAbsent(key, k -> new Agent());
+        Agent a = agents.get(key);
+        if (a == null) {
+            a = agents.computeIfAbsent(key, k -> new Agent());
+            if (agents.size() > MAX_AGENTS) {
+                evictLeastRecentlyUsed(key);
+            }
+        }
+        a.lastUsed = uses.incrementAndGet();
+        return a;
+    }
+
+    /** Drops the least recently used pairs beyond {@link #MAX_AGENTS} (never {@code keep}, just added). */
+    private void evictLeastRecentlyUsed(Key keep) {
+        synchronized (evicting) {
+            while (agents.size() > MAX_AGENTS) {
+                Map.Entry<Key, Agent> oldest = null;
+                for (Map.Entry<Key, Agent> e : agents.entrySet()) {
+                    if (!e.getKey().equals(keep) && (oldest == null || e.getValue().lastUsed < oldest.getValue().lastUsed)) {
+                        oldest = e;
+                    }
+                }
+                if (oldest == null) {
+                    return;
+                }
+                agents.remove(oldest.getKey(), oldest.getValue());
+            }
         }
     }
 
@@ -230,10 +254,7 @@ public final class HealthMonitor {
 
     /** Drops what the counters hold about an erased end user (the hashes of its long sessions). */
     public void forget(Scope scope, List<String> sessionIds) {
-        Agent agent;
-        synchronized (agents) {
-            agent = agents.get(new Key(scope.tenantId(), scope.agentId()));
-        }
+        Agent agent = agents.get(new Key(scope.tenantId(), scope.agentId()));
         if (agent != null) {
             for (String sessionId : sessionIds) {
                 agent.window.longSessions.remove(sessionHash(scope, sessionId));
@@ -243,10 +264,8 @@ public final class HealthMonitor {
 
     /** Starts a new window: every counter restarts from zero; fingerprints and the last prefix stay. */
     public void reset() {
-        synchronized (agents) {
-            for (Agent a : agents.values()) {
-                a.window = new Window();
-            }
+        for (Agent a : agents.values()) {
+            a.window = new Window();
         }
         failuresBase = failures.get();
         since = clock.instant();
@@ -261,10 +280,7 @@ public final class HealthMonitor {
     /** The metrics and alerts now; reads PERSISTENT figures from the store (bounded, see the constants). */
     public LayerHealth snapshot() {
         Instant now = clock.instant();
-        List<Map.Entry<Key, Agent>> entries;
-        synchronized (agents) {
-            entries = new ArrayList<>(agents.entrySet());
-        }
+        List<Map.Entry<Key, Agent>> entries = new ArrayList<>(agents.entrySet());
         entries.sort(Comparator.comparing((Map.Entry<Key, Agent> e) -> e.getKey().tenantId())
                 .thenComparing(e -> e.getKey().agentId()));
         List<HealthAlert> alerts = new ArrayList<>();

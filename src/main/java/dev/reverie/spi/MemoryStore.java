@@ -60,6 +60,29 @@ public interface MemoryStore extends AutoCloseable {
     default void maintain(String tenantId) {
     }
 
+    /**
+     * Applies each batch as {@link #write} does, each atomically and independently of the others (a
+     * failing batch leaves the others written); the batches may belong to different scopes. A store may
+     * make them durable together (one transaction or one fsync per tenant): this is how background
+     * statistics are flushed without one durable write per scope. The default writes them one after
+     * another. After trying every batch, throws the first failure (the others suppressed in it).
+     */
+    default void writeEach(List<WriteBatch> batches) {
+        List<RuntimeException> failures = new java.util.ArrayList<>(batches.size());
+        for (WriteBatch b : batches) {
+            try {
+                write(b);
+            } catch (RuntimeException e) {
+                failures.add(e);
+            }
+        }
+        if (!failures.isEmpty()) {
+            RuntimeException first = failures.get(0);
+            failures.subList(1, failures.size()).forEach(first::addSuppressed);
+            throw first;
+        }
+    }
+
     /** One observation by id. */
     Optional<Observation> observation(Scope scope, String id);
 

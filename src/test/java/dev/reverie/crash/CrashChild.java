@@ -23,6 +23,8 @@ import java.util.List;
  * flushed, for every acknowledged write before going on, so the parent knows what must survive.
  * <ul>
  *   <li>{@code record <uri>}: records turns for {@link #USERS} until killed; {@code ACK <user> <session> <turnId>}</li>
+ *   <li>{@code record-concurrent <uri>}: the same from {@link #WRITERS} threads at once (group commit), each
+ *       thread on its own sessions</li>
  *   <li>{@code dream <uri> <epochMillis>}: dreams the tenant at that fixed time; {@code PHASE <user> <phase>} as
  *       each phase starts, {@code DONE} at the end</li>
  *   <li>{@code import <uri> <folder of exports>}: imports {@code <user>.json} for each user;
@@ -33,6 +35,7 @@ public final class CrashChild {
 
     static final String TENANT = "crash-tenant";
     static final String AGENT = "assistant";
+    static final int WRITERS = 4;
     static final List<String> USERS = List.of("ana", "bia", "caio", "davi", "eva", "fabio");
     static final List<String> TEXTS = List.of(
             "I'm allergic to penicillin.",
@@ -71,6 +74,29 @@ public final class CrashChild {
                         TurnReceipt r = memory.recordTurn(scope(t[0]), t[1], Turn.user(t[2]));
                         out.println("ACK " + t[0] + " " + t[1] + " " + r.turnIds().get(0));
                         out.flush();
+                    }
+                }
+            }
+            case "record-concurrent" -> {
+                try (ContextManager memory = ContextManager.builder().store(args[1]).build()) {
+                    Thread[] writers = new Thread[WRITERS];
+                    for (int w = 0; w < WRITERS; w++) {
+                        int writer = w;
+                        writers[w] = new Thread(() -> {
+                            for (int i = 0; i < 1_000_000; i++) {
+                                String[] t = turn(i);
+                                String session = t[1] + "-w" + writer;
+                                TurnReceipt r = memory.recordTurn(scope(t[0]), session, Turn.user(t[2]));
+                                synchronized (out) {
+                                    out.println("ACK " + t[0] + " " + session + " " + r.turnIds().get(0));
+                                    out.flush();
+                                }
+                            }
+                        });
+                        writers[w].start();
+                    }
+                    for (Thread w : writers) {
+                        w.join();
                     }
                 }
             }

@@ -398,6 +398,27 @@ public abstract class MemoryStoreContract {
                 EnumSet.allOf(MemoryKind.class), 50)).isEmpty();
     }
 
+    @Test
+    void should_write_each_batch_of_write_each_on_its_own() {
+        SessionTurn turn = new SessionTurn(ALICE, "s1", 0, "t1", TurnRole.USER, null, "first", T0);
+        store.write(WriteBatch.of(ALICE).append(turn));
+        Memory before = memory(ALICE, "written before the failing batch", 0);
+        Memory doomed = memory(ALICE, "must not survive its batch", 1);
+        Memory after = memory(BOB, "written after the failing batch", 2);
+        WriteBatch failing = WriteBatch.of(ALICE).put(doomed).append(turn); // seq 0 of s1 exists
+
+        assertThatThrownBy(() -> store.writeEach(List.of(WriteBatch.of(ALICE).put(before), failing,
+                WriteBatch.of(BOB).put(after)))).isInstanceOf(RuntimeException.class);
+
+        assertThat(store.memory(ALICE, before.id())).contains(before);
+        assertThat(store.memory(BOB, after.id())).contains(after);
+        assertThat(store.memory(ALICE, doomed.id())).isEmpty();
+        assertThat(store.sessionTurns(ALICE, "s1", 0, 10)).containsExactly(turn);
+        store.writeEach(List.of());
+        put(ALICE, doomed);
+        assertThat(store.memory(ALICE, doomed.id())).contains(doomed);
+    }
+
     // ------------------------------------------------------------ ordering, paging and filters
 
     @Test

@@ -302,6 +302,15 @@ final class BatchPlan {
         next.forEach(batch::seqAssigned);
     }
 
+    /** After {@link #apply}: each session this batch appended turns to, and its next free seq now. */
+    Map<String, Long> sessionEnds() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (SessionTurn t : appendedTurns.values()) {
+            out.merge(t.sessionId(), t.seq() + 1, Math::max);
+        }
+        return out;
+    }
+
     private MemoryStoreException duplicate(SessionTurn t, String where) {
         return new MemoryStoreException("session turn seq " + t.seq() + " of session '" + t.sessionId() + "' for "
                 + scope + " is " + where + "; a turn's seq must be new for its session (the batch was not applied)");

@@ -15,6 +15,7 @@ import dev.reverie.SessionTurn;
 import dev.reverie.StoreClosedException;
 import dev.reverie.StyleProfile;
 import dev.reverie.internal.Checks;
+import dev.reverie.internal.GroupCommit;
 import dev.reverie.internal.TenantNames;
 import dev.reverie.internal.Vectors;
 import dev.reverie.spi.MemoryStore;
@@ -105,18 +106,28 @@ import java.util.stream.Stream;
  * new), then applied with a single {@code IndexWriter.updateDocuments} call, which Lucene indexes as
  * one block: all of it becomes visible and durable together, or none of it. See {@code BatchPlan}.
  *
- * <p><b>Commit modes.</b> By default every write commits (fsync) before it returns, then refreshes
- * the searcher: an acknowledged write survives {@code kill -9} and power loss, and is visible to every
- * read that starts afterwards. In group-commit mode ({@link Builder#groupCommit(Duration)} or
+ * <p><b>Commit modes.</b> By default (the translog mode) every write is appended to the tenant's
+ * write-ahead log ({@code translog-<generation>.tlog} beside the index files) and fsynced before it
+ * returns, then the searcher is refreshed: an acknowledged write survives {@code kill -9} and power
+ * loss, and is visible to every read that starts afterwards. Concurrent writers of a tenant are
+ * group-committed: the first to arrive applies every queued batch, appends all their entries and
+ * fsyncs once; a batch that fails fails only its own caller. A background task commits each index
+ * every second (the commit's user data records the log generation it holds, and older log files are
+ * deleted); on open, the entries the last commit does not hold are replayed. Erasing, {@link #commit()}
+ * and {@link #close()} commit too. {@link Builder#commitEveryWrite()} ({@code lucene:<dir>?commit=every})
+ * instead commits Lucene on every write, without a log (tens of writes per second, kept for
+ * comparison). In group-commit mode ({@link Builder#groupCommit(Duration)} or
  * {@code lucene:<dir>?commit=group&intervalMs=50}) a write is refreshed (visible at once) but
- * committed by a background task every interval: <em>a crash loses the writes acknowledged in the
- * last interval plus the duration of one commit</em> (about 50 ms plus an fsync with the default
- * interval); a clean {@link #close()} or {@link #commit()} loses nothing. Erasing always commits. In
- * this mode small uncommitted segments are kept in RAM ({@code NRTCachingDirectory}, at most 32 MB
- * per tenant) until the next commit writes them out. Why the mode exists: a Lucene commit writes and
- * fsyncs new segment files (three or four per write, each a journal commit on ext4 and the like), so
- * a commit per write bounds a single writer to tens of small writes per second. Both modes fsync a
- * file only once (Lucene itself would re-sync every file of the index on every commit).
+ * committed by a background task every interval, with no log: <em>a crash loses the writes
+ * acknowledged in the last interval plus the duration of one commit</em> (about 50 ms plus an fsync
+ * with the default interval); a clean {@link #close()} or {@link #commit()} loses nothing. In the
+ * translog and group-commit modes small uncommitted segments are kept in RAM
+ * ({@code NRTCachingDirectory}, at most 32 MB per tenant) until the next commit writes them out. Why
+ * the log: a Lucene commit writes and fsyncs new segment files (three or four per write, each a
+ * journal commit on ext4 and the like), so a commit per write bounds a single writer to tens of small
+ * writes per second, while an append to one file costs one fsync shared by every concurrent writer.
+ * Every mode fsyncs an index file only once (Lucene itself would re-sync every file of the index on
+ * every commit).
  *
  * <p><b>Lifecycle.</b> A tenant's index is opened on its first write, or on a read when it exists on
  * disk; reads of a tenant that has no index return empty answers without creating one. The
@@ -137,6 +148,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     public static final Duration MAX_GROUP_COMMIT_INTERVAL = Duration.ofMinutes(10);
 
     private static final Logger LOG = LoggerFactory.getLogger(LuceneMemoryStore.class);
+    /** Translog mode: how often the background task commits the indexes (and so truncates their logs). */
+    private static final Duration TRANSLOG_COMMIT_INTERVAL = Duration.ofSeconds(1);
     /** Group commit: newly flushed or merged segments up to this size stay in RAM until committed. */
     private static final double NRT_CACHE_MAX_MERGE_MB = 4;
     /** Threads that fsync the new files of a commit concurrently (a commit has three or four). */
@@ -160,18 +173,20 @@ public final class LuceneMemoryStore implements MemoryStore {
     /** Runs the fsyncs of one commit in parallel (see SyncOnceDirectory); null for in-memory stores. */
     private final ExecutorService fsyncs;
 
-    private LuceneMemoryStore(Path folder, Duration groupCommit) {
+    private LuceneMemoryStore(Path folder, Duration groupCommit, boolean commitEveryWrite, Duration translogCommit) {
         this.folder = folder;
         this.groupCommit = groupCommit;
         if (folder == null) {
             policy = TenantIndex.CommitPolicy.NEVER;
+        } else if (groupCommit != null) {
+            policy = TenantIndex.CommitPolicy.GROUP;
         } else {
-            policy = groupCommit == null ? TenantIndex.CommitPolicy.EVERY_WRITE : TenantIndex.CommitPolicy.GROUP;
+            policy = commitEveryWrite ? TenantIndex.CommitPolicy.EVERY_WRITE : TenantIndex.CommitPolicy.TRANSLOG;
         }
         fsyncs = folder == null ? null : Executors.newFixedThreadPool(FSYNC_THREADS, daemon("reverie-lucene-fsync"));
-        if (policy == TenantIndex.CommitPolicy.GROUP) {
+        if (policy == TenantIndex.CommitPolicy.GROUP || policy == TenantIndex.CommitPolicy.TRANSLOG) {
             committer = Executors.newSingleThreadScheduledExecutor(daemon("reverie-lucene-group-commit"));
-            long ms = groupCommit.toMillis();
+            long ms = (policy == TenantIndex.CommitPolicy.GROUP ? groupCommit : translogCommit).toMillis();
             committer.scheduleWithFixedDelay(this::commitTick, ms, ms, TimeUnit.MILLISECONDS);
         } else {
             committer = null;
@@ -193,7 +208,7 @@ public final class LuceneMemoryStore implements MemoryStore {
 
     /** A store whose tenant indexes live in memory and vanish on close. */
     public static LuceneMemoryStore inMemory() {
-        return new LuceneMemoryStore(null, null);
+        return new LuceneMemoryStore(null, null, false, null);
     }
 
     /** A builder for a store under {@code folder}; durable unless {@link Builder#groupCommit} is set. */
@@ -202,12 +217,14 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
 
     /**
-     * Configures a folder-backed {@link LuceneMemoryStore}: durable (commit per write, the default) or
-     * group commit. Not thread-safe; the store it builds is.
+     * Configures a folder-backed {@link LuceneMemoryStore}: durable (translog, the default; or a Lucene
+     * commit per write) or group commit. Not thread-safe; the store it builds is.
      */
     public static final class Builder {
         private final Path folder;
         private Duration groupCommit;
+        private boolean commitEveryWrite;
+        private Duration translogCommit = TRANSLOG_COMMIT_INTERVAL;
 
         private Builder(Path folder) {
             this.folder = folder;
@@ -227,12 +244,33 @@ public final class LuceneMemoryStore implements MemoryStore {
                         + MAX_GROUP_COMMIT_INTERVAL + ", was " + interval);
             }
             this.groupCommit = interval;
+            this.commitEveryWrite = false;
             return this;
         }
 
-        /** Commits every write before it returns (the default). */
+        /**
+         * Makes every write durable before it returns through the tenant's translog, with Lucene commits
+         * in the background (the default).
+         */
         public Builder durable() {
             this.groupCommit = null;
+            this.commitEveryWrite = false;
+            return this;
+        }
+
+        /**
+         * Makes every write durable before it returns with a Lucene commit of its own and no translog
+         * (what the durable mode did before the translog: tens of writes per second; kept to compare).
+         */
+        public Builder commitEveryWrite() {
+            this.groupCommit = null;
+            this.commitEveryWrite = true;
+            return this;
+        }
+
+        /** Translog mode: how often the background task commits (tests set it long to control commits). */
+        Builder translogCommitInterval(Duration interval) {
+            this.translogCommit = Checks.notNull("interval", interval);
             return this;
         }
 
@@ -243,7 +281,7 @@ public final class LuceneMemoryStore implements MemoryStore {
             } catch (IOException e) {
                 throw new MemoryStoreException("could not create the store folder " + folder + ": " + e.getMessage(), e);
             }
-            return new LuceneMemoryStore(folder, groupCommit);
+            return new LuceneMemoryStore(folder, groupCommit, commitEveryWrite, translogCommit);
         }
     }
 
@@ -252,7 +290,11 @@ public final class LuceneMemoryStore implements MemoryStore {
         if (folder == null) {
             return "lucene::memory:";
         }
-        return "lucene:" + folder + (groupCommit == null ? "" : "?commit=group&intervalMs=" + groupCommit.toMillis());
+        return "lucene:" + folder + switch (policy) {
+            case GROUP -> "?commit=group&intervalMs=" + groupCommit.toMillis();
+            case EVERY_WRITE -> "?commit=every";
+            default -> "";
+        };
     }
 
     /** The index directory that holds {@code tenantId}'s data (never shared with another tenant). */
@@ -279,7 +321,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         }
     }
 
-    /** One group-commit tick (what the background task runs). */
+    /** One group-commit tick (what the background task runs; in the translog mode, a Lucene commit). */
     void commitTick() {
         for (TenantIndex t : tenants.values()) {
             try {
@@ -345,7 +387,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         try {
             Files.createDirectories(dir);
             directory = new SyncOnceDirectory(FSDirectory.open(dir), fsyncs);
-            if (policy == TenantIndex.CommitPolicy.GROUP) {
+            if (policy == TenantIndex.CommitPolicy.GROUP || policy == TenantIndex.CommitPolicy.TRANSLOG) {
                 // every write refreshes, which flushes a tiny segment: keep those in RAM until the next
                 // commit syncs them, instead of creating (and later merging) real files per write
                 directory = new NRTCachingDirectory(directory, NRT_CACHE_MAX_MERGE_MB, NRT_CACHE_MAX_MB);
@@ -353,8 +395,12 @@ public final class LuceneMemoryStore implements MemoryStore {
         } catch (IOException e) {
             throw new MemoryStoreException("could not open Lucene index folder " + dir + ": " + e.getMessage(), e);
         }
-        TenantIndex index = TenantIndex.open(dir.toString(), directory, analysis.indexAnalyzer(), policy, tenantId);
+        TenantIndex index = TenantIndex.open(dir.toString(), directory, analysis.indexAnalyzer(), policy, tenantId,
+                policy == TenantIndex.CommitPolicy.TRANSLOG ? dir : null);
         try {
+            if (policy == TenantIndex.CommitPolicy.TRANSLOG) {
+                index.recover(entry -> logged(index, BatchCodec.decode(entry), null));
+            }
             reindexOldArchive(index);
             reindexOldMemories(index);
         } catch (RuntimeException e) {
@@ -427,14 +473,88 @@ public final class LuceneMemoryStore implements MemoryStore {
         if (batch.isEmpty()) {
             return;
         }
-        BatchPlan plan = BatchPlan.of(batch);
         TenantIndex t = index(batch.scope().tenantId());
+        if (policy == TenantIndex.CommitPolicy.TRANSLOG) {
+            // the JSON of the log entry is written here, outside the tenant's lock
+            t.writeLogged(logged(t, batch, BatchCodec.encode(batch)));
+            return;
+        }
+        t.write(logged(t, batch, null), false);
+    }
+
+    /** In the translog mode, one append and fsync per tenant for all of them. */
+    @Override
+    public void writeEach(List<WriteBatch> batches) {
+        Checks.notNull("batches", batches);
+        if (policy != TenantIndex.CommitPolicy.TRANSLOG) {
+            MemoryStore.super.writeEach(batches);
+            return;
+        }
+        ensureOpen();
+        Map<String, List<WriteBatch>> byTenant = new java.util.LinkedHashMap<>();
+        for (WriteBatch b : batches) {
+            if (!Checks.notNull("batch", b).isEmpty()) {
+                byTenant.computeIfAbsent(b.scope().tenantId(), k -> new ArrayList<>()).add(b);
+            }
+        }
+        List<RuntimeException> failures = new ArrayList<>();
+        byTenant.forEach((tenant, list) -> {
+            TenantIndex t = index(tenant);
+            List<TenantIndex.LoggedWrite> writes = new ArrayList<>(list.size());
+            for (WriteBatch b : list) {
+                writes.add(logged(t, b, BatchCodec.encode(b)));
+            }
+            failures.addAll(t.writeLogged(writes));
+        });
+        GroupCommit.throwFirst(failures);
+    }
+
+    /** The write of a batch; {@code encoded} gives its translog entry ({@code null}: never logged). */
+    private TenantIndex.LoggedWrite logged(TenantIndex t, WriteBatch batch, BatchCodec.Encoded encoded) {
+        BatchPlan plan = BatchPlan.of(batch);
         Scope scope = batch.scope();
-        t.write((writer, current) -> plan.apply(writer, current, t::nextOrd, (searcher, sessionId) -> {
-            List<SessionTurn> last = sorted(searcher, ofSession(Type.TURN, scope, sessionId).build(),
-                    BY_SEQ_DESCENDING, 0, 1, LuceneDocuments::sessionTurnOf);
-            return last.isEmpty() ? 0 : last.get(0).seq() + 1;
-        }), false);
+        String prefix = LuceneDocuments.scopeKey(scope) + "\n";
+        Set<String> sessions = new java.util.HashSet<>();
+        boolean readsStored = false;
+        for (WriteBatch.Op op : batch.ops()) {
+            if (op instanceof WriteBatch.AppendTurn a) {
+                sessions.add(prefix + a.turn().sessionId());
+            }
+            readsStored |= op instanceof WriteBatch.SetObservationStatus || op instanceof WriteBatch.SetMemoryStatus;
+        }
+        boolean statusOnly = readsStored;
+        return new TenantIndex.LoggedWrite() {
+            @Override
+            public boolean readsStored() {
+                return statusOnly;
+            }
+
+            @Override
+            public void apply(org.apache.lucene.index.IndexWriter writer, IndexSearcher current) throws IOException {
+                plan.apply(writer, current, t::nextOrd, (searcher, sessionId) -> {
+                    Long known = t.knownSessionEnd(prefix + sessionId);
+                    if (known != null) {
+                        return known;
+                    }
+                    List<SessionTurn> last = sorted(searcher, ofSession(Type.TURN, scope, sessionId).build(),
+                            BY_SEQ_DESCENDING, 0, 1, LuceneDocuments::sessionTurnOf);
+                    return last.isEmpty() ? 0 : last.get(0).seq() + 1;
+                });
+                Map<String, Long> ends = new HashMap<>();
+                plan.sessionEnds().forEach((sessionId, next) -> ends.put(prefix + sessionId, next));
+                t.sessionEnds(ends);
+            }
+
+            @Override
+            public Set<String> sessions() {
+                return sessions;
+            }
+
+            @Override
+            public byte[] entry() {
+                return BatchCodec.entry(encoded);
+            }
+        };
     }
 
     /**
@@ -453,9 +573,11 @@ public final class LuceneMemoryStore implements MemoryStore {
             return false;
         }
         TenantIndex t = index(tenant);
+        // a joint write bypasses the translog, so in that (default, durable) mode it is made durable by
+        // a Lucene commit of its own: one for the whole group of end users
         t.write((writer, current) -> plan.apply(writer, current, t::nextOrd, (searcher, sessionId) -> {
             throw new IllegalStateException("no session turn in a writeAll plan");
-        }), false);
+        }), policy == TenantIndex.CommitPolicy.TRANSLOG);
         return true;
     }
 

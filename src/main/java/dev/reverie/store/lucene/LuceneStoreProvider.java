@@ -10,14 +10,15 @@ import java.util.Map;
 
 /**
  * Serves the {@code lucene:} scheme: {@code lucene:<folder>} (one index directory per tenant,
- * durable: every write is committed before it returns), {@code lucene:<folder>?commit=group} or
+ * durable: every write is in the tenant's fsynced translog before it returns),
+ * {@code lucene:<folder>?commit=every} (durable, a Lucene commit per write), {@code lucene:<folder>?commit=group} or
  * {@code lucene:<folder>?commit=group&intervalMs=50} (commits in the background every interval; a
  * crash loses at most the writes of the last interval, see {@link LuceneMemoryStore}),
  * {@code lucene:<folder>?commit=durable}, and {@code lucene::memory:}. Stateless and thread-safe.
  */
 public final class LuceneStoreProvider implements MemoryStoreProvider {
 
-    private static final String SUPPORTED = "supported: commit=durable (default), commit=group,"
+    private static final String SUPPORTED = "supported: commit=durable (default), commit=every, commit=group,"
             + " intervalMs=<milliseconds> (with commit=group)";
 
     @Override
@@ -62,14 +63,14 @@ public final class LuceneStoreProvider implements MemoryStoreProvider {
         }
         String commit = options.getOrDefault("commit", "durable");
         LuceneMemoryStore.Builder builder = LuceneMemoryStore.builder(Path.of(path));
+        if (!commit.equals("group") && options.containsKey("intervalMs")) {
+            throw new IllegalArgumentException("lucene option intervalMs needs commit=group");
+        }
         switch (commit) {
-            case "durable" -> {
-                if (options.containsKey("intervalMs")) {
-                    throw new IllegalArgumentException("lucene option intervalMs needs commit=group");
-                }
-            }
+            case "durable" -> builder.durable();
+            case "every" -> builder.commitEveryWrite();
             case "group" -> builder.groupCommit(interval(options.get("intervalMs")));
-            default -> throw new IllegalArgumentException("lucene option commit must be durable or group, was '"
+            default -> throw new IllegalArgumentException("lucene option commit must be durable, every or group, was '"
                     + commit + "'");
         }
         return builder.build();

@@ -2,9 +2,11 @@ package dev.reverie.store.lucene;
 
 import dev.reverie.MemoryStoreException;
 import dev.reverie.StoreClosedException;
+import dev.reverie.internal.GroupCommit;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.index.ConcurrentMergeScheduler;
+import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.PointValues;
@@ -19,8 +21,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -35,8 +43,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * writer sees under the lock is always current (which makes validate-then-apply sound).
  *
  * <p>After an I/O failure the index stops accepting reads and writes ({@link #failure}); reopening
- * the store restarts from the last commit. In the durable policy a failed commit rolls the writer
- * back, so the batch that could not be made durable is never seen by anyone.
+ * the store restarts from the last commit (and, in the {@link CommitPolicy#TRANSLOG} policy, replays
+ * the translog). In the commit-per-write policy a failed commit rolls the writer back, so the batch
+ * that could not be made durable is never seen by anyone.
+ *
+ * <p>In the {@link CommitPolicy#TRANSLOG} policy, writes go through {@link #writeLogged}: concurrent
+ * writers are grouped (one leader applies every queued write, appends their entries to the
+ * {@link Translog} and fsyncs once, then refreshes), so a durable write costs a share of one append;
+ * Lucene commits happen in the background ({@link #commitInBackground}), on erase and on close.
  *
  * <p>Thread-safe.
  */
@@ -46,6 +60,12 @@ final class TenantIndex implements AutoCloseable {
 
     /** When writes are committed. */
     enum CommitPolicy {
+        /**
+         * Every write appended to the tenant's {@link Translog} and fsynced before it returns (group
+         * commit), Lucene commits in the background and on close: acknowledged writes survive kill -9
+         * and power loss. The default for folders.
+         */
+        TRANSLOG,
         /** {@code commit()} before every write returns: acknowledged writes survive kill -9 and power loss. */
         EVERY_WRITE,
         /** A background task commits every interval; see {@link LuceneMemoryStore} for the loss window. */
@@ -64,6 +84,34 @@ final class TenantIndex implements AutoCloseable {
         void apply(IndexWriter writer, IndexSearcher current) throws IOException;
     }
 
+    /** A write in the {@link CommitPolicy#TRANSLOG} policy: applied, then logged by the group's leader. */
+    interface LoggedWrite extends Writing {
+        /**
+         * Keys of the sessions it appends turns to: a later write of the same group that appends to one
+         * of them is validated against a reader that sees this one.
+         */
+        Set<String> sessions();
+
+        /** Its translog entry; called once it was applied. */
+        byte[] entry();
+
+        /**
+         * Whether applying it reads stored records it changes (status-only changes re-index the
+         * stored record): then it is validated against a reader that sees every earlier write of
+         * its group.
+         */
+        default boolean readsStored() {
+            return false;
+        }
+    }
+
+    /** The commit user-data key of the translog generation whose entries a commit does not hold yet. */
+    static final String TRANSLOG_KEY = "reverie.translog.generation";
+    /** The most writes one translog append (and fsync) takes. */
+    private static final int MAX_GROUP = 256;
+    /** Sessions whose next seq is remembered. */
+    private static final int MAX_SESSION_ENDS = 16_384;
+
     private final String label;
     private final Directory directory;
     private final IndexWriter writer;
@@ -71,11 +119,29 @@ final class TenantIndex implements AutoCloseable {
     private final CommitPolicy policy;
     private final ReentrantLock writeLock = new ReentrantLock();
     private final AtomicLong nextOrd;
+    /** The folder of the translog, or {@code null} unless the policy is {@link CommitPolicy#TRANSLOG}. */
+    private final Path translogFolder;
+    /** Open once {@link #recover} ran (TRANSLOG policy only); used under the write lock. */
+    private Translog translog;
+    private final GroupCommit<LoggedWrite> group = new GroupCommit<>(MAX_GROUP, this::commitGroup);
+    /**
+     * Session key → its next free seq, for the sessions most recently written (bounded, least recently
+     * used dropped): a write appending at a session's end then needs no search for the last turn.
+     * Exact because this process is the folder's only writer and turns are only ever appended (or
+     * erased, which clears it). Used under the write lock.
+     */
+    private final Map<String, Long> sessionEnds = new java.util.LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
+            return size() > MAX_SESSION_ENDS;
+        }
+    };
     private volatile Throwable failure;
     private volatile boolean closed;
 
     private TenantIndex(String label, Directory directory, IndexWriter writer, SearcherManager searchers,
-                        CommitPolicy policy, long firstOrd) {
+                        CommitPolicy policy, long firstOrd, Path translogFolder) {
+        this.translogFolder = translogFolder;
         this.label = label;
         this.directory = directory;
         this.writer = writer;
@@ -96,6 +162,19 @@ final class TenantIndex implements AutoCloseable {
      */
     static TenantIndex open(String label, Directory directory, Analyzer analyzer, CommitPolicy policy,
                             String tenantId) {
+        return open(label, directory, analyzer, policy, tenantId, null);
+    }
+
+    /**
+     * As {@link #open(String, Directory, Analyzer, CommitPolicy, String)}; with the
+     * {@link CommitPolicy#TRANSLOG} policy, {@code translogFolder} holds the translog, and
+     * {@link #recover} must run before the first write.
+     */
+    static TenantIndex open(String label, Directory directory, Analyzer analyzer, CommitPolicy policy,
+                            String tenantId, Path translogFolder) {
+        if ((policy == CommitPolicy.TRANSLOG) != (translogFolder != null)) {
+            throw new IllegalArgumentException("a translog folder goes with the TRANSLOG policy only");
+        }
         IndexWriter writer = null;
         SearcherManager searchers = null;
         try {
@@ -109,7 +188,7 @@ final class TenantIndex implements AutoCloseable {
             writer = new IndexWriter(directory, config);
             claim(writer, label, tenantId);
             searchers = new SearcherManager(writer, true, false, null);
-            return new TenantIndex(label, directory, writer, searchers, policy, firstOrd(searchers));
+            return new TenantIndex(label, directory, writer, searchers, policy, firstOrd(searchers), translogFolder);
         } catch (LockObtainFailedException e) {
             closeQuietly(directory);
             throw new MemoryStoreException("Lucene index folder " + label + " is locked by another IndexWriter"
@@ -133,17 +212,28 @@ final class TenantIndex implements AutoCloseable {
         }
     }
 
-    /** Checks the tenant id in the last commit's user data, or records it (and commits) when there is none. */
-    private static void claim(IndexWriter writer, String label, String tenantId) throws IOException {
+    /** The last commit's user data (with what was set since). */
+    private static Map<String, String> commitData(IndexWriter writer) {
         Map<String, String> data = new HashMap<>();
         Iterable<Map.Entry<String, String>> live = writer.getLiveCommitData();
         if (live != null) {
             live.forEach(e -> data.put(e.getKey(), e.getValue()));
         }
-        String stored = data.get(TENANT_KEY);
+        return data;
+    }
+
+    /** Sets one key of the user data the next commit records, keeping the others. */
+    private static void commitData(IndexWriter writer, String key, String value) {
+        Map<String, String> data = commitData(writer);
+        data.put(key, value);
+        writer.setLiveCommitData(Map.copyOf(data).entrySet());
+    }
+
+    /** Checks the tenant id in the last commit's user data, or records it (and commits) when there is none. */
+    private static void claim(IndexWriter writer, String label, String tenantId) throws IOException {
+        String stored = commitData(writer).get(TENANT_KEY);
         if (stored == null) {
-            data.put(TENANT_KEY, tenantId);
-            writer.setLiveCommitData(Map.copyOf(data).entrySet());
+            commitData(writer, TENANT_KEY, tenantId);
             writer.commit();
         } else if (!stored.equals(tenantId)) {
             throw new MemoryStoreException("Lucene index " + label + " belongs to tenant '" + stored
@@ -165,6 +255,16 @@ final class TenantIndex implements AutoCloseable {
 
     String label() {
         return label;
+    }
+
+    /** The next free seq of a session written since open, or {@code null}; call it only inside a write. */
+    Long knownSessionEnd(String sessionKey) {
+        return sessionEnds.get(sessionKey);
+    }
+
+    /** Records the next free seq of sessions a write just appended to; call it only inside a write. */
+    void sessionEnds(Map<String, Long> ends) {
+        ends.forEach((key, next) -> sessionEnds.merge(key, next, Math::max));
     }
 
     /** The next history order number; call it only inside {@link #write}. */
@@ -200,16 +300,7 @@ final class TenantIndex implements AutoCloseable {
             checkUsable();
             IndexSearcher current = acquire();
             try {
-                work.apply(writer, current);
-            } catch (IOException e) {
-                failIfWriterBroke(e);
-                throw new MemoryStoreException("Lucene write failed on " + label + ": " + e.getMessage(), e);
-            } catch (AlreadyClosedException e) {
-                failIfWriterBroke(e);
-                throw closedOrFailed(e);
-            } catch (RuntimeException e) {
-                failIfWriterBroke(e);
-                throw e;
+                applyOrFail(work, current);
             } finally {
                 release(current);
             }
@@ -220,6 +311,171 @@ final class TenantIndex implements AutoCloseable {
         } finally {
             writeLock.unlock();
         }
+    }
+
+    /** Applies {@code work}; an I/O failure that broke the writer fails the index. */
+    private void applyOrFail(Writing work, IndexSearcher current) {
+        try {
+            work.apply(writer, current);
+        } catch (IOException e) {
+            failIfWriterBroke(e);
+            throw new MemoryStoreException("Lucene write failed on " + label + ": " + e.getMessage(), e);
+        } catch (AlreadyClosedException e) {
+            failIfWriterBroke(e);
+            throw closedOrFailed(e);
+        } catch (RuntimeException e) {
+            failIfWriterBroke(e);
+            throw e;
+        }
+    }
+
+    /**
+     * Applies {@code work} and returns once it is in the translog (fsynced) and visible to reads
+     * (TRANSLOG policy): concurrent callers share one append and one fsync (see {@link GroupCommit}).
+     * A write that fails (validation, a document Lucene refuses) fails only its caller.
+     */
+    void writeLogged(LoggedWrite work) {
+        group.submit(work);
+    }
+
+    /** Each write as {@link #writeLogged(LoggedWrite)} does; returns each one's failure ({@code null}: written). */
+    List<RuntimeException> writeLogged(List<LoggedWrite> works) {
+        return group.submitAll(works);
+    }
+
+    private void commitGroup(List<GroupCommit.Entry<LoggedWrite>> writes) {
+        writeLock.lock();
+        try {
+            checkUsable();
+            List<byte[]> entries = applyAll(writes);
+            if (entries.isEmpty()) {
+                return;
+            }
+            try {
+                translog.append(entries);
+            } catch (IOException | RuntimeException e) {
+                // applied but not durable: never commit them; reopening replays what the log holds
+                failure = e;
+                throw new MemoryStoreException("could not append to the translog of Lucene index " + label + " ("
+                        + e.getMessage() + "); the index accepts no more reads or writes: reopen the store", e);
+            }
+            refresh();
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /**
+     * Applies each write (marking the ones that fail) and returns the entries of those that applied.
+     * A write appending to a session that an earlier one of the group appended to is validated against
+     * a private reader that sees the group so far (never published: reads see the group only once
+     * it is durable).
+     */
+    private List<byte[]> applyAll(List<GroupCommit.Entry<LoggedWrite>> writes) {
+        List<byte[]> entries = new ArrayList<>(writes.size());
+        Set<String> touched = new HashSet<>();
+        IndexSearcher published = acquire();
+        DirectoryReader latest = null;
+        try {
+            IndexSearcher current = published;
+            boolean wroteSince = false;
+            for (GroupCommit.Entry<LoggedWrite> e : writes) {
+                LoggedWrite w = e.item();
+                if (!Collections.disjoint(touched, w.sessions()) || (w.readsStored() && wroteSince)) {
+                    DirectoryReader fresh = DirectoryReader.open(writer);
+                    closeQuietly(latest);
+                    latest = fresh;
+                    current = new IndexSearcher(latest);
+                    touched.clear();
+                    wroteSince = false;
+                }
+                try {
+                    applyOrFail(w, current);
+                } catch (RuntimeException x) {
+                    if (failure != null) {
+                        throw x;
+                    }
+                    e.fail(x);
+                    continue;
+                }
+                try {
+                    entries.add(w.entry());
+                } catch (RuntimeException x) {
+                    // applied but impossible to log: it must never be committed
+                    failure = x;
+                    throw x;
+                }
+                touched.addAll(w.sessions());
+                wroteSince = true;
+            }
+        } catch (IOException e) {
+            failIfWriterBroke(e);
+            throw new MemoryStoreException("Lucene write failed on " + label + ": " + e.getMessage(), e);
+        } finally {
+            closeQuietly(latest);
+            release(published);
+        }
+        return entries;
+    }
+
+    /**
+     * Replays the translog entries the last commit does not hold, then commits them (TRANSLOG policy;
+     * call once, right after opening). {@code decode} turns an entry into its write.
+     */
+    void recover(TranslogReplay decode) {
+        writeLock.lock();
+        try {
+            long committed = Long.parseLong(commitData(writer).getOrDefault(TRANSLOG_KEY, "0"));
+            List<Long> pending = new ArrayList<>();
+            for (long g : Translog.generations(translogFolder)) {
+                if (g >= committed) {
+                    pending.add(g);
+                }
+            }
+            long replayed = 0;
+            Set<String> touched = new HashSet<>();
+            boolean wroteSince = false;
+            for (long g : pending) {
+                for (byte[] entry : Translog.read(translogFolder, g)) {
+                    LoggedWrite w = decode.write(entry);
+                    if (!Collections.disjoint(touched, w.sessions()) || (w.readsStored() && wroteSince)) {
+                        refresh();
+                        touched.clear();
+                        wroteSince = false;
+                    }
+                    IndexSearcher current = acquire();
+                    try {
+                        applyOrFail(w, current);
+                    } finally {
+                        release(current);
+                    }
+                    touched.addAll(w.sessions());
+                    wroteSince = true;
+                    replayed++;
+                }
+            }
+            long last = pending.isEmpty() ? committed : Math.max(committed, pending.get(pending.size() - 1));
+            translog = Translog.open(translogFolder, last);
+            if (replayed > 0 || translog.bytes() > 0) {
+                // a torn tail may end the last file: never append after it, start the next generation
+                LOG.info("Lucene index {}: replayed {} translog entries written after its last commit", label, replayed);
+                commitOrRollBack();
+            } else {
+                Translog.deleteBefore(translogFolder, last);
+            }
+            refresh();
+        } catch (IOException e) {
+            failure = e;
+            throw new MemoryStoreException("could not replay the translog of Lucene index " + label + ": "
+                    + e.getMessage(), e);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** Turns a translog entry back into its write. */
+    interface TranslogReplay {
+        LoggedWrite write(byte[] entry) throws IOException;
     }
 
     /** Commits now (under the write lock, so never half a write). */
@@ -236,10 +492,26 @@ final class TenantIndex implements AutoCloseable {
     /**
      * The group-commit tick: commits what was written since the last commit, without taking the write
      * lock (IndexWriter commits concurrently with indexing, and a batch is one atomic block, so a commit
-     * never splits it). A failure is logged and fails the index, so later writes report it.
+     * never splits it). A failure is logged and fails the index, so later writes report it. In the
+     * TRANSLOG policy the commit takes the write lock instead (the generation it records must match
+     * exactly what it holds), and a failure loses nothing: the translog still has every write.
      */
     void commitInBackground() {
         if (closed || failure != null) {
+            return;
+        }
+        if (policy == CommitPolicy.TRANSLOG) {
+            writeLock.lock();
+            try {
+                if (!closed && failure == null && (writer.hasUncommittedChanges() || translog.bytes() > 0)) {
+                    commitOrRollBack();
+                }
+            } catch (RuntimeException e) {
+                LOG.error("background commit of Lucene index {} failed; acknowledged writes stay in its translog"
+                        + " and are replayed when the store is reopened", label, e);
+            } finally {
+                writeLock.unlock();
+            }
             return;
         }
         try {
@@ -257,12 +529,22 @@ final class TenantIndex implements AutoCloseable {
 
     private void commitOrRollBack() {
         try {
-            writer.commit();
+            if (policy == CommitPolicy.TRANSLOG) {
+                // the commit holds every entry of the generations before the new one
+                long next = translog.roll();
+                commitData(writer, TRANSLOG_KEY, Long.toString(next));
+                writer.commit();
+                translog.deleteBefore(next);
+            } else {
+                writer.commit();
+            }
         } catch (IOException | RuntimeException e) {
             failure = e;
-            String what = policy == CommitPolicy.EVERY_WRITE
-                    ? "the write was discarded and the index rolled back to its last commit"
-                    : "writes since the last commit may be lost";
+            String what = switch (policy) {
+                case EVERY_WRITE -> "the write was discarded and the index rolled back to its last commit";
+                case TRANSLOG -> "acknowledged writes stay in the translog and are replayed on reopen";
+                default -> "writes since the last commit may be lost";
+            };
             if (policy == CommitPolicy.EVERY_WRITE && writer.isOpen()) {
                 try {
                     writer.rollback();
@@ -340,10 +622,32 @@ final class TenantIndex implements AutoCloseable {
             }
             closed = true;
             Throwable first = null;
+            if (translog != null && failure == null && writer.isOpen()) {
+                try {
+                    commitOrRollBack();
+                } catch (RuntimeException e) {
+                    first = e;
+                }
+            }
             try {
                 searchers.close();
             } catch (IOException | RuntimeException e) {
-                first = e;
+                first = first == null ? e : first;
+            }
+            if (policy == CommitPolicy.TRANSLOG && (translog == null || failure != null) && writer.isOpen()) {
+                // never commit what may not be in the translog (or a half-done replay): reopening replays the log
+                try {
+                    writer.rollback();
+                } catch (IOException | RuntimeException e) {
+                    first = first == null ? e : first;
+                }
+            }
+            if (translog != null) {
+                try {
+                    translog.close();
+                } catch (IOException e) {
+                    first = first == null ? e : first;
+                }
             }
             if (writer.isOpen()) {
                 try {
@@ -388,6 +692,7 @@ final class TenantIndex implements AutoCloseable {
      */
     void eraseAndPurge(Query query) {
         write((w, current) -> {
+            sessionEnds.clear();
             w.deleteDocuments(query);
             purgeDeletes(w);
         }, true);

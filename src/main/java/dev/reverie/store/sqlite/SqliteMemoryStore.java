@@ -16,6 +16,7 @@ import dev.reverie.SessionTurn;
 import dev.reverie.StoreClosedException;
 import dev.reverie.StyleProfile;
 import dev.reverie.internal.Checks;
+import dev.reverie.internal.GroupCommit;
 import dev.reverie.internal.TenantNames;
 import dev.reverie.internal.Jdbc;
 import dev.reverie.internal.Jdbc.RowMapper;
@@ -65,7 +66,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Thread-safe: concurrent readers (a pool of WAL connections per tenant), one serialized writer
  * per tenant. Durable by default ({@code synchronous=FULL}: an acknowledged write survives kill -9
  * and power loss); {@code ?sync=normal} trades power-loss durability for speed (still safe against
- * a process crash in WAL mode).
+ * a process crash in WAL mode). Batches written concurrently to one tenant are group-committed: the
+ * first writer to get the tenant's writer connection commits every batch queued meanwhile in one
+ * transaction (one fsync), each batch in its own {@code SAVEPOINT}, so a failing batch fails only its
+ * own caller; every caller returns once its batch is durable.
  *
  * <p>Open handles are bounded: at most {@link #DEFAULT_MAX_OPEN_TENANTS} tenants (or the
  * {@code maxOpenTenants} given) keep connections open (a writer and up to four WAL readers each);
@@ -212,7 +216,13 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     @Override
     public void write(WriteBatch batch) {
-        writeAll(List.of(Checks.notNull("batch", batch)));
+        Checks.notNull("batch", batch);
+        ensureOpen();
+        if (batch.isEmpty()) {
+            return;
+        }
+        // group commit: concurrent writers of the tenant share one transaction and one fsync
+        db(batch.scope().tenantId()).writeShared(work(batch));
     }
 
     /** One IMMEDIATE transaction (one commit) for all the batches, each statement prepared once. */
@@ -224,7 +234,7 @@ public final class SqliteMemoryStore implements MemoryStore {
             db(tenant).write(c -> {
                 try (StatementCache statements = new StatementCache(c)) {
                     for (WriteBatch batch : batches) {
-                        apply(statements.connection(), batch);
+                        work(batch).apply(statements.connection());
                     }
                 }
                 return null;
@@ -233,15 +243,35 @@ public final class SqliteMemoryStore implements MemoryStore {
         return true;
     }
 
-    private void apply(Connection c, WriteBatch batch) throws SQLException {
-        Scope scope = batch.scope();
-        // session → next free seq, read inside this IMMEDIATE transaction, which holds SQLite's write
-        // lock: no other connection or process can append to the session until it commits
-        java.util.Map<String, Long> ends = new java.util.HashMap<>();
-        for (WriteBatch.Op op : batch.ops()) {
-            apply(c, scope, resolve(c, scope, op, ends));
+    /** One transaction per tenant for all of them (each batch in its own savepoint). */
+    @Override
+    public void writeEach(List<WriteBatch> batches) {
+        Checks.notNull("batches", batches);
+        ensureOpen();
+        java.util.Map<String, List<TenantDatabase.SqlWork<?>>> byTenant = new java.util.LinkedHashMap<>();
+        for (WriteBatch b : batches) {
+            if (!Checks.notNull("batch", b).isEmpty()) {
+                byTenant.computeIfAbsent(b.scope().tenantId(), k -> new ArrayList<>()).add(work(b));
+            }
         }
-        ends.forEach(batch::seqAssigned);
+        List<RuntimeException> failures = new ArrayList<>();
+        byTenant.forEach((tenant, works) -> failures.addAll(db(tenant).writeAllShared(works)));
+        GroupCommit.throwFirst(failures);
+    }
+
+    private TenantDatabase.SqlWork<Void> work(WriteBatch batch) {
+        Scope scope = batch.scope();
+        List<WriteBatch.Op> ops = batch.ops();
+        return c -> {
+            // session → next free seq, read inside this IMMEDIATE transaction, which holds SQLite's write
+            // lock: no other connection or process can append to the session until it commits
+            java.util.Map<String, Long> ends = new java.util.HashMap<>();
+            for (WriteBatch.Op op : ops) {
+                apply(c, scope, resolve(c, scope, op, ends));
+            }
+            ends.forEach(batch::seqAssigned);
+            return null;
+        };
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.reverie.store.sqlite;
 
 import dev.reverie.MemoryStoreException;
 import dev.reverie.StoreClosedException;
+import dev.reverie.internal.GroupCommit;
 import org.sqlite.SQLiteConfig;
 
 import java.sql.Connection;
@@ -33,6 +34,8 @@ final class TenantDatabase implements AutoCloseable {
     }
 
     private static final int READERS = 4;
+    /** The most batches one shared transaction commits (see {@link #writeShared}). */
+    private static final int MAX_GROUP = 128;
     static final int BUSY_TIMEOUT_MS = 10_000;
 
     private final String url;
@@ -49,6 +52,7 @@ final class TenantDatabase implements AutoCloseable {
     private final BlockingQueue<Connection> idleReaders = new ArrayBlockingQueue<>(READERS);
     private final List<Connection> allReaders = new ArrayList<>();
     private int openedReaders;
+    private final GroupCommit<SqlWork<?>> group = new GroupCommit<>(MAX_GROUP, this::commitGroup);
 
     /**
      * Opens (creating and migrating when needed) the database of {@code tenantId}, refusing a file that
@@ -161,7 +165,7 @@ final class TenantDatabase implements AutoCloseable {
             } catch (SQLException | RuntimeException e) {
                 rollbackQuietly();
                 if (e instanceof SQLException sql) {
-                    throw new MemoryStoreException("SQLite write failed on " + label + ": " + sql.getMessage(), sql);
+                    throw failed(sql);
                 }
                 throw (RuntimeException) e;
             }
@@ -169,6 +173,48 @@ final class TenantDatabase implements AutoCloseable {
             writeLock.unlock();
             lifecycle.readLock().unlock();
         }
+    }
+
+    /**
+     * Runs {@code work} like {@link #write}, but in a transaction shared with the concurrent callers of
+     * this method (group commit: one {@code COMMIT}, so one fsync, for all of them). Each work runs in
+     * its own {@code SAVEPOINT}: a failing one is rolled back to it and fails only its own caller, the
+     * others commit. Returns once the work is durable.
+     */
+    void writeShared(SqlWork<?> work) {
+        group.submit(work);
+    }
+
+    /** Runs each work as {@link #writeShared} does; returns each one's failure ({@code null}: committed). */
+    List<RuntimeException> writeAllShared(List<SqlWork<?>> works) {
+        return group.submitAll(works);
+    }
+
+    private void commitGroup(List<GroupCommit.Entry<SqlWork<?>>> entries) {
+        if (entries.size() == 1) {
+            write(entries.get(0).item());
+            return;
+        }
+        write(c -> {
+            try (Statement st = c.createStatement()) {
+                for (GroupCommit.Entry<SqlWork<?>> e : entries) {
+                    st.execute("SAVEPOINT batch");
+                    try {
+                        e.item().apply(c);
+                    } catch (SQLException | RuntimeException failure) {
+                        // an error that ended the whole transaction makes this throw: then every batch fails
+                        st.execute("ROLLBACK TO batch");
+                        e.fail(failure instanceof SQLException sql ? failed(sql) : (RuntimeException) failure);
+                    }
+                    st.execute("RELEASE batch");
+                }
+            }
+            return null;
+        });
+    }
+
+    private MemoryStoreException failed(SQLException e) {
+        return new MemoryStoreException("SQLite write failed on " + label + ": " + e.getMessage(), e);
     }
 
     /** Reopens the writer after an idle close; called under the write lock. */
