@@ -416,23 +416,11 @@ public final class LuceneMemoryStore implements MemoryStore {
      * Lucene counterpart of the SQLite archive-search migration).
      */
     private static void reindexOldArchive(TenantIndex index) {
-        Query old = new BooleanQuery.Builder()
-                .add(LuceneDocuments.term(LuceneDocuments.TYPE, Type.ARCHIVE.term), BooleanClause.Occur.FILTER)
-                .add(new org.apache.lucene.search.FieldExistsQuery(LuceneDocuments.ARCHIVE_AT),
-                        BooleanClause.Occur.MUST_NOT)
-                .build();
-        if (index.read(s -> s.count(old)) == 0) {
-            return;
-        }
-        index.write((writer, current) -> {
-            StoredFields fields = current.storedFields();
-            for (ScoreDoc hit : current.search(old, Integer.MAX_VALUE).scoreDocs) {
-                SessionTurn t = LuceneDocuments.sessionTurnOf(fields, hit.doc);
-                writer.updateDocument(new org.apache.lucene.index.Term(LuceneDocuments.UID,
-                        LuceneDocuments.turnUid(Type.ARCHIVE, t.scope(), t.sessionId(), t.seq())),
-                        LuceneDocuments.archivedTurn(t, null));
-            }
-        }, true);
+        reindexLacking(index, Type.ARCHIVE, LuceneDocuments.ARCHIVE_AT, (fields, doc) -> {
+            SessionTurn t = LuceneDocuments.sessionTurnOf(fields, doc);
+            return Map.entry(LuceneDocuments.turnUid(Type.ARCHIVE, t.scope(), t.sessionId(), t.seq()),
+                    LuceneDocuments.archivedTurn(t, null));
+        });
     }
 
     /**
@@ -440,10 +428,18 @@ public final class LuceneMemoryStore implements MemoryStore {
      * JSON once, at open, so {@link #pinnedMemories} finds them from the index.
      */
     private static void reindexOldMemories(TenantIndex index) {
+        reindexLacking(index, Type.MEMORY, LuceneDocuments.PERMANENT, (fields, doc) -> {
+            Memory m = LuceneDocuments.memory(fields, doc);
+            return Map.entry(LuceneDocuments.uid(Type.MEMORY, m.scope(), m.id()), LuceneDocuments.memory(m));
+        });
+    }
+
+    /** Rewrites, in one committed write, the documents of {@code type} that lack {@code field}: uid and new document. */
+    private static void reindexLacking(TenantIndex index, Type type, String field,
+                                       Decoder<Map.Entry<String, org.apache.lucene.document.Document>> rewrite) {
         Query old = new BooleanQuery.Builder()
-                .add(LuceneDocuments.term(LuceneDocuments.TYPE, Type.MEMORY.term), BooleanClause.Occur.FILTER)
-                .add(new org.apache.lucene.search.FieldExistsQuery(LuceneDocuments.PERMANENT),
-                        BooleanClause.Occur.MUST_NOT)
+                .add(LuceneDocuments.term(LuceneDocuments.TYPE, type.term), BooleanClause.Occur.FILTER)
+                .add(new org.apache.lucene.search.FieldExistsQuery(field), BooleanClause.Occur.MUST_NOT)
                 .build();
         if (index.read(s -> s.count(old)) == 0) {
             return;
@@ -451,9 +447,9 @@ public final class LuceneMemoryStore implements MemoryStore {
         index.write((writer, current) -> {
             StoredFields fields = current.storedFields();
             for (ScoreDoc hit : current.search(old, Integer.MAX_VALUE).scoreDocs) {
-                Memory m = LuceneDocuments.memory(fields, hit.doc);
-                writer.updateDocument(new org.apache.lucene.index.Term(LuceneDocuments.UID,
-                        LuceneDocuments.uid(Type.MEMORY, m.scope(), m.id())), LuceneDocuments.memory(m));
+                Map.Entry<String, org.apache.lucene.document.Document> next = rewrite.decode(fields, hit.doc);
+                writer.updateDocument(new org.apache.lucene.index.Term(LuceneDocuments.UID, next.getKey()),
+                        next.getValue());
             }
         }, true);
     }
