@@ -41,6 +41,19 @@ public final class Json {
                 return Embedding.of(p.readValueAs(float[].class));
             }
         });
+        // after JavaTimeModule, so it is asked first: the ISO form Reverie writes is parsed by hand
+        module.addDeserializer(java.time.Instant.class, new JsonDeserializer<>() {
+            @Override
+            public java.time.Instant deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+                if (p.currentToken() == com.fasterxml.jackson.core.JsonToken.VALUE_STRING) {
+                    java.time.Instant fast = IsoInstants.parse(p.getText());
+                    if (fast != null) {
+                        return fast;
+                    }
+                }
+                return com.fasterxml.jackson.datatype.jsr310.deser.InstantDeserializer.INSTANT.deserialize(p, ctxt);
+            }
+        });
         return new ObjectMapper()
                 .registerModule(new JavaTimeModule())
                 .registerModule(module)
