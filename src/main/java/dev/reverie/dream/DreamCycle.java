@@ -245,7 +245,7 @@ public final class DreamCycle {
             }
             user.leased = true;
             DreamReport report = cycle(user.scope, listener, Mode.PENDING, (phase, changes, counters) -> {
-                user.add(phase, changes.batch(), counters);
+                user.add(phase, changes.batch(store.supportsStatusWrites()), counters);
                 return false;
             });
             if (report.skipped() > 0) {
@@ -409,7 +409,7 @@ public final class DreamCycle {
     private DreamReport cycle(Scope scope, DreamListener listener, Mode mode) {
         return cycle(scope, listener, mode, (phase, changes, counters) -> {
             if (!changes.isEmpty()) {
-                store.write(changes.batch());
+                store.write(changes.batch(store.supportsStatusWrites()));
             }
             return true;
         });

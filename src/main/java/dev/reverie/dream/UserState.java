@@ -208,13 +208,14 @@ final class UserState {
         /**
          * The staged writes as one batch for this user: rows first, then their history. A row that
          * differs from its version before the phase only in its status (and the status's time) is
-         * written as a status change, not as the whole record.
+         * written as a status change, not as the whole record, when {@code statusWrites} (the store
+         * understands status changes, {@link dev.reverie.spi.MemoryStore#supportsStatusWrites()}).
          */
-        WriteBatch batch() {
+        WriteBatch batch(boolean statusWrites) {
             WriteBatch b = WriteBatch.of(scope);
             for (Observation o : observationPuts.values()) {
                 Observation before = observationsBefore.get(o.id());
-                if (before != null && o.equals(before.withStatus(o.status(), o.consolidatedAt()))) {
+                if (statusWrites && before != null && o.equals(before.withStatus(o.status(), o.consolidatedAt()))) {
                     b.setStatus(o.id(), o.status(), o.consolidatedAt());
                 } else {
                     b.put(o);
@@ -223,7 +224,8 @@ final class UserState {
             observationDeletes.forEach(b::deleteObservation);
             for (Memory m : memoryPuts.values()) {
                 Memory before = memoriesBefore.get(m.id());
-                if (before != null && m.equals(before.toBuilder().status(m.status()).supersededBy(m.supersededBy())
+                if (statusWrites && before != null && m.equals(before.toBuilder().status(m.status())
+                        .supersededBy(m.supersededBy())
                         .updatedAt(m.updatedAt()).build())) {
                     b.setMemoryStatus(m.id(), m.status(), m.supersededBy(), m.updatedAt());
                 } else {

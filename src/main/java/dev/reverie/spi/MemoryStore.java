@@ -53,6 +53,16 @@ public interface MemoryStore extends AutoCloseable {
     }
 
     /**
+     * Whether {@link #write} understands the status-only operations of {@link WriteBatch}
+     * ({@link WriteBatch#setStatus}, {@link WriteBatch#setMemoryStatus}). The dream cycle sends them
+     * only to stores that say so, and writes whole records otherwise, so a store written against
+     * 0.1.0 keeps working. The default is {@code false}; the built-in stores return {@code true}.
+     */
+    default boolean supportsStatusWrites() {
+        return false;
+    }
+
+    /**
      * A hint that a large run of writes to the tenant has ended (the dream cycle calls it after a
      * nightly run): the store may tidy its indexes (SQLite merges its full-text index segments), with
      * bounded work. The default does nothing.

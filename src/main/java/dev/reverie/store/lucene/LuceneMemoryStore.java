@@ -463,6 +463,11 @@ public final class LuceneMemoryStore implements MemoryStore {
     // ---------------------------------------------------------------- writes
 
     @Override
+    public boolean supportsStatusWrites() {
+        return true;
+    }
+
+    @Override
     public void write(WriteBatch batch) {
         Checks.notNull("batch", batch);
         ensureOpen();

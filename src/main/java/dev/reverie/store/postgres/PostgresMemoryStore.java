@@ -287,6 +287,11 @@ public final class PostgresMemoryStore implements MemoryStore {
     // ---------------------------------------------------------------- writes
 
     @Override
+    public boolean supportsStatusWrites() {
+        return true;
+    }
+
+    @Override
     public void write(WriteBatch batch) {
         writeAll(List.of(Checks.notNull("batch", batch)));
     }

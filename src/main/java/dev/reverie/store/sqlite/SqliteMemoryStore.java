@@ -215,6 +215,11 @@ public final class SqliteMemoryStore implements MemoryStore {
     // ---------------------------------------------------------------- writes
 
     @Override
+    public boolean supportsStatusWrites() {
+        return true;
+    }
+
+    @Override
     public void write(WriteBatch batch) {
         Checks.notNull("batch", batch);
         ensureOpen();
