@@ -48,6 +48,11 @@ public final class CachingTokenCounter implements TokenCounter {
     }
 
     @Override
+    public boolean additiveAfterNewline() {
+        return counter.additiveAfterNewline();
+    }
+
+    @Override
     public int messageOverhead() {
         return counter.messageOverhead();
     }

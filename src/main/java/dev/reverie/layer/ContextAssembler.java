@@ -59,8 +59,6 @@ public final class ContextAssembler {
     private final Retriever retriever;
     private final MemoryPolicy policy;
     private final TokenCounter tokens;
-    /** Whether the counter is the built-in o200k one, whose block counts add up by pieces. */
-    private final boolean additiveBlocks;
     private final Summarizer summarizer;
     private final Embedder embedder;
     private final Clock clock;
@@ -74,7 +72,6 @@ public final class ContextAssembler {
         this.policy = policy;
         // the same turns, lines and summaries recur call after call: each is tokenized once
         this.tokens = dev.reverie.internal.CachingTokenCounter.of(tokens);
-        this.additiveBlocks = tokens == TokenCounter.o200k();
         this.summarizer = summarizer;
         this.embedder = embedder;
         this.clock = clock;
@@ -508,16 +505,14 @@ public final class ContextAssembler {
     }
 
     /**
-     * The exact tokens of the persistent block as a message. With the built-in o200k counter and a
-     * block whose pieces split cleanly ({@link Rendering#splitsCleanly}), o200k pre-tokenizes the
-     * block exactly as it pre-tokenizes each piece alone, and BPE never merges across pre-tokens, so
-     * the block's count is the sum of its pieces' counts, each cached: the block is not tokenized
-     * again on every call (it was 28 % of buildContext). Any other counter, or a block that does not
-     * split cleanly, is counted whole. {@code ContextAssemblyTest} checks the sum against the whole
-     * count on generated blocks.
+     * The exact tokens of the persistent block as a message. With a counter whose counts add up
+     * across a newline ({@link TokenCounter#additiveAfterNewline}, the built-in o200k one) and a block
+     * whose pieces split cleanly ({@link Rendering#splitsCleanly}), the block's count is the sum of
+     * its pieces' cached counts: the block is not tokenized again on every call (it was 28 % of
+     * buildContext). Otherwise it is counted whole.
      */
     private int blockTokens(List<String> lines, String content) {
-        if (additiveBlocks) {
+        if (tokens.additiveAfterNewline()) {
             List<String> pieces = Rendering.blockPieces(lines);
             if (Rendering.splitsCleanly(pieces)) {
                 int n = tokens.messageOverhead();

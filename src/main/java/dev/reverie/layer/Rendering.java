@@ -91,8 +91,8 @@ final class Rendering {
     /** A block from its lines. */
     /**
      * The block of {@link #block} cut after each newline: its pieces, whose concatenation is the
-     * block. With the built-in o200k counter the block's tokens are the sum of its pieces' tokens
-     * when {@link #splitsCleanly} holds (see {@code ContextAssembler}).
+     * block. With a counter additive after a newline the block's tokens are the sum of its pieces'
+     * tokens when {@link #splitsCleanly} holds (see {@code ContextAssembler}).
      */
     static java.util.List<String> blockPieces(java.util.List<String> lines) {
         java.util.List<String> out = new java.util.ArrayList<>(lines.size() + 2);
@@ -105,11 +105,9 @@ final class Rendering {
     }
 
     /**
-     * Whether o200k's pre-tokenizer cannot join the end of one piece to the start of the next: a
-     * piece ends with a newline, and no pattern of o200k continues past a newline unless what follows
-     * is white space ({@code \s*[\r\n]+} runs on through blanks to the next newline) or a slash
-     * ({@code ?[^\s\p{L}\p{N}]+[\r\n/]*}); so every following piece must be non-empty and start with
-     * neither. (Checked on two million random piece pairs and in {@code BlockTokensTest}.)
+     * Whether every piece after the first is non-empty and starts with neither white space nor a
+     * slash: then a counter that is {@link dev.reverie.spi.TokenCounter#additiveAfterNewline additive
+     * after a newline} counts the block as the sum of its pieces.
      */
     static boolean splitsCleanly(java.util.List<String> pieces) {
         for (int i = 1; i < pieces.size(); i++) {

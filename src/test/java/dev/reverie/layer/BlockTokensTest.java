@@ -64,6 +64,8 @@ class BlockTokensTest {
             }
         }
         assertThat(clean).as("blocks that split cleanly").isGreaterThan(1_000);
+        assertThat(o200k.additiveAfterNewline()).isTrue();
+        assertThat(((TokenCounter) String::length).additiveAfterNewline()).as("a host's counter, by default").isFalse();
         assertThat(mismatched).isZero();
     }
 
