@@ -19,8 +19,10 @@ import java.util.Map;
  *
  * <p>Each line holds {@code system}, {@code budget}, {@code sample_id}, {@code question_index} (the
  * question's index in the sample's {@code qa} list), {@code category}, {@code question},
- * {@code answer} (the gold answer, the adversarial answer for category 5, or empty), {@code tokens}
- * and {@code context} (the full text the system returned: every message, in order).
+ * {@code answer} (the gold answer, the adversarial answer for category 5, or empty), {@code tokens},
+ * the harness's own scores of that context ({@code evidence} turns, {@code evidence_found},
+ * {@code word_cover} in [0, 1], {@code answer_terms}, {@code answer_terms_found}) and
+ * {@code context} (the full text the system returned: every message, in order).
  *
  * <p>Not thread-safe; the harness writes from one thread.
  */
@@ -46,8 +48,9 @@ final class ContextLog implements AutoCloseable {
         }
     }
 
-    /** Appends one context. */
-    void write(String system, int budget, String sampleId, LocomoData.QaItem qa, RetrievedContext context) {
+    /** Appends one context with its scores (evidence turns found, word and answer coverage). */
+    void write(String system, int budget, String sampleId, LocomoData.QaItem qa, RetrievedContext context,
+               Scoreboard.Outcome outcome) {
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("system", system);
         line.put("budget", budget);
@@ -57,6 +60,11 @@ final class ContextLog implements AutoCloseable {
         line.put("question", qa.question());
         line.put("answer", qa.answer());
         line.put("tokens", context.tokens());
+        line.put("evidence", outcome.evidence());
+        line.put("evidence_found", outcome.found());
+        line.put("word_cover", outcome.wordCoverage());
+        line.put("answer_terms", outcome.answerTerms());
+        line.put("answer_terms_found", outcome.answerTermsFound());
         line.put("context", context.text());
         try {
             lines.write(line);

@@ -217,11 +217,11 @@ public final class LocomoEval {
                         long q0 = System.nanoTime();
                         RetrievedContext context = system.context(qa.question(), budget);
                         long latency = System.nanoTime() - q0;
-                        if (contextLog != null) {
-                            contextLog.write(system.name(), budget, sample.id(), qa, context);
-                        }
                         Scoreboard.Outcome outcome = score(sample, qa, context, latency,
                                 matchers.get(sample.id()), budgetTracer, system, budget, turns);
+                        if (contextLog != null) {
+                            contextLog.write(system.name(), budget, sample.id(), qa, context, outcome);
+                        }
                         board.add(system.name(), budget, outcome);
                         if (qa.category() <= 4) {
                             recallSum[b] += outcome.recall();
