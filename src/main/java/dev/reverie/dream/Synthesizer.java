@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * Finds the groups of ACTIVE memories that share an entity, for REM's syntheses. An entity is a
  * name (a capitalized word in the middle of a sentence in every memory of the group: a word that
  * starts a sentence, or the sentence after a "Speaker: " prefix, such as "Here", "Life" or
- * "Thanks", is not a name) or the short value of a fact (a like, a pet, a city) that other
+ * "Thanks", is not a name, nor is a name spoken to, as in "Thanks, Caroline!": memories that address
+ * one person share a conversation partner, not a subject) or the short value of a fact (a like, a pet, a city) that other
  * memories mention. A group qualifies with two to {@link #MAX_SOURCES} memories spanning at least
  * two subjects and at least two source turns (memories that all come from one turn connect
  * nothing); an entity mentioned more often is too general to say anything. The same set of
@@ -67,7 +68,8 @@ final class Synthesizer {
                 while (c.find()) {
                     String word = c.group().replace('’', '\'').replaceAll("'s$", "");
                     String key = Terms.fold(word);
-                    if (key.length() < 2 || NOT_ENTITIES.contains(key) || sentenceStart(s.group(), c.start())) {
+                    if (key.length() < 2 || NOT_ENTITIES.contains(key) || sentenceStart(s.group(), c.start())
+                            || vocative(s.group(), c.start(), c.end())) {
                         continue;
                     }
                     display.putIfAbsent("name:" + key, word);
@@ -139,6 +141,44 @@ final class Synthesizer {
         }
         return true;
     }
+
+    /**
+     * Whether the capitalized word between {@code start} and {@code end} is someone spoken to, not
+     * spoken about: it closes a clause (a comma, a stop or the sentence's end follows) and opens
+     * after a comma or an interjection ("Thanks, Caroline!", "Hey Jon, ...", "Way to go, Gina!").
+     * Memories that address the same person share a conversation partner, not a subject.
+     */
+    static boolean vocative(String sentence, int start, int end) {
+        int after = end;
+        while (after < sentence.length() && sentence.charAt(after) == ' ') {
+            after++;
+        }
+        if (after < sentence.length() && ",.!?;".indexOf(sentence.charAt(after)) < 0) {
+            return false;
+        }
+        int before = start - 1;
+        while (before >= 0 && sentence.charAt(before) == ' ') {
+            before--;
+        }
+        if (before < 0) {
+            return false; // a sentence start, handled by sentenceStart
+        }
+        if (sentence.charAt(before) == ',') {
+            return true;
+        }
+        int wordEnd = before + 1;
+        while (before >= 0 && Character.isLetter(sentence.charAt(before))) {
+            before--;
+        }
+        String word = sentence.substring(before + 1, wordEnd).toLowerCase(java.util.Locale.ROOT);
+        return INTERJECTIONS.contains(word);
+    }
+
+    /** Words that open a clause addressed to someone ("Hey Jon", "Thanks Ana", "Congrats Maria"). */
+    private static final Set<String> INTERJECTIONS = Set.of("hey", "hi", "hello", "thanks", "thank", "congrats",
+            "congratulations", "wow", "oh", "yeah", "yes", "no", "sure", "ok", "okay", "dear", "bye", "goodbye",
+            "cheers", "sorry", "welcome", "aw", "aww", "haha", "lol", "morning", "evening", "night", "ola", "oi",
+            "obrigado", "obrigada", "hola", "gracias");
 
     /**
      * Whether two of the memories come from different source turns: memories that were all said in

@@ -215,6 +215,37 @@ class RemTest extends DreamFixture {
     }
 
     @Test
+    void a_name_spoken_to_is_not_an_entity_but_the_same_name_spoken_about_is() {
+        Obs.write(store,
+                Obs.episode(ANA, "a", "Melanie: Thanks, Caroline, for letting me vent about the move").turns("D1:1")
+                        .at(day(0)),
+                Obs.episode(ANA, "b", "Melanie: Hey Caroline, since we last chatted the kids started school")
+                        .turns("D1:2").subject("melanie.episode.b").at(day(0)),
+                Obs.episode(ANA, "c", "Melanie: Way to go, Caroline! The store looks great").turns("D1:3")
+                        .subject("melanie.episode.c").at(day(0)));
+        nightOf(0);
+
+        DreamReport addressed = cycle.run(ANA);
+
+        assertThat(addressed.synthesized()).isZero();
+
+        Obs.write(store,
+                Obs.episode(ANA, "d", "I went hiking with Caroline, who knows every trail in the park").turns("D2:1")
+                        .at(day(1)),
+                Obs.episode(ANA, "e", "My sister met Caroline at the gallery opening").turns("D2:2")
+                        .subject("user.episode.e").at(day(1)));
+        nightOf(1);
+
+        DreamReport spokenAbout = cycle.run(ANA);
+
+        assertThat(spokenAbout.synthesized()).isEqualTo(1);
+        Memory synthesis = active(ANA).stream().filter(m -> m.kind() == MemoryKind.SYNTHESIS).findFirst()
+                .orElseThrow();
+        assertThat(synthesis.text()).startsWith("Caroline: ").contains("hiking").contains("gallery")
+                .doesNotContain("vent").doesNotContain("school");
+    }
+
+    @Test
     void a_synthesis_is_replaced_when_its_entity_gains_a_memory_and_deprecated_when_its_sources_go() {
         Obs.write(store,
                 Obs.fact(ANA, "sis", "user.family.sister", "Marta", "My sister Marta lives in Porto").at(day(0)),
