@@ -201,8 +201,8 @@ public final class MemoryPolicy {
     public int neighbourTurns() { return neighbourTurns; }
     /**
      * Whether a memory or observation derived from a single turn is packed as that verbatim turn
-     * when the turn is among the candidates and fits (default {@code true}): the model gets what was
-     * said, not a one-sentence fragment of it.
+     * when the turn search found the turn (even if diversity did not pick it) and it fits (default
+     * {@code true}): the model gets what was said, not a one-sentence fragment of it.
      */
     public boolean quoteSourceTurns() { return quoteSourceTurns; }
     /** How many of the best-ranked turns get their neighbours fetched (default 5: a call stays cheap). */

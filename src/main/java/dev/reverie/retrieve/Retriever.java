@@ -66,7 +66,9 @@ public final class Retriever {
      * the policy's retention are never returned, nor turns of {@code currentSession} from
      * {@code currentSessionFromSeq} on (the TEMPORAL layer holds those verbatim). Neighbours of a
      * strongly matching turn join the ranking just below it. {@code tokenBudget} bounds the
-     * diversification to what can fit ({@code Integer.MAX_VALUE}: no bound).
+     * diversification to what can fit ({@code Integer.MAX_VALUE}: no bound). With turns and the
+     * policy's {@code quoteSourceTurns}, the source turns of picked memories derived from one turn
+     * follow the picks (see {@link #withSourceTurns}), so the result may hold more than {@code limit}.
      */
     public List<ScoredCandidate> retrieve(Scope scope, String query, float[] queryVector, Set<MemoryKind> kinds,
                                           boolean includeDeprecated, boolean includeObservations,
@@ -105,7 +107,46 @@ public final class Retriever {
         if (turns && policy.neighbourTurns() > 0) {
             scored = withNeighbours(scope, scored, currentSession, currentSessionFromSeq, retainedFrom);
         }
-        return diversify(scored, limit, tokenBudget);
+        List<ScoredCandidate> picked = diversify(scored, limit, tokenBudget);
+        return turns && policy.quoteSourceTurns() ? withSourceTurns(picked, scored) : picked;
+    }
+
+    /**
+     * The picks, then the verbatim source turns of the picked memories and observations derived
+     * from one turn, when that turn was found but not picked (diversity often keeps a sentence and
+     * drops the turn it came from, as they share most words): the packer quotes a memory as its
+     * turn only when it has the turn, and the turn carries the memory plus the words around it.
+     */
+    private static List<ScoredCandidate> withSourceTurns(List<ScoredCandidate> picked, List<ScoredCandidate> scored) {
+        Map<String, ScoredCandidate> found = new java.util.HashMap<>();
+        for (ScoredCandidate sc : scored) {
+            if (sc.candidate().episode()) {
+                found.putIfAbsent(turnKey(sc.candidate().turn()), sc);
+            }
+        }
+        Set<String> have = new HashSet<>();
+        for (ScoredCandidate sc : picked) {
+            if (sc.candidate().episode()) {
+                have.add(turnKey(sc.candidate().turn()));
+            }
+        }
+        List<ScoredCandidate> out = new ArrayList<>(picked);
+        for (ScoredCandidate sc : picked) {
+            Candidate c = sc.candidate();
+            if (c.episode() || c.sourceTurnIds().size() != 1 || c.provenance().sessionId() == null) {
+                continue;
+            }
+            String key = c.provenance().sessionId() + "\u0000" + c.sourceTurnIds().get(0);
+            ScoredCandidate turn = found.get(key);
+            if (turn != null && have.add(key)) {
+                out.add(turn);
+            }
+        }
+        return out;
+    }
+
+    private static String turnKey(SessionTurn t) {
+        return t.sessionId() + "\u0000" + t.turnId();
     }
 
     private List<ScoredCandidate> withNeighbours(Scope scope, List<ScoredCandidate> scored, String currentSession,
