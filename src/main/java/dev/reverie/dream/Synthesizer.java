@@ -42,7 +42,9 @@ final class Synthesizer {
             "mrs", "ms", "dr", "dra", "sr", "sra", "yes", "no", "oh", "wow", "hey", "hi", "hello", "thanks", "lol",
             "haha", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
             "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
-            "december", "today", "yesterday", "tomorrow", "the", "a", "an", "my", "we", "it", "this", "that", "eu",
+            "december", "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "jan", "feb",
+            "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "today", "yesterday", "tomorrow",
+            "the", "a", "an", "my", "we", "it", "this", "that", "eu",
             "meu", "minha", "user");
 
     /** A proposed synthesis: the entity (key and as written) and the sorted ids of its memories. */
@@ -132,7 +134,7 @@ final class Synthesizer {
     static boolean sentenceStart(String sentence, int at) {
         for (int i = at - 1; i >= 0; i--) {
             char ch = sentence.charAt(i);
-            if (ch == ':') {
+            if (ch == ':' || OPENERS.indexOf(ch) >= 0) {
                 return true;
             }
             if (Character.isLetterOrDigit(ch)) {
@@ -145,7 +147,8 @@ final class Synthesizer {
     /**
      * Whether the capitalized word between {@code start} and {@code end} is someone spoken to, not
      * spoken about: it closes a clause (a comma, a stop or the sentence's end follows) and opens
-     * after a comma or an interjection ("Thanks, Caroline!", "Hey Jon, ...", "Way to go, Gina!").
+     * after a comma, an interjection or the sentence's one opening word ("Thanks, Caroline!",
+     * "Hey Jon, ...", "Yep John, ...", "Way to go, Gina!").
      * Memories that address the same person share a conversation partner, not a subject.
      */
     static boolean vocative(String sentence, int start, int end) {
@@ -171,8 +174,12 @@ final class Synthesizer {
             before--;
         }
         String word = sentence.substring(before + 1, wordEnd).toLowerCase(java.util.Locale.ROOT);
-        return INTERJECTIONS.contains(word);
+        // an interjection, or any one word opening the sentence: "Yep John, ...", "Congrats Ana!"
+        return INTERJECTIONS.contains(word) || (wordEnd > before + 1 && sentenceStart(sentence, before + 1));
     }
+
+    /** Characters that open a quotation or an aside: a word right after one starts a sentence. */
+    private static final String OPENERS = "\"“‘«(['";
 
     /** Words that open a clause addressed to someone ("Hey Jon", "Thanks Ana", "Congrats Maria"). */
     private static final Set<String> INTERJECTIONS = Set.of("hey", "hi", "hello", "thanks", "thank", "congrats",

@@ -222,7 +222,9 @@ class RemTest extends DreamFixture {
                 Obs.episode(ANA, "b", "Melanie: Hey Caroline, since we last chatted the kids started school")
                         .turns("D1:2").subject("melanie.episode.b").at(day(0)),
                 Obs.episode(ANA, "c", "Melanie: Way to go, Caroline! The store looks great").turns("D1:3")
-                        .subject("melanie.episode.c").at(day(0)));
+                        .subject("melanie.episode.c").at(day(0)),
+                Obs.episode(ANA, "y", "Melanie: Yep Caroline, a bit of support makes an amazing change")
+                        .turns("D1:4").subject("melanie.episode.y").at(day(0)));
         nightOf(0);
 
         DreamReport addressed = cycle.run(ANA);
@@ -243,6 +245,27 @@ class RemTest extends DreamFixture {
                 .orElseThrow();
         assertThat(synthesis.text()).startsWith("Caroline: ").contains("hiking").contains("gallery")
                 .doesNotContain("vent").doesNotContain("school");
+    }
+
+    @Test
+    void a_quoted_sentence_start_and_a_weekday_abbreviation_are_not_entities() {
+        Obs.write(store,
+                Obs.fact(ANA, "horse", "user.pet", "horse", "Ana has a horse (\"Here's a photo of my horse painting\")")
+                        .turns("D1:1").at(day(0)),
+                Obs.episode(ANA, "b", "Melanie: Here is my new pottery bowl from the class").turns("D1:2")
+                        .subject("melanie.episode.b").at(day(0)),
+                Obs.episode(ANA, "c", "Melanie: Last Fri I finally took my kids to a pottery workshop")
+                        .turns("D1:3").at(day(0)),
+                Obs.episode(ANA, "d", "Caroline: See you on Fri at the gallery then").turns("D1:4")
+                        .subject("caroline.episode.d").at(day(0)),
+                Obs.episode(ANA, "e", "Caroline: She wrote \"Here we go again\" on the birthday card").turns("D1:5")
+                        .subject("caroline.episode.e").at(day(0)));
+        nightOf(0);
+
+        cycle.run(ANA);
+
+        assertThat(active(ANA)).filteredOn(m -> m.kind() == MemoryKind.SYNTHESIS).extracting(Memory::text)
+                .noneMatch(t -> t.startsWith("Here") || t.startsWith("Fri"));
     }
 
     @Test
