@@ -128,5 +128,6 @@ class ValueJsonTest {
                 List.of("D1:3"), RecalledMemory.Origin.MEMORY);
 
         assertThat(Json.write(r)).isEqualTo(RECALLED_JSON);
+        assertThat(Json.read(RECALLED_JSON, RecalledMemory.class)).isEqualTo(r);
     }
 }

@@ -111,10 +111,8 @@ final class LightSleep {
             count += o.reinforcementCount();
             confidence = Math.max(confidence, o.confidence());
         }
-        changes.put(new Observation(survivor.id(), survivor.scope(), survivor.kind(), survivor.text(),
-                survivor.subject(), survivor.value(), survivor.cardinality(), survivor.polarity(), confidence,
-                survivor.observedAt(), survivor.sessionId(), survivor.provenance(), List.copyOf(turns), count,
-                survivor.status(), survivor.consolidatedAt(), survivor.embedding()));
+        changes.put(survivor.toBuilder().confidence(confidence).sourceTurnIds(List.copyOf(turns))
+                .reinforcementCount(count).build());
         for (Observation o : ranked.subList(1, ranked.size())) {
             if (o.status() != ObservationStatus.DISCARDED) {
                 changes.put(o.withStatus(ObservationStatus.DISCARDED, state.now));

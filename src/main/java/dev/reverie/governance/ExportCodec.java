@@ -340,9 +340,7 @@ public final class ExportCodec {
             String text = redact(o.text());
             String value = redact(o.value());
             boolean changed = !text.equals(o.text()) || !value.equals(o.value());
-            observations.add(new Observation(o.id(), o.scope(), o.kind(), text, o.subject(), value, o.cardinality(),
-                    o.polarity(), o.confidence(), o.observedAt(), o.sessionId(), o.provenance(), o.sourceTurnIds(),
-                    o.reinforcementCount(), o.status(), o.consolidatedAt(), changed ? null : o.embedding()));
+            observations.add(o.toBuilder().text(text).value(value).embedding(changed ? null : o.embedding()).build());
         }
         List<Memory> memories = new ArrayList<>(e.memories().size());
         for (Memory m : e.memories()) {
