@@ -310,10 +310,10 @@ final class Importance {
             this.weights = weights;
             plain = SPEAKER.matcher(text.replace('’', '\'')).replaceFirst("");
             String f = Terms.fold(plain);
-            List<String> w = Text.foldedWords(f);
+            List<String> w = Terms.foldedWords(f);
             if (!Collections.disjoint(w, PLEASANTRY_WORDS)) {
                 f = PLEASANTRIES.matcher(f).replaceAll(" ");
-                w = Text.foldedWords(f);
+                w = Terms.foldedWords(f);
             }
             folded = f;
             words = w;
@@ -396,7 +396,7 @@ final class Importance {
         private static boolean elliptical(String text) {
             Matcher m = SENTENCE.matcher(text);
             while (m.find()) {
-                List<String> words = Text.words(m.group());
+                List<String> words = Terms.words(m.group());
                 if (!words.isEmpty() && ELLIPTICAL.contains(words.get(0))) {
                     return true;
                 }
@@ -418,7 +418,7 @@ final class Importance {
                 }
                 int count = 0;
                 boolean firstPerson = false;
-                for (String w : Text.words(withoutNames(sentence))) {
+                for (String w : Terms.words(withoutNames(sentence))) {
                     if (FIRST_PERSON.contains(w)) {
                         firstPerson = true;
                     }

@@ -58,7 +58,7 @@ final class Synthesizer {
         Map<String, Set<String>> termIndex = new HashMap<>();
         for (Memory m : memories) {
             byId.put(m.id(), m);
-            for (String t : Text.words(m.text())) {
+            for (String t : Terms.words(m.text())) {
                 termIndex.computeIfAbsent(t, k -> new LinkedHashSet<>()).add(m.id());
             }
             Matcher s = SENTENCE.matcher(m.text());
@@ -80,7 +80,7 @@ final class Synthesizer {
                 continue;
             }
             List<String> words = new ArrayList<>();
-            for (String w : Text.words(m.value())) {
+            for (String w : Terms.words(m.value())) {
                 if (w.length() >= 3 && !NOT_ENTITIES.contains(w)) {
                     words.add(w);
                 }
@@ -113,7 +113,7 @@ final class Synthesizer {
             Set<String> texts = new HashSet<>();
             for (String id : ids) {
                 subjects.add(byId.get(id).subject());
-                texts.add(Text.normalize(byId.get(id).text()));
+                texts.add(Terms.normalizeValue(byId.get(id).text()));
             }
             List<String> sorted = List.copyOf(ids);
             if (subjects.size() >= 2 && texts.size() >= 2 && fromDifferentTurns(ids, byId) && proposed.add(sorted)) {

@@ -3,6 +3,7 @@ package dev.reverie.extract;
 import dev.reverie.Cardinality;
 import dev.reverie.MemoryKind;
 import dev.reverie.Polarity;
+import dev.reverie.internal.Terms;
 
 import java.util.List;
 import java.util.Set;
@@ -214,7 +215,7 @@ final class IdentityRules {
      * with {@code requireCapital}, the first word must be capitalised in the original.
      */
     static String name(Sentence s, int start, boolean requireCapital) {
-        List<int[]> spans = Fold.tokenSpans(s.folded, start, s.folded.length());
+        List<int[]> spans = Terms.tokenSpans(s.folded, start, s.folded.length());
         if (spans.isEmpty() || spans.get(0)[0] - start > 2) {
             return null;
         }
@@ -334,7 +335,7 @@ final class IdentityRules {
         if (v == null) {
             return null;
         }
-        String f = Fold.fold(v);
+        String f = Terms.foldKeepingLength(v);
         if (f.startsWith("my ") || f.startsWith("meu ") || f.startsWith("minha ") || f.equals("here")
                 || f.equals("aqui") || f.equals("there") || f.equals("la") || f.startsWith("this ")
                 || f.startsWith("that ") || f.equals("home") || f.equals("casa")) {
@@ -407,7 +408,7 @@ final class IdentityRules {
 
     /** The shortest run of up to four words from {@code start} that ends in a job word ("software engineer"). */
     private static int[] jobWords(Sentence s, int start) {
-        List<int[]> spans = Fold.tokenSpans(s.folded, start, s.folded.length());
+        List<int[]> spans = Terms.tokenSpans(s.folded, start, s.folded.length());
         int limit = Math.min(4, spans.size());
         for (int k = 0; k < limit; k++) {
             if (k > 0 && !s.folded.substring(spans.get(k - 1)[1], spans.get(k)[0]).isBlank()) {
@@ -471,10 +472,10 @@ final class IdentityRules {
         String v = Values.phrase(s, start, s.folded.length(), " as ", " como ", " since ", " desde ", " for ",
                 " in ", " em ", " and ", " e ", " with ", " com ", " ha ", " now", " agora", " anymore", " mais",
                 " on ", " during ", " durante ", " last ", " next ", " yesterday", " ontem");
-        if (v == null || NOT_AN_EMPLOYER.contains(Fold.fold(v))) {
+        if (v == null || NOT_AN_EMPLOYER.contains(Terms.foldKeepingLength(v))) {
             return;
         }
-        String f = Fold.fold(v);
+        String f = Terms.foldKeepingLength(v);
         if (f.startsWith("my ") || f.startsWith("meu ") || f.startsWith("minha ") || f.startsWith("home")) {
             return;
         }

@@ -3,6 +3,7 @@ package dev.reverie.extract;
 import dev.reverie.Cardinality;
 import dev.reverie.MemoryKind;
 import dev.reverie.Polarity;
+import dev.reverie.internal.Terms;
 
 import java.util.List;
 import java.util.regex.Matcher;
@@ -144,7 +145,7 @@ final class PreferenceRules {
     private static void emitAll(Sentence s, Facts out, int start, Mode mode, String verb) {
         List<String> things = Values.list(s, start, s.folded.length(), " with you", " com voce", " about ");
         for (String thing : things) {
-            String f = Fold.fold(thing);
+            String f = Terms.foldKeepingLength(thing);
             if (f.startsWith("my ") || f.startsWith("meu ") || f.startsWith("minha ") || f.startsWith("meus ")
                     || f.startsWith("minhas ") || f.startsWith("our ")) {
                 continue; // "I love my kids": about the family, kept by the episode or family rules

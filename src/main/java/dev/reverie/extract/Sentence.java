@@ -1,5 +1,7 @@
 package dev.reverie.extract;
 
+import dev.reverie.internal.Terms;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -78,12 +80,12 @@ final class Sentence {
     private Sentence(String text, java.time.LocalDate today) {
         this.text = text;
         this.today = today;
-        this.folded = Fold.fold(text);
+        this.folded = Terms.foldKeepingLength(text);
         Matcher d = DISCOURSE.matcher(folded);
         int b = d.lookingAt() ? d.end() : 0;
         this.correction = b > 0 && CORRECTION_MARK.matcher(folded).region(0, b).find();
         this.body = b;
-        List<int[]> spans = Fold.wordSpans(folded);
+        List<int[]> spans = Terms.wordSpans(folded);
         List<String> all = new ArrayList<>(spans.size());
         List<String> bodyTokens = new ArrayList<>(spans.size());
         for (int[] span : spans) {
@@ -245,7 +247,7 @@ final class Sentence {
         }
         Matcher m = REPORTING.matcher(folded).region(body, folded.length());
         while (m.find()) {
-            List<String> before = Fold.tokens(folded.substring(Math.max(body, m.start() - 24), m.start()));
+            List<String> before = Terms.wordTokens(folded.substring(Math.max(body, m.start() - 24), m.start()));
             int from = Math.max(0, before.size() - 3);
             boolean self = false;
             for (int i = from; i < before.size(); i++) {
@@ -278,7 +280,7 @@ final class Sentence {
     }
 
     private static boolean mentionsFirstPerson(String folded) {
-        for (String t : Fold.tokens(folded)) {
+        for (String t : Terms.wordTokens(folded)) {
             if (Lexicon.FIRST_PERSON.contains(t)) {
                 return true;
             }
@@ -357,6 +359,6 @@ final class Sentence {
         if (len == 1) {
             return true; // an initial: "J. K. Rowling", "e.g."
         }
-        return len <= 5 && ABBREVIATIONS.contains(Fold.fold(text.substring(s, dot)));
+        return len <= 5 && ABBREVIATIONS.contains(Terms.foldKeepingLength(text.substring(s, dot)));
     }
 }

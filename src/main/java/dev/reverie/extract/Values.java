@@ -1,5 +1,7 @@
 package dev.reverie.extract;
 
+import dev.reverie.internal.Terms;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -74,7 +76,7 @@ final class Values {
             }
             String item = original.substring(from, cut);
             String itemFolded = folded.substring(from, cut);
-            List<String> words = Fold.tokens(itemFolded);
+            List<String> words = Terms.wordTokens(itemFolded);
             if (!words.isEmpty() && Lexicon.CLAUSE_SUBJECT.contains(words.get(0))) {
                 break; // "peanuts and I also love jazz": a new clause starts
             }
@@ -156,7 +158,7 @@ final class Values {
         if (b <= a) {
             return null;
         }
-        List<String> words = Fold.tokens(folded.substring(a, b));
+        List<String> words = Terms.wordTokens(folded.substring(a, b));
         if (words.isEmpty() || words.size() > MAX_WORDS) {
             return null;
         }
