@@ -53,8 +53,7 @@ final class FamilyRules {
                     + "|\\b(?:eu\\s+)?(?:tenho|adotei|ganhei|comprei|temos|adotamos)\\s+" + NUM + "\\s+(" + PET + ")\\b"
                     + "|\\b(?:and|e)\\s+" + NUM + "\\s+" + ADJ + "{0,2}(" + PET + ")\\b");
 
-    private static final Set<String> NOT_A_PREDICATE = Lexicon.set("and|e|with|com|at|in|on|to|for|of|from|'s|s"
-            + "|em|no|na|de|do|da|para|pra|por|who|que|which|or|ou|&|about|sobre|too|tambem");
+    private static final Set<String> NOT_A_PREDICATE = Lexicon.words("not-a-predicate");
 
     private static final Map<String, Integer> NUMBERS = Map.ofEntries(
             Map.entry("a", 1), Map.entry("an", 1), Map.entry("one", 1), Map.entry("two", 2), Map.entry("three", 3),

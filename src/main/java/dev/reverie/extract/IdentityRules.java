@@ -23,22 +23,9 @@ final class IdentityRules {
             + "|both|happily|even|only|severely|extremely|highly|deathly|mildly|slightly|terribly|incredibly"
             + "|ainda|agora|atualmente|hoje|tambem|ja|realmente|muito|so|bem|extremamente|super)\\s+)";
 
-    private static final Set<String> TITLES = Lexicon.set("dr|dra|sr|sra|srta|mr|mrs|ms|miss|prof|profa|dona|seu"
-            + "|don|doctor|doutor|doutora|professor|professora|mx");
-    private static final Set<String> NAME_STOP = Lexicon.set("and|but|i|i'm|from|nice|to|e|mas|and|btw|here|by|in"
-            + "|at|on|the|a|an|with|of|for|now|please|thanks|haha|lol|so|is|was|not|eu|aqui|obrigado|obrigada"
-            + "|por|com|em|no|na|ok|okay|but|too|also|tambem|then|entao|though|actually|really|just|very|sou"
-            + "|prazer|nice|pleasure|muito|tudo|bem|mesmo|if|se|when|quando|because|porque|pois|que|that|it");
-    private static final Set<String> NOT_A_NAME = Lexicon.set("english|brazilian|american|british|portuguese"
-            + "|canadian|mexican|french|german|italian|spanish|chinese|japanese|indian|australian|irish|scottish"
-            + "|african|european|asian|latina|latino|christian|catholic|jewish|muslim|buddhist|hindu|atheist"
-            + "|vegan|vegetarian|fine|good|ok|okay|sorry|here|back|ready|not|so|very|really|just|also|still|going"
-            + "|trying|happy|sad|tired|glad|sure|excited|thrilled|new|done|home|busy|free|well|great|monday"
-            + "|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july"
-            + "|august|september|october|november|december|god|gay|lesbian|trans|bi|queer|straight|single"
-            + "|married|divorced|pregnant|retired|allergic|from|in|at|on|a|an|the|always|never|currently|now"
-            + "|tambem|muito|bem|feliz|casado|casada|solteiro|solteira|brasileiro|brasileira|portugues"
-            + "|portuguesa|de|do|da|contra|favor|fa|a|o|um|uma|um|ok|obrigado|obrigada|eu|seu|sua|aqui");
+    private static final Set<String> TITLES = Lexicon.words("titles");
+    private static final Set<String> NAME_STOP = Lexicon.words("name-stop");
+    private static final Set<String> NOT_A_NAME = Lexicon.words("not-a-name");
 
     private static final String SUBJ_EN = "\\b(?:i|i'm|im|i\\s+am|i've|ive|i\\s+have|we|we're|we've|we\\s+have)\\s+";
     private static final String NEG_EN = "(?:(don't|dont|do\\s+not|no\\s+longer|not|never|didn't|don't\\s+really)\\s+)?";
@@ -115,10 +102,7 @@ final class IdentityRules {
                     + "\\b(?:eu\\s+)?(?:(nao)\\s+)?(?:trabalho|estou\\s+trabalhando|to\\s+trabalhando)\\s+(mais\\s+)?"
                     + "(?:na|no|nos|nas|para\\s+a|para\\s+o|pra|pro|pela|pelo|em|para)\\s+"
                     + "|\\b(?:comecei|consegui|arrumei)\\s+(?:um\\s+)?(?:novo\\s+)?(?:emprego|trabalho|estagio)\\s+(?:na|no|em)\\s+");
-    private static final Set<String> NOT_AN_EMPLOYER = Lexicon.set("home|night|nights|the moment|weekends"
-            + "|night shifts|a distance|myself|home office|remote|remotely|full time|part time|casa|equipe"
-            + "|noite|dia|turno|feriado|feriados|fim de semana|home-office|distancia|regime|tempo integral"
-            + "|meio periodo|it|that|this|my own|minha conta|conta propria|once|twice|least|the same|same|all");
+    private static final Set<String> NOT_AN_EMPLOYER = Lexicon.words("not-an-employer");
     private static final String[] JOB_CUTS = {" at ", " for ", " in ", " on ", " no ", " na ", " em ", " para ", " numa ", " num ",
             " pra ", " pela ", " pelo ", " and ", " e ", " with ", " com ", " since ", " desde ", " ha "};
 

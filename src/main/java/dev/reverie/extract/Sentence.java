@@ -43,19 +43,12 @@ final class Sentence {
             "\\b(?:said|says|told|tells|asked|asks|wrote|writes|mentioned|mentions|claimed|claims|replied|thinks"
                     + "|thought|believes|texted|disse|diz|falou|contou|perguntou|escreveu|mencionou|acha|achou"
                     + "|respondeu|comentou|according\\s+to|segundo\\s+(?:ele|ela))\\b");
-    private static final Set<String> REPORTING_WORDS = Lexicon.set("said|says|told|tells|asked|asks|wrote|writes"
-            + "|mentioned|mentions|claimed|claims|replied|thinks|thought|believes|texted|disse|diz|falou|contou"
-            + "|perguntou|escreveu|mencionou|acha|achou|respondeu|comentou|according|segundo");
+    private static final Set<String> REPORTING_WORDS = Lexicon.words("reporting-words");
     /** Verbs that open a statement whose "I" was dropped ("Went to the beach yesterday", "Gonna try yoga"). */
-    private static final Set<String> ELIDED_FIRST_PERSON = Lexicon.set("just|got|went|had|took|made|started|finished"
-            + "|lost|found|joined|visited|bought|saw|met|tried|finally|gonna|planning|heading|spent|signed|booked"
-            + "|moved|adopted|ran|attended|learned|learnt|picked|painted|wrote|read|watched|cooked|baked|played"
-            + "|been|having|doing|getting|working|thinking|hoping|looking|trying|feeling|off|back|will|going");
-    private static final Set<String> HEDGE_WORDS = Lexicon.set("think|guess|believe|suppose|maybe|probably|perhaps"
-            + "|sure|might|acho|talvez|provavelmente|sei|pode|parece");
+    private static final Set<String> ELIDED_FIRST_PERSON = Lexicon.words("elided-first-person");
+    private static final Set<String> HEDGE_WORDS = Lexicon.words("hedge-words");
     private static final Pattern SINGLE_QUOTED = Pattern.compile("(?:^|[\\s:,])'(.{2,200}?)'(?=[\\s.,!?;]|$)");
-    private static final Set<String> ABBREVIATIONS = Lexicon.set("dr|dra|sr|sra|srta|mr|mrs|ms|prof|profa|st"
-            + "|jr|vs|etc|eg|ie|av|dept|no|approx|fig|vol|ave|mt|sen|gov|gen|col|lt|sgt|capt|cmdr");
+    private static final Set<String> ABBREVIATIONS = Lexicon.words("abbreviations");
 
     final String text;
     final String folded;

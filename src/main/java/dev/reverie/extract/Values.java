@@ -37,7 +37,7 @@ final class Values {
             " sempre", " forever", " myself", " mesmo", " para sempre", " pra sempre"};
 
     /** Leading words dropped from a value (articles, and "de" left over from "gosto de ler e de cozinhar"). */
-    private static final Set<String> ARTICLES = Lexicon.set("the|a|an|some|o|os|as|um|uma|uns|umas|de|do|da|dos|das");
+    private static final Set<String> ARTICLES = Lexicon.words("articles");
 
     private static final String[] LIST_SEPARATORS = {", ", " and ", " & ", " or ", " e ", " ou ", " nor ", " plus ",
             " as well as ", " assim como ", " and also ", " e tambem "};
