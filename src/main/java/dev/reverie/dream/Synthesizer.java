@@ -1,6 +1,7 @@
 package dev.reverie.dream;
 
 import dev.reverie.Memory;
+import dev.reverie.internal.Resources;
 import dev.reverie.internal.Terms;
 
 import java.util.ArrayList;
@@ -37,12 +38,7 @@ final class Synthesizer {
 
     private static final Pattern SENTENCE = Pattern.compile("[^.!?\\n]+[.!?]*");
     private static final Pattern CAPITALIZED = Pattern.compile("\\p{Lu}[\\p{L}\\p{N}'’-]*");
-    private static final Set<String> NOT_ENTITIES = Set.of("i", "i'm", "i've", "i'll", "i'd", "ok", "okay", "mr",
-            "mrs", "ms", "dr", "dra", "sr", "sra", "yes", "no", "oh", "wow", "hey", "hi", "hello", "thanks", "lol",
-            "haha", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
-            "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
-            "december", "today", "yesterday", "tomorrow", "the", "a", "an", "my", "we", "it", "this", "that", "eu",
-            "meu", "minha", "user");
+    private static final Set<String> NOT_ENTITIES = Set.copyOf(Resources.entries(Synthesizer.class, "words/not-entities.txt"));
 
     /** A proposed synthesis: the entity (key and as written) and the sorted ids of its memories. */
     record Group(String key, String display, List<String> sourceIds) { }

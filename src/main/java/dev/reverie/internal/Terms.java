@@ -42,13 +42,7 @@ public final class Terms {
     private static final char[] LATIN = new char[0x250];
 
     /** English function words beyond Lucene's short default list (pronouns, auxiliaries, question words). */
-    private static final List<String> MORE_ENGLISH = List.of(
-            "i", "me", "my", "mine", "myself", "you", "your", "yours", "yourself", "he", "him", "his", "himself",
-            "she", "her", "hers", "herself", "we", "us", "our", "ours", "them", "its", "itself", "what", "which",
-            "who", "whom", "whose", "when", "where", "why", "how", "do", "does", "did", "doing", "am", "been",
-            "being", "have", "has", "had", "having", "can", "could", "would", "should", "shall", "must", "about",
-            "from", "so", "than", "too", "very", "just", "also", "any", "some", "each", "other", "here", "only",
-            "i'm", "i've", "i'd", "i'll", "it's", "don't", "you're", "she's", "he's", "that's", "what's", "let's");
+    private static final List<String> MORE_ENGLISH = Resources.entries(Terms.class, "words/more-english-stop-words.txt");
 
     /**
      * Words too common to help ranking: Lucene's English and Portuguese stop lists plus English
