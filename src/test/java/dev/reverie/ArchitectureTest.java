@@ -68,7 +68,7 @@ class ArchitectureTest {
      */
     private static final Map<String, Set<String>> PUBLIC_IMPLEMENTATION = Map.of(
             INTERNAL, Set.of("CachingTokenCounter", "Checks", "GroupCommit", "Ids", "Jdbc", "Json", "Resources",
-                    "ScopeLocks", "StatementCache", "TenantNames", "TermSetCache", "Terms", "Vectors"),
+                    "ScopeLocks", "TenantNames", "TermSetCache", "Terms", "Vectors"),
             LAYER, Set.of("ContextAssembler", "Summarizers"),
             RETRIEVE, Set.of("Candidate", "RetrievalRecorder", "Retriever", "ScoredCandidate"),
             WRITE, Set.of("WritePipeline"),
