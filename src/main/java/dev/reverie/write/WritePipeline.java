@@ -3,7 +3,6 @@ package dev.reverie.write;
 import dev.reverie.Embedding;
 import dev.reverie.Observation;
 import dev.reverie.ObservationFilter;
-import dev.reverie.ObservationStatus;
 import dev.reverie.Outcome;
 import dev.reverie.Provenance;
 import dev.reverie.Scope;
@@ -229,9 +228,9 @@ public final class WritePipeline implements AutoCloseable {
                 text = text + " (on " + day + ")";
             }
         }
-        return new Observation(Ids.next("o"), scope, f.kind(), text, f.subject(), f.value(), f.cardinality(),
-                f.polarity(), f.confidence(), at, sessionId, provenance, List.of(turnId), 1,
-                ObservationStatus.PENDING, null, null);
+        return Observation.builder().id(Ids.next("o")).scope(scope).kind(f.kind()).text(text).subject(f.subject())
+                .value(f.value()).cardinality(f.cardinality()).polarity(f.polarity()).confidence(f.confidence())
+                .observedAt(at).sessionId(sessionId).provenance(provenance).sourceTurnIds(List.of(turnId)).build();
     }
 
     /**
