@@ -259,23 +259,28 @@ public final class Terms {
 
     /** Offsets of the {@link #wordTokens} of {@code folded}. */
     public static List<int[]> wordSpans(String folded) {
+        return spans(folded, 0, folded.length(), false);
+    }
+
+    /**
+     * Start and end offsets of the word tokens of {@code folded} within {@code [from, to)}; unlike
+     * {@link #wordSpans} a token may also hold {@code - + # .} between letters or digits and end in
+     * {@code +} or {@code #} ({@code c++}, {@code c#}, {@code node.js}, {@code well-known}).
+     */
+    public static List<int[]> tokenSpans(String folded, int from, int to) {
+        return spans(folded, from, to, true);
+    }
+
+    private static List<int[]> spans(String folded, int from, int to, boolean names) {
         List<int[]> out = new ArrayList<>();
-        int n = folded.length();
-        int i = 0;
-        while (i < n) {
-            while (i < n && !Character.isLetterOrDigit(folded.charAt(i))) {
+        int i = from;
+        while (i < to) {
+            while (i < to && !Character.isLetterOrDigit(folded.charAt(i))) {
                 i++;
             }
             int start = i;
-            while (i < n) {
-                char c = folded.charAt(i);
-                if (Character.isLetterOrDigit(c)) {
-                    i++;
-                } else if (c == '\'' && i + 1 < n && Character.isLetter(folded.charAt(i + 1)) && i > start) {
-                    i++;
-                } else {
-                    break;
-                }
+            while (i < to && continues(folded, i, to, names)) {
+                i++;
             }
             if (i > start) {
                 out.add(new int[] {start, i});
@@ -285,34 +290,21 @@ public final class Terms {
     }
 
     /**
-     * Start and end offsets of the word tokens of {@code folded} within {@code [from, to)}; unlike
-     * {@link #wordSpans} a token may also hold {@code - + # .} between letters or digits and end in
-     * {@code +} or {@code #} ({@code c++}, {@code c#}, {@code node.js}, {@code well-known}).
+     * Whether the character at {@code i}, inside a token that began before it, belongs to the token:
+     * a letter or digit; an apostrophe before a letter; with {@code names}, also an apostrophe,
+     * {@code - + # .} before a letter or digit, and a trailing {@code +} or {@code #}.
      */
-    public static List<int[]> tokenSpans(String folded, int from, int to) {
-        List<int[]> out = new ArrayList<>();
-        int i = from;
-        while (i < to) {
-            while (i < to && !Character.isLetterOrDigit(folded.charAt(i))) {
-                i++;
-            }
-            int start = i;
-            while (i < to) {
-                char c = folded.charAt(i);
-                if (Character.isLetterOrDigit(c) || ((c == '\'' || c == '-' || c == '+' || c == '#' || c == '.')
-                        && i + 1 < to && i > start && Character.isLetterOrDigit(folded.charAt(i + 1)))) {
-                    i++;
-                } else if ((c == '+' || c == '#') && i > start) {
-                    i++;
-                } else {
-                    break;
-                }
-            }
-            if (i > start) {
-                out.add(new int[] {start, i});
-            }
+    private static boolean continues(String folded, int i, int to, boolean names) {
+        char c = folded.charAt(i);
+        if (Character.isLetterOrDigit(c)) {
+            return true;
         }
-        return out;
+        boolean beforeNext = i + 1 < to;
+        if (!names) {
+            return c == '\'' && beforeNext && Character.isLetter(folded.charAt(i + 1));
+        }
+        return (c == '\'' || c == '-' || c == '+' || c == '#' || c == '.') && beforeNext
+                && Character.isLetterOrDigit(folded.charAt(i + 1)) || c == '+' || c == '#';
     }
 
     /** A short stable hash (FNV-1a, 64 bit, 10 hex digits) of the {@link #wordTokens} of {@code text}, folded. */
