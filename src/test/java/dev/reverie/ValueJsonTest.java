@@ -35,30 +35,37 @@ class ValueJsonTest {
                 List.of("D1:3"), 2, ObservationStatus.CONSOLIDATED, T1, Embedding.of(new float[] {1f, 0.5f}));
     }
 
-    static final String MEMORY_JSON = "{\"id\":\"m-1\",\"scope\":{\"tenantId\":\"clinic-42\",\"agentId\":\"receptionist\",\"endUser"
-            + "Id\":\"patient-123\"},\"kind\":\"FACT\",\"text\":\"Allergic to dipyrone\",\"subject\":\"user"
-            + ".allergy\",\"value\":\"dipyrone\",\"cardinality\":\"MULTI\",\"polarity\":\"NEGATIVE\",\"impo"
-            + "rtance\":87.5,\"permanent\":true,\"createdAt\":\"2026-03-01T10:15:30Z\",\"updatedAt\":\"2026"
-            + "-03-02T11:00:00.123Z\",\"lastReinforcedAt\":\"2026-03-03T12:30:45.500Z\",\"reinforcementCoun"
-            + "t\":3,\"retrievalCount\":4,\"lastRetrievedAt\":\"2026-03-02T11:00:00.123Z\",\"expiresAt\":\""
-            + "2026-03-03T12:30:45.500Z\",\"status\":\"SUPERSEDED\",\"supersededBy\":\"m-2\",\"sourceObserv"
-            + "ationIds\":[\"o-1\",\"o-2\"],\"sourceTurnIds\":[\"D1:3\",\"D2:1\"],\"provenance\":{\"source\""
-            + ":\"USER\",\"sessionId\":\"session-7\",\"turnId\":\"D1:3\",\"observedAt\":\"2026-03-01T10:15:"
-            + "30Z\",\"outcome\":\"SUCCEEDED\",\"trust\":\"FIRST_PARTY\"},\"confidence\":0.75,\"embedding\""
-            + ":[0.25,-1.5,3.0]}";
+    static final String MEMORY_JSON =
+            "{\"id\":\"m-1\",\"scope\":{\"tenantId\":\"clinic-42\",\"agentId\":\"receptionist\","
+            + "\"endUserId\":\"patient-123\"},\"kind\":\"FACT\",\"text\":\"Allergic to dipyrone\","
+            + "\"subject\":\"user.allergy\",\"value\":\"dipyrone\",\"cardinality\":\"MULTI\","
+            + "\"polarity\":\"NEGATIVE\",\"importance\":87.5,\"permanent\":true,"
+            + "\"createdAt\":\"2026-03-01T10:15:30Z\",\"updatedAt\":\"2026-03-02T11:00:00.123Z\","
+            + "\"lastReinforcedAt\":\"2026-03-03T12:30:45.500Z\",\"reinforcementCount\":3,"
+            + "\"retrievalCount\":4,\"lastRetrievedAt\":\"2026-03-02T11:00:00.123Z\","
+            + "\"expiresAt\":\"2026-03-03T12:30:45.500Z\",\"status\":\"SUPERSEDED\","
+            + "\"supersededBy\":\"m-2\",\"sourceObservationIds\":[\"o-1\",\"o-2\"],"
+            + "\"sourceTurnIds\":[\"D1:3\",\"D2:1\"],\"provenance\":{\"source\":\"USER\","
+            + "\"sessionId\":\"session-7\",\"turnId\":\"D1:3\",\"observedAt\":\"2026-03-01T10:15:30Z\","
+            + "\"outcome\":\"SUCCEEDED\",\"trust\":\"FIRST_PARTY\"},\"confidence\":0.75,"
+            + "\"embedding\":[0.25,-1.5,3.0]}";
 
-    static final String OBSERVATION_JSON = "{\"id\":\"o-1\",\"scope\":{\"tenantId\":\"clinic-42\",\"agentId\":\"receptionist\",\"endUser"
-            + "Id\":\"patient-123\"},\"kind\":\"PREFERENCE\",\"text\":\"Prefers mornings\",\"subject\":\"us"
-            + "er.preference.time\",\"value\":\"mornings\",\"cardinality\":\"SINGLE\",\"polarity\":\"POSITI"
-            + "VE\",\"confidence\":0.9,\"observedAt\":\"2026-03-01T10:15:30Z\",\"sessionId\":\"session-7\","
-            + "\"provenance\":{\"source\":\"USER\",\"sessionId\":\"session-7\",\"turnId\":\"D1:3\",\"observ"
-            + "edAt\":\"2026-03-01T10:15:30Z\",\"outcome\":\"SUCCEEDED\",\"trust\":\"FIRST_PARTY\"},\"sourc"
-            + "eTurnIds\":[\"D1:3\"],\"reinforcementCount\":2,\"status\":\"CONSOLIDATED\",\"consolidatedAt\""
-            + ":\"2026-03-02T11:00:00.123Z\",\"embedding\":[1.0,0.5]}";
+    static final String OBSERVATION_JSON =
+            "{\"id\":\"o-1\",\"scope\":{\"tenantId\":\"clinic-42\",\"agentId\":\"receptionist\","
+            + "\"endUserId\":\"patient-123\"},\"kind\":\"PREFERENCE\",\"text\":\"Prefers mornings\","
+            + "\"subject\":\"user.preference.time\",\"value\":\"mornings\",\"cardinality\":\"SINGLE\","
+            + "\"polarity\":\"POSITIVE\",\"confidence\":0.9,\"observedAt\":\"2026-03-01T10:15:30Z\","
+            + "\"sessionId\":\"session-7\",\"provenance\":{\"source\":\"USER\","
+            + "\"sessionId\":\"session-7\",\"turnId\":\"D1:3\",\"observedAt\":\"2026-03-01T10:15:30Z\","
+            + "\"outcome\":\"SUCCEEDED\",\"trust\":\"FIRST_PARTY\"},\"sourceTurnIds\":[\"D1:3\"],"
+            + "\"reinforcementCount\":2,\"status\":\"CONSOLIDATED\","
+            + "\"consolidatedAt\":\"2026-03-02T11:00:00.123Z\",\"embedding\":[1.0,0.5]}";
 
-    static final String RECALLED_JSON = "{\"memoryId\":\"m-1\",\"kind\":\"FACT\",\"text\":\"text\",\"score\":0.5,\"relevance\":0.25,\""
-            + "importance\":80.0,\"recency\":0.125,\"trustFactor\":1.0,\"pinned\":true,\"observation\":fals"
-            + "e,\"sourceTurnIds\":[\"D1:3\"],\"origin\":\"MEMORY\"}";
+    static final String RECALLED_JSON =
+            "{\"memoryId\":\"m-1\",\"kind\":\"FACT\",\"text\":\"text\",\"score\":0.5,"
+            + "\"relevance\":0.25,\"importance\":80.0,\"recency\":0.125,\"trustFactor\":1.0,"
+            + "\"pinned\":true,\"observation\":false,\"sourceTurnIds\":[\"D1:3\"],"
+            + "\"origin\":\"MEMORY\"}";
 
     @Test
     void memory_writes_the_pinned_json() {
