@@ -39,19 +39,8 @@ public final class Terms {
     private static final Pattern FORMAT = Pattern.compile("\\p{Cf}+");
     /** The content-term limit of {@link #contentTerms}. */
     private static final int MAX_CONTENT_TERMS = 256;
+    /** {@link #foldKeepingLength} of the characters below U+0250: lower case, the base letter of an accented one. */
     private static final char[] LATIN = new char[0x250];
-
-    /** English function words beyond Lucene's short default list (pronouns, auxiliaries, question words). */
-    private static final List<String> MORE_ENGLISH = Resources.entries(Terms.class, "words/more-english-stop-words.txt");
-
-    /**
-     * Words too common to help ranking: Lucene's English and Portuguese stop lists plus English
-     * pronouns, auxiliaries and question words, accent-folded. Both stores drop them from queries.
-     */
-    public static final Set<String> STOP_WORDS = stopWords();
-
-    private Terms() {
-    }
 
     static {
         for (char c = 0; c < LATIN.length; c++) {
@@ -64,6 +53,19 @@ public final class Terms {
         LATIN['`'] = '\'';
         LATIN[0xAB] = '"';
         LATIN[0xBB] = '"';
+    }
+
+    /** English function words beyond Lucene's short default list (pronouns, auxiliaries, question words). */
+    private static final List<String> MORE_ENGLISH =
+            Resources.entries(Terms.class, "words/more-english-stop-words.txt");
+
+    /**
+     * Words too common to help ranking: Lucene's English and Portuguese stop lists plus English
+     * pronouns, auxiliaries and question words, accent-folded. Both stores drop them from queries.
+     */
+    public static final Set<String> STOP_WORDS = stopWords();
+
+    private Terms() {
     }
 
     /** Lower-cased, accent-folded word terms of {@code text}, in order, without duplicates, at most {@code max}. */
