@@ -112,4 +112,47 @@ class ValueShapesTest {
             assertThat(java.lang.reflect.Modifier.isFinal(c.getModifiers())).as(c.getSimpleName()).isTrue();
         }
     }
+
+    @Test
+    void the_record_accessors_and_constructors_keep_their_signatures() throws Exception {
+        // what callers compiled against the records link to: accessor names and return types, canonical constructor
+        Object[][] memory = {{"id", String.class}, {"scope", Scope.class}, {"kind", MemoryKind.class},
+                {"text", String.class}, {"subject", String.class}, {"value", String.class},
+                {"cardinality", Cardinality.class}, {"polarity", Polarity.class}, {"importance", double.class},
+                {"permanent", boolean.class}, {"createdAt", Instant.class}, {"updatedAt", Instant.class},
+                {"lastReinforcedAt", Instant.class}, {"reinforcementCount", int.class}, {"retrievalCount", int.class},
+                {"lastRetrievedAt", Instant.class}, {"expiresAt", Instant.class}, {"status", MemoryStatus.class},
+                {"supersededBy", String.class}, {"sourceObservationIds", List.class}, {"sourceTurnIds", List.class},
+                {"provenance", Provenance.class}, {"confidence", double.class}, {"embedding", Embedding.class}};
+        Object[][] observation = {{"id", String.class}, {"scope", Scope.class}, {"kind", MemoryKind.class},
+                {"text", String.class}, {"subject", String.class}, {"value", String.class},
+                {"cardinality", Cardinality.class}, {"polarity", Polarity.class}, {"confidence", double.class},
+                {"observedAt", Instant.class}, {"sessionId", String.class}, {"provenance", Provenance.class},
+                {"sourceTurnIds", List.class}, {"reinforcementCount", int.class},
+                {"status", ObservationStatus.class}, {"consolidatedAt", Instant.class}, {"embedding", Embedding.class}};
+        Object[][] recalled = {{"memoryId", String.class}, {"kind", MemoryKind.class}, {"text", String.class},
+                {"score", double.class}, {"relevance", double.class}, {"importance", double.class},
+                {"recency", double.class}, {"trustFactor", double.class}, {"pinned", boolean.class},
+                {"observation", boolean.class}, {"sourceTurnIds", List.class}};
+
+        assertSignatures(Memory.class, memory);
+        assertSignatures(Observation.class, observation);
+        assertSignatures(RecalledMemory.class, recalled);
+        assertThat(RecalledMemory.class.getMethod("origin").getReturnType()).isEqualTo(RecalledMemory.Origin.class);
+        for (String with : List.of("withStatus", "withReinforcement", "withProvenance", "withEmbedding")) {
+            assertThat(java.util.Arrays.stream(Observation.class.getMethods()).map(java.lang.reflect.Method::getName))
+                    .contains(with);
+        }
+    }
+
+    private static void assertSignatures(Class<?> type, Object[][] components) throws Exception {
+        Class<?>[] parameters = new Class<?>[components.length];
+        for (int i = 0; i < components.length; i++) {
+            String name = (String) components[i][0];
+            parameters[i] = (Class<?>) components[i][1];
+            assertThat(type.getMethod(name).getReturnType()).as("%s.%s()", type.getSimpleName(), name)
+                    .isEqualTo(parameters[i]);
+        }
+        assertThat(java.lang.reflect.Modifier.isPublic(type.getConstructor(parameters).getModifiers())).isTrue();
+    }
 }
