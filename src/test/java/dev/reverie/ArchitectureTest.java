@@ -149,6 +149,18 @@ class ArchitectureTest {
     }
 
     @Test
+    void internal_uses_the_spi_only_for_the_caching_token_counter() {
+        // the last internal -> spi reference (the spi <-> internal cycle); CachingTokenCounter belongs in layer
+        Set<String> users = new TreeSet<>();
+        for (String[] e : edges) {
+            if (packageOf(e[0]).equals(INTERNAL) && e[1].startsWith(SPI + ".")) {
+                users.add(e[0].replaceAll("\\$.*", ""));
+            }
+        }
+        assertThat(users).containsOnly("dev.reverie.internal.CachingTokenCounter");
+    }
+
+    @Test
     void the_core_references_no_optional_library() {
         Set<String> violations = new TreeSet<>();
         for (String[] e : edges) {
