@@ -145,6 +145,35 @@ class ValueShapesTest {
         }
     }
 
+    @Test
+    void every_field_is_in_the_json_order_the_json_the_to_string_and_the_builder() throws Exception {
+        // a field added later must be wired everywhere a record would have wired it by itself
+        Object[] values = {ValueJsonTest.fullMemory(), ValueJsonTest.fullObservation(),
+                RecalledMemory.builder(RecalledMemory.Origin.MEMORY, "m-1", MemoryKind.FACT, "x").build()};
+        for (Object value : values) {
+            Class<?> type = value.getClass();
+            List<String> order = List.of(type.getAnnotation(com.fasterxml.jackson.annotation.JsonPropertyOrder.class)
+                    .value());
+            String json = dev.reverie.internal.Json.write(value);
+            Class<?> builder = Class.forName(type.getName() + "$Builder");
+            List<String> fields = new java.util.ArrayList<>();
+            for (java.lang.reflect.Field f : type.getDeclaredFields()) {
+                if (java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
+                    continue;
+                }
+                String name = f.getName();
+                fields.add(name);
+                assertThat(value.toString()).as("%s.toString()", type.getSimpleName()).contains(name + "=");
+                assertThat(json).as("%s JSON", type.getSimpleName()).contains("\"" + name + "\":");
+                assertThat(type.getMethod(name).getReturnType()).isEqualTo(f.getType());
+                if (!(value instanceof RecalledMemory && name.equals("observation")) && !name.equals("origin")) {
+                    assertThat(builder.getMethod(name, f.getType()).getReturnType()).isEqualTo(builder);
+                }
+            }
+            assertThat(order).as("%s @JsonPropertyOrder", type.getSimpleName()).isEqualTo(fields);
+        }
+    }
+
     private static void assertSignatures(Class<?> type, Object[][] components) throws Exception {
         Class<?>[] parameters = new Class<?>[components.length];
         for (int i = 0; i < components.length; i++) {
