@@ -17,11 +17,8 @@ import java.util.regex.Pattern;
  */
 final class IdentityRules {
 
-    static final String ADV = "(?:(?:really|also|just|absolutely|totally|truly|still|always|kinda|actually"
-            + "|definitely|honestly|genuinely|seriously|now|so|sure|especially|particularly|currently|recently"
-            + "|finally|already|usually|mostly|mainly|basically|pretty|very|super|quite|officially|originally"
-            + "|both|happily|even|only|severely|extremely|highly|deathly|mildly|slightly|terribly|incredibly"
-            + "|ainda|agora|atualmente|hoje|tambem|ja|realmente|muito|so|bem|extremamente|super)\\s+)";
+    /** Up to a few adverbs between the subject and the verb of a rule: {@code words/adverbs.txt} as a regex group. */
+    static final String ADV = "(?:(?:" + String.join("|", Lexicon.list("adverbs")) + ")\\s+)";
 
     private static final Set<String> TITLES = Lexicon.words("titles");
     private static final Set<String> NAME_STOP = Lexicon.words("name-stop");
@@ -69,11 +66,7 @@ final class IdentityRules {
                     + "|\\bi\\s+was\\s+born\\s+(?:and\\s+raised\\s+)?in\\s+|\\bi\\s+grew\\s+up\\s+in\\s+"
                     + "|\\b(?:eu\\s+)?sou\\s+(?:natural\\s+)?(?:de|do|da)\\s+|\\b(?:eu\\s+)?nasci\\s+(?:e\\s+cresci\\s+)?(?:em|no|na)\\s+"
                     + "|\\b(?:eu\\s+)?cresci\\s+(?:em|no|na)\\s+");
-    private static final String[] PLACE_CUTS = {" for ", " with ", " since ", " and ", " e ", " ha ", " desde ",
-            " com ", " por ", " in ", " em ", " at ", " ago", " last ", " next ", " yesterday", " ontem", " semana",
-            " recently", " recentemente", " a few", " after ", " before ", " depois", " antes", " to be ", " para ",
-            " pra ", " because ", " about ", " around ", " on ", " this ", " back in ", " when ", " durante ",
-            " during ", " faz ", " now", " agora", " anymore", " mais", " which ", " where ", " with my ", " sozinh"};
+    private static final String[] PLACE_CUTS = Lexicon.phrases("place-cuts");
 
     // ---- work
     private static final Pattern I_AM_A = Pattern.compile("\\b(?:i'm|im|i\\s+am)\\s+" + ADV + "{0,2}"
@@ -103,8 +96,7 @@ final class IdentityRules {
                     + "(?:na|no|nos|nas|para\\s+a|para\\s+o|pra|pro|pela|pelo|em|para)\\s+"
                     + "|\\b(?:comecei|consegui|arrumei)\\s+(?:um\\s+)?(?:novo\\s+)?(?:emprego|trabalho|estagio)\\s+(?:na|no|em)\\s+");
     private static final Set<String> NOT_AN_EMPLOYER = Lexicon.words("not-an-employer");
-    private static final String[] JOB_CUTS = {" at ", " for ", " in ", " on ", " no ", " na ", " em ", " para ", " numa ", " num ",
-            " pra ", " pela ", " pelo ", " and ", " e ", " with ", " com ", " since ", " desde ", " ha "};
+    private static final String[] JOB_CUTS = Lexicon.phrases("job-cuts");
 
     // ---- age and birthday
     private static final Pattern AGE = Pattern.compile(

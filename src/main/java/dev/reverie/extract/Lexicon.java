@@ -2,6 +2,7 @@ package dev.reverie.extract;
 
 import dev.reverie.internal.Resources;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -31,6 +32,24 @@ final class Lexicon {
      */
     static Set<String> words(String name) {
         return Set.copyOf(Resources.entries(Lexicon.class, FOLDER + name + ".txt"));
+    }
+
+    /**
+     * The word list {@code words/<name>.txt} in file order (for a regex alternation).
+     *
+     * @throws IllegalStateException naming the resource when it is missing or unreadable
+     */
+    static List<String> list(String name) {
+        return List.copyOf(Resources.entries(Lexicon.class, FOLDER + name + ".txt"));
+    }
+
+    /**
+     * The phrase list {@code words/<name>.txt}, where {@code _} stands for a space, in file order.
+     *
+     * @throws IllegalStateException naming the resource when it is missing or unreadable
+     */
+    static String[] phrases(String name) {
+        return list(name).stream().map(p -> p.replace('_', ' ')).toArray(String[]::new);
     }
 
     /**

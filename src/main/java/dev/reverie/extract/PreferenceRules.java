@@ -56,8 +56,7 @@ final class PreferenceRules {
                     + "|\\b(?:por\\s+favor\\s+)?(?:me\\s+)?(?:responda|responde|fale|fala|escreva|escreve)\\s+(?:sempre\\s+)?"
                     + "(?:comigo\\s+)?(?:sempre\\s+)?(?:so\\s+|apenas\\s+)?em\\s+([a-z]+)\\b");
 
-    private static final String[] PREFER_CUTS = {" over ", " to ", " than ", " rather than ", " instead of ",
-            " a ", " ao ", " do que ", " em vez de ", " ao inves de ", " no lugar de "};
+    private static final String[] PREFER_CUTS = Lexicon.phrases("prefer-cuts");
 
     private PreferenceRules() {
     }

@@ -17,13 +17,7 @@ final class Values {
     static final int MAX_WORDS = 8;
 
     /** Boundaries that end a value (folded, with their spaces). */
-    private static final String[] CUTS = {
-            ",", ";", ":", "(", "!", "?", ". ", " - ", " because ", " but ", " so ", " since ", " when ",
-            " which ", " who ", " that ", " if ", " though ", " although ", " while ", " whereas ", " until ",
-            " unless ", " like ", " especially ", " except ", " cause ", " 'cause ", " cuz ", " then ", " where ",
-            " haha", " lol", " porque ", " mas ", " pois ", " quando ", " que ", " se ", " entao ", " enquanto ",
-            " embora ", " ja que ", " desde que ", " tipo ", " kkk", " rs", " especialmente ", " exceto ",
-            " onde ", " pq ", " e eu ", " and i ", " and my ", " e meu ", " e minha ", " but i "};
+    private static final String[] CUTS = Lexicon.phrases("value-cuts");
 
     /** Trailing words that say nothing about the value ("I love jazz too"). */
     private static final String[] TRAILING = {

@@ -65,6 +65,33 @@ class WordTablesTest {
         assertThat(rawLines(name)).noneMatch(l -> !l.isEmpty() && !l.equals(l.strip()));
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = ';', value = {
+            "place-cuts; 46; _for_|_ago|_sozinh|_with_my_",
+            "job-cuts; 20; _at_|_numa_|_pelo_|_ha_",
+            "prefer-cuts; 11; _over_|_rather_than_|_instead_of_",
+            "value-cuts; 57; ,|._|_-_|_cuz_|_and_i_|_but_i_"
+    })
+    void phrase_list_loads_whole_and_clean(String name, int size, String known) {
+        List<String> phrases = List.of(Lexicon.phrases(name));
+
+        assertThat(phrases).hasSize(size).doesNotHaveDuplicates()
+                .contains(known.replace('_', ' ').split("\\|"))
+                .allSatisfy(p -> assertThat(p).isNotBlank().doesNotContain("_")
+                        .isEqualTo(Terms.foldKeepingLength(p)));
+    }
+
+    @Test
+    void adverbs_make_the_rules_adverb_group() {
+        List<String> adverbs = Lexicon.list("adverbs");
+
+        assertThat(adverbs).hasSize(55).doesNotHaveDuplicates().startsWith("really", "also", "just")
+                .contains("deathly", "atualmente", "tambem").endsWith("extremamente");
+        assertThat(IdentityRules.ADV).isEqualTo("(?:(?:" + String.join("|", adverbs) + ")\\s+)");
+        assertThat(java.util.regex.Pattern.compile("^i " + IdentityRules.ADV + "{0,2}love").matcher("i really just love")
+                .find()).isTrue();
+    }
+
     @Test
     void relations_map_every_family_word_to_its_relation() {
         List<String> lines = Resources.entries(Lexicon.class, Lexicon.FOLDER + "relations.txt");
