@@ -1,6 +1,5 @@
 package dev.reverie;
 
-import dev.reverie.governance.FailedRunCriterion;
 import dev.reverie.governance.HealthMonitor;
 import dev.reverie.dream.DreamCycle;
 import dev.reverie.dream.DreamListener;
@@ -9,11 +8,10 @@ import dev.reverie.extract.LlmExtractor;
 import dev.reverie.extract.RuleBasedExtractor;
 import dev.reverie.extract.SecretRedactor;
 import dev.reverie.internal.Checks;
-import dev.reverie.internal.RetrievalRecorder;
 import dev.reverie.internal.ScopeLocks;
 import dev.reverie.layer.ContextAssembler;
-import dev.reverie.layer.ExtractiveSummarizer;
-import dev.reverie.layer.LanguageModelSummarizer;
+import dev.reverie.layer.Summarizers;
+import dev.reverie.retrieve.RetrievalRecorder;
 import dev.reverie.retrieve.Retriever;
 import dev.reverie.spi.Embedder;
 import dev.reverie.spi.Extractor;
@@ -54,7 +52,6 @@ public final class ContextManager implements AutoCloseable {
     private final ScopeLocks locks = new ScopeLocks(1024);
     private final AtomicBoolean closed = new AtomicBoolean();
     private final HealthMonitor health;
-    private final FailedRunCriterion failedRuns;
     private final MemoryAdmin admin;
 
     private ContextManager(Builder b, MemoryStore store, boolean ownsStore) {
@@ -65,9 +62,7 @@ public final class ContextManager implements AutoCloseable {
         this.embedder = b.embedder;
         this.recallMode = b.recallMode;
         Summarizer summarizer = b.summarizer != null ? b.summarizer
-                : b.languageModel != null
-                ? new LanguageModelSummarizer(b.languageModel, new ExtractiveSummarizer(b.tokenCounter))
-                : new ExtractiveSummarizer(b.tokenCounter);
+                : Summarizers.standard(b.languageModel, b.tokenCounter);
         this.assembler = new ContextAssembler(store, policy, b.tokenCounter, summarizer, embedder, clock, b.immutable);
         this.retriever = assembler.retriever();
         SecretRedactor redactor = new SecretRedactor();
@@ -85,7 +80,6 @@ public final class ContextManager implements AutoCloseable {
         this.dreams = dream.build();
         this.health = new HealthMonitor(store, policy, b.tokenCounter, clock, assembler.immutableTokens(), recallMode);
         health.failures(writes::failures);
-        this.failedRuns = new FailedRunCriterion(store, locks, clock, writes);
         this.admin = new MemoryAdmin(store, clock, locks, embedder, redactor, health, this::flush, this::ensureOpen);
     }
 
@@ -152,7 +146,7 @@ public final class ContextManager implements AutoCloseable {
      */
     public void reportOutcome(Scope scope, String turnId, Outcome outcome) {
         ensureOpen();
-        failedRuns.report(scope, turnId, outcome);
+        writes.reportRun(scope, turnId, outcome);
     }
 
     /** The operator's admin API: inspect, delete, edit, add, export, import and erase memories. */

@@ -1,5 +1,7 @@
 package dev.reverie;
 
+import dev.reverie.internal.Vectors;
+
 import java.util.Arrays;
 
 /**
@@ -43,18 +45,7 @@ public final class Embedding {
 
     /** Cosine similarity of two vectors of the same dimension (0 when either is all zero). */
     public static double cosine(float[] a, float[] b) {
-        if (a.length != b.length) {
-            throw new IllegalArgumentException("embedding dimension mismatch: " + a.length + " vs " + b.length);
-        }
-        double dot = 0;
-        double na = 0;
-        double nb = 0;
-        for (int i = 0; i < a.length; i++) {
-            dot += a[i] * b[i];
-            na += a[i] * a[i];
-            nb += b[i] * b[i];
-        }
-        return na == 0 || nb == 0 ? 0 : dot / Math.sqrt(na * nb);
+        return Vectors.cosine(a, b);
     }
 
     @Override

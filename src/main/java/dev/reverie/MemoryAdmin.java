@@ -3,7 +3,6 @@ package dev.reverie;
 import dev.reverie.extract.SecretRedactor;
 import dev.reverie.governance.ExportCodec;
 import dev.reverie.governance.HealthMonitor;
-import dev.reverie.governance.UserExport;
 import dev.reverie.internal.Checks;
 import dev.reverie.internal.Ids;
 import dev.reverie.internal.ScopeLocks;
@@ -320,15 +319,7 @@ public final class MemoryAdmin {
         check(scope);
         Checks.notNull("out", out);
         flushBackground.run();
-        UserExport export;
-        ReentrantLock lock = locks.lockFor(scope);
-        lock.lock();
-        try {
-            export = codec.collect(store, scope, clock.instant());
-        } finally {
-            lock.unlock();
-        }
-        codec.write(export, out);
+        codec.exportTo(store, scope, clock, locks.lockFor(scope), out);
     }
 
     /**
@@ -348,15 +339,7 @@ public final class MemoryAdmin {
     public void importFrom(Scope scope, InputStream in) {
         check(scope);
         Checks.notNull("in", in);
-        UserExport export = codec.read(in, scope);
-        ReentrantLock lock = locks.lockFor(scope);
-        lock.lock();
-        try {
-            codec.requireEmpty(store, scope);
-            store.write(codec.toBatch(export, clock.instant()));
-        } finally {
-            lock.unlock();
-        }
+        codec.importFrom(store, scope, clock, locks.lockFor(scope), in);
     }
 
     /**

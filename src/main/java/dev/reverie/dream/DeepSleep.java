@@ -11,6 +11,8 @@ import dev.reverie.ObservationStatus;
 import dev.reverie.Outcome;
 import dev.reverie.Provenance;
 import dev.reverie.Trust;
+import dev.reverie.internal.Terms;
+import dev.reverie.internal.Vectors;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -102,7 +104,7 @@ final class DeepSleep {
     }
 
     void run(UserState state, List<Observation> survivors, Lineage lineage, UserState.Changes changes, Counts counts,
-             Vectors vectors, Progress progress) {
+             RunEmbeddings vectors, Progress progress) {
         ActiveIndex active = new ActiveIndex(state, policy.duplicateJaccard());
         Map<String, List<Observation>> judgedByKey = judgedByKey(state);
         List<Candidate> candidates = new ArrayList<>(survivors.size());
@@ -141,7 +143,7 @@ final class DeepSleep {
     }
 
     private void judge(UserState state, Candidate c, Lineage lineage, ActiveIndex active, UserState.Changes changes,
-                       Counts counts, Vectors vectors) {
+                       Counts counts, RunEmbeddings vectors) {
         Observation s = c.survivor();
         counts.considered++;
         if (lineage.reflected(s)) {
@@ -181,12 +183,12 @@ final class DeepSleep {
     }
 
     /** Finds the ACTIVE memory the survivor reinforces, or the ones it contradicts. */
-    private Match match(Observation s, ActiveIndex active, Vectors vectors, Counts counts, boolean askModel) {
+    private Match match(Observation s, ActiveIndex active, RunEmbeddings vectors, Counts counts, boolean askModel) {
         List<Memory> same = active.bySubject(s.subject());
         if (Text.episodic(s.subject())) {
             return episode(s, same, active, vectors, counts, askModel);
         }
-        String value = Text.normalize(s.value());
+        String value = Terms.normalizeValue(s.value());
         if (s.cardinality() == Cardinality.SINGLE) {
             // contradictions are collected even beside a match: what a non-authoritative source left
             // next to a memory (never superseding it) is settled once the user says it again
@@ -205,7 +207,7 @@ final class DeepSleep {
         List<Memory> opposite = new ArrayList<>();
         List<Memory> others = new ArrayList<>();
         for (Memory m : same) {
-            if (!value.isEmpty() && Text.normalize(m.value()).equals(value)) {
+            if (!value.isEmpty() && Terms.normalizeValue(m.value()).equals(value)) {
                 if (m.polarity() != s.polarity()) {
                     opposite.add(m);
                 } else if (reinforce == null) {
@@ -218,7 +220,7 @@ final class DeepSleep {
         if (reinforce != null || !opposite.isEmpty()) {
             return new Match(reinforce, opposite);
         }
-        Set<String> terms = Text.terms(s.text());
+        Set<String> terms = Terms.contentTerms(s.text());
         for (Memory m : others) {
             if (similar(s, m, terms, vectors)) {
                 return new Match(m, List.of());
@@ -234,14 +236,14 @@ final class DeepSleep {
         return Match.NEW;
     }
 
-    private Match episode(Observation s, List<Memory> sameKey, ActiveIndex active, Vectors vectors, Counts counts,
+    private Match episode(Observation s, List<Memory> sameKey, ActiveIndex active, RunEmbeddings vectors, Counts counts,
                           boolean askModel) {
         for (Memory m : sameKey) {
             if (m.polarity() == s.polarity()) {
                 return new Match(m, List.of());
             }
         }
-        Set<String> terms = Text.terms(s.text());
+        Set<String> terms = Terms.contentTerms(s.text());
         for (Memory m : active.similarEpisodes(terms)) {
             if (m.polarity() == s.polarity() && m.kind() == s.kind() && Text.sameFamily(m.subject(), s.subject())) {
                 return new Match(m, List.of());
@@ -251,7 +253,7 @@ final class DeepSleep {
         if (v != null) {
             for (Memory m : active.episodes()) {
                 if (m.polarity() == s.polarity() && m.kind() == s.kind() && Text.sameFamily(m.subject(), s.subject())
-                        && Vectors.cosine(v, vectors.of(m)) >= policy.duplicateCosine()) {
+                        && Vectors.cosineOrMinusOne(v, vectors.of(m)) >= policy.duplicateCosine()) {
                     return new Match(m, List.of());
                 }
             }
@@ -277,30 +279,30 @@ final class DeepSleep {
      * similarity decides only when neither has a value: two sentences that differ just in the value
      * are a contradiction, not a paraphrase); with a model, the model decides between two values.
      */
-    private boolean sameMeaning(Observation s, Memory m, String value, Vectors vectors, Counts counts,
+    private boolean sameMeaning(Observation s, Memory m, String value, RunEmbeddings vectors, Counts counts,
                                 boolean askModel) {
         if (m.polarity() != s.polarity()) {
             return false;
         }
-        String other = Text.normalize(m.value());
+        String other = Terms.normalizeValue(m.value());
         if (value.equals(other)) {
-            return !value.isEmpty() || similar(s, m, Text.terms(s.text()), vectors)
-                    || Text.normalize(m.text()).equals(Text.normalize(s.text()));
+            return !value.isEmpty() || similar(s, m, Terms.contentTerms(s.text()), vectors)
+                    || Terms.normalizeValue(m.text()).equals(Terms.normalizeValue(s.text()));
         }
         return askModel && judge.present()
                 && judge.sameMeaning(s.subject(), m.text(), s.text(), counts) == ModelJudge.Verdict.SAME;
     }
 
-    private boolean similar(Observation s, Memory m, Set<String> terms, Vectors vectors) {
-        return Text.jaccard(terms, Text.terms(m.text())) >= policy.duplicateJaccard()
-                || Vectors.cosine(vectors.of(s), vectors.of(m)) >= policy.duplicateCosine();
+    private boolean similar(Observation s, Memory m, Set<String> terms, RunEmbeddings vectors) {
+        return Terms.jaccard(terms, Terms.contentTerms(m.text())) >= policy.duplicateJaccard()
+                || Vectors.cosineOrMinusOne(vectors.of(s), vectors.of(m)) >= policy.duplicateCosine();
     }
 
     /** The memories sharing at least {@code floor} Jaccard (and one term) with the terms, most similar first. */
     private static List<Memory> closest(List<Memory> memories, Set<String> terms, double floor) {
         List<Map.Entry<Memory, Double>> scored = new ArrayList<>();
         for (Memory m : memories) {
-            double j = Text.jaccard(terms, Text.terms(m.text()));
+            double j = Terms.jaccard(terms, Terms.contentTerms(m.text()));
             if (j > 0 && j >= floor) {
                 scored.add(Map.entry(m, j));
             }
@@ -315,7 +317,7 @@ final class DeepSleep {
     }
 
     private void reinforce(UserState state, Memory m, Candidate c, UserState.Changes changes, Counts counts,
-                           Vectors vectors) {
+                           RunEmbeddings vectors) {
         Observation s = c.survivor();
         Provenance provenance = m.provenance();
         // trust is never upgraded on third-party text: when the user (or the operator) now says it
@@ -349,7 +351,7 @@ final class DeepSleep {
         counts.reinforced++;
     }
 
-    private Memory create(UserState state, Candidate c, UserState.Changes changes, Vectors vectors) {
+    private Memory create(UserState state, Candidate c, UserState.Changes changes, RunEmbeddings vectors) {
         Observation s = c.survivor();
         String id = Ids.memory(s.id());
         for (int n = 2; state.memory(id).isPresent(); n++) {
@@ -485,7 +487,7 @@ final class DeepSleep {
             bySubject.computeIfAbsent(m.subject(), k -> new ArrayList<>()).add(m.id());
             if (Text.episodic(m.subject())) {
                 episodes.add(m.id());
-                episodeText.add(m.id(), Text.terms(m.text()));
+                episodeText.add(m.id(), Terms.contentTerms(m.text()));
             }
         }
 

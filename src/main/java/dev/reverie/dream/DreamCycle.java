@@ -418,7 +418,7 @@ public final class DreamCycle {
     private DreamReport cycle(Scope scope, DreamListener listener, Mode mode, PhaseSink sink) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         UserState state = UserState.load(store, scope, now);
-        Vectors vectors = new Vectors(embedder);
+        RunEmbeddings vectors = new RunEmbeddings(embedder);
         Importance scoring = importance.forRun();
         DeepSleep deep = new DeepSleep(policy, scoring, judge, light);
         Rem rem = new Rem(policy, scoring, judge, validator, store);
@@ -461,7 +461,7 @@ public final class DreamCycle {
     }
 
     /** Light sleep takes PENDING observations, or in a whole-stack pass every one no memory reflects yet. */
-    private List<Observation> lightCandidates(UserState state, Mode mode, Vectors vectors) {
+    private List<Observation> lightCandidates(UserState state, Mode mode, RunEmbeddings vectors) {
         if (mode == Mode.PENDING) {
             return state.observations(EnumSet.of(ObservationStatus.PENDING));
         }
@@ -525,7 +525,7 @@ public final class DreamCycle {
         /** The time source; inject a fixed clock to make a cycle reproducible (default system UTC). */
         public Builder clock(Clock v) { clock = Checks.notNull("clock", v); return this; }
 
-        /** Vectors for near-duplicate detection by cosine and for new memories (optional). */
+        /** RunEmbeddings for near-duplicate detection by cosine and for new memories (optional). */
         public Builder embedder(Embedder v) { embedder = Checks.notNull("embedder", v); return this; }
 
         /** A model for paraphrase judgements, synthesis text and the style description (optional). */

@@ -9,6 +9,7 @@ import dev.reverie.Outcome;
 import dev.reverie.Provenance;
 import dev.reverie.Source;
 import dev.reverie.Trust;
+import dev.reverie.internal.Resources;
 import dev.reverie.internal.Terms;
 import dev.reverie.spi.Subjects;
 
@@ -46,26 +47,9 @@ final class Importance {
     private static final Set<String> FIRST_PERSON = Set.of("i", "my", "me", "mine", "myself", "we", "our", "us",
             "ours", "eu", "meu", "minha", "meus", "minhas", "nos", "nosso", "nossa", "comigo");
     /** Greetings, thanks, acknowledgements and reactions (English and Portuguese). */
-    private static final Set<String> FILLER = Set.of(
-            "hi", "hello", "hey", "heya", "yo", "bye", "goodbye", "ok", "okay", "k", "kk", "kkk", "thanks", "thank",
-            "thx", "ty", "lol", "haha", "hahaha", "hehe", "yes", "yeah", "yep", "yup", "no", "nope", "sure", "cool",
-            "nice", "great", "good", "morning", "night", "evening", "afternoon", "see", "you", "ya", "later", "soon",
-            "talk", "ttyl", "cya", "np", "welcome", "wow", "awesome", "alright", "fine", "how", "are", "doing",
-            "what", "whats", "up", "sounds", "glad", "hear", "that", "this", "thats", "s", "totally", "agree",
-            "really", "so", "too", "very", "much", "amazing", "love", "lovely", "sweet", "congrats",
-            "congratulations", "oh", "ah", "hmm", "mm", "uh", "well", "right", "exactly", "indeed", "definitely",
-            "absolutely", "true", "same", "have", "has", "been", "was", "is", "it", "its", "all", "for", "to", "the",
-            "a", "and", "your", "yours", "go", "going", "take", "care", "bom", "boa", "dia", "noite", "tarde", "oi",
-            "ola", "tchau", "obrigado", "obrigada", "valeu", "beleza", "ate", "logo", "mais", "tudo", "bem", "sim",
-            "nao", "claro", "legal", "otimo", "rs", "ne", "entao", "certo", "combinado", "just", "again", "anytime",
-            "cheers", "please", "pls", "omg", "gosh", "yay", "hooray");
+    private static final Set<String> FILLER = Set.copyOf(Resources.entries(Importance.class, "words/filler.txt"));
     /** Words too vague to make a statement substantive on their own. */
-    private static final Set<String> LIGHT = Set.of("i", "m", "ve", "ll", "d", "re", "t", "s", "me", "my", "we",
-            "our", "us", "you", "your", "he", "she", "they", "them", "his", "her", "their", "am", "have", "has",
-            "had", "will", "would", "can", "could", "should", "just", "really", "very", "so", "too", "also", "not",
-            "there", "here", "what", "when", "who", "how", "why", "which", "about", "all", "any", "some", "one",
-            "get", "got", "like", "know", "think", "thing", "things", "lot", "bit", "yeah", "oh", "wow", "thanks",
-            "great", "good", "cool", "nice", "awesome", "amazing", "totally");
+    private static final Set<String> LIGHT = Set.copyOf(Resources.entries(Importance.class, "words/light.txt"));
     private static final Pattern LOGISTICS = Pattern.compile(String.join("|",
             "\\b\\d+\\s*(min|mins|minute|minutes|minuto|minutos|sec|secs|seconds)\\b.*\\b(late|atrasad[oa])\\b",
             "\\brunning (a bit |a little )?(late|behind)\\b",
@@ -310,10 +294,10 @@ final class Importance {
             this.weights = weights;
             plain = SPEAKER.matcher(text.replace('’', '\'')).replaceFirst("");
             String f = Terms.fold(plain);
-            List<String> w = Text.foldedWords(f);
+            List<String> w = Terms.foldedWords(f);
             if (!Collections.disjoint(w, PLEASANTRY_WORDS)) {
                 f = PLEASANTRIES.matcher(f).replaceAll(" ");
-                w = Text.foldedWords(f);
+                w = Terms.foldedWords(f);
             }
             folded = f;
             words = w;
@@ -396,7 +380,7 @@ final class Importance {
         private static boolean elliptical(String text) {
             Matcher m = SENTENCE.matcher(text);
             while (m.find()) {
-                List<String> words = Text.words(m.group());
+                List<String> words = Terms.words(m.group());
                 if (!words.isEmpty() && ELLIPTICAL.contains(words.get(0))) {
                     return true;
                 }
@@ -418,7 +402,7 @@ final class Importance {
                 }
                 int count = 0;
                 boolean firstPerson = false;
-                for (String w : Text.words(withoutNames(sentence))) {
+                for (String w : Terms.words(withoutNames(sentence))) {
                     if (FIRST_PERSON.contains(w)) {
                         firstPerson = true;
                     }

@@ -6,6 +6,8 @@ import dev.reverie.Observation;
 import dev.reverie.ObservationStatus;
 import dev.reverie.Outcome;
 import dev.reverie.Trust;
+import dev.reverie.internal.Terms;
+import dev.reverie.internal.Vectors;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -47,8 +49,8 @@ final class LightSleep {
     }
 
     /** Merges the duplicates among {@code candidates} (oldest first), counting each merged-away one. */
-    void run(UserState state, List<Observation> candidates, UserState.Changes changes, Counts counts, Vectors vectors,
-             Progress progress) {
+    void run(UserState state, List<Observation> candidates, UserState.Changes changes, Counts counts,
+             RunEmbeddings vectors, Progress progress) {
         int n = candidates.size();
         int[] parent = new int[n];
         for (int i = 0; i < n; i++) {
@@ -61,7 +63,7 @@ final class LightSleep {
         Map<String, List<Integer>> byFamily = new HashMap<>();
         for (int i = 0; i < n; i++) {
             Observation o = candidates.get(i);
-            Set<String> t = Text.terms(o.text());
+            Set<String> t = Terms.contentTerms(o.text());
             terms.add(t);
             Integer same = byKey.putIfAbsent(key(o), i);
             if (same != null) {
@@ -78,7 +80,7 @@ final class LightSleep {
                 List<Integer> family = byFamily.computeIfAbsent(family(o), k -> new ArrayList<>());
                 for (int j : family) {
                     if (find(parent, j) != find(parent, i) && mergeable(candidates.get(j), o)
-                            && Vectors.cosine(vectors.of(candidates.get(j)), v) >= policy.duplicateCosine()) {
+                            && Vectors.cosineOrMinusOne(vectors.of(candidates.get(j)), v) >= policy.duplicateCosine()) {
                         union(parent, j, i);
                     }
                 }
@@ -111,10 +113,8 @@ final class LightSleep {
             count += o.reinforcementCount();
             confidence = Math.max(confidence, o.confidence());
         }
-        changes.put(new Observation(survivor.id(), survivor.scope(), survivor.kind(), survivor.text(),
-                survivor.subject(), survivor.value(), survivor.cardinality(), survivor.polarity(), confidence,
-                survivor.observedAt(), survivor.sessionId(), survivor.provenance(), List.copyOf(turns), count,
-                survivor.status(), survivor.consolidatedAt(), survivor.embedding()));
+        changes.put(survivor.toBuilder().confidence(confidence).sourceTurnIds(List.copyOf(turns))
+                .reinforcementCount(count).build());
         for (Observation o : ranked.subList(1, ranked.size())) {
             if (o.status() != ObservationStatus.DISCARDED) {
                 changes.put(o.withStatus(ObservationStatus.DISCARDED, state.now));
@@ -124,13 +124,13 @@ final class LightSleep {
     }
 
     /** Whether {@code a} and {@code b} are duplicates by the rule of this phase. */
-    boolean duplicates(Observation a, Observation b, Vectors vectors) {
+    boolean duplicates(Observation a, Observation b, RunEmbeddings vectors) {
         if (!mergeable(a, b)) {
             return false;
         }
         return key(a).equals(key(b))
-                || Text.jaccard(Text.terms(a.text()), Text.terms(b.text())) >= policy.duplicateJaccard()
-                || Vectors.cosine(vectors.of(a), vectors.of(b)) >= policy.duplicateCosine();
+                || Terms.jaccard(Terms.contentTerms(a.text()), Terms.contentTerms(b.text())) >= policy.duplicateJaccard()
+                || Vectors.cosineOrMinusOne(vectors.of(a), vectors.of(b)) >= policy.duplicateCosine();
     }
 
     /**
@@ -142,7 +142,7 @@ final class LightSleep {
             return false;
         }
         if (!Text.episodic(a.subject()) && a.cardinality() == Cardinality.SINGLE) {
-            return Text.normalize(a.value()).equals(Text.normalize(b.value()));
+            return Terms.normalizeValue(a.value()).equals(Terms.normalizeValue(b.value()));
         }
         return true;
     }
@@ -150,7 +150,7 @@ final class LightSleep {
     /** Kind, subject, polarity and normalized value (the text when there is no value). */
     static String key(Observation o) {
         String value = o.value().isBlank() ? o.text() : o.value();
-        return o.kind() + "|" + o.subject() + "|" + o.polarity() + "|" + Text.normalize(value);
+        return o.kind() + "|" + o.subject() + "|" + o.polarity() + "|" + Terms.normalizeValue(value);
     }
 
     private static String family(Observation o) {

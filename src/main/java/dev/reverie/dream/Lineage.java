@@ -4,6 +4,7 @@ import dev.reverie.Memory;
 import dev.reverie.MemoryKind;
 import dev.reverie.Observation;
 import dev.reverie.ObservationStatus;
+import dev.reverie.internal.Terms;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,12 +23,12 @@ import java.util.Set;
 final class Lineage {
 
     private final LightSleep light;
-    private final Vectors vectors;
+    private final RunEmbeddings vectors;
     private final Map<String, List<Observation>> observationsByTurn = new HashMap<>();
     private final Set<String> sourceObservationIds = new HashSet<>();
     private final Map<String, List<Memory>> memoriesByTurn = new HashMap<>();
 
-    Lineage(UserState state, LightSleep light, Vectors vectors) {
+    Lineage(UserState state, LightSleep light, RunEmbeddings vectors) {
         this.light = light;
         this.vectors = vectors;
         for (Observation o : state.observations()) {
@@ -96,7 +97,7 @@ final class Lineage {
         for (Memory m : memoriesByTurn.getOrDefault(o.sourceTurnIds().get(0), List.of())) {
             boolean same = Text.episodic(o.subject()) && Text.sameFamily(o.subject(), m.subject())
                     || (o.subject().equals(m.subject()) && o.polarity() == m.polarity()
-                        && Text.normalize(o.value()).equals(Text.normalize(m.value())));
+                        && Terms.normalizeValue(o.value()).equals(Terms.normalizeValue(m.value())));
             if (same && new HashSet<>(m.sourceTurnIds()).containsAll(o.sourceTurnIds())) {
                 return true;
             }

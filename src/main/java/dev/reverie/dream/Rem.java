@@ -66,7 +66,7 @@ final class Rem {
         this.store = store;
     }
 
-    void run(UserState state, UserState.Changes changes, Counts counts, Vectors vectors, Progress progress) {
+    void run(UserState state, UserState.Changes changes, Counts counts, RunEmbeddings vectors, Progress progress) {
         List<Memory> active = state.active();
         List<Observation> styles = pendingStyle(state);
         counts.remBefore = active.size();
@@ -140,7 +140,7 @@ final class Rem {
         decayOrForget(state, s, changes, counts);
     }
 
-    private void synthesize(UserState state, UserState.Changes changes, Counts counts, Vectors vectors) {
+    private void synthesize(UserState state, UserState.Changes changes, Counts counts, RunEmbeddings vectors) {
         List<Memory> memories = new ArrayList<>();
         for (Memory m : state.active()) {
             if (m.kind() != MemoryKind.SYNTHESIS) {

@@ -1,5 +1,7 @@
 package dev.reverie.dream;
 
+import dev.reverie.internal.Terms;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -53,7 +55,7 @@ final class SimilarityIndex<T> {
         for (String t : prefix(terms)) {
             for (Entry<T> e : postings.getOrDefault(t, List.of())) {
                 if (seen.put(e, Boolean.TRUE) == null && lengthFits(terms.size(), e.terms.size())
-                        && Text.jaccard(terms, e.terms) >= threshold) {
+                        && Terms.jaccard(terms, e.terms) >= threshold) {
                     hits.add(e);
                 }
             }

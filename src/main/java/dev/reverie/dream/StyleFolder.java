@@ -4,6 +4,7 @@ import dev.reverie.Observation;
 import dev.reverie.Polarity;
 import dev.reverie.Scope;
 import dev.reverie.StyleProfile;
+import dev.reverie.internal.Terms;
 import dev.reverie.spi.Subjects;
 
 import java.time.Instant;
@@ -46,7 +47,7 @@ final class StyleFolder {
             count += o.reinforcementCount();
             String attribute = Subjects.aboutPerson(o.subject()) ? Subjects.attribute(o.subject()) : "";
             String field = attribute.startsWith(PREFIX) ? attribute.substring(PREFIX.length()) : "";
-            String value = Text.normalize(o.value());
+            String value = Terms.normalizeValue(o.value());
             if (o.polarity() == Polarity.NEGATIVE) {
                 if (!field.equals("emoji")) {
                     continue; // "not short" says what the user does not want, not what they want

@@ -1,6 +1,7 @@
 package dev.reverie.dream;
 
 import dev.reverie.Memory;
+import dev.reverie.internal.Resources;
 import dev.reverie.internal.Terms;
 
 import java.util.ArrayList;
@@ -38,14 +39,7 @@ final class Synthesizer {
 
     private static final Pattern SENTENCE = Pattern.compile("[^.!?\\n]+[.!?]*");
     private static final Pattern CAPITALIZED = Pattern.compile("\\p{Lu}[\\p{L}\\p{N}'’-]*");
-    private static final Set<String> NOT_ENTITIES = Set.of("i", "i'm", "i've", "i'll", "i'd", "ok", "okay", "mr",
-            "mrs", "ms", "dr", "dra", "sr", "sra", "yes", "no", "oh", "wow", "hey", "hi", "hello", "thanks", "lol",
-            "haha", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
-            "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
-            "december", "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "jan", "feb",
-            "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "today", "yesterday", "tomorrow",
-            "the", "a", "an", "my", "we", "it", "this", "that", "eu",
-            "meu", "minha", "user");
+    private static final Set<String> NOT_ENTITIES = Set.copyOf(Resources.entries(Synthesizer.class, "words/not-entities.txt"));
 
     /** A proposed synthesis: the entity (key and as written) and the sorted ids of its memories. */
     record Group(String key, String display, List<String> sourceIds) { }
@@ -61,7 +55,7 @@ final class Synthesizer {
         Map<String, Set<String>> termIndex = new HashMap<>();
         for (Memory m : memories) {
             byId.put(m.id(), m);
-            for (String t : Text.words(m.text())) {
+            for (String t : Terms.words(m.text())) {
                 termIndex.computeIfAbsent(t, k -> new LinkedHashSet<>()).add(m.id());
             }
             Matcher s = SENTENCE.matcher(m.text());
@@ -84,7 +78,7 @@ final class Synthesizer {
                 continue;
             }
             List<String> words = new ArrayList<>();
-            for (String w : Text.words(m.value())) {
+            for (String w : Terms.words(m.value())) {
                 if (w.length() >= 3 && !NOT_ENTITIES.contains(w)) {
                     words.add(w);
                 }
@@ -117,7 +111,7 @@ final class Synthesizer {
             Set<String> texts = new HashSet<>();
             for (String id : ids) {
                 subjects.add(byId.get(id).subject());
-                texts.add(Text.normalize(byId.get(id).text()));
+                texts.add(Terms.normalizeValue(byId.get(id).text()));
             }
             List<String> sorted = List.copyOf(ids);
             if (subjects.size() >= 2 && texts.size() >= 2 && fromDifferentTurns(ids, byId) && proposed.add(sorted)) {
@@ -182,10 +176,8 @@ final class Synthesizer {
     private static final String OPENERS = "\"“‘«(['";
 
     /** Words that open a clause addressed to someone ("Hey Jon", "Thanks Ana", "Congrats Maria"). */
-    private static final Set<String> INTERJECTIONS = Set.of("hey", "hi", "hello", "thanks", "thank", "congrats",
-            "congratulations", "wow", "oh", "yeah", "yes", "no", "sure", "ok", "okay", "dear", "bye", "goodbye",
-            "cheers", "sorry", "welcome", "aw", "aww", "haha", "lol", "morning", "evening", "night", "ola", "oi",
-            "obrigado", "obrigada", "hola", "gracias");
+    private static final Set<String> INTERJECTIONS =
+            Set.copyOf(Resources.entries(Synthesizer.class, "words/interjections.txt"));
 
     /**
      * Whether two of the memories come from different source turns: memories that were all said in

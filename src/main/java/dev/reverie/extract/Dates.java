@@ -26,9 +26,7 @@ final class Dates {
     record Found(int start, int end, LocalDate date) {
     }
 
-    private static final Set<String> FUTURE = Lexicon.set("will|ll|i'll|we'll|going|gonna|plan|planning|planned"
-            + "|next|tomorrow|soon|upcoming|coming|vou|vamos|vai|pretendo|planejo|planejando|amanha|proxima"
-            + "|proximo|vem|daqui|irei|iremos|hope|hoping|want|intend|scheduled|booked|appointment|consulta");
+    private static final Set<String> FUTURE = Lexicon.words("future");
 
     private static final String WEEKDAYS_EN = "monday|tuesday|wednesday|thursday|friday|saturday|sunday|mondays"
             + "|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays";

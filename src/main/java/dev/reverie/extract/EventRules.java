@@ -3,6 +3,7 @@ package dev.reverie.extract;
 import dev.reverie.Cardinality;
 import dev.reverie.MemoryKind;
 import dev.reverie.Polarity;
+import dev.reverie.internal.Terms;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -102,13 +103,13 @@ final class EventRules {
             return;
         }
         Dates.Found date = s.date();
-        out.sentenceFact(MemoryKind.EVENT, subjectPrefix + Fold.stableHash(value), value, Cardinality.MULTI,
+        out.sentenceFact(MemoryKind.EVENT, subjectPrefix + Terms.stableHash(value), value, Cardinality.MULTI,
                 Polarity.POSITIVE, confidence, date == null ? null : Facts.atStartOfDay(date.date()));
     }
 
     private static int contentWords(Sentence s, int from) {
         int n = 0;
-        for (String t : Fold.tokens(s.folded.substring(from))) {
+        for (String t : Terms.wordTokens(s.folded.substring(from))) {
             if (!Lexicon.STOP.contains(t) && (t.length() > 1 || Character.isDigit(t.charAt(0)))) {
                 n++;
             }

@@ -3,6 +3,7 @@ package dev.reverie.extract;
 import dev.reverie.Cardinality;
 import dev.reverie.MemoryKind;
 import dev.reverie.Polarity;
+import dev.reverie.internal.Terms;
 import dev.reverie.spi.ExtractedFact;
 import dev.reverie.spi.Subjects;
 
@@ -192,14 +193,14 @@ final class Facts {
     }
 
     private static String key(ExtractedFact f) {
-        return f.kind() + "|" + f.subject() + "|" + Fold.fold(f.value()) + "|" + f.polarity();
+        return f.kind() + "|" + f.subject() + "|" + Terms.foldKeepingLength(f.value()) + "|" + f.polarity();
     }
 
     /** Appends the sentence in quotes when two or more of its content words are missing from the text. */
     private static String withSentence(String text, Sentence s) {
-        Set<String> have = new HashSet<>(Fold.tokens(Fold.fold(text)));
+        Set<String> have = new HashSet<>(Terms.wordTokens(Terms.foldKeepingLength(text)));
         int missing = 0;
-        for (String t : Fold.tokens(s.folded)) {
+        for (String t : Terms.wordTokens(s.folded)) {
             if (!have.contains(t) && !Lexicon.STOP.contains(t) && t.length() > 1) {
                 missing++;
             }

@@ -3,6 +3,7 @@ package dev.reverie.extract;
 import dev.reverie.Cardinality;
 import dev.reverie.MemoryKind;
 import dev.reverie.Polarity;
+import dev.reverie.internal.Terms;
 
 import java.util.List;
 import java.util.Map;
@@ -52,8 +53,7 @@ final class FamilyRules {
                     + "|\\b(?:eu\\s+)?(?:tenho|adotei|ganhei|comprei|temos|adotamos)\\s+" + NUM + "\\s+(" + PET + ")\\b"
                     + "|\\b(?:and|e)\\s+" + NUM + "\\s+" + ADJ + "{0,2}(" + PET + ")\\b");
 
-    private static final Set<String> NOT_A_PREDICATE = Lexicon.set("and|e|with|com|at|in|on|to|for|of|from|'s|s"
-            + "|em|no|na|de|do|da|para|pra|por|who|que|which|or|ou|&|about|sobre|too|tambem");
+    private static final Set<String> NOT_A_PREDICATE = Lexicon.words("not-a-predicate");
 
     private static final Map<String, Integer> NUMBERS = Map.ofEntries(
             Map.entry("a", 1), Map.entry("an", 1), Map.entry("one", 1), Map.entry("two", 2), Map.entry("three", 3),
@@ -146,7 +146,7 @@ final class FamilyRules {
         }
         if (!explicit) {
             // "my mom Sarah" but not "my mom Is ..." or "my kids Love ..." at a capitalised line start
-            String f = Fold.fold(name);
+            String f = Terms.foldKeepingLength(name);
             if (Lexicon.STOP.contains(f) || Lexicon.FILLER.contains(f)) {
                 return null;
             }
@@ -163,7 +163,7 @@ final class FamilyRules {
         if (before.endsWith(",") || before.endsWith(";") || before.endsWith(":")) {
             return true;
         }
-        List<String> tokens = Fold.tokens(before);
+        List<String> tokens = Terms.wordTokens(before);
         if (tokens.isEmpty()) {
             return true;
         }
@@ -173,7 +173,7 @@ final class FamilyRules {
     }
 
     private static void predicate(Sentence s, Facts out, String key, int from) {
-        List<String> next = Fold.tokens(s.folded.substring(from, Math.min(s.folded.length(), from + 40)));
+        List<String> next = Terms.wordTokens(s.folded.substring(from, Math.min(s.folded.length(), from + 40)));
         if (next.isEmpty() || NOT_A_PREDICATE.contains(next.get(0)) || s.folded.startsWith("'s", from)) {
             return;
         }
@@ -182,7 +182,7 @@ final class FamilyRules {
             return;
         }
         String value = s.text.substring(span[0], span[1]).strip();
-        List<String> words = Fold.tokens(Fold.fold(value));
+        List<String> words = Terms.wordTokens(Terms.foldKeepingLength(value));
         if (words.size() > 12 || words.stream().allMatch(Lexicon.STOP::contains)) {
             return; // "my kids are so excited": cut to "are", which says nothing
         }

@@ -3,6 +3,7 @@ package dev.reverie.extract;
 import dev.reverie.Cardinality;
 import dev.reverie.MemoryKind;
 import dev.reverie.Polarity;
+import dev.reverie.internal.Terms;
 
 import java.util.List;
 import java.util.regex.Matcher;
@@ -152,7 +153,7 @@ final class HealthRules {
 
     /** The longest condition from the lexicon that starts at {@code start} (after an optional article). */
     private static int[] condition(Sentence s, int start) {
-        List<int[]> spans = Fold.tokenSpans(s.folded, start, Math.min(s.folded.length(), start + 60));
+        List<int[]> spans = Terms.tokenSpans(s.folded, start, Math.min(s.folded.length(), start + 60));
         if (spans.isEmpty()) {
             return null;
         }
@@ -209,7 +210,7 @@ final class HealthRules {
     }
 
     private static boolean tailIsEmpty(Sentence s, int from) {
-        List<String> rest = Fold.tokens(s.folded.substring(from));
+        List<String> rest = Terms.wordTokens(s.folded.substring(from));
         return rest.isEmpty() || rest.get(0).equals("anymore") || rest.get(0).equals("alcohol")
                 || rest.get(0).equals("mais") || rest.get(0).equals("at");
     }

@@ -3,6 +3,7 @@ package dev.reverie.extract;
 import dev.reverie.Cardinality;
 import dev.reverie.MemoryKind;
 import dev.reverie.Polarity;
+import dev.reverie.internal.Terms;
 
 import java.util.List;
 import java.util.Set;
@@ -16,28 +17,12 @@ import java.util.regex.Pattern;
  */
 final class IdentityRules {
 
-    static final String ADV = "(?:(?:really|also|just|absolutely|totally|truly|still|always|kinda|actually"
-            + "|definitely|honestly|genuinely|seriously|now|so|sure|especially|particularly|currently|recently"
-            + "|finally|already|usually|mostly|mainly|basically|pretty|very|super|quite|officially|originally"
-            + "|both|happily|even|only|severely|extremely|highly|deathly|mildly|slightly|terribly|incredibly"
-            + "|ainda|agora|atualmente|hoje|tambem|ja|realmente|muito|so|bem|extremamente|super)\\s+)";
+    /** Up to a few adverbs between the subject and the verb of a rule: {@code words/adverbs.txt} as a regex group. */
+    static final String ADV = "(?:(?:" + String.join("|", Lexicon.list("adverbs")) + ")\\s+)";
 
-    private static final Set<String> TITLES = Lexicon.set("dr|dra|sr|sra|srta|mr|mrs|ms|miss|prof|profa|dona|seu"
-            + "|don|doctor|doutor|doutora|professor|professora|mx");
-    private static final Set<String> NAME_STOP = Lexicon.set("and|but|i|i'm|from|nice|to|e|mas|and|btw|here|by|in"
-            + "|at|on|the|a|an|with|of|for|now|please|thanks|haha|lol|so|is|was|not|eu|aqui|obrigado|obrigada"
-            + "|por|com|em|no|na|ok|okay|but|too|also|tambem|then|entao|though|actually|really|just|very|sou"
-            + "|prazer|nice|pleasure|muito|tudo|bem|mesmo|if|se|when|quando|because|porque|pois|que|that|it");
-    private static final Set<String> NOT_A_NAME = Lexicon.set("english|brazilian|american|british|portuguese"
-            + "|canadian|mexican|french|german|italian|spanish|chinese|japanese|indian|australian|irish|scottish"
-            + "|african|european|asian|latina|latino|christian|catholic|jewish|muslim|buddhist|hindu|atheist"
-            + "|vegan|vegetarian|fine|good|ok|okay|sorry|here|back|ready|not|so|very|really|just|also|still|going"
-            + "|trying|happy|sad|tired|glad|sure|excited|thrilled|new|done|home|busy|free|well|great|monday"
-            + "|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july"
-            + "|august|september|october|november|december|god|gay|lesbian|trans|bi|queer|straight|single"
-            + "|married|divorced|pregnant|retired|allergic|from|in|at|on|a|an|the|always|never|currently|now"
-            + "|tambem|muito|bem|feliz|casado|casada|solteiro|solteira|brasileiro|brasileira|portugues"
-            + "|portuguesa|de|do|da|contra|favor|fa|a|o|um|uma|um|ok|obrigado|obrigada|eu|seu|sua|aqui");
+    private static final Set<String> TITLES = Lexicon.words("titles");
+    private static final Set<String> NAME_STOP = Lexicon.words("name-stop");
+    private static final Set<String> NOT_A_NAME = Lexicon.words("not-a-name");
 
     private static final String SUBJ_EN = "\\b(?:i|i'm|im|i\\s+am|i've|ive|i\\s+have|we|we're|we've|we\\s+have)\\s+";
     private static final String NEG_EN = "(?:(don't|dont|do\\s+not|no\\s+longer|not|never|didn't|don't\\s+really)\\s+)?";
@@ -81,11 +66,7 @@ final class IdentityRules {
                     + "|\\bi\\s+was\\s+born\\s+(?:and\\s+raised\\s+)?in\\s+|\\bi\\s+grew\\s+up\\s+in\\s+"
                     + "|\\b(?:eu\\s+)?sou\\s+(?:natural\\s+)?(?:de|do|da)\\s+|\\b(?:eu\\s+)?nasci\\s+(?:e\\s+cresci\\s+)?(?:em|no|na)\\s+"
                     + "|\\b(?:eu\\s+)?cresci\\s+(?:em|no|na)\\s+");
-    private static final String[] PLACE_CUTS = {" for ", " with ", " since ", " and ", " e ", " ha ", " desde ",
-            " com ", " por ", " in ", " em ", " at ", " ago", " last ", " next ", " yesterday", " ontem", " semana",
-            " recently", " recentemente", " a few", " after ", " before ", " depois", " antes", " to be ", " para ",
-            " pra ", " because ", " about ", " around ", " on ", " this ", " back in ", " when ", " durante ",
-            " during ", " faz ", " now", " agora", " anymore", " mais", " which ", " where ", " with my ", " sozinh"};
+    private static final String[] PLACE_CUTS = Lexicon.phrases("place-cuts");
 
     // ---- work
     private static final Pattern I_AM_A = Pattern.compile("\\b(?:i'm|im|i\\s+am)\\s+" + ADV + "{0,2}"
@@ -114,12 +95,8 @@ final class IdentityRules {
                     + "\\b(?:eu\\s+)?(?:(nao)\\s+)?(?:trabalho|estou\\s+trabalhando|to\\s+trabalhando)\\s+(mais\\s+)?"
                     + "(?:na|no|nos|nas|para\\s+a|para\\s+o|pra|pro|pela|pelo|em|para)\\s+"
                     + "|\\b(?:comecei|consegui|arrumei)\\s+(?:um\\s+)?(?:novo\\s+)?(?:emprego|trabalho|estagio)\\s+(?:na|no|em)\\s+");
-    private static final Set<String> NOT_AN_EMPLOYER = Lexicon.set("home|night|nights|the moment|weekends"
-            + "|night shifts|a distance|myself|home office|remote|remotely|full time|part time|casa|equipe"
-            + "|noite|dia|turno|feriado|feriados|fim de semana|home-office|distancia|regime|tempo integral"
-            + "|meio periodo|it|that|this|my own|minha conta|conta propria|once|twice|least|the same|same|all");
-    private static final String[] JOB_CUTS = {" at ", " for ", " in ", " on ", " no ", " na ", " em ", " para ", " numa ", " num ",
-            " pra ", " pela ", " pelo ", " and ", " e ", " with ", " com ", " since ", " desde ", " ha "};
+    private static final Set<String> NOT_AN_EMPLOYER = Lexicon.words("not-an-employer");
+    private static final String[] JOB_CUTS = Lexicon.phrases("job-cuts");
 
     // ---- age and birthday
     private static final Pattern AGE = Pattern.compile(
@@ -214,7 +191,7 @@ final class IdentityRules {
      * with {@code requireCapital}, the first word must be capitalised in the original.
      */
     static String name(Sentence s, int start, boolean requireCapital) {
-        List<int[]> spans = Fold.tokenSpans(s.folded, start, s.folded.length());
+        List<int[]> spans = Terms.tokenSpans(s.folded, start, s.folded.length());
         if (spans.isEmpty() || spans.get(0)[0] - start > 2) {
             return null;
         }
@@ -334,7 +311,7 @@ final class IdentityRules {
         if (v == null) {
             return null;
         }
-        String f = Fold.fold(v);
+        String f = Terms.foldKeepingLength(v);
         if (f.startsWith("my ") || f.startsWith("meu ") || f.startsWith("minha ") || f.equals("here")
                 || f.equals("aqui") || f.equals("there") || f.equals("la") || f.startsWith("this ")
                 || f.startsWith("that ") || f.equals("home") || f.equals("casa")) {
@@ -407,7 +384,7 @@ final class IdentityRules {
 
     /** The shortest run of up to four words from {@code start} that ends in a job word ("software engineer"). */
     private static int[] jobWords(Sentence s, int start) {
-        List<int[]> spans = Fold.tokenSpans(s.folded, start, s.folded.length());
+        List<int[]> spans = Terms.tokenSpans(s.folded, start, s.folded.length());
         int limit = Math.min(4, spans.size());
         for (int k = 0; k < limit; k++) {
             if (k > 0 && !s.folded.substring(spans.get(k - 1)[1], spans.get(k)[0]).isBlank()) {
@@ -471,10 +448,10 @@ final class IdentityRules {
         String v = Values.phrase(s, start, s.folded.length(), " as ", " como ", " since ", " desde ", " for ",
                 " in ", " em ", " and ", " e ", " with ", " com ", " ha ", " now", " agora", " anymore", " mais",
                 " on ", " during ", " durante ", " last ", " next ", " yesterday", " ontem");
-        if (v == null || NOT_AN_EMPLOYER.contains(Fold.fold(v))) {
+        if (v == null || NOT_AN_EMPLOYER.contains(Terms.foldKeepingLength(v))) {
             return;
         }
-        String f = Fold.fold(v);
+        String f = Terms.foldKeepingLength(v);
         if (f.startsWith("my ") || f.startsWith("meu ") || f.startsWith("minha ") || f.startsWith("home")) {
             return;
         }

@@ -3,6 +3,7 @@ package dev.reverie.extract;
 import dev.reverie.Cardinality;
 import dev.reverie.MemoryKind;
 import dev.reverie.Polarity;
+import dev.reverie.internal.Terms;
 
 import java.util.List;
 import java.util.regex.Matcher;
@@ -55,8 +56,7 @@ final class PreferenceRules {
                     + "|\\b(?:por\\s+favor\\s+)?(?:me\\s+)?(?:responda|responde|fale|fala|escreva|escreve)\\s+(?:sempre\\s+)?"
                     + "(?:comigo\\s+)?(?:sempre\\s+)?(?:so\\s+|apenas\\s+)?em\\s+([a-z]+)\\b");
 
-    private static final String[] PREFER_CUTS = {" over ", " to ", " than ", " rather than ", " instead of ",
-            " a ", " ao ", " do que ", " em vez de ", " ao inves de ", " no lugar de "};
+    private static final String[] PREFER_CUTS = Lexicon.phrases("prefer-cuts");
 
     private PreferenceRules() {
     }
@@ -144,7 +144,7 @@ final class PreferenceRules {
     private static void emitAll(Sentence s, Facts out, int start, Mode mode, String verb) {
         List<String> things = Values.list(s, start, s.folded.length(), " with you", " com voce", " about ");
         for (String thing : things) {
-            String f = Fold.fold(thing);
+            String f = Terms.foldKeepingLength(thing);
             if (f.startsWith("my ") || f.startsWith("meu ") || f.startsWith("minha ") || f.startsWith("meus ")
                     || f.startsWith("minhas ") || f.startsWith("our ")) {
                 continue; // "I love my kids": about the family, kept by the episode or family rules

@@ -1,6 +1,7 @@
 package dev.reverie.extract;
 
 import dev.reverie.TurnRole;
+import dev.reverie.internal.Terms;
 import dev.reverie.spi.ExtractedFact;
 import dev.reverie.spi.Extractor;
 import dev.reverie.spi.Subjects;
@@ -179,7 +180,7 @@ public final class RuleBasedExtractor implements Extractor {
         Matcher m = s.match(CORRECTION_BODY);
         int start = m.lookingAt() ? m.end() : s.body;
         String value = Values.phrase(s, start, s.folded.length(), " not ", " nao ");
-        if (value != null && Fold.tokens(Fold.fold(value)).size() <= 4) {
+        if (value != null && Terms.wordTokens(Terms.foldKeepingLength(value)).size() <= 4) {
             facts.correctLast(value);
         }
     }

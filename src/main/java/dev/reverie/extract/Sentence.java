@@ -1,5 +1,7 @@
 package dev.reverie.extract;
 
+import dev.reverie.internal.Terms;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -41,19 +43,12 @@ final class Sentence {
             "\\b(?:said|says|told|tells|asked|asks|wrote|writes|mentioned|mentions|claimed|claims|replied|thinks"
                     + "|thought|believes|texted|disse|diz|falou|contou|perguntou|escreveu|mencionou|acha|achou"
                     + "|respondeu|comentou|according\\s+to|segundo\\s+(?:ele|ela))\\b");
-    private static final Set<String> REPORTING_WORDS = Lexicon.set("said|says|told|tells|asked|asks|wrote|writes"
-            + "|mentioned|mentions|claimed|claims|replied|thinks|thought|believes|texted|disse|diz|falou|contou"
-            + "|perguntou|escreveu|mencionou|acha|achou|respondeu|comentou|according|segundo");
+    private static final Set<String> REPORTING_WORDS = Lexicon.words("reporting-words");
     /** Verbs that open a statement whose "I" was dropped ("Went to the beach yesterday", "Gonna try yoga"). */
-    private static final Set<String> ELIDED_FIRST_PERSON = Lexicon.set("just|got|went|had|took|made|started|finished"
-            + "|lost|found|joined|visited|bought|saw|met|tried|finally|gonna|planning|heading|spent|signed|booked"
-            + "|moved|adopted|ran|attended|learned|learnt|picked|painted|wrote|read|watched|cooked|baked|played"
-            + "|been|having|doing|getting|working|thinking|hoping|looking|trying|feeling|off|back|will|going");
-    private static final Set<String> HEDGE_WORDS = Lexicon.set("think|guess|believe|suppose|maybe|probably|perhaps"
-            + "|sure|might|acho|talvez|provavelmente|sei|pode|parece");
+    private static final Set<String> ELIDED_FIRST_PERSON = Lexicon.words("elided-first-person");
+    private static final Set<String> HEDGE_WORDS = Lexicon.words("hedge-words");
     private static final Pattern SINGLE_QUOTED = Pattern.compile("(?:^|[\\s:,])'(.{2,200}?)'(?=[\\s.,!?;]|$)");
-    private static final Set<String> ABBREVIATIONS = Lexicon.set("dr|dra|sr|sra|srta|mr|mrs|ms|prof|profa|st"
-            + "|jr|vs|etc|eg|ie|av|dept|no|approx|fig|vol|ave|mt|sen|gov|gen|col|lt|sgt|capt|cmdr");
+    private static final Set<String> ABBREVIATIONS = Lexicon.words("abbreviations");
 
     final String text;
     final String folded;
@@ -78,12 +73,12 @@ final class Sentence {
     private Sentence(String text, java.time.LocalDate today) {
         this.text = text;
         this.today = today;
-        this.folded = Fold.fold(text);
+        this.folded = Terms.foldKeepingLength(text);
         Matcher d = DISCOURSE.matcher(folded);
         int b = d.lookingAt() ? d.end() : 0;
         this.correction = b > 0 && CORRECTION_MARK.matcher(folded).region(0, b).find();
         this.body = b;
-        List<int[]> spans = Fold.wordSpans(folded);
+        List<int[]> spans = Terms.wordSpans(folded);
         List<String> all = new ArrayList<>(spans.size());
         List<String> bodyTokens = new ArrayList<>(spans.size());
         for (int[] span : spans) {
@@ -245,7 +240,7 @@ final class Sentence {
         }
         Matcher m = REPORTING.matcher(folded).region(body, folded.length());
         while (m.find()) {
-            List<String> before = Fold.tokens(folded.substring(Math.max(body, m.start() - 24), m.start()));
+            List<String> before = Terms.wordTokens(folded.substring(Math.max(body, m.start() - 24), m.start()));
             int from = Math.max(0, before.size() - 3);
             boolean self = false;
             for (int i = from; i < before.size(); i++) {
@@ -278,7 +273,7 @@ final class Sentence {
     }
 
     private static boolean mentionsFirstPerson(String folded) {
-        for (String t : Fold.tokens(folded)) {
+        for (String t : Terms.wordTokens(folded)) {
             if (Lexicon.FIRST_PERSON.contains(t)) {
                 return true;
             }
@@ -357,6 +352,6 @@ final class Sentence {
         if (len == 1) {
             return true; // an initial: "J. K. Rowling", "e.g."
         }
-        return len <= 5 && ABBREVIATIONS.contains(Fold.fold(text.substring(s, dot)));
+        return len <= 5 && ABBREVIATIONS.contains(Terms.foldKeepingLength(text.substring(s, dot)));
     }
 }

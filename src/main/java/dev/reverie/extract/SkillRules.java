@@ -3,6 +3,7 @@ package dev.reverie.extract;
 import dev.reverie.Cardinality;
 import dev.reverie.MemoryKind;
 import dev.reverie.Polarity;
+import dev.reverie.internal.Terms;
 
 import java.util.List;
 import java.util.Set;
@@ -118,8 +119,8 @@ final class SkillRules {
 
     /** The longest leading run of up to three words of {@code item} that is in {@code lexicon}. */
     private static String lexiconPrefix(String item, Set<String> lexicon) {
-        String folded = Fold.fold(item);
-        List<int[]> spans = Fold.tokenSpans(folded, 0, folded.length());
+        String folded = Terms.foldKeepingLength(item);
+        List<int[]> spans = Terms.tokenSpans(folded, 0, folded.length());
         String best = null;
         for (int k = 0; k < Math.min(3, spans.size()); k++) {
             String phrase = folded.substring(spans.get(0)[0], spans.get(k)[1]).replaceAll("\\s+", " ");

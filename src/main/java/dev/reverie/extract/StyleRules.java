@@ -16,14 +16,8 @@ final class StyleRules {
     static final int SHORT_WORDS = 8;
     static final int LONG_WORDS = 40;
 
-    private static final Set<String> FORMAL = Lexicon.set("please|kindly|dear|regards|sincerely|sir|madam"
-            + "|appreciate|grateful|shall|furthermore|cordially|respectfully|prezado|prezada|senhor|senhora"
-            + "|atenciosamente|cordialmente|gostaria|poderia|agradeco|grato|grata|solicito|portanto|contudo"
-            + "|entretanto");
-    private static final Set<String> INFORMAL = Lexicon.set("lol|haha|hahaha|hehe|lmao|omg|btw|gonna|wanna|gotta"
-            + "|kinda|sorta|yeah|yep|yup|nope|nah|dude|bro|u|ur|ya|hey|cool|awesome|totally|super|wow|yay|ok"
-            + "|okay|thx|pls|plz|idk|tbh|imo|gosh|vc|kkk|kkkk|rs|rsrs|ta|pra|pro|blz|valeu|vlw|cara|mano|ne"
-            + "|tipo|beleza|oi|opa|eae|massa|galera|bora|poxa|uau");
+    private static final Set<String> FORMAL = Lexicon.words("formal");
+    private static final Set<String> INFORMAL = Lexicon.words("informal");
 
     private StyleRules() {
     }

@@ -1,5 +1,7 @@
 package dev.reverie.extract;
 
+import dev.reverie.internal.Terms;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -15,13 +17,7 @@ final class Values {
     static final int MAX_WORDS = 8;
 
     /** Boundaries that end a value (folded, with their spaces). */
-    private static final String[] CUTS = {
-            ",", ";", ":", "(", "!", "?", ". ", " - ", " because ", " but ", " so ", " since ", " when ",
-            " which ", " who ", " that ", " if ", " though ", " although ", " while ", " whereas ", " until ",
-            " unless ", " like ", " especially ", " except ", " cause ", " 'cause ", " cuz ", " then ", " where ",
-            " haha", " lol", " porque ", " mas ", " pois ", " quando ", " que ", " se ", " entao ", " enquanto ",
-            " embora ", " ja que ", " desde que ", " tipo ", " kkk", " rs", " especialmente ", " exceto ",
-            " onde ", " pq ", " e eu ", " and i ", " and my ", " e meu ", " e minha ", " but i "};
+    private static final String[] CUTS = Lexicon.phrases("value-cuts");
 
     /** Trailing words that say nothing about the value ("I love jazz too"). */
     private static final String[] TRAILING = {
@@ -35,7 +31,7 @@ final class Values {
             " sempre", " forever", " myself", " mesmo", " para sempre", " pra sempre"};
 
     /** Leading words dropped from a value (articles, and "de" left over from "gosto de ler e de cozinhar"). */
-    private static final Set<String> ARTICLES = Lexicon.set("the|a|an|some|o|os|as|um|uma|uns|umas|de|do|da|dos|das");
+    private static final Set<String> ARTICLES = Lexicon.words("articles");
 
     private static final String[] LIST_SEPARATORS = {", ", " and ", " & ", " or ", " e ", " ou ", " nor ", " plus ",
             " as well as ", " assim como ", " and also ", " e tambem "};
@@ -74,7 +70,7 @@ final class Values {
             }
             String item = original.substring(from, cut);
             String itemFolded = folded.substring(from, cut);
-            List<String> words = Fold.tokens(itemFolded);
+            List<String> words = Terms.wordTokens(itemFolded);
             if (!words.isEmpty() && Lexicon.CLAUSE_SUBJECT.contains(words.get(0))) {
                 break; // "peanuts and I also love jazz": a new clause starts
             }
@@ -156,7 +152,7 @@ final class Values {
         if (b <= a) {
             return null;
         }
-        List<String> words = Fold.tokens(folded.substring(a, b));
+        List<String> words = Terms.wordTokens(folded.substring(a, b));
         if (words.isEmpty() || words.size() > MAX_WORDS) {
             return null;
         }

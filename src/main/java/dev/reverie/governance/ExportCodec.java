@@ -41,12 +41,14 @@ import dev.reverie.spi.WriteBatch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.locks.Lock;
 
 /**
  * Reads one end user's data out of a store into a {@link UserExport}, writes it as versioned JSON,
@@ -112,8 +114,39 @@ public final class ExportCodec {
         mapper.getFactory().disable(JsonParser.Feature.AUTO_CLOSE_SOURCE);
     }
 
+    /**
+     * Writes the end user's export to {@code out}: everything is read while {@code lock} (the scope's
+     * lock) is held, so no admin edit, dream or retrieval update lands half-way, then written after
+     * it is released. The stream is flushed, not closed.
+     */
+    public void exportTo(MemoryStore store, Scope scope, Clock clock, Lock lock, OutputStream out) {
+        UserExport export;
+        lock.lock();
+        try {
+            export = collect(store, scope, clock.instant());
+        } finally {
+            lock.unlock();
+        }
+        write(export, out);
+    }
+
+    /**
+     * Reads and validates the whole export from {@code in} first, then, under {@code lock}, checks
+     * that the end user is empty and writes everything in one atomic batch. The stream is not closed.
+     */
+    public void importFrom(MemoryStore store, Scope scope, Clock clock, Lock lock, InputStream in) {
+        UserExport export = read(in, scope);
+        lock.lock();
+        try {
+            requireEmpty(store, scope);
+            store.write(toBatch(export, clock.instant()));
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Reads every record of {@code scope} from the store. The caller holds the scope's lock. */
-    public UserExport collect(MemoryStore store, Scope scope, Instant now) {
+    UserExport collect(MemoryStore store, Scope scope, Instant now) {
         List<Observation> observations = new ArrayList<>();
         for (int offset = 0; ; offset += PAGE) {
             List<Observation> page = store.observations(scope, ObservationFilter.all().page(offset, PAGE));
@@ -149,7 +182,7 @@ public final class ExportCodec {
     }
 
     /** Writes {@code export} as JSON to {@code out} and flushes it; the stream stays open. */
-    public void write(UserExport export, OutputStream out) {
+    void write(UserExport export, OutputStream out) {
         try {
             mapper.writeValue(out, export);
             out.flush();
@@ -165,7 +198,7 @@ public final class ExportCodec {
      * record belongs to the scope, unique ids, gap-free session sequences and consistent embedding
      * dimensions. Any problem is a {@link MemoryFormatException} saying what and where.
      */
-    public UserExport read(InputStream in, Scope target) {
+    UserExport read(InputStream in, Scope target) {
         JsonNode root;
         try (JsonParser parser = mapper.getFactory().createParser(in)) {
             root = mapper.readTree(parser);
@@ -340,9 +373,7 @@ public final class ExportCodec {
             String text = redact(o.text());
             String value = redact(o.value());
             boolean changed = !text.equals(o.text()) || !value.equals(o.value());
-            observations.add(new Observation(o.id(), o.scope(), o.kind(), text, o.subject(), value, o.cardinality(),
-                    o.polarity(), o.confidence(), o.observedAt(), o.sessionId(), o.provenance(), o.sourceTurnIds(),
-                    o.reinforcementCount(), o.status(), o.consolidatedAt(), changed ? null : o.embedding()));
+            observations.add(o.toBuilder().text(text).value(value).embedding(changed ? null : o.embedding()).build());
         }
         List<Memory> memories = new ArrayList<>(e.memories().size());
         for (Memory m : e.memories()) {
@@ -421,7 +452,7 @@ public final class ExportCodec {
      * Fails with {@link IllegalStateException} unless {@code scope} holds no data at all (memories,
      * observations, sessions, style profile, history): import restores into an empty end user only.
      */
-    public void requireEmpty(MemoryStore store, Scope scope) {
+    void requireEmpty(MemoryStore store, Scope scope) {
         long memories = store.countMemories(scope, EnumSet.allOf(MemoryStatus.class));
         boolean observations = !store.observations(scope, ObservationFilter.all().page(0, 1)).isEmpty();
         int sessions = store.sessions(scope).size();
@@ -454,7 +485,7 @@ public final class ExportCodec {
      * One batch that restores {@code export}: style profile, observations, memories, history in its
      * original order, sessions (turns, summary, archive), then one IMPORTED event per memory.
      */
-    public WriteBatch toBatch(UserExport export, Instant now) {
+    WriteBatch toBatch(UserExport export, Instant now) {
         Scope s = export.scope();
         WriteBatch batch = WriteBatch.of(s);
         if (export.styleProfile() != null) {

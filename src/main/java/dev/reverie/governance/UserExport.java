@@ -26,7 +26,7 @@ import java.util.List;
  * @param history       every audit event, in append order (including deleted memories' events)
  * @param sessions      every session with its turns, summary and archive
  */
-public record UserExport(String format, int formatVersion, Scope scope, Instant exportedAt,
+record UserExport(String format, int formatVersion, Scope scope, Instant exportedAt,
                          StyleProfile styleProfile, List<Observation> observations, List<Memory> memories,
                          List<MemoryEvent> history, List<SessionExport> sessions) {
 

@@ -10,7 +10,7 @@ import java.time.LocalDate;
  * shape, an out-of-range field) gives {@code null}, and the caller falls back to the full parser,
  * which also reports the errors. Stateless and thread-safe. Not API.
  */
-public final class IsoInstants {
+final class IsoInstants {
     private IsoInstants() {
     }
 

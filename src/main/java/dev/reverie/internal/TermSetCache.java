@@ -50,21 +50,6 @@ public final class TermSetCache {
 
     /** Jaccard similarity of two sorted, distinct term-hash sets; 1 when both are empty. */
     public static double jaccard(long[] a, long[] b) {
-        if (a.length == 0 && b.length == 0) {
-            return 1;
-        }
-        int inter = 0;
-        for (int i = 0, j = 0; i < a.length && j < b.length; ) {
-            if (a[i] == b[j]) {
-                inter++;
-                i++;
-                j++;
-            } else if (a[i] < b[j]) {
-                i++;
-            } else {
-                j++;
-            }
-        }
-        return (double) inter / (a.length + b.length - inter);
+        return Terms.jaccardOfSortedHashes(a, b);
     }
 }

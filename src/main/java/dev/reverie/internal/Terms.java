@@ -10,23 +10,54 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Splits arbitrary user text into plain word terms (letters and digits only), so that no query
- * syntax of any engine can survive. Stateless and thread-safe. Not API.
+ * The one home of text analysis: case and accent folding, word tokens, stop words and term-set
+ * similarity, for the stores' queries, the extractor's rules, the dream cycle and diversification.
+ * Where two users need genuinely different behaviour, each has its own named function here (the
+ * differences are in each function's javadoc):
+ *
+ * <ul>
+ *   <li>{@link #fold} (NFKD, marks and format characters removed, lower case: may change the length)
+ *       for terms and comparisons, and {@link #foldKeepingLength} (one character for one, Latin-1 and
+ *       Latin Extended-A/B accents, curly quotes and dashes) for the extractor, whose patterns find
+ *       offsets on the folded copy and cut values from the original;</li>
+ *   <li>{@link #of} (query terms: letters and digits, stop words dropped unless nothing else is
+ *       left), {@link #words} (every folded word), {@link #wordTokens} (apostrophes kept inside words)
+ *       and {@link #tokenSpans} (also {@code c++}, {@code node.js});</li>
+ *   <li>{@link #normalizeForIndex} (NFKC without format characters): the Lucene store's analyzer runs
+ *       it before its tokenizer, stemmer and ASCII folding, which stay in the store because indexes
+ *       written with them must stay searchable;</li>
+ *   <li>{@link #jaccard} of term sets (0 when either is empty) and {@link #jaccardOfSortedHashes}
+ *       (1 when both are empty, as diversification has always counted two term-less texts alike).</li>
+ * </ul>
+ *
+ * Stateless and thread-safe. Not API.
  */
 public final class Terms {
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+");
     private static final Pattern MARKS = Pattern.compile("\\p{M}+");
     /** Invisible format characters (zero-width space and joiners, BOM, bidi marks, soft hyphen): never part of a word. */
     private static final Pattern FORMAT = Pattern.compile("\\p{Cf}+");
+    /** The content-term limit of {@link #contentTerms}. */
+    private static final int MAX_CONTENT_TERMS = 256;
+    /** {@link #foldKeepingLength} of the characters below U+0250: lower case, the base letter of an accented one. */
+    private static final char[] LATIN = new char[0x250];
+
+    static {
+        for (char c = 0; c < LATIN.length; c++) {
+            String d = Normalizer.normalize(String.valueOf(c), Normalizer.Form.NFD);
+            LATIN[c] = Character.toLowerCase(
+                    d.length() > 1 && Character.getType(d.charAt(1)) == Character.NON_SPACING_MARK ? d.charAt(0) : c);
+        }
+        LATIN[0xA0] = ' ';
+        LATIN[0xB4] = '\'';
+        LATIN['`'] = '\'';
+        LATIN[0xAB] = '"';
+        LATIN[0xBB] = '"';
+    }
 
     /** English function words beyond Lucene's short default list (pronouns, auxiliaries, question words). */
-    private static final List<String> MORE_ENGLISH = List.of(
-            "i", "me", "my", "mine", "myself", "you", "your", "yours", "yourself", "he", "him", "his", "himself",
-            "she", "her", "hers", "herself", "we", "us", "our", "ours", "them", "its", "itself", "what", "which",
-            "who", "whom", "whose", "when", "where", "why", "how", "do", "does", "did", "doing", "am", "been",
-            "being", "have", "has", "had", "having", "can", "could", "would", "should", "shall", "must", "about",
-            "from", "so", "than", "too", "very", "just", "also", "any", "some", "each", "other", "here", "only",
-            "i'm", "i've", "i'd", "i'll", "it's", "don't", "you're", "she's", "he's", "that's", "what's", "let's");
+    private static final List<String> MORE_ENGLISH =
+            Resources.entries(Terms.class, "words/more-english-stop-words.txt");
 
     /**
      * Words too common to help ranking: Lucene's English and Portuguese stop lists plus English
@@ -100,5 +131,201 @@ public final class Terms {
             }
         }
         return true;
+    }
+
+    /** The content terms of a text as a set ({@link #of}, at most 256), for {@link #jaccard}. */
+    public static Set<String> contentTerms(String text) {
+        return new LinkedHashSet<>(of(text, MAX_CONTENT_TERMS));
+    }
+
+    /** Every {@link #fold folded} word of a text (letters and digits), in order, common words included. */
+    public static List<String> words(String text) {
+        return text == null ? new ArrayList<>() : foldedWords(fold(text));
+    }
+
+    /** The words (letters and digits) of an already folded text, in order. */
+    public static List<String> foldedWords(String folded) {
+        List<String> out = new ArrayList<>();
+        Matcher m = WORD.matcher(folded);
+        while (m.find()) {
+            out.add(m.group());
+        }
+        return out;
+    }
+
+    /** A value reduced to its folded words joined by single spaces ({@code "Recife, PE"} → {@code "recife pe"}). */
+    public static String normalizeValue(String value) {
+        return String.join(" ", words(value));
+    }
+
+    /** Token-set Jaccard similarity; 0 when either set is empty. */
+    public static double jaccard(Set<String> a, Set<String> b) {
+        if (a.isEmpty() || b.isEmpty()) {
+            return 0;
+        }
+        Set<String> small = a.size() <= b.size() ? a : b;
+        Set<String> large = small == a ? b : a;
+        int common = 0;
+        for (String t : small) {
+            if (large.contains(t)) {
+                common++;
+            }
+        }
+        return (double) common / (a.size() + b.size() - common);
+    }
+
+    /**
+     * Jaccard similarity of two sorted, distinct term-hash sets (see {@code TermSetCache}); 1 when
+     * both are empty, unlike {@link #jaccard}.
+     */
+    public static double jaccardOfSortedHashes(long[] a, long[] b) {
+        if (a.length == 0 && b.length == 0) {
+            return 1;
+        }
+        int inter = 0;
+        for (int i = 0, j = 0; i < a.length && j < b.length; ) {
+            if (a[i] == b[j]) {
+                inter++;
+                i++;
+                j++;
+            } else if (a[i] < b[j]) {
+                i++;
+            } else {
+                j++;
+            }
+        }
+        return (double) inter / (a.length + b.length - inter);
+    }
+
+    /**
+     * NFKC with invisible format characters removed, what the Lucene store's analyzer feeds its
+     * tokenizer. Unlike {@link #fold} it keeps case and accents (the analyzer's own filters lower-case
+     * and ASCII-fold), composes rather than decomposes, and removes format characters one UTF-16 unit
+     * at a time (a supplementary format character stays, as it always has in existing indexes).
+     */
+    public static String normalizeForIndex(String text) {
+        StringBuilder visible = null;
+        for (int i = 0; i < text.length(); i++) {
+            char ch = text.charAt(i);
+            if (Character.getType(ch) == Character.FORMAT) {
+                if (visible == null) {
+                    visible = new StringBuilder(text.length()).append(text, 0, i);
+                }
+            } else if (visible != null) {
+                visible.append(ch);
+            }
+        }
+        String s = visible == null ? text : visible.toString();
+        return Normalizer.isNormalized(s, Normalizer.Form.NFKC) ? s : Normalizer.normalize(s, Normalizer.Form.NFKC);
+    }
+
+    // ---- length-preserving folding and the extractor's tokens
+
+    public static String foldKeepingLength(String s) {
+        char[] out = new char[s.length()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = foldKeepingLength(s.charAt(i));
+        }
+        return new String(out);
+    }
+
+    public static char foldKeepingLength(char c) {
+        if (c < LATIN.length) {
+            return LATIN[c];
+        }
+        switch (c) {
+            case '\u2018', '\u2019', '\u201A', '\u201B', '\u2032':
+                return '\'';
+            case '\u201C', '\u201D', '\u201E', '\u201F', '\u2033':
+                return '"';
+            case '\u2013', '\u2014', '\u2212':
+                return '-';
+            case '\u2026':
+                return '.';
+            case '\u202F', '\u2009', '\u2007':
+                return ' ';
+            default:
+                return Character.toLowerCase(c);
+        }
+    }
+
+    /** Word tokens of a {@link #foldKeepingLength folded} string: letters, digits and inner apostrophes ("i'm"). */
+    public static List<String> wordTokens(String folded) {
+        List<int[]> spans = wordSpans(folded);
+        List<String> out = new ArrayList<>(spans.size());
+        for (int[] s : spans) {
+            out.add(folded.substring(s[0], s[1]));
+        }
+        return out;
+    }
+
+    /** Offsets of the {@link #wordTokens} of {@code folded}. */
+    public static List<int[]> wordSpans(String folded) {
+        return spans(folded, 0, folded.length(), false);
+    }
+
+    /**
+     * Start and end offsets of the word tokens of {@code folded} within {@code [from, to)}; unlike
+     * {@link #wordSpans} a token may also hold {@code - + # .} between letters or digits and end in
+     * {@code +} or {@code #} ({@code c++}, {@code c#}, {@code node.js}, {@code well-known}).
+     */
+    public static List<int[]> tokenSpans(String folded, int from, int to) {
+        return spans(folded, from, to, true);
+    }
+
+    private static List<int[]> spans(String folded, int from, int to, boolean names) {
+        List<int[]> out = new ArrayList<>();
+        int i = from;
+        while (i < to) {
+            while (i < to && !Character.isLetterOrDigit(folded.charAt(i))) {
+                i++;
+            }
+            int start = i;
+            while (i < to && continues(folded, i, to, names)) {
+                i++;
+            }
+            if (i > start) {
+                out.add(new int[] {start, i});
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Whether the character at {@code i}, inside a token that began before it, belongs to the token:
+     * a letter or digit; an apostrophe before a letter; with {@code names}, also an apostrophe,
+     * {@code - + # .} before a letter or digit, and a trailing {@code +} or {@code #}.
+     */
+    private static boolean continues(String folded, int i, int to, boolean names) {
+        char c = folded.charAt(i);
+        if (Character.isLetterOrDigit(c)) {
+            return true;
+        }
+        boolean beforeNext = i + 1 < to;
+        if (!names) {
+            return c == '\'' && beforeNext && Character.isLetter(folded.charAt(i + 1));
+        }
+        return (c == '\'' || c == '-' || c == '+' || c == '#' || c == '.') && beforeNext
+                && Character.isLetterOrDigit(folded.charAt(i + 1)) || c == '+' || c == '#';
+    }
+
+    /** A short stable hash (FNV-1a, 64 bit, 10 hex digits) of the {@link #wordTokens} of {@code text}, folded. */
+    public static String stableHash(String text) {
+        long h = 0xcbf29ce484222325L;
+        boolean first = true;
+        for (String token : wordTokens(foldKeepingLength(text))) {
+            if (!first) {
+                h ^= ' ';
+                h *= 0x100000001b3L;
+            }
+            first = false;
+            for (int i = 0; i < token.length(); i++) {
+                h ^= token.charAt(i);
+                h *= 0x100000001b3L;
+            }
+        }
+        String hex = Long.toHexString(h);
+        hex = "0".repeat(16 - hex.length()) + hex;
+        return hex.substring(0, 10);
     }
 }

@@ -1,7 +1,7 @@
 package dev.reverie.internal;
 
 /** A 64-bit hash of text, for caches keyed by content without keeping the text. Not API. */
-public final class TextHash {
+final class TextHash {
     private TextHash() {
     }
 

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * Portuguese cues), newest last, within the token limit; older summary lines give way first.
  * Thread-safe.
  */
-public final class ExtractiveSummarizer implements Summarizer {
+final class ExtractiveSummarizer implements Summarizer {
 
     private static final Pattern SENTENCE = Pattern.compile("(?<=[.!?])\\s+|\\n+");
     private static final Pattern CUES = Pattern.compile(

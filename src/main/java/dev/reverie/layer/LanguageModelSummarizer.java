@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * so far"; when the model fails or returns nothing usable it falls back to the extractive
  * summarizer and counts the fallback. Thread-safe.
  */
-public final class LanguageModelSummarizer implements Summarizer {
+final class LanguageModelSummarizer implements Summarizer {
 
     private static final Logger LOG = LoggerFactory.getLogger(LanguageModelSummarizer.class);
     private final LanguageModel model;

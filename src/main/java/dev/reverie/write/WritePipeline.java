@@ -3,7 +3,6 @@ package dev.reverie.write;
 import dev.reverie.Embedding;
 import dev.reverie.Observation;
 import dev.reverie.ObservationFilter;
-import dev.reverie.ObservationStatus;
 import dev.reverie.Outcome;
 import dev.reverie.Provenance;
 import dev.reverie.Scope;
@@ -13,7 +12,6 @@ import dev.reverie.TurnReceipt;
 import dev.reverie.TurnRole;
 import dev.reverie.extract.Redaction;
 import dev.reverie.extract.SecretRedactor;
-import dev.reverie.internal.BackgroundWriter;
 import dev.reverie.internal.Checks;
 import dev.reverie.internal.Ids;
 import dev.reverie.internal.ScopeLocks;
@@ -71,6 +69,7 @@ public final class WritePipeline implements AutoCloseable {
     private final boolean archive;
     private final Embedder embedder;
     private final BackgroundWriter<ToEmbed> embeddings;
+    private final FailedRunCriterion failedRuns;
     private final java.util.concurrent.atomic.AtomicLong extractorErrors = new java.util.concurrent.atomic.AtomicLong();
 
     /**
@@ -104,6 +103,7 @@ public final class WritePipeline implements AutoCloseable {
         this.archive = archive;
         this.embedder = embedder;
         this.embeddings = embedder == null ? null : new BackgroundWriter<>("embeddings", 10_000, this::writeEmbeddings);
+        this.failedRuns = new FailedRunCriterion(store, locks, clock, this);
     }
 
     /** Records {@code turns} in order; see the class comment. */
@@ -228,14 +228,23 @@ public final class WritePipeline implements AutoCloseable {
                 text = text + " (on " + day + ")";
             }
         }
-        return new Observation(Ids.next("o"), scope, f.kind(), text, f.subject(), f.value(), f.cardinality(),
-                f.polarity(), f.confidence(), at, sessionId, provenance, List.of(turnId), 1,
-                ObservationStatus.PENDING, null, null);
+        return Observation.builder().id(Ids.next("o")).scope(scope).kind(f.kind()).text(text).subject(f.subject())
+                .value(f.value()).cardinality(f.cardinality()).polarity(f.polarity()).confidence(f.confidence())
+                .observedAt(at).sessionId(sessionId).provenance(provenance).sourceTurnIds(List.of(turnId)).build();
+    }
+
+    /**
+     * Reports how the run that produced {@code turnId} ended: records the outcome on its observations
+     * and, when FAILED, deprecates the memories that rest on failed turns only (see
+     * {@link FailedRunCriterion}). Returns the ids of the memories it deprecated.
+     */
+    public List<String> reportRun(Scope scope, String turnId, Outcome outcome) {
+        return failedRuns.report(scope, turnId, outcome);
     }
 
     /**
      * Sets the outcome on the provenance of every observation that came from {@code turnId}; returns
-     * how many changed. Memories are handled by the caller (deprecation is governance).
+     * how many changed. Memories are handled by {@link #reportRun} (the failed-run criterion).
      */
     public int reportOutcome(Scope scope, String turnId, Outcome outcome) {
         Checks.notNull("scope", scope);

@@ -1,5 +1,6 @@
 package dev.reverie.dream;
 
+import dev.reverie.internal.Terms;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -30,7 +31,7 @@ class DreamSimilarityIndexTest {
         for (int i = 0; i < sets.size(); i++) {
             List<Integer> expected = new ArrayList<>();
             for (int j = 0; j < i; j++) {
-                if (Text.jaccard(sets.get(i), sets.get(j)) >= threshold) {
+                if (Terms.jaccard(sets.get(i), sets.get(j)) >= threshold) {
                     expected.add(j);
                 }
             }

@@ -4,6 +4,7 @@ import dev.reverie.Cardinality;
 import dev.reverie.MemoryKind;
 import dev.reverie.Polarity;
 import dev.reverie.TurnRole;
+import dev.reverie.internal.Terms;
 import dev.reverie.spi.ExtractedFact;
 import dev.reverie.spi.Subjects;
 import dev.reverie.spi.TurnInput;
@@ -754,6 +755,6 @@ class RuleBasedExtractorTest {
     }
 
     private static String norm(String s) {
-        return String.join(" ", Arrays.asList(Fold.fold(s).replaceAll("[^\\p{L}\\p{N}' ]", " ").trim().split("\\s+")));
+        return String.join(" ", Arrays.asList(Terms.foldKeepingLength(s).replaceAll("[^\\p{L}\\p{N}' ]", " ").trim().split("\\s+")));
     }
 }

@@ -17,7 +17,6 @@ import java.io.IOException;
 import java.io.Reader;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
-import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -26,8 +25,9 @@ import java.util.Set;
 /**
  * Text analysis for the Lucene store, shared by indexing and querying so both sides produce the
  * same terms: Unicode NFKC normalization with invisible format characters (zero-width space and
- * joiners, BOM, bidi marks, soft hyphen) removed, so {@code cafe\u0301}, {@code café} and
- * {@code ca\u200Bfé} are one word as in the SQLite store's {@code Terms.fold}; then
+ * joiners, BOM, bidi marks, soft hyphen) removed ({@link Terms#normalizeForIndex}), so
+ * {@code cafe\u0301}, {@code café} and {@code ca\u200Bfé} are one word as in the SQLite store's
+ * {@code Terms.fold}; then
  * {@link StandardTokenizer} (Unicode word boundaries, emoji kept as tokens), lower case,
  * {@link ASCIIFoldingFilter} (so {@code alérgica} and {@code alergica} match, the usual way
  * Portuguese is typed on an English keyboard) and {@link PorterStemFilter}.
@@ -102,23 +102,6 @@ final class TextAnalysis implements AutoCloseable {
         query.close();
     }
 
-    /** NFKC without format characters: what both index and query text go through before tokenizing. */
-    static String normalize(String text) {
-        StringBuilder visible = null;
-        for (int i = 0; i < text.length(); i++) {
-            char ch = text.charAt(i);
-            if (Character.getType(ch) == Character.FORMAT) {
-                if (visible == null) {
-                    visible = new StringBuilder(text.length()).append(text, 0, i);
-                }
-            } else if (visible != null) {
-                visible.append(ch);
-            }
-        }
-        String s = visible == null ? text : visible.toString();
-        return Normalizer.isNormalized(s, Normalizer.Form.NFKC) ? s : Normalizer.normalize(s, Normalizer.Form.NFKC);
-    }
-
     private static Reader normalized(Reader in) {
         try {
             StringBuilder sb = new StringBuilder();
@@ -126,7 +109,7 @@ final class TextAnalysis implements AutoCloseable {
             for (int n; (n = in.read(buf)) != -1; ) {
                 sb.append(buf, 0, n);
             }
-            return new StringReader(normalize(sb.toString()));
+            return new StringReader(Terms.normalizeForIndex(sb.toString()));
         } catch (IOException e) {
             throw new UncheckedIOException("could not read text to analyze: " + e.getMessage(), e);
         }

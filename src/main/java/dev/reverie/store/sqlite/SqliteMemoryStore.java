@@ -21,7 +21,6 @@ import dev.reverie.internal.TenantNames;
 import dev.reverie.internal.Jdbc;
 import dev.reverie.internal.Jdbc.RowMapper;
 import dev.reverie.internal.Json;
-import dev.reverie.internal.StatementCache;
 import dev.reverie.internal.Terms;
 import dev.reverie.internal.Vectors;
 import static dev.reverie.internal.Jdbc.bind;

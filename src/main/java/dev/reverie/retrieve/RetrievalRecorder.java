@@ -1,7 +1,8 @@
-package dev.reverie.internal;
+package dev.reverie.retrieve;
 
 import dev.reverie.Memory;
 import dev.reverie.Scope;
+import dev.reverie.internal.ScopeLocks;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.WriteBatch;
 import org.slf4j.Logger;

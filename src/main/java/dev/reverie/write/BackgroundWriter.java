@@ -1,4 +1,4 @@
-package dev.reverie.internal;
+package dev.reverie.write;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +20,7 @@ import java.util.function.Consumer;
  *
  * @param <T> the queued item
  */
-public final class BackgroundWriter<T> implements AutoCloseable {
+final class BackgroundWriter<T> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BackgroundWriter.class);
     private static final int GROUP = 512;
 

@@ -1,4 +1,4 @@
-package dev.reverie.governance;
+package dev.reverie.write;
 
 import dev.reverie.Memory;
 import dev.reverie.MemoryEvent;
@@ -14,7 +14,6 @@ import dev.reverie.internal.Ids;
 import dev.reverie.internal.ScopeLocks;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.WriteBatch;
-import dev.reverie.write.WritePipeline;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -41,9 +40,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * reverse when a later report says SUCCEEDED: an operator restores such a memory by hand.
  *
  * <p>Thread-safe: each report runs under the scope's lock, so it never races an admin edit, the
- * dream cycle or the retrieval recorder. Not API.
+ * dream cycle or the retrieval recorder. Built and reached through {@link WritePipeline#reportRun}. Not API.
  */
-public final class FailedRunCriterion {
+final class FailedRunCriterion {
 
     private static final int PAGE = 10_000;
 
@@ -52,7 +51,7 @@ public final class FailedRunCriterion {
     private final Clock clock;
     private final WritePipeline writes;
 
-    public FailedRunCriterion(MemoryStore store, ScopeLocks locks, Clock clock, WritePipeline writes) {
+    FailedRunCriterion(MemoryStore store, ScopeLocks locks, Clock clock, WritePipeline writes) {
         this.store = store;
         this.locks = locks;
         this.clock = clock;
@@ -63,7 +62,7 @@ public final class FailedRunCriterion {
      * Records {@code outcome} on the observations of {@code turnId} and, when it is FAILED, deprecates
      * the memories that rest on failed turns only. Returns the ids of the memories it deprecated.
      */
-    public List<String> report(Scope scope, String turnId, Outcome outcome) {
+    List<String> report(Scope scope, String turnId, Outcome outcome) {
         Checks.notNull("scope", scope);
         Checks.id("turnId", turnId);
         Checks.notNull("outcome", outcome);

@@ -18,15 +18,15 @@ import java.util.Map;
  * off for the rest of the run (duplicates are then found by text only) and is logged. Not
  * thread-safe: one per user cycle.
  */
-final class Vectors {
+final class RunEmbeddings {
 
-    private static final Logger LOG = LoggerFactory.getLogger(Vectors.class);
+    private static final Logger LOG = LoggerFactory.getLogger(RunEmbeddings.class);
 
     private final Embedder embedder;
     private final Map<String, float[]> computed = new HashMap<>();
     private boolean failed;
 
-    Vectors(Embedder embedder) {
+    RunEmbeddings(Embedder embedder) {
         this.embedder = embedder;
     }
 
@@ -108,13 +108,5 @@ final class Vectors {
     private void fail(RuntimeException e) {
         failed = true;
         LOG.warn("embedder failed; the dream cycle compares texts only for the rest of this run: {}", e.toString());
-    }
-
-    /** Cosine of two vectors, or -1 when either is missing or their dimensions differ. */
-    static double cosine(float[] a, float[] b) {
-        if (a == null || b == null || a.length != b.length) {
-            return -1;
-        }
-        return Embedding.cosine(a, b);
     }
 }

@@ -1,4 +1,4 @@
-package dev.reverie.internal;
+package dev.reverie.store.sqlite;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -16,11 +16,11 @@ import java.util.Map;
  * cycle's time (each write runs the same few statements hundreds of times). {@link #connection()}
  * is the transaction's connection with {@code prepareStatement(String)} answered from the cache; a
  * cached statement's {@code close()} only clears its parameters, and {@link #close()} closes them
- * all. Code written against a plain {@link Connection} (the {@link Jdbc} helpers) runs unchanged.
+ * all. Code written against a plain {@link Connection} (the {@link dev.reverie.internal.Jdbc} helpers) runs unchanged.
  *
  * <p>Not thread-safe: one per transaction, on the thread that runs it. Not API.
  */
-public final class StatementCache implements AutoCloseable {
+final class StatementCache implements AutoCloseable {
 
     private final Connection connection;
     private final Connection proxy;

@@ -1,10 +1,11 @@
-package dev.reverie.internal;
+package dev.reverie.retrieve;
 
 import dev.reverie.ContextManager;
 import dev.reverie.ContextRequest;
 import dev.reverie.Memory;
 import dev.reverie.MemoryKind;
 import dev.reverie.Scope;
+import dev.reverie.internal.ScopeLocks;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
 import dev.reverie.spi.WriteBatch;
