@@ -749,8 +749,18 @@ public final class LuceneMemoryStore implements MemoryStore {
                 .add(org.apache.lucene.document.NumericDocValuesField.newSlowExactQuery(LuceneDocuments.PERMANENT, 1),
                         BooleanClause.Occur.FILTER)
                 .build();
-        List<Memory> found = read(scope, List.of(), s -> sorted(s, q, BY_TIME_THEN_ID, 0, Integer.MAX_VALUE,
-                LuceneDocuments::memory));
+        // the order comes from importance, after decoding: the matches are gathered in doc-id order
+        // (stored-fields blocks read once each), with no count query and no sort by time first
+        List<Memory> found = read(scope, List.of(), s -> {
+            List<Integer> docs = new ArrayList<>();
+            forEachMatch(s, q, leaf -> doc -> docs.add(leaf.docBase + doc));
+            StoredFields fields = s.storedFields();
+            List<Memory> out = new ArrayList<>(docs.size());
+            for (int doc : docs) {
+                out.add(LuceneDocuments.memory(fields, doc));
+            }
+            return out;
+        });
         return found.stream()
                 .sorted(java.util.Comparator.comparingDouble(Memory::importance).reversed().thenComparing(Memory::id))
                 .limit(limit)
