@@ -597,6 +597,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         t.ifPresent(index -> index.eraseAndPurge(LuceneDocuments.term(LuceneDocuments.SCOPE,
                 LuceneDocuments.scopeKey(scope))));
         leases.keySet().removeIf(k -> k.get(0).equals(scope));
+        dev.reverie.internal.DecodedRecords.forget(scope);
     }
 
     // ---------------------------------------------------------------- leases

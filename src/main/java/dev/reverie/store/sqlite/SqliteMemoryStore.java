@@ -20,6 +20,7 @@ import dev.reverie.internal.GroupCommit;
 import dev.reverie.internal.TenantNames;
 import dev.reverie.internal.Jdbc;
 import dev.reverie.internal.Jdbc.RowMapper;
+import dev.reverie.internal.DecodedRecords;
 import dev.reverie.internal.Json;
 import dev.reverie.internal.StatementCache;
 import dev.reverie.internal.Terms;
@@ -500,6 +501,7 @@ public final class SqliteMemoryStore implements MemoryStore {
             }
             return null;
         });
+        DecodedRecords.forget(scope);
         db.scrub();
     }
 
@@ -746,7 +748,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         return db(scope.tenantId()).query(
                 "SELECT data FROM session_turns WHERE agent = ? AND usr = ? AND session_id = ? AND seq >= ?"
                         + " ORDER BY seq LIMIT ?",
-                rs -> Json.read(rs.getString(1), SessionTurn.class),
+                rs -> DecodedRecords.read(rs.getString(1), SessionTurn.class),
                 scope.agentId(), scope.endUserId(), sessionId, fromSeq, limit);
     }
 
@@ -761,7 +763,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         List<SessionTurn> turns = db(scope.tenantId()).query(
                 "SELECT data FROM session_turns WHERE agent = ? AND usr = ? AND session_id = ?"
                         + " ORDER BY seq DESC LIMIT ?",
-                rs -> Json.read(rs.getString(1), SessionTurn.class),
+                rs -> DecodedRecords.read(rs.getString(1), SessionTurn.class),
                 scope.agentId(), scope.endUserId(), sessionId, count);
         List<SessionTurn> ascending = new ArrayList<>(turns);
         java.util.Collections.reverse(ascending);
@@ -801,7 +803,8 @@ public final class SqliteMemoryStore implements MemoryStore {
         Checks.notNull("sessionId", sessionId);
         return db(scope.tenantId()).query(
                 "SELECT data FROM archive_turns WHERE agent = ? AND usr = ? AND session_id = ? ORDER BY seq",
-                rs -> Json.read(rs.getString(1), SessionTurn.class), scope.agentId(), scope.endUserId(), sessionId);
+                rs -> DecodedRecords.read(rs.getString(1), SessionTurn.class), scope.agentId(), scope.endUserId(),
+                sessionId);
     }
 
     @Override
@@ -811,8 +814,8 @@ public final class SqliteMemoryStore implements MemoryStore {
         return db(scope.tenantId()).query(
                 "SELECT data FROM archive_turns WHERE agent = ? AND usr = ? AND session_id = ? AND seq >= ?"
                         + " AND seq <= ? ORDER BY seq",
-                rs -> Json.read(rs.getString(1), SessionTurn.class), scope.agentId(), scope.endUserId(), sessionId,
-                fromSeq, toSeq);
+                rs -> DecodedRecords.read(rs.getString(1), SessionTurn.class), scope.agentId(), scope.endUserId(),
+                sessionId, fromSeq, toSeq);
     }
 
     @Override
@@ -832,7 +835,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         }
         sql.append(") ORDER BY session_id, seq");
         return db(scope.tenantId()).query(sql.toString(),
-                rs -> Json.read(rs.getString(1), SessionTurn.class), args.toArray());
+                rs -> DecodedRecords.read(rs.getString(1), SessionTurn.class), args.toArray());
     }
 
     @Override
@@ -857,7 +860,7 @@ public final class SqliteMemoryStore implements MemoryStore {
                 "SELECT a.data, bm25(archive_fts) AS r FROM archive_fts JOIN archive_turns a"
                         + " ON a.rowid = archive_fts.rowid WHERE archive_fts MATCH ? AND a.agent = ? AND a.usr = ?"
                         + " ORDER BY r LIMIT ?",
-                rs -> new Scored<>(Json.read(rs.getString(1), SessionTurn.class), -rs.getDouble(2)),
+                rs -> new Scored<>(DecodedRecords.read(rs.getString(1), SessionTurn.class), -rs.getDouble(2)),
                 match, scope.agentId(), scope.endUserId(), limit);
     }
 
@@ -899,7 +902,7 @@ public final class SqliteMemoryStore implements MemoryStore {
                     ps.setLong(1, (long) hit[0]);
                     try (ResultSet rs = ps.executeQuery()) {
                         if (rs.next()) {
-                            out.add(new Scored<>(Json.read(rs.getString(1), SessionTurn.class), hit[1]));
+                            out.add(new Scored<>(DecodedRecords.read(rs.getString(1), SessionTurn.class), hit[1]));
                         }
                     }
                 }
