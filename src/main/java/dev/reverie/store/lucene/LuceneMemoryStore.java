@@ -1280,17 +1280,21 @@ public final class LuceneMemoryStore implements MemoryStore {
     private static <T> List<T> sorted(IndexSearcher s, Query q, Sort sort, int offset, int limit, Decoder<T> decoder)
             throws IOException {
         long wanted = (long) offset + limit;
-        int n;
+        ScoreDoc[] hits;
         if (wanted <= SMALL_PAGE) {
-            n = (int) wanted; // a small page: no need to count the matches first to size the queue
+            hits = s.search(q, (int) wanted, sort).scoreDocs; // a small page: no count to size the queue
         } else {
-            int total = s.count(q);
-            if (total == 0 || offset >= total) {
-                return List.of();
+            // most listings (a session's turns, an empty new session) hold fewer matches than a small
+            // page: that page is then all of them, and only a full one needs the count
+            hits = s.search(q, SMALL_PAGE, sort).scoreDocs;
+            if (hits.length == SMALL_PAGE) {
+                int total = s.count(q);
+                if (total == 0 || offset >= total) {
+                    return List.of();
+                }
+                hits = s.search(q, (int) Math.min(wanted, total), sort).scoreDocs;
             }
-            n = (int) Math.min(wanted, total);
         }
-        ScoreDoc[] hits = s.search(q, n, sort).scoreDocs;
         if (offset >= hits.length) {
             return List.of();
         }
