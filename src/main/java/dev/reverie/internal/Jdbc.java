@@ -73,14 +73,14 @@ public final class Jdbc {
 
     /** An observation from its {@code data} (JSON) and {@code embedding} (float BLOB) columns, 1 and 2. */
     public static Observation observationRow(ResultSet rs) throws SQLException {
-        Observation o = Json.read(rs.getString(1), Observation.class);
+        Observation o = DecodedRecords.read(rs.getString(1), Observation.class);
         byte[] blob = rs.getBytes(2);
         return blob == null ? o : o.withEmbedding(Embedding.of(Vectors.fromBytes(blob)));
     }
 
     /** A memory from its {@code data} (JSON) and {@code embedding} (float BLOB) columns, 1 and 2. */
     public static Memory memoryRow(ResultSet rs) throws SQLException {
-        Memory m = Json.read(rs.getString(1), Memory.class);
+        Memory m = DecodedRecords.read(rs.getString(1), Memory.class);
         byte[] blob = rs.getBytes(2);
         return blob == null ? m : m.toBuilder().embedding(Embedding.of(Vectors.fromBytes(blob))).build();
     }

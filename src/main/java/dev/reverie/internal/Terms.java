@@ -182,17 +182,17 @@ public final class Terms {
         if (a.length == 0 && b.length == 0) {
             return 1;
         }
+        // a merge without data-dependent branches (the JIT emits conditional moves): a mispredicted
+        // branch per step made it half the cost of MMR on long candidate lists
         int inter = 0;
-        for (int i = 0, j = 0; i < a.length && j < b.length; ) {
-            if (a[i] == b[j]) {
-                inter++;
-                i++;
-                j++;
-            } else if (a[i] < b[j]) {
-                i++;
-            } else {
-                j++;
-            }
+        int i = 0;
+        int j = 0;
+        while (i < a.length && j < b.length) {
+            long x = a[i];
+            long y = b[j];
+            inter += x == y ? 1 : 0;
+            i += x <= y ? 1 : 0;
+            j += x >= y ? 1 : 0;
         }
         return (double) inter / (a.length + b.length - inter);
     }

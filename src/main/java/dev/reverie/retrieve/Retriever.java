@@ -366,13 +366,21 @@ public final class Retriever {
             int top = heap.poll();
             if (seen[top] < picks.size()) {
                 Candidate candidate = ranked.get(top).candidate();
+                // once its value falls behind the next in heap order it cannot be picked this round: the
+                // remaining picks are compared when it next reaches the top (its value stays an upper
+                // bound, so the picks are the same as with every similarity computed at once)
+                Integer next = heap.peek();
+                double score = ranked.get(top).score();
                 for (int p = seen[top]; p < picks.size(); p++) {
                     int pick = picks.get(p);
                     maxSim[top] = Math.max(maxSim[top], similarity(candidate, ranked.get(pick).candidate(),
                             terms, top, pick));
+                    seen[top] = p + 1;
+                    value[top] = lambda * score - (1 - lambda) * maxSim[top];
+                    if (next != null && heap.comparator().compare(next, top) < 0) {
+                        break;
+                    }
                 }
-                seen[top] = picks.size();
-                value[top] = lambda * ranked.get(top).score() - (1 - lambda) * maxSim[top];
                 heap.add(top);
                 continue;
             }

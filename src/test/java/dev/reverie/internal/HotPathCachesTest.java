@@ -131,4 +131,23 @@ class HotPathCachesTest {
         assertThat(Json.read("1772355600", java.time.Instant.class))
                 .isEqualTo(java.time.Instant.ofEpochSecond(1_772_355_600L));
     }
+
+    @Test
+    void decoded_records_equal_a_fresh_decoding_and_a_repeated_json_is_decoded_once() {
+        dev.reverie.SessionTurn turn = new dev.reverie.SessionTurn(dev.reverie.Scope.of("t", "a", "u"), "s1", 3,
+                "s1:t3", dev.reverie.TurnRole.USER, "Ana", "We moved to Recife in May.",
+                java.time.Instant.parse("2026-03-02T10:15:30.123Z"));
+        String json = Json.write(turn);
+        dev.reverie.SessionTurn first = DecodedRecords.read(json, dev.reverie.SessionTurn.class);
+        assertThat(first).isEqualTo(turn).isEqualTo(Json.read(json, dev.reverie.SessionTurn.class));
+        // an equal JSON text that is another String object still hits, and gets the same record
+        assertThat(DecodedRecords.read(new String(json.toCharArray()), dev.reverie.SessionTurn.class))
+                .isSameAs(first);
+        // another text is decoded, never mistaken for the remembered one
+        String other = Json.write(turn.withSeq(4));
+        assertThat(DecodedRecords.read(other, dev.reverie.SessionTurn.class).seq()).isEqualTo(4);
+        // an erased scope's records are dropped: the next read decodes again
+        DecodedRecords.forget(turn.scope());
+        assertThat(DecodedRecords.read(json, dev.reverie.SessionTurn.class)).isEqualTo(turn).isNotSameAs(first);
+    }
 }

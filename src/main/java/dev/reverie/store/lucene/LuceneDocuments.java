@@ -8,6 +8,7 @@ import dev.reverie.Scope;
 import dev.reverie.SessionSummary;
 import dev.reverie.SessionTurn;
 import dev.reverie.StyleProfile;
+import dev.reverie.internal.DecodedRecords;
 import dev.reverie.internal.Json;
 import dev.reverie.internal.Vectors;
 import org.apache.lucene.codecs.Codec;
@@ -270,14 +271,14 @@ final class LuceneDocuments {
 
     static Memory memory(StoredFields fields, int doc) throws IOException {
         Document d = fields.document(doc, STORED);
-        Memory m = Json.read(d.get(JSON), Memory.class);
+        Memory m = DecodedRecords.read(d.get(JSON), Memory.class);
         float[] v = vector(d);
         return v == null ? m : m.toBuilder().embedding(Embedding.of(v)).build();
     }
 
     static Observation observation(StoredFields fields, int doc) throws IOException {
         Document d = fields.document(doc, STORED);
-        Observation o = Json.read(d.get(JSON), Observation.class);
+        Observation o = DecodedRecords.read(d.get(JSON), Observation.class);
         float[] v = vector(d);
         return v == null ? o : o.withEmbedding(Embedding.of(v));
     }
@@ -287,7 +288,7 @@ final class LuceneDocuments {
     }
 
     static SessionTurn sessionTurnOf(StoredFields fields, int doc) throws IOException {
-        return json(fields, doc, SessionTurn.class);
+        return DecodedRecords.read(fields.document(doc, Set.of(JSON)).get(JSON), SessionTurn.class);
     }
 
     /** The stored vector of a document, or {@code null}. */

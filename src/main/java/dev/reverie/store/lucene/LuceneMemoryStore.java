@@ -597,6 +597,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         t.ifPresent(index -> index.eraseAndPurge(LuceneDocuments.term(LuceneDocuments.SCOPE,
                 LuceneDocuments.scopeKey(scope))));
         leases.keySet().removeIf(k -> k.get(0).equals(scope));
+        dev.reverie.internal.DecodedRecords.forget(scope);
     }
 
     // ---------------------------------------------------------------- leases
@@ -749,8 +750,18 @@ public final class LuceneMemoryStore implements MemoryStore {
                 .add(org.apache.lucene.document.NumericDocValuesField.newSlowExactQuery(LuceneDocuments.PERMANENT, 1),
                         BooleanClause.Occur.FILTER)
                 .build();
-        List<Memory> found = read(scope, List.of(), s -> sorted(s, q, BY_TIME_THEN_ID, 0, Integer.MAX_VALUE,
-                LuceneDocuments::memory));
+        // the order comes from importance, after decoding: the matches are gathered in doc-id order
+        // (stored-fields blocks read once each), with no count query and no sort by time first
+        List<Memory> found = read(scope, List.of(), s -> {
+            List<Integer> docs = new ArrayList<>();
+            forEachMatch(s, q, leaf -> doc -> docs.add(leaf.docBase + doc));
+            StoredFields fields = s.storedFields();
+            List<Memory> out = new ArrayList<>(docs.size());
+            for (int doc : docs) {
+                out.add(LuceneDocuments.memory(fields, doc));
+            }
+            return out;
+        });
         return found.stream()
                 .sorted(java.util.Comparator.comparingDouble(Memory::importance).reversed().thenComparing(Memory::id))
                 .limit(limit)
@@ -1269,17 +1280,21 @@ public final class LuceneMemoryStore implements MemoryStore {
     private static <T> List<T> sorted(IndexSearcher s, Query q, Sort sort, int offset, int limit, Decoder<T> decoder)
             throws IOException {
         long wanted = (long) offset + limit;
-        int n;
+        ScoreDoc[] hits;
         if (wanted <= SMALL_PAGE) {
-            n = (int) wanted; // a small page: no need to count the matches first to size the queue
+            hits = s.search(q, (int) wanted, sort).scoreDocs; // a small page: no count to size the queue
         } else {
-            int total = s.count(q);
-            if (total == 0 || offset >= total) {
-                return List.of();
+            // most listings (a session's turns, an empty new session) hold fewer matches than a small
+            // page: that page is then all of them, and only a full one needs the count
+            hits = s.search(q, SMALL_PAGE, sort).scoreDocs;
+            if (hits.length == SMALL_PAGE) {
+                int total = s.count(q);
+                if (total == 0 || offset >= total) {
+                    return List.of();
+                }
+                hits = s.search(q, (int) Math.min(wanted, total), sort).scoreDocs;
             }
-            n = (int) Math.min(wanted, total);
         }
-        ScoreDoc[] hits = s.search(q, n, sort).scoreDocs;
         if (offset >= hits.length) {
             return List.of();
         }

@@ -460,6 +460,7 @@ public final class PostgresMemoryStore implements MemoryStore {
             }
             return s;
         });
+        dev.reverie.internal.DecodedRecords.forget(scope); // its rows were decoded through Jdbc's row mappers
         try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
             if (!c.getAutoCommit()) {
                 c.setAutoCommit(true);

@@ -20,6 +20,7 @@ import dev.reverie.internal.GroupCommit;
 import dev.reverie.internal.TenantNames;
 import dev.reverie.internal.Jdbc;
 import dev.reverie.internal.Jdbc.RowMapper;
+import dev.reverie.internal.DecodedRecords;
 import dev.reverie.internal.Json;
 import dev.reverie.internal.Terms;
 import dev.reverie.internal.Vectors;
@@ -499,6 +500,7 @@ public final class SqliteMemoryStore implements MemoryStore {
             }
             return null;
         });
+        DecodedRecords.forget(scope);
         db.scrub();
     }
 
@@ -540,9 +542,9 @@ public final class SqliteMemoryStore implements MemoryStore {
     public Optional<Observation> observation(Scope scope, String id) {
         Checks.notNull("scope", scope);
         Checks.notNull("id", id);
-        return db(scope.tenantId()).read(c -> first(query(c,
+        return first(db(scope.tenantId()).query(
                 "SELECT data, embedding FROM observations WHERE agent = ? AND usr = ? AND id = ?",
-                Jdbc::observationRow, scope.agentId(), scope.endUserId(), id)));
+                Jdbc::observationRow, scope.agentId(), scope.endUserId(), id));
     }
 
     @Override
@@ -560,16 +562,16 @@ public final class SqliteMemoryStore implements MemoryStore {
         sql.append(" ORDER BY observed_at, id LIMIT ? OFFSET ?");
         args.add(f.limit());
         args.add(f.offset());
-        return db(scope.tenantId()).read(c -> query(c, sql.toString(), Jdbc::observationRow, args.toArray()));
+        return db(scope.tenantId()).query(sql.toString(), Jdbc::observationRow, args.toArray());
     }
 
     @Override
     public Optional<Memory> memory(Scope scope, String id) {
         Checks.notNull("scope", scope);
         Checks.notNull("id", id);
-        return db(scope.tenantId()).read(c -> first(query(c,
+        return first(db(scope.tenantId()).query(
                 "SELECT data, embedding FROM memories WHERE agent = ? AND usr = ? AND id = ?",
-                Jdbc::memoryRow, scope.agentId(), scope.endUserId(), id)));
+                Jdbc::memoryRow, scope.agentId(), scope.endUserId(), id));
     }
 
     @Override
@@ -598,25 +600,25 @@ public final class SqliteMemoryStore implements MemoryStore {
         sql.append(" ORDER BY created_at, id");
         if (!asciiFragment) {
             String lower = fragment.toLowerCase(Locale.ROOT);
-            List<Memory> all = db(scope.tenantId()).read(c -> query(c, sql.toString(), Jdbc::memoryRow,
-                    args.toArray()));
+            List<Memory> all = db(scope.tenantId()).query(sql.toString(), Jdbc::memoryRow,
+                    args.toArray());
             return all.stream().filter(m -> m.text().toLowerCase(Locale.ROOT).contains(lower))
                     .skip(f.offset()).limit(f.limit()).toList();
         }
         sql.append(" LIMIT ? OFFSET ?");
         args.add(f.limit());
         args.add(f.offset());
-        return db(scope.tenantId()).read(c -> query(c, sql.toString(), Jdbc::memoryRow, args.toArray()));
+        return db(scope.tenantId()).query(sql.toString(), Jdbc::memoryRow, args.toArray());
     }
 
     @Override
     public List<Memory> pinnedMemories(Scope scope, int limit) {
         Checks.notNull("scope", scope);
         Checks.positive("limit", limit);
-        return db(scope.tenantId()).read(c -> query(c,
+        return db(scope.tenantId()).query(
                 "SELECT data, embedding FROM memories WHERE agent = ? AND usr = ? AND permanent = 1"
                         + " AND status = 'ACTIVE' ORDER BY importance DESC, id LIMIT ?",
-                Jdbc::memoryRow, scope.agentId(), scope.endUserId(), limit));
+                Jdbc::memoryRow, scope.agentId(), scope.endUserId(), limit);
     }
 
     @Override
@@ -625,7 +627,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         StringBuilder sql = new StringBuilder("SELECT COUNT(*) FROM memories WHERE agent = ? AND usr = ?");
         List<Object> args = new ArrayList<>(List.of(scope.agentId(), scope.endUserId()));
         in(sql, args, "status", names(statuses));
-        return db(scope.tenantId()).read(c -> query(c, sql.toString(), rs -> rs.getLong(1), args.toArray()).get(0));
+        return db(scope.tenantId()).query(sql.toString(), rs -> rs.getLong(1), args.toArray()).get(0);
     }
 
     @Override
@@ -647,8 +649,8 @@ public final class SqliteMemoryStore implements MemoryStore {
         in(sql, args, "m.kind", names(kinds));
         sql.append(" ORDER BY r LIMIT ?");
         args.add(limit);
-        return db(scope.tenantId()).read(c -> query(c, sql.toString(),
-                rs -> new Scored<>(Jdbc.memoryRow(rs), -rs.getDouble(3)), args.toArray()));
+        return db(scope.tenantId()).query(sql.toString(),
+                rs -> new Scored<>(Jdbc.memoryRow(rs), -rs.getDouble(3)), args.toArray());
     }
 
     @Override
@@ -668,8 +670,8 @@ public final class SqliteMemoryStore implements MemoryStore {
         in(sql, args, "o.status", names(statuses));
         sql.append(" ORDER BY r LIMIT ?");
         args.add(limit);
-        return db(scope.tenantId()).read(c -> query(c, sql.toString(),
-                rs -> new Scored<>(Jdbc.observationRow(rs), -rs.getDouble(3)), args.toArray()));
+        return db(scope.tenantId()).query(sql.toString(),
+                rs -> new Scored<>(Jdbc.observationRow(rs), -rs.getDouble(3)), args.toArray());
     }
 
     @Override
@@ -742,11 +744,11 @@ public final class SqliteMemoryStore implements MemoryStore {
         Checks.notNull("scope", scope);
         Checks.notNull("sessionId", sessionId);
         Checks.positive("limit", limit);
-        return db(scope.tenantId()).read(c -> query(c,
+        return db(scope.tenantId()).query(
                 "SELECT data FROM session_turns WHERE agent = ? AND usr = ? AND session_id = ? AND seq >= ?"
                         + " ORDER BY seq LIMIT ?",
-                rs -> Json.read(rs.getString(1), SessionTurn.class),
-                scope.agentId(), scope.endUserId(), sessionId, fromSeq, limit));
+                rs -> DecodedRecords.read(rs.getString(1), SessionTurn.class),
+                scope.agentId(), scope.endUserId(), sessionId, fromSeq, limit);
     }
 
     @Override
@@ -757,11 +759,11 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (count == 0) {
             return List.of();
         }
-        List<SessionTurn> turns = db(scope.tenantId()).read(c -> query(c,
+        List<SessionTurn> turns = db(scope.tenantId()).query(
                 "SELECT data FROM session_turns WHERE agent = ? AND usr = ? AND session_id = ?"
                         + " ORDER BY seq DESC LIMIT ?",
-                rs -> Json.read(rs.getString(1), SessionTurn.class),
-                scope.agentId(), scope.endUserId(), sessionId, count));
+                rs -> DecodedRecords.read(rs.getString(1), SessionTurn.class),
+                scope.agentId(), scope.endUserId(), sessionId, count);
         List<SessionTurn> ascending = new ArrayList<>(turns);
         java.util.Collections.reverse(ascending);
         return ascending;
@@ -771,47 +773,48 @@ public final class SqliteMemoryStore implements MemoryStore {
     public long sessionLength(Scope scope, String sessionId) {
         Checks.notNull("scope", scope);
         Checks.notNull("sessionId", sessionId);
-        return db(scope.tenantId()).read(c -> query(c,
+        return db(scope.tenantId()).query(
                 "SELECT COALESCE(MAX(seq) + 1, 0) FROM session_turns WHERE agent = ? AND usr = ? AND session_id = ?",
-                rs -> rs.getLong(1), scope.agentId(), scope.endUserId(), sessionId).get(0));
+                rs -> rs.getLong(1), scope.agentId(), scope.endUserId(), sessionId).get(0);
     }
 
     @Override
     public Optional<SessionSummary> sessionSummary(Scope scope, String sessionId) {
         Checks.notNull("scope", scope);
         Checks.notNull("sessionId", sessionId);
-        return db(scope.tenantId()).read(c -> first(query(c,
+        return first(db(scope.tenantId()).query(
                 "SELECT data FROM session_summaries WHERE agent = ? AND usr = ? AND session_id = ?",
-                rs -> Json.read(rs.getString(1), SessionSummary.class), scope.agentId(), scope.endUserId(), sessionId)));
+                rs -> Json.read(rs.getString(1), SessionSummary.class), scope.agentId(), scope.endUserId(), sessionId));
     }
 
     @Override
     public List<String> sessions(Scope scope) {
         Checks.notNull("scope", scope);
-        return db(scope.tenantId()).read(c -> query(c,
+        return db(scope.tenantId()).query(
                 "SELECT session_id FROM session_turns WHERE agent = ? AND usr = ?"
                         + " GROUP BY session_id ORDER BY MIN(first_at), session_id",
-                rs -> rs.getString(1), scope.agentId(), scope.endUserId()));
+                rs -> rs.getString(1), scope.agentId(), scope.endUserId());
     }
 
     @Override
     public List<SessionTurn> archivedTurns(Scope scope, String sessionId) {
         Checks.notNull("scope", scope);
         Checks.notNull("sessionId", sessionId);
-        return db(scope.tenantId()).read(c -> query(c,
+        return db(scope.tenantId()).query(
                 "SELECT data FROM archive_turns WHERE agent = ? AND usr = ? AND session_id = ? ORDER BY seq",
-                rs -> Json.read(rs.getString(1), SessionTurn.class), scope.agentId(), scope.endUserId(), sessionId));
+                rs -> DecodedRecords.read(rs.getString(1), SessionTurn.class), scope.agentId(), scope.endUserId(),
+                sessionId);
     }
 
     @Override
     public List<SessionTurn> archivedTurns(Scope scope, String sessionId, long fromSeq, long toSeq) {
         Checks.notNull("scope", scope);
         Checks.notNull("sessionId", sessionId);
-        return db(scope.tenantId()).read(c -> query(c,
+        return db(scope.tenantId()).query(
                 "SELECT data FROM archive_turns WHERE agent = ? AND usr = ? AND session_id = ? AND seq >= ?"
                         + " AND seq <= ? ORDER BY seq",
-                rs -> Json.read(rs.getString(1), SessionTurn.class), scope.agentId(), scope.endUserId(), sessionId,
-                fromSeq, toSeq));
+                rs -> DecodedRecords.read(rs.getString(1), SessionTurn.class), scope.agentId(), scope.endUserId(),
+                sessionId, fromSeq, toSeq);
     }
 
     @Override
@@ -830,17 +833,17 @@ public final class SqliteMemoryStore implements MemoryStore {
             args.addAll(List.of(r.sessionId(), r.fromSeq(), r.toSeq()));
         }
         sql.append(") ORDER BY session_id, seq");
-        return db(scope.tenantId()).read(c -> query(c, sql.toString(),
-                rs -> Json.read(rs.getString(1), SessionTurn.class), args.toArray()));
+        return db(scope.tenantId()).query(sql.toString(),
+                rs -> DecodedRecords.read(rs.getString(1), SessionTurn.class), args.toArray());
     }
 
     @Override
     public boolean hasArchivedTurnsBefore(Scope scope, java.time.Instant before) {
         Checks.notNull("scope", scope);
         Checks.notNull("before", before);
-        return db(scope.tenantId()).read(c -> !query(c,
+        return !db(scope.tenantId()).query(
                 "SELECT 1 FROM archive_turns WHERE agent = ? AND usr = ? AND at < ? LIMIT 1",
-                rs -> 1, scope.agentId(), scope.endUserId(), before.toEpochMilli()).isEmpty());
+                rs -> 1, scope.agentId(), scope.endUserId(), before.toEpochMilli()).isEmpty();
     }
 
     @Override
@@ -852,12 +855,12 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (match == null) {
             return List.of();
         }
-        return db(scope.tenantId()).read(c -> query(c,
+        return db(scope.tenantId()).query(
                 "SELECT a.data, bm25(archive_fts) AS r FROM archive_fts JOIN archive_turns a"
                         + " ON a.rowid = archive_fts.rowid WHERE archive_fts MATCH ? AND a.agent = ? AND a.usr = ?"
                         + " ORDER BY r LIMIT ?",
-                rs -> new Scored<>(Json.read(rs.getString(1), SessionTurn.class), -rs.getDouble(2)),
-                match, scope.agentId(), scope.endUserId(), limit));
+                rs -> new Scored<>(DecodedRecords.read(rs.getString(1), SessionTurn.class), -rs.getDouble(2)),
+                match, scope.agentId(), scope.endUserId(), limit);
     }
 
     @Override
@@ -898,7 +901,7 @@ public final class SqliteMemoryStore implements MemoryStore {
                     ps.setLong(1, (long) hit[0]);
                     try (ResultSet rs = ps.executeQuery()) {
                         if (rs.next()) {
-                            out.add(new Scored<>(Json.read(rs.getString(1), SessionTurn.class), hit[1]));
+                            out.add(new Scored<>(DecodedRecords.read(rs.getString(1), SessionTurn.class), hit[1]));
                         }
                     }
                 }
@@ -911,25 +914,25 @@ public final class SqliteMemoryStore implements MemoryStore {
     public List<MemoryEvent> history(Scope scope, String memoryId) {
         Checks.notNull("scope", scope);
         Checks.notNull("memoryId", memoryId);
-        return db(scope.tenantId()).read(c -> query(c,
+        return db(scope.tenantId()).query(
                 "SELECT data FROM history WHERE agent = ? AND usr = ? AND memory_id = ? ORDER BY rid",
-                rs -> Json.read(rs.getString(1), MemoryEvent.class), scope.agentId(), scope.endUserId(), memoryId));
+                rs -> Json.read(rs.getString(1), MemoryEvent.class), scope.agentId(), scope.endUserId(), memoryId);
     }
 
     @Override
     public List<MemoryEvent> history(Scope scope) {
         Checks.notNull("scope", scope);
-        return db(scope.tenantId()).read(c -> query(c,
+        return db(scope.tenantId()).query(
                 "SELECT data FROM history WHERE agent = ? AND usr = ? ORDER BY rid",
-                rs -> Json.read(rs.getString(1), MemoryEvent.class), scope.agentId(), scope.endUserId()));
+                rs -> Json.read(rs.getString(1), MemoryEvent.class), scope.agentId(), scope.endUserId());
     }
 
     @Override
     public Optional<StyleProfile> styleProfile(Scope scope) {
         Checks.notNull("scope", scope);
-        return db(scope.tenantId()).read(c -> first(query(c,
+        return first(db(scope.tenantId()).query(
                 "SELECT data FROM style_profiles WHERE agent = ? AND usr = ?",
-                rs -> Json.read(rs.getString(1), StyleProfile.class), scope.agentId(), scope.endUserId())));
+                rs -> Json.read(rs.getString(1), StyleProfile.class), scope.agentId(), scope.endUserId()));
     }
 
     @Override

@@ -76,6 +76,30 @@ class SqliteMemoryStoreTest extends MemoryStoreContract {
     }
 
     @Test
+    void should_reuse_prepared_read_statements_without_holding_a_read_snapshot() throws Exception {
+        put(ALICE, memory(ALICE, "alpaca wool scarf", 0));
+        assertThat(alpacas()).hasSize(1);
+        try (MemoryStore second = SqliteMemoryStore.open(folder)) {
+            second.write(WriteBatch.of(ALICE).put(memory(ALICE, "alpaca socks", 1)));
+        }
+        // the kept statement runs again and sees the other writer's commit
+        assertThat(alpacas()).hasSize(2);
+        // and no idle reader holds a snapshot: a truncating checkpoint is not blocked
+        try (var c = DriverManager.getConnection("jdbc:sqlite:" + folder.resolve("tenant-clinic-1.db"));
+             Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getInt(1)).as("checkpoint busy").isZero();
+        }
+        assertThat(alpacas()).hasSize(2);
+    }
+
+    private List<?> alpacas() {
+        return store.searchMemories(ALICE, "alpaca", java.util.EnumSet.of(dev.reverie.MemoryStatus.ACTIVE),
+                java.util.EnumSet.allOf(dev.reverie.MemoryKind.class), 10);
+    }
+
+    @Test
     void should_index_each_users_words_under_their_own_prefix_and_still_stem() {
         put(ALICE, memory(ALICE, "She loves painting sunsets in São Paulo", 0));
         put(BOB, memory(BOB, "He loves painting too", 0));

@@ -1,0 +1,61 @@
+package dev.reverie.internal;
+
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * Records decoded from their stored JSON, remembered by that JSON: a user's questions bring the same
+ * memories, observations and archived turns back as search hits call after call, and decoding each
+ * hit's JSON was the largest single cost of {@code buildContext} on LoCoMo (40 % of its Java time;
+ * every search decodes up to {@code candidateLimit} hits, of which MMR keeps a few dozen).
+ *
+ * <p>A direct-mapped table of {@value #SLOTS} slots indexed by a 64-bit hash of the JSON; a hit
+ * compares the JSON itself, so it is exact, and a slot is overwritten by the next JSON that maps to
+ * it. It holds at most {@value #SLOTS} records with their JSON (about 10 MiB with 1 KiB records),
+ * whatever the number of end users served. Only for immutable types ({@code Memory},
+ * {@code Observation}, {@code SessionTurn}: records with copied lists). The built-in stores call
+ * {@link #forget} when they erase a scope, so an erased user's text does not linger in the table.
+ * Thread-safe, lock-free.
+ */
+public final class DecodedRecords {
+    static final int SLOTS = 1 << 12;
+
+    private static final AtomicReferenceArray<Entry> TABLE = new AtomicReferenceArray<>(SLOTS);
+
+    private record Entry(String json, Object record) {
+    }
+
+    private DecodedRecords() {
+    }
+
+    /** {@code json} decoded as {@code type}, as {@link Json#read} does, from the table when it was decoded lately. */
+    public static <T> T read(String json, Class<T> type) {
+        int slot = (int) (TextHash.of(json) & (SLOTS - 1));
+        Entry e = TABLE.getOpaque(slot);
+        if (e != null && type.isInstance(e.record()) && e.json().equals(json)) {
+            return type.cast(e.record());
+        }
+        T record = Json.read(json, type);
+        TABLE.setOpaque(slot, new Entry(json, record));
+        return record;
+    }
+
+    /** Drops every remembered record of {@code scope} (its erasure). */
+    public static void forget(dev.reverie.Scope scope) {
+        for (int i = 0; i < SLOTS; i++) {
+            Entry e = TABLE.get(i);
+            if (e != null && scope.equals(scopeOf(e.record()))) {
+                TABLE.compareAndSet(i, e, null);
+            }
+        }
+    }
+
+    private static dev.reverie.Scope scopeOf(Object record) {
+        if (record instanceof dev.reverie.Memory m) {
+            return m.scope();
+        }
+        if (record instanceof dev.reverie.Observation o) {
+            return o.scope();
+        }
+        return record instanceof dev.reverie.SessionTurn t ? t.scope() : null;
+    }
+}
