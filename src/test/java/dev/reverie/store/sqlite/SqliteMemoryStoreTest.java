@@ -94,6 +94,46 @@ class SqliteMemoryStoreTest extends MemoryStoreContract {
         assertThat(alpacas()).hasSize(2);
     }
 
+    @Test
+    void maintenance_merges_every_full_text_index_until_nothing_is_left_to_merge() throws Exception {
+        // one write per memory: every commit flushes its own small FTS5 segment
+        for (int i = 0; i < 120; i++) {
+            put(ALICE, memory(ALICE, "alpaca note " + i + " about wool and knitting", i));
+        }
+        assertThat(mergeWork("memories_fts")).as("segments to merge before maintenance").isTrue();
+
+        // steps of 2 pages: far fewer than the index holds, so only a loop to the end merges it all
+        ((SqliteMemoryStore) store).maintain(ALICE.tenantId(), 2, 10_000);
+
+        for (String fts : List.of("memories_fts", "observations_fts", "archive_fts")) {
+            assertThat(mergeWork(fts)).as("%s left to merge", fts).isFalse();
+        }
+        assertThat(store.searchMemories(ALICE, "alpaca", java.util.EnumSet.of(dev.reverie.MemoryStatus.ACTIVE),
+                java.util.EnumSet.allOf(dev.reverie.MemoryKind.class), 200)).hasSize(120);
+    }
+
+    /** Whether one FTS5 merge step finds work (it changes fewer than two rows when there is none), rolled back. */
+    private boolean mergeWork(String fts) throws Exception {
+        try (var c = DriverManager.getConnection("jdbc:sqlite:" + folder.resolve("tenant-clinic-1.db"));
+             Statement st = c.createStatement()) {
+            c.setAutoCommit(false);
+            try {
+                long before = changes(st);
+                st.execute("INSERT INTO " + fts + " (" + fts + ", rank) VALUES ('merge', -2000)");
+                return changes(st) - before >= 2;
+            } finally {
+                c.rollback();
+            }
+        }
+    }
+
+    private static long changes(Statement st) throws Exception {
+        try (java.sql.ResultSet rs = st.executeQuery("SELECT total_changes()")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
     private List<?> alpacas() {
         return store.searchMemories(ALICE, "alpaca", java.util.EnumSet.of(dev.reverie.MemoryStatus.ACTIVE),
                 java.util.EnumSet.allOf(dev.reverie.MemoryKind.class), 10);
