@@ -133,7 +133,9 @@ public final class Retriever {
         List<ScoredCandidate> out = new ArrayList<>(picked);
         for (ScoredCandidate sc : picked) {
             Candidate c = sc.candidate();
-            if (c.episode() || c.sourceTurnIds().size() != 1 || c.provenance().sessionId() == null) {
+            // only when the provenance names the turn's session (a host may reuse turn ids across sessions)
+            if (c.episode() || c.sourceTurnIds().size() != 1 || c.provenance().sessionId() == null
+                    || !c.sourceTurnIds().get(0).equals(c.provenance().turnId())) {
                 continue;
             }
             String key = c.provenance().sessionId() + "\u0000" + c.sourceTurnIds().get(0);
