@@ -29,7 +29,7 @@ public final class DecodedRecords {
 
     /** {@code json} decoded as {@code type}, as {@link Json#read} does, from the table when it was decoded lately. */
     public static <T> T read(String json, Class<T> type) {
-        int slot = (int) (TextHash.of(json) & (SLOTS - 1));
+        int slot = (int) (Terms.hash64(json) & (SLOTS - 1));
         Entry e = TABLE.getOpaque(slot);
         if (e != null && type.isInstance(e.record()) && e.json().equals(json)) {
             return type.cast(e.record());

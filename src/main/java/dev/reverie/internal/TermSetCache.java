@@ -32,7 +32,7 @@ public final class TermSetCache {
 
     /** The sorted, distinct term hashes of {@code text}; callers must not modify the array. */
     public long[] of(String text) {
-        long h = TextHash.of(text);
+        long h = Terms.hash64(text);
         int i = (int) (h & mask);
         Entry e = slots.getOpaque(i);
         if (e != null && e.textHash() == h) {
@@ -41,7 +41,7 @@ public final class TermSetCache {
         List<String> words = Terms.of(text, MAX_TERMS);
         long[] terms = new long[words.size()];
         for (int k = 0; k < terms.length; k++) {
-            terms[k] = TextHash.of(words.get(k));
+            terms[k] = Terms.hash64(words.get(k));
         }
         java.util.Arrays.sort(terms);
         slots.setOpaque(i, new Entry(h, terms));

@@ -71,7 +71,7 @@ public final class ContextAssembler {
         this.retriever = new Retriever(store, policy, embedder);
         this.policy = policy;
         // the same turns, lines and summaries recur call after call: each is tokenized once
-        this.tokens = dev.reverie.internal.CachingTokenCounter.of(tokens);
+        this.tokens = CachingTokenCounter.of(tokens);
         this.summarizer = summarizer;
         this.embedder = embedder;
         this.clock = clock;

@@ -1,5 +1,7 @@
-package dev.reverie.internal;
+package dev.reverie.layer;
 
+import dev.reverie.internal.Checks;
+import dev.reverie.internal.Terms;
 import dev.reverie.spi.TokenCounter;
 
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -14,7 +16,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * the assembler's exact count of the whole rendering still catches (the budget invariant holds).
  * Counts of 2^24 tokens or more are not cached. Thread-safe.
  */
-public final class CachingTokenCounter implements TokenCounter {
+final class CachingTokenCounter implements TokenCounter {
     private static final int BITS = 17;
     static final int SLOTS = 1 << BITS;
     private static final int COUNT_BITS = 24;
@@ -30,14 +32,14 @@ public final class CachingTokenCounter implements TokenCounter {
     }
 
     /** {@code counter} with a cache in front (itself when it already has one). */
-    public static TokenCounter of(TokenCounter counter) {
+    static TokenCounter of(TokenCounter counter) {
         Checks.notNull("counter", counter);
         return counter instanceof CachingTokenCounter ? counter : new CachingTokenCounter(counter);
     }
 
     @Override
     public int count(String text) {
-        long h = TextHash.of(text);
+        long h = Terms.hash64(text);
         int cached = lookup(h);
         if (cached >= 0) {
             return cached;
@@ -59,7 +61,7 @@ public final class CachingTokenCounter implements TokenCounter {
 
     @Override
     public int countMessage(String content) {
-        long h = TextHash.of(content) ^ MESSAGE_SALT;
+        long h = Terms.hash64(content) ^ MESSAGE_SALT;
         int cached = lookup(h);
         if (cached >= 0) {
             return cached;
