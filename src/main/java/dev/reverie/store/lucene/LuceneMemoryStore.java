@@ -344,7 +344,19 @@ public final class LuceneMemoryStore implements MemoryStore {
     /** The tenant's index, opened (and created when missing) on first use. */
     private TenantIndex index(String tenantId) {
         ensureOpen();
-        TenantIndex t = tenants.computeIfAbsent(tenantId, this::openTenant);
+        TenantIndex t = tenants.get(tenantId);
+        if (t == null) {
+            // opening writes (a commit, the translog's replay) through NIO channels, which an interrupted
+            // thread would close: set the caller's interrupt aside meanwhile (see TenantIndex.restoreInterrupt)
+            boolean interrupted = Thread.interrupted();
+            try {
+                t = tenants.computeIfAbsent(tenantId, this::openTenant);
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
         if (closed.get()) {
             // close() may have run while this index was being opened: do not leak its writer
             t.close();

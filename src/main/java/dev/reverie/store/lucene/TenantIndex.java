@@ -295,6 +295,7 @@ final class TenantIndex implements AutoCloseable {
      * {@code forceCommit}) and refreshes so that the next read sees it.
      */
     void write(Writing work, boolean forceCommit) {
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
         writeLock.lock();
         try {
             checkUsable();
@@ -310,6 +311,21 @@ final class TenantIndex implements AutoCloseable {
             refresh();
         } finally {
             writeLock.unlock();
+            restoreInterrupt(interrupted);
+        }
+    }
+
+    /**
+     * Gives back an interrupt that a write set aside. The index's file I/O goes through NIO channels,
+     * which close themselves when the thread using them has its interrupt flag set; in IndexWriter that
+     * is a tragic error that fails the whole tenant index until the store is reopened. So every write
+     * path clears the flag before its I/O and sets it again when done: a caller that was interrupted
+     * (a cancelled request, an executor shutting down) gets its write done and its interrupt back. An
+     * interrupt that arrives during the I/O itself can still close a channel.
+     */
+    private static void restoreInterrupt(boolean interrupted) {
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -344,6 +360,7 @@ final class TenantIndex implements AutoCloseable {
     }
 
     private void commitGroup(List<GroupCommit.Entry<LoggedWrite>> writes) {
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
         writeLock.lock();
         try {
             checkUsable();
@@ -362,6 +379,7 @@ final class TenantIndex implements AutoCloseable {
             refresh();
         } finally {
             writeLock.unlock();
+            restoreInterrupt(interrupted);
         }
     }
 
@@ -480,12 +498,14 @@ final class TenantIndex implements AutoCloseable {
 
     /** Commits now (under the write lock, so never half a write). */
     void commit() {
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
         writeLock.lock();
         try {
             checkUsable();
             commitOrRollBack();
         } finally {
             writeLock.unlock();
+            restoreInterrupt(interrupted);
         }
     }
 

@@ -52,6 +52,34 @@ class LuceneMemoryStoreTest extends MemoryStoreContract {
         return s.searchMemories(scope, text, ANY_STATUS, ANY_KIND, 10).stream().map(h -> h.item().id()).toList();
     }
 
+    // ------------------------------------------------------------ interrupted callers
+
+    @Test
+    void a_write_by_an_interrupted_thread_is_done_keeps_the_interrupt_and_leaves_the_index_usable() {
+        // NIO channels close when an interrupted thread uses them, which IndexWriter treats as fatal
+        Thread.currentThread().interrupt();
+        try {
+            put(ALICE, memory(ALICE, "written while interrupted", 0));
+            assertThat(Thread.currentThread().isInterrupted()).as("the caller's interrupt is given back").isTrue();
+            ((LuceneMemoryStore) store).commit();
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+        put(ALICE, memory(ALICE, "written afterwards", 1));
+        assertThat(searchIds(store, ALICE, "written")).hasSize(2);
+        try (MemoryStore group = MemoryStores.open("lucene:" + folder.resolve("g") + "?commit=every")) {
+            Thread.currentThread().interrupt();
+            try {
+                group.write(dev.reverie.spi.WriteBatch.of(ALICE).put(memory(ALICE, "logged while interrupted", 0)));
+            } finally {
+                Thread.interrupted();
+            }
+            group.write(dev.reverie.spi.WriteBatch.of(ALICE).put(memory(ALICE, "logged afterwards", 1)));
+            assertThat(searchIds(group, ALICE, "logged")).hasSize(2);
+        }
+    }
+
     // ------------------------------------------------------------ discovery and layout
 
     @Test
