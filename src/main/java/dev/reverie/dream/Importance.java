@@ -76,7 +76,7 @@ final class Importance {
     private static final Pattern PLAN = Pattern.compile(
             "\\b(i'?m going to|i am going to|gonna|i'?ll|i will|i plan|i'?m planning|planning to|i want to|i'?d love to"
                     + "|we'?re going to|we'?ll|vou|pretendo|quero)\\b");
-    /** Greeting and farewell phrases (folded), removed before a statement is judged ("Hey John, been a while!"). */
+    /** Greeting and farewell phrases (folded), removed before a statement is judged ("Hey Omar, been a while!"). */
     private static final Pattern PLEASANTRIES = Pattern.compile(String.join("|",
             "long time no (see|talk|chat)", "(it'?s been|been) (a while|ages|so long|forever)",
             "since we (last )?(talked|chatted|spoke|caught up)", "how'?s (it|everything|life|things)( been)?( going)?",

@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  * Finds the groups of ACTIVE memories that share an entity, for REM's syntheses. An entity is a
  * name (a capitalized word in the middle of a sentence in every memory of the group: a word that
  * starts a sentence, or the sentence after a "Speaker: " prefix, such as "Here", "Life" or
- * "Thanks", is not a name, nor is a name spoken to, as in "Thanks, Caroline!": memories that address
+ * "Thanks", is not a name, nor is a name spoken to, as in "Thanks, Priya!": memories that address
  * one person share a conversation partner, not a subject) or the short value of a fact (a like, a pet, a city) that other
  * memories mention. A group qualifies with two to {@link #MAX_SOURCES} memories spanning at least
  * two subjects and at least two source turns (memories that all come from one turn connect
@@ -141,8 +141,8 @@ final class Synthesizer {
     /**
      * Whether the capitalized word between {@code start} and {@code end} is someone spoken to, not
      * spoken about: it closes a clause (a comma, a stop or the sentence's end follows) and opens
-     * after a comma, an interjection or the sentence's one opening word ("Thanks, Caroline!",
-     * "Hey Jon, ...", "Yep John, ...", "Way to go, Gina!").
+     * after a comma, an interjection or the sentence's one opening word ("Thanks, Priya!",
+     * "Hey Omar, ...", "Yep Lena, ...", "Way to go, Tomás!").
      * Memories that address the same person share a conversation partner, not a subject.
      */
     static boolean vocative(String sentence, int start, int end) {
@@ -168,14 +168,14 @@ final class Synthesizer {
             before--;
         }
         String word = sentence.substring(before + 1, wordEnd).toLowerCase(java.util.Locale.ROOT);
-        // an interjection, or any one word opening the sentence: "Yep John, ...", "Congrats Ana!"
+        // an interjection, or any one word opening the sentence: "Yep Lena, ...", "Congrats Ana!"
         return INTERJECTIONS.contains(word) || (wordEnd > before + 1 && sentenceStart(sentence, before + 1));
     }
 
     /** Characters that open a quotation or an aside: a word right after one starts a sentence. */
     private static final String OPENERS = "\"“‘«(['";
 
-    /** Words that open a clause addressed to someone ("Hey Jon", "Thanks Ana", "Congrats Maria"). */
+    /** Words that open a clause addressed to someone ("Hey Omar", "Thanks Ana", "Congrats Lena"). */
     private static final Set<String> INTERJECTIONS =
             Set.copyOf(Resources.entries(Synthesizer.class, "words/interjections.txt"));
 

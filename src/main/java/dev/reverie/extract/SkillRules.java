@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * Skills: {@code user.skill} (multi, kind SKILL). Value = the language, technology or instrument
  * ("I know Kotlin" → Kotlin, "sei programar em Python" → Python, "falo inglês" → inglês, "I play
  * guitar" → guitar) or the ability ("I can swim" → swim, "I'm good at cooking" → cooking). "I
- * know X" only counts when X is a known technology or language, so "I know John" is not a skill.
+ * know X" only counts when X is a known technology or language, so "I know Omar" is not a skill.
  * Stateless and thread-safe.
  */
 final class SkillRules {

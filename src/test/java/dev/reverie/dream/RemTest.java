@@ -196,10 +196,10 @@ class RemTest extends DreamFixture {
     @Test
     void a_sentence_initial_word_is_not_an_entity_even_after_a_speaker_prefix() {
         Obs.write(store,
-                Obs.episode(ANA, "a", "Caroline: Here is the painting I finished for the gallery show").turns("D1:1")
+                Obs.episode(ANA, "a", "Priya: Here is the painting I finished for the gallery show").turns("D1:1")
                         .at(day(0)),
-                Obs.episode(ANA, "b", "Melanie: Here is my new pottery bowl from the class").turns("D1:2")
-                        .subject("melanie.episode.b").at(day(0)),
+                Obs.episode(ANA, "b", "Lena: Here is my new clay bowl from the class").turns("D1:2")
+                        .subject("lena.episode.b").at(day(0)),
                 Obs.episode(ANA, "c", "Life is busy with the kids and the new job these days. Thanks for asking")
                         .turns("D1:3").at(day(0)),
                 Obs.episode(ANA, "d", "I keep telling myself every morning on the beach (\"Life is good\")")
@@ -217,14 +217,14 @@ class RemTest extends DreamFixture {
     @Test
     void a_name_spoken_to_is_not_an_entity_but_the_same_name_spoken_about_is() {
         Obs.write(store,
-                Obs.episode(ANA, "a", "Melanie: Thanks, Caroline, for letting me vent about the move").turns("D1:1")
+                Obs.episode(ANA, "a", "Lena: Thanks, Priya, for listening to me rant about the move").turns("D1:1")
                         .at(day(0)),
-                Obs.episode(ANA, "b", "Melanie: Hey Caroline, since we last chatted the kids started school")
-                        .turns("D1:2").subject("melanie.episode.b").at(day(0)),
-                Obs.episode(ANA, "c", "Melanie: Way to go, Caroline! The store looks great").turns("D1:3")
-                        .subject("melanie.episode.c").at(day(0)),
-                Obs.episode(ANA, "y", "Melanie: Yep Caroline, a bit of support makes an amazing change")
-                        .turns("D1:4").subject("melanie.episode.y").at(day(0)));
+                Obs.episode(ANA, "b", "Lena: Hey Priya, since we last spoke the twins started school")
+                        .turns("D1:2").subject("lena.episode.b").at(day(0)),
+                Obs.episode(ANA, "c", "Lena: Way to go, Priya! The bakery looks lovely").turns("D1:3")
+                        .subject("lena.episode.c").at(day(0)),
+                Obs.episode(ANA, "y", "Lena: Yep Priya, a little help goes a long way")
+                        .turns("D1:4").subject("lena.episode.y").at(day(0)));
         nightOf(0);
 
         DreamReport addressed = cycle.run(ANA);
@@ -232,9 +232,9 @@ class RemTest extends DreamFixture {
         assertThat(addressed.synthesized()).isZero();
 
         Obs.write(store,
-                Obs.episode(ANA, "d", "I went hiking with Caroline, who knows every trail in the park").turns("D2:1")
+                Obs.episode(ANA, "d", "I went hiking with Priya, who knows every trail in the park").turns("D2:1")
                         .at(day(1)),
-                Obs.episode(ANA, "e", "My sister met Caroline at the gallery opening").turns("D2:2")
+                Obs.episode(ANA, "e", "My sister met Priya at the gallery opening").turns("D2:2")
                         .subject("user.episode.e").at(day(1)));
         nightOf(1);
 
@@ -243,7 +243,7 @@ class RemTest extends DreamFixture {
         assertThat(spokenAbout.synthesized()).isEqualTo(1);
         Memory synthesis = active(ANA).stream().filter(m -> m.kind() == MemoryKind.SYNTHESIS).findFirst()
                 .orElseThrow();
-        assertThat(synthesis.text()).startsWith("Caroline: ").contains("hiking").contains("gallery")
+        assertThat(synthesis.text()).startsWith("Priya: ").contains("hiking").contains("gallery")
                 .doesNotContain("vent").doesNotContain("school");
     }
 
@@ -252,14 +252,14 @@ class RemTest extends DreamFixture {
         Obs.write(store,
                 Obs.fact(ANA, "horse", "user.pet", "horse", "Ana has a horse (\"Here's a photo of my horse painting\")")
                         .turns("D1:1").at(day(0)),
-                Obs.episode(ANA, "b", "Melanie: Here is my new pottery bowl from the class").turns("D1:2")
-                        .subject("melanie.episode.b").at(day(0)),
-                Obs.episode(ANA, "c", "Melanie: Last Fri I finally took my kids to a pottery workshop")
+                Obs.episode(ANA, "b", "Lena: Here is my new clay bowl from the class").turns("D1:2")
+                        .subject("lena.episode.b").at(day(0)),
+                Obs.episode(ANA, "c", "Lena: Last Fri I finally took the twins to a clay workshop")
                         .turns("D1:3").at(day(0)),
-                Obs.episode(ANA, "d", "Caroline: See you on Fri at the gallery then").turns("D1:4")
-                        .subject("caroline.episode.d").at(day(0)),
-                Obs.episode(ANA, "e", "Caroline: She wrote \"Here we go again\" on the birthday card").turns("D1:5")
-                        .subject("caroline.episode.e").at(day(0)));
+                Obs.episode(ANA, "d", "Priya: See you on Fri at the gallery then").turns("D1:4")
+                        .subject("priya.episode.d").at(day(0)),
+                Obs.episode(ANA, "e", "Priya: She wrote \"Here we go again\" on the birthday card").turns("D1:5")
+                        .subject("priya.episode.e").at(day(0)));
         nightOf(0);
 
         cycle.run(ANA);

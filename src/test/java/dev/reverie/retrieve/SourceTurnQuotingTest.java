@@ -34,17 +34,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SourceTurnQuotingTest {
 
     static final Instant T0 = Instant.parse("2023-01-20T10:00:00Z");
-    static final Scope JON = Scope.of("acme", "coach", "jon");
+    static final Scope OMAR = Scope.of("acme", "coach", "omar");
     static final Set<MemoryKind> KINDS = EnumSet.complementOf(EnumSet.of(MemoryKind.STYLE));
-    static final String SOURCE = "Cool, Gina! I love all dances, but contemporary is my top pick. It's so expressive"
-            + " and powerful! What's your fave?";
+    static final String SOURCE = "Thanks, Lena! I ride every kind of bike, but gravel is my favourite. Long routes"
+            + " through the hills are the best! What do you ride?";
 
     @TempDir
     Path dir;
 
     List<ScoredCandidate> retrieve(MemoryStore store, boolean quote) {
         MemoryPolicy policy = MemoryPolicy.builder().quoteSourceTurns(quote).build();
-        return new Retriever(store, policy, null).retrieve(JON, "Which dance is Jon's top pick?", null, KINDS,
+        return new Retriever(store, policy, null).retrieve(OMAR, "Which bike is Omar's favourite?", null, KINDS,
                 false, true, true, "s9", 0, T0.plus(Duration.ofDays(2)), 200, 40);
     }
 
@@ -52,15 +52,15 @@ class SourceTurnQuotingTest {
     @ValueSource(strings = {"sqlite", "lucene"})
     void a_picked_fragment_brings_its_source_turn_after_the_picks(String kind) {
         try (MemoryStore store = MemoryStores.open(kind + ":" + dir)) {
-            WriteBatch batch = WriteBatch.of(JON);
-            batch.archive(new SessionTurn(JON, "s1", 0, "D1:8", TurnRole.USER, "Jon", SOURCE, T0));
+            WriteBatch batch = WriteBatch.of(OMAR);
+            batch.archive(new SessionTurn(OMAR, "s1", 0, "D1:8", TurnRole.USER, "Omar", SOURCE, T0));
             for (int i = 1; i <= 6; i++) {
-                batch.archive(new SessionTurn(JON, "s1", i, "D1:" + (8 + i), TurnRole.USER, "Jon",
-                        "Dance, dance, dance: my top pick for the studio is dance number " + i + ".",
+                batch.archive(new SessionTurn(OMAR, "s1", i, "D1:" + (8 + i), TurnRole.USER, "Omar",
+                        "Bike, bike, bike: my favourite for the club is bike number " + i + ".",
                         T0.plusSeconds(60L * i)));
             }
-            batch.put(new Observation("o1", JON, MemoryKind.EVENT,
-                    "Jon: I love all dances, but contemporary is my top pick.", "jon.episode.dances", "",
+            batch.put(new Observation("o1", OMAR, MemoryKind.EVENT,
+                    "Omar: I ride every kind of bike, but gravel is my favourite.", "omar.episode.bikes", "",
                     Cardinality.MULTI, Polarity.POSITIVE, 0.9, T0, "s1",
                     Provenance.ofTurn(TurnRole.USER, "s1", "D1:8", T0), List.of("D1:8"), 1,
                     ObservationStatus.PENDING, null, null));
