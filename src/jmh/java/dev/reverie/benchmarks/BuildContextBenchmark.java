@@ -76,12 +76,7 @@ public class BuildContextBenchmark {
         TenantDataGenerator.Dataset dataset = TenantDataGenerator.prepare(store, users, hybrid);
         System.out.println("[reverie-jmh] data set: " + dataset);
         memoryStore = dataset.open();
-        if (Boolean.getBoolean("reverie.bench.maintain")) {
-            // the tenant as a nightly dream leaves it: MemoryStore.maintain after the day's writes
-            long m0 = System.nanoTime();
-            memoryStore.maintain(TenantDataGenerator.TENANT);
-            System.out.printf("[reverie-jmh] maintain took %.1f s%n", (System.nanoTime() - m0) / 1e9);
-        }
+        TenantDataGenerator.maintainIfAsked(memoryStore);
         ContextManager.Builder builder = ContextManager.builder().store(memoryStore)
                 .clock(Clock.fixed(TenantDataGenerator.NOW, ZoneOffset.UTC))
                 .immutable(TenantDataGenerator.SYSTEM_PROMPT);

@@ -87,12 +87,7 @@ public final class HotPathRatio {
              ContextManager manager = ContextManager.builder().store(store)
                      .clock(Clock.fixed(TenantDataGenerator.NOW, ZoneOffset.UTC))
                      .immutable(TenantDataGenerator.SYSTEM_PROMPT).build()) {
-            if (Boolean.getBoolean("reverie.bench.maintain")) {
-                // the tenant as a nightly dream leaves it: MemoryStore.maintain after the day's writes
-                long m0 = System.nanoTime();
-                store.maintain(TenantDataGenerator.TENANT);
-                System.out.printf(Locale.ROOT, "%s: maintain took %.1f s%n", storeName, (System.nanoTime() - m0) / 1e9);
-            }
+            TenantDataGenerator.maintainIfAsked(store);
             for (int i = 0; i < sampled; i++) {
                 userOf[i] = random.nextInt(users);
                 indexes[i] = new Bm25(texts(store, TenantDataGenerator.user(userOf[i])));

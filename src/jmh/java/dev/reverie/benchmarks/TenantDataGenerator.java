@@ -148,6 +148,19 @@ public final class TenantDataGenerator {
         return String.format(Locale.ROOT, "u%05d", index);
     }
 
+    /**
+     * With {@code -Dreverie.bench.maintain=true}, runs {@link MemoryStore#maintain} on the tenant first:
+     * the tenant as the nightly dream leaves it (this changes the cached data set for later runs).
+     */
+    public static void maintainIfAsked(MemoryStore store) {
+        if (Boolean.getBoolean("reverie.bench.maintain")) {
+            long m0 = System.nanoTime();
+            store.maintain(TENANT);
+            System.out.printf(java.util.Locale.ROOT, "[reverie-jmh] %s: maintain took %.1f s%n", store.describe(),
+                    (System.nanoTime() - m0) / 1e9);
+        }
+    }
+
     /** A context request as the benchmarks send it: session {@value #SESSION}, budget {@value #BUDGET}. */
     public static ContextRequest request(Scope scope, String query) {
         return ContextRequest.builder(scope, SESSION).query(query).budgetTokens(BUDGET).build();

@@ -338,7 +338,7 @@ public final class ContextAssembler {
         for (ScoredCandidate sc : ranked) {
             if (sc.candidate().episode()) {
                 SessionTurn t = sc.candidate().turn();
-                String key = turnKey(t.sessionId(), t.turnId());
+                String key = Candidate.sessionTurnKey(t.sessionId(), t.turnId());
                 turnsByKey.putIfAbsent(key, sc);
                 keysById.computeIfAbsent(t.turnId(), k -> new HashSet<>()).add(key);
             }
@@ -369,13 +369,6 @@ public final class ContextAssembler {
         return p.left;
     }
 
-    /**
-     * A turn's key for packing: its session and id, since a host may reuse turn ids across sessions.
-     */
-    private static String turnKey(String sessionId, String turnId) {
-        return sessionId + "\u0000" + turnId;
-    }
-
 
     /** The state of one packing: what is in, what is left. */
     private final class Packing {
@@ -383,7 +376,7 @@ public final class ContextAssembler {
         int left;
         int taken;
         final Set<String> packedTurns = new HashSet<>();
-        /** Session-qualified keys of the packed turns (see {@link #turnKey}). */
+        /** Session-qualified keys of the packed turns (see {@link Candidate#sessionTurnKey}). */
         final Set<String> packedTurnKeys = new HashSet<>();
         /** The keys of the candidate turns by bare turn id. */
         Map<String, Set<String>> keysById = Map.of();
@@ -397,10 +390,11 @@ public final class ContextAssembler {
             if (c.sourceTurnIds().size() != 1) {
                 return null;
             }
-            String turnId = c.sourceTurnIds().get(0);
-            if (c.provenance().sessionId() != null && turnId.equals(c.provenance().turnId())) {
-                return turnKey(c.provenance().sessionId(), turnId);
+            String named = c.sourceTurnKey();
+            if (named != null) {
+                return named;
             }
+            String turnId = c.sourceTurnIds().get(0);
             Set<String> keys = keysById.getOrDefault(turnId, Set.of());
             return keys.size() == 1 ? keys.iterator().next() : null;
         }
@@ -440,7 +434,7 @@ public final class ContextAssembler {
         /** Packs a verbatim turn if it fits (freeing a memory derived from it alone); whether it is in. */
         boolean turn(ScoredCandidate sc) {
             SessionTurn turn = sc.candidate().turn();
-            String key = turnKey(turn.sessionId(), turn.turnId());
+            String key = Candidate.sessionTurnKey(turn.sessionId(), turn.turnId());
             if (packedTurnKeys.contains(key)) {
                 return true;
             }

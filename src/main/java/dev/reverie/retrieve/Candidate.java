@@ -63,6 +63,32 @@ public record Candidate(String id, MemoryKind kind, String text, double importan
                 List.of(t.turnId()), RecalledMemory.Origin.TURN, null, t);
     }
 
+    /**
+     * The key of a turn across sessions: its session and its id, since a host may reuse turn ids
+     * across sessions.
+     */
+    public static String sessionTurnKey(String sessionId, String turnId) {
+        return sessionId + "\u0000" + turnId;
+    }
+
+    /** The {@link #sessionTurnKey} of this candidate's verbatim turn; only for a turn. */
+    public String turnKey() {
+        return sessionTurnKey(turn.sessionId(), turn.turnId());
+    }
+
+    /**
+     * The {@link #sessionTurnKey} of the single turn this memory or observation was derived from,
+     * when its provenance names that turn's session; {@code null} otherwise (several sources, or a
+     * provenance of another turn).
+     */
+    public String sourceTurnKey() {
+        if (episode() || sourceTurnIds.size() != 1 || provenance.sessionId() == null
+                || !sourceTurnIds.get(0).equals(provenance.turnId())) {
+            return null;
+        }
+        return sessionTurnKey(provenance.sessionId(), sourceTurnIds.get(0));
+    }
+
     /** The candidate id of a turn. */
     static String turnKey(String sessionId, long seq) {
         return "turn:" + sessionId + ":" + seq;

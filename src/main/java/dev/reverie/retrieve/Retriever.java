@@ -121,34 +121,24 @@ public final class Retriever {
         Map<String, ScoredCandidate> found = new java.util.HashMap<>();
         for (ScoredCandidate sc : scored) {
             if (sc.candidate().episode()) {
-                found.putIfAbsent(turnKey(sc.candidate().turn()), sc);
+                found.putIfAbsent(sc.candidate().turnKey(), sc);
             }
         }
         Set<String> have = new HashSet<>();
         for (ScoredCandidate sc : picked) {
             if (sc.candidate().episode()) {
-                have.add(turnKey(sc.candidate().turn()));
+                have.add(sc.candidate().turnKey());
             }
         }
         List<ScoredCandidate> out = new ArrayList<>(picked);
         for (ScoredCandidate sc : picked) {
-            Candidate c = sc.candidate();
-            // only when the provenance names the turn's session (a host may reuse turn ids across sessions)
-            if (c.episode() || c.sourceTurnIds().size() != 1 || c.provenance().sessionId() == null
-                    || !c.sourceTurnIds().get(0).equals(c.provenance().turnId())) {
-                continue;
-            }
-            String key = c.provenance().sessionId() + "\u0000" + c.sourceTurnIds().get(0);
-            ScoredCandidate turn = found.get(key);
+            String key = sc.candidate().sourceTurnKey();
+            ScoredCandidate turn = key == null ? null : found.get(key);
             if (turn != null && have.add(key)) {
                 out.add(turn);
             }
         }
         return out;
-    }
-
-    private static String turnKey(SessionTurn t) {
-        return t.sessionId() + "\u0000" + t.turnId();
     }
 
     private List<ScoredCandidate> withNeighbours(Scope scope, List<ScoredCandidate> scored, String currentSession,
