@@ -143,10 +143,14 @@ public final class Retriever {
 
     private List<ScoredCandidate> withNeighbours(Scope scope, List<ScoredCandidate> scored, String currentSession,
                                                  long currentSessionFromSeq, Instant retainedFrom) {
-        Set<String> present = new HashSet<>();
-        for (ScoredCandidate sc : scored) {
-            present.add(sc.candidate().id());
+        // a neighbour the search found on its own (often only through a shared word such as a
+        // speaker's name) keeps the higher of its own score and the one its anchor gives it
+        Map<String, Integer> present = new java.util.HashMap<>();
+        for (int i = 0; i < scored.size(); i++) {
+            present.putIfAbsent(scored.get(i).candidate().id(), i);
         }
+        List<ScoredCandidate> out = new ArrayList<>(scored);
+        boolean changed = false;
         int w = policy.neighbourTurns();
         List<ScoredCandidate> anchors = new ArrayList<>();
         List<TurnRange> ranges = new ArrayList<>();
@@ -170,7 +174,6 @@ public final class Retriever {
         for (SessionTurn nb : store.archivedTurns(scope, ranges)) {
             bySession.computeIfAbsent(nb.sessionId(), k -> new java.util.TreeMap<>()).put(nb.seq(), nb);
         }
-        List<ScoredCandidate> added = new ArrayList<>();
         for (int a = 0; a < anchors.size(); a++) {
             ScoredCandidate sc = anchors.get(a);
             SessionTurn t = sc.candidate().turn();
@@ -184,21 +187,26 @@ public final class Retriever {
                     continue;
                 }
                 Candidate nc = Candidate.of(nb, policy.episodeImportance());
-                if (present.add(nc.id())) {
-                    // the neighbour's own trust, not its anchor's: a tool reply next to a user turn stays marked
-                    double trust = nc.provenance().trust() == Trust.THIRD_PARTY ? policy.thirdPartyFactor() : 1.0;
-                    double untrusted = sc.trustFactor() > 0 ? sc.score() / sc.trustFactor() : 0;
-                    added.add(new ScoredCandidate(nc, untrusted * trust * policy.neighbourDiscount(),
-                            sc.relevance() * policy.neighbourDiscount(), sc.recency(), trust));
+                // the neighbour's own trust, not its anchor's: a tool reply next to a user turn stays marked
+                double trust = nc.provenance().trust() == Trust.THIRD_PARTY ? policy.thirdPartyFactor() : 1.0;
+                double untrusted = sc.trustFactor() > 0 ? sc.score() / sc.trustFactor() : 0;
+                ScoredCandidate boosted = new ScoredCandidate(nc, untrusted * trust * policy.neighbourDiscount(),
+                        sc.relevance() * policy.neighbourDiscount(), sc.recency(), trust);
+                Integer at = present.get(nc.id());
+                if (at == null) {
+                    present.put(nc.id(), out.size());
+                    out.add(boosted);
+                    changed = true;
+                } else if (out.get(at).score() < boosted.score()) {
+                    out.set(at, new ScoredCandidate(out.get(at).candidate(), boosted.score(),
+                            Math.max(out.get(at).relevance(), boosted.relevance()), boosted.recency(), trust));
+                    changed = true;
                 }
             }
         }
-        if (added.isEmpty()) {
+        if (!changed) {
             return scored;
         }
-        List<ScoredCandidate> out = new ArrayList<>(scored.size() + added.size());
-        out.addAll(scored);
-        out.addAll(added);
         out.sort(Comparator.comparingDouble(ScoredCandidate::score).reversed()
                 .thenComparing(x -> x.candidate().id()));
         return out;

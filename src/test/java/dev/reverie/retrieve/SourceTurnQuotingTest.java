@@ -43,7 +43,9 @@ class SourceTurnQuotingTest {
     Path dir;
 
     List<ScoredCandidate> retrieve(MemoryStore store, boolean quote) {
-        MemoryPolicy policy = MemoryPolicy.builder().quoteSourceTurns(quote).build();
+        // no neighbour windows: the source turn sits next to the strongly matching turns, and a
+        // neighbour would bring it whatever quoting does (NeighbourTurnsTest covers that path)
+        MemoryPolicy policy = MemoryPolicy.builder().quoteSourceTurns(quote).neighbourTurns(0).build();
         return new Retriever(store, policy, null).retrieve(OMAR, "Which bike is Omar's favourite?", null, KINDS,
                 false, true, true, "s9", 0, T0.plus(Duration.ofDays(2)), 200, 40);
     }
