@@ -1,8 +1,5 @@
 package dev.reverie;
 
-import dev.reverie.extract.SecretRedactor;
-import dev.reverie.governance.ExportCodec;
-import dev.reverie.governance.HealthMonitor;
 import dev.reverie.internal.Checks;
 import dev.reverie.internal.Ids;
 import dev.reverie.internal.ScopeLocks;
