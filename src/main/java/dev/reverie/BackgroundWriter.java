@@ -36,7 +36,7 @@ final class BackgroundWriter<T> implements AutoCloseable {
     /** Monitor {@link #flush()} waits on; the worker signals it after every group it finishes. */
     private final Object progress = new Object();
 
-    public BackgroundWriter(String name, int capacity, Consumer<List<T>> sink) {
+    BackgroundWriter(String name, int capacity, Consumer<List<T>> sink) {
         this.name = name;
         this.queue = new ArrayBlockingQueue<>(capacity);
         this.sink = sink;
@@ -46,7 +46,7 @@ final class BackgroundWriter<T> implements AutoCloseable {
     }
 
     /** Queues an item; drops and counts it when the queue is full or the writer is closing. */
-    public void submit(T item) {
+    void submit(T item) {
         if (closing.get() || !queue.offer(item)) {
             dropped.incrementAndGet();
             LOG.warn("{}: queue full or closing, an item was dropped", name);
@@ -87,22 +87,22 @@ final class BackgroundWriter<T> implements AutoCloseable {
     }
 
     /** Items written by the sink. */
-    public long written() {
+    long written() {
         return written.get();
     }
 
     /** Items whose write failed. */
-    public long failed() {
+    long failed() {
         return failed.get();
     }
 
     /** Items dropped because the queue was full or the writer closing. */
-    public long dropped() {
+    long dropped() {
         return dropped.get();
     }
 
     /** Waits until everything accepted so far has been written or has failed. */
-    public void flush() {
+    void flush() {
         long target = accepted.get();
         synchronized (progress) {
             // woken by the worker after each group; the timed wait only guards against a worker that died

@@ -19,19 +19,19 @@ import java.util.List;
  * @param embedding     its vector, or {@code null}
  * @param turn          the verbatim turn when {@code origin} is TURN, else {@code null}
  */
-public record Candidate(String id, MemoryKind kind, String text, double importance, Instant lastSeen,
+record Candidate(String id, MemoryKind kind, String text, double importance, Instant lastSeen,
                         Provenance provenance, List<String> sourceTurnIds, RecalledMemory.Origin origin,
                         Embedding embedding, SessionTurn turn) {
 
     /** A candidate that is not a turn. */
-    public Candidate(String id, MemoryKind kind, String text, double importance, Instant lastSeen,
+    Candidate(String id, MemoryKind kind, String text, double importance, Instant lastSeen,
                      Provenance provenance, List<String> sourceTurnIds, boolean observation, Embedding embedding) {
         this(id, kind, text, importance, lastSeen, provenance, sourceTurnIds,
                 observation ? RecalledMemory.Origin.OBSERVATION : RecalledMemory.Origin.MEMORY, embedding, null);
     }
 
     /** The candidate for a durable memory. */
-    public static Candidate of(Memory m) {
+    static Candidate of(Memory m) {
         return new Candidate(m.id(), m.kind(), m.text(), m.importance(), m.lastReinforcedAt(), m.provenance(),
                 m.sourceTurnIds(), false, m.embedding());
     }
@@ -40,7 +40,7 @@ public record Candidate(String id, MemoryKind kind, String text, double importan
      * The candidate for a pending observation. Its importance is a proxy until the dream cycle
      * judges it: half the extractor's confidence on the 0–100 scale, plus a little per repetition.
      */
-    public static Candidate of(Observation o) {
+    static Candidate of(Observation o) {
         double importance = Math.min(100, 50 * o.confidence() + 5 * (o.reinforcementCount() - 1));
         return new Candidate(o.id(), o.kind(), o.text(), importance, o.observedAt(), o.provenance(),
                 o.sourceTurnIds(), true, o.embedding());
@@ -50,7 +50,7 @@ public record Candidate(String id, MemoryKind kind, String text, double importan
      * The candidate for a verbatim past turn (episodic recall). Tool output keeps its third-party
      * trust; {@code importance} is the policy's proxy, since no dream has judged the turn.
      */
-    public static Candidate of(SessionTurn t, double importance) {
+    static Candidate of(SessionTurn t, double importance) {
         Provenance p = Provenance.ofTurn(t.role(), t.sessionId(), t.turnId(), t.at());
         return new Candidate(turnKey(t.sessionId(), t.seq()), MemoryKind.EVENT, t.text(), importance, t.at(), p,
                 List.of(t.turnId()), RecalledMemory.Origin.TURN, null, t);
@@ -60,12 +60,12 @@ public record Candidate(String id, MemoryKind kind, String text, double importan
      * The key of a turn across sessions: its session and its id, since a host may reuse turn ids
      * across sessions.
      */
-    public static String sessionTurnKey(String sessionId, String turnId) {
+    static String sessionTurnKey(String sessionId, String turnId) {
         return sessionId + "\u0000" + turnId;
     }
 
     /** The {@link #sessionTurnKey} of this candidate's verbatim turn; only for a turn. */
-    public String turnKey() {
+    String turnKey() {
         return sessionTurnKey(turn.sessionId(), turn.turnId());
     }
 
@@ -74,7 +74,7 @@ public record Candidate(String id, MemoryKind kind, String text, double importan
      * when its provenance names that turn's session; {@code null} otherwise (several sources, or a
      * provenance of another turn).
      */
-    public String sourceTurnKey() {
+    String sourceTurnKey() {
         if (episode() || sourceTurnIds.size() != 1 || provenance.sessionId() == null
                 || !sourceTurnIds.get(0).equals(provenance.turnId())) {
             return null;
@@ -88,12 +88,12 @@ public record Candidate(String id, MemoryKind kind, String text, double importan
     }
 
     /** Whether it is an L3 observation. */
-    public boolean observation() {
+    boolean observation() {
         return origin == RecalledMemory.Origin.OBSERVATION;
     }
 
     /** Whether it is a verbatim past turn. */
-    public boolean episode() {
+    boolean episode() {
         return origin == RecalledMemory.Origin.TURN;
     }
 }

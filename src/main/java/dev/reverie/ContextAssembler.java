@@ -24,7 +24,7 @@ import java.util.Set;
  * session turns are compacted into a stored summary once the session passes the compaction
  * threshold of the temporal share. Thread-safe: it keeps no per-call state.
  */
-public final class ContextAssembler {
+final class ContextAssembler {
 
     /** Most pinned memories rendered per call. */
     static final int MAX_PINS = 16;
@@ -45,7 +45,7 @@ public final class ContextAssembler {
     private final String immutableText;
     private final int immutableTokens;
 
-    public ContextAssembler(MemoryStore store, MemoryPolicy policy, TokenCounter tokens, Summarizer summarizer,
+    ContextAssembler(MemoryStore store, MemoryPolicy policy, TokenCounter tokens, Summarizer summarizer,
                             Embedder embedder, Clock clock, ImmutableLayer immutable) {
         this.store = store;
         this.retriever = new Retriever(store, policy, embedder);
@@ -61,12 +61,12 @@ public final class ContextAssembler {
     }
 
     /** The retriever this assembler ranks persistent candidates with (shared with the recall tool). */
-    public Retriever retriever() {
+    Retriever retriever() {
         return retriever;
     }
 
     /** Tokens the IMMUTABLE layer takes in every context. */
-    public int immutableTokens() {
+    int immutableTokens() {
         return immutableTokens;
     }
 
@@ -77,17 +77,17 @@ public final class ContextAssembler {
      * @param turnsBeforeCompaction when this call compacted, the uncompacted turns the session had just
      *                              before (how long it ran between compactions); otherwise 0
      */
-    public record Assembly(AssembledContext context, boolean nullRetrieval, boolean compacted, int temporalTurns,
+    record Assembly(AssembledContext context, boolean nullRetrieval, boolean compacted, int temporalTurns,
                            int turnsBeforeCompaction) {
 
         /** An assembly that did not report how many turns preceded a compaction. */
-        public Assembly(AssembledContext context, boolean nullRetrieval, boolean compacted, int temporalTurns) {
+        Assembly(AssembledContext context, boolean nullRetrieval, boolean compacted, int temporalTurns) {
             this(context, nullRetrieval, compacted, temporalTurns, 0);
         }
     }
 
     /** Assembles the context for {@code request}; {@code defaultMode} applies when the request names none. */
-    public Assembly assemble(ContextRequest request, RecallMode defaultMode) {
+    Assembly assemble(ContextRequest request, RecallMode defaultMode) {
         int budget = request.budgetTokens();
         Scope scope = request.scope();
         if (immutableTokens > budget) {

@@ -51,15 +51,15 @@ import java.util.concurrent.locks.Lock;
  * anything is stored; a memory or observation whose text the redactor changed loses its embedding,
  * which was computed from the secret.
  */
-public final class ExportCodec {
+final class ExportCodec {
 
     /** The value of the {@code format} field of every export file. */
-    public static final String FORMAT = "reverie-export";
+    static final String FORMAT = "reverie-export";
     /** The format version this release writes and the newest it reads. */
-    public static final int FORMAT_VERSION = 1;
+    static final int FORMAT_VERSION = 1;
 
     /** Longest session summary text an import accepts. */
-    public static final int MAX_SUMMARY_LENGTH = 100_000;
+    static final int MAX_SUMMARY_LENGTH = 100_000;
     /** Earliest time an import accepts. */
     static final Instant MIN_TIME = Instant.parse("0001-01-01T00:00:00Z");
     /** Latest time an import accepts. */
@@ -71,12 +71,12 @@ public final class ExportCodec {
     private final SecretRedactor redactor;
 
     /** A codec that redacts imported texts with the built-in rules. */
-    public ExportCodec() {
+    ExportCodec() {
         this(new SecretRedactor());
     }
 
     /** A codec that redacts imported texts with {@code redactor}. */
-    public ExportCodec(SecretRedactor redactor) {
+    ExportCodec(SecretRedactor redactor) {
         this.redactor = Checks.notNull("redactor", redactor);
         SimpleModule bounded = new SimpleModule("reverie-import-bounds");
         bounded.addDeserializer(Instant.class, new BoundedInstantDeserializer());
@@ -103,7 +103,7 @@ public final class ExportCodec {
      * lock) is held, so no admin edit, dream or retrieval update lands half-way, then written after
      * it is released. The stream is flushed, not closed.
      */
-    public void exportTo(MemoryStore store, Scope scope, Clock clock, Lock lock, OutputStream out) {
+    void exportTo(MemoryStore store, Scope scope, Clock clock, Lock lock, OutputStream out) {
         UserExport export;
         lock.lock();
         try {
@@ -118,7 +118,7 @@ public final class ExportCodec {
      * Reads and validates the whole export from {@code in} first, then, under {@code lock}, checks
      * that the end user is empty and writes everything in one atomic batch. The stream is not closed.
      */
-    public void importFrom(MemoryStore store, Scope scope, Clock clock, Lock lock, InputStream in) {
+    void importFrom(MemoryStore store, Scope scope, Clock clock, Lock lock, InputStream in) {
         UserExport export = read(in, scope);
         lock.lock();
         try {

@@ -28,7 +28,7 @@ final class ExtractiveSummarizer implements Summarizer {
 
     private final TokenCounter tokens;
 
-    public ExtractiveSummarizer(TokenCounter tokens) {
+    ExtractiveSummarizer(TokenCounter tokens) {
         this.tokens = tokens;
     }
 

@@ -41,26 +41,26 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Thread-safe. Not API.
  */
-public final class HealthMonitor {
+final class HealthMonitor {
 
     /** Most tenant/agent pairs with counters. */
-    public static final int MAX_AGENTS = 1_024;
+    static final int MAX_AGENTS = 1_024;
     /** Most scratchpad chunk fingerprints held per tenant and agent (oldest evicted first). */
-    public static final int MAX_FINGERPRINTS = 4_096;
+    static final int MAX_FINGERPRINTS = 4_096;
     /** Characters per fingerprinted scratchpad chunk, after normalization. */
-    public static final int CHUNK = 32;
+    static final int CHUNK = 32;
     /** Chunks fingerprinted per scratchpad entry. */
-    public static final int MAX_CHUNKS_PER_ENTRY = 8;
+    static final int MAX_CHUNKS_PER_ENTRY = 8;
     /** Most distinct long uncompacted sessions counted per tenant and agent in one window. */
-    public static final int MAX_TRACKED_SESSIONS = 1_024;
+    static final int MAX_TRACKED_SESSIONS = 1_024;
     /** Most end users per tenant and agent whose memories a snapshot reads. */
-    public static final int SAMPLE_END_USERS = 100;
+    static final int SAMPLE_END_USERS = 100;
     /** Most memories per sampled end user a snapshot reads. */
-    public static final int MAX_MEMORIES_PER_USER = 10_000;
+    static final int MAX_MEMORIES_PER_USER = 10_000;
     /** The "not recalled in N days" window. */
-    public static final Duration NOT_RECALLED_FOR = Duration.ofDays(30);
+    static final Duration NOT_RECALLED_FOR = Duration.ofDays(30);
     /** Fewest observations before a rate (prefix stability, null retrieval) may raise an alert. */
-    public static final int MIN_SAMPLE_FOR_RATES = 10;
+    static final int MIN_SAMPLE_FOR_RATES = 10;
 
     private static final long BASE = 0x100000001B3L;
     private static final long BASE_POW_CHUNK_MINUS_1;
@@ -122,7 +122,7 @@ public final class HealthMonitor {
     /** The failure counters at the start of the window. */
     private volatile LayerHealth.Failures failuresBase = LayerHealth.Failures.NONE;
 
-    public HealthMonitor(MemoryStore store, MemoryPolicy policy, TokenCounter tokenCounter, Clock clock,
+    HealthMonitor(MemoryStore store, MemoryPolicy policy, TokenCounter tokenCounter, Clock clock,
                          int immutableTokens, RecallMode defaultMode) {
         this.store = store;
         this.policy = policy;
@@ -165,7 +165,7 @@ public final class HealthMonitor {
     }
 
     /** Counts one buildContext call. */
-    public void onAssembly(ContextRequest request, ContextAssembler.Assembly assembly) {
+    void onAssembly(ContextRequest request, ContextAssembler.Assembly assembly) {
         Agent agent = agent(request.scope());
         Window w = agent.window;
         w.calls.increment();
@@ -226,7 +226,7 @@ public final class HealthMonitor {
     }
 
     /** Counts recorded turns: their tokens and whether they carry scratchpad text. */
-    public void onTurns(Scope scope, List<Turn> turns) {
+    void onTurns(Scope scope, List<Turn> turns) {
         Agent agent = agent(scope);
         Window w = agent.window;
         for (Turn t : turns) {
@@ -241,7 +241,7 @@ public final class HealthMonitor {
     }
 
     /** Drops what the counters hold about an erased end user (the hashes of its long sessions). */
-    public void forget(Scope scope, List<String> sessionIds) {
+    void forget(Scope scope, List<String> sessionIds) {
         Agent agent = agents.get(new Key(scope.tenantId(), scope.agentId()));
         if (agent != null) {
             for (String sessionId : sessionIds) {
@@ -251,7 +251,7 @@ public final class HealthMonitor {
     }
 
     /** Starts a new window: every counter restarts from zero; fingerprints and the last prefix stay. */
-    public void reset() {
+    void reset() {
         for (Agent a : agents.values()) {
             a.window = new Window();
         }
@@ -260,13 +260,13 @@ public final class HealthMonitor {
     }
 
     /** Where the manager's absorbed failures are counted (cumulative; the window subtracts its start). */
-    public void failures(java.util.function.Supplier<LayerHealth.Failures> source) {
+    void failures(java.util.function.Supplier<LayerHealth.Failures> source) {
         failures = java.util.Objects.requireNonNull(source, "source");
         failuresBase = source.get();
     }
 
     /** The metrics and alerts now; reads PERSISTENT figures from the store (bounded, see the constants). */
-    public LayerHealth snapshot() {
+    LayerHealth snapshot() {
         Instant now = clock.instant();
         List<Map.Entry<Key, Agent>> entries = new ArrayList<>(agents.entrySet());
         entries.sort(Comparator.comparing((Map.Entry<Key, Agent> e) -> e.getKey().tenantId())

@@ -20,7 +20,7 @@ final class LanguageModelSummarizer implements Summarizer {
     private final Summarizer fallback;
     private final AtomicLong fallbacks = new AtomicLong();
 
-    public LanguageModelSummarizer(LanguageModel model, Summarizer fallback) {
+    LanguageModelSummarizer(LanguageModel model, Summarizer fallback) {
         this.model = model;
         this.fallback = fallback;
     }
@@ -58,7 +58,7 @@ final class LanguageModelSummarizer implements Summarizer {
     }
 
     /** How many times the model's answer was unusable and the extractive summary was used. */
-    public long fallbacks() {
+    long fallbacks() {
         return fallbacks.get();
     }
 }

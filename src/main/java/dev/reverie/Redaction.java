@@ -14,9 +14,9 @@ import java.util.TreeMap;
  * @param countsByType secrets replaced per type (e.g. {@code openai_key → 1}), sorted by type
  * @param total        the sum of {@code countsByType}
  */
-public record Redaction(String text, Map<String, Integer> countsByType, int total) {
+record Redaction(String text, Map<String, Integer> countsByType, int total) {
 
-    public Redaction {
+    Redaction {
         Checks.notNull("text", text);
         Checks.notNull("countsByType", countsByType);
         countsByType = java.util.Collections.unmodifiableMap(new TreeMap<>(countsByType));
@@ -34,17 +34,17 @@ public record Redaction(String text, Map<String, Integer> countsByType, int tota
     }
 
     /** A redaction that changed nothing. */
-    public static Redaction unchanged(String text) {
+    static Redaction unchanged(String text) {
         return new Redaction(text, Map.of(), 0);
     }
 
     /** Whether at least one secret was replaced. */
-    public boolean changed() {
+    boolean changed() {
         return total > 0;
     }
 
     /** The marker that replaces a secret of {@code type}. */
-    public static String marker(String type) {
+    static String marker(String type) {
         return "[REDACTED:" + type + "]";
     }
 }

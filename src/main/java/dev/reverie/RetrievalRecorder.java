@@ -31,7 +31,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * reinforces importance. A crash loses the statistics of the last interval at most (they are
  * counters for forgetting "not recalled in N sessions", not user data). Thread-safe. Not API.
  */
-public final class RetrievalRecorder implements AutoCloseable {
+final class RetrievalRecorder implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RetrievalRecorder.class);
     /** Pending recalls (memory ids, counted with repetition) that wake the flusher. */
@@ -61,7 +61,7 @@ public final class RetrievalRecorder implements AutoCloseable {
     private final long flushEveryNanos;
     private final Thread flusher;
 
-    public RetrievalRecorder(MemoryStore store, ScopeLocks locks) {
+    RetrievalRecorder(MemoryStore store, ScopeLocks locks) {
         this(store, locks, FLUSH_EVERY_MS);
     }
 
@@ -76,7 +76,7 @@ public final class RetrievalRecorder implements AutoCloseable {
     }
 
     /** Counts the recall in memory; never blocks on I/O. */
-    public void recalled(Scope scope, List<String> memoryIds, Instant at) {
+    void recalled(Scope scope, List<String> memoryIds, Instant at) {
         if (memoryIds.isEmpty()) {
             return;
         }
@@ -105,7 +105,7 @@ public final class RetrievalRecorder implements AutoCloseable {
     }
 
     /** Writes every pending recall now; returns when they are durable (or their write failed). */
-    public void flush() {
+    void flush() {
         flushing.lock();
         try {
             List<Scope> scopes = new ArrayList<>(pending.keySet());
@@ -207,17 +207,17 @@ public final class RetrievalRecorder implements AutoCloseable {
     }
 
     /** Recalls dropped because too many were pending. */
-    public long dropped() {
+    long dropped() {
         return dropped.get();
     }
 
     /** Flushes whose store write failed (their statistics are lost). */
-    public long failed() {
+    long failed() {
         return failed.get();
     }
 
     /** Store writes done so far (each one {@link MemoryStore#writeEach} of one or more scopes). */
-    public long writes() {
+    long writes() {
         return writes.get();
     }
 

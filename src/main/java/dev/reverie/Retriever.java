@@ -26,13 +26,13 @@ import java.util.Set;
  * then maximal marginal relevance for diversity. A candidate with zero relevance is never
  * returned. Stateless apart from its configuration; thread-safe.
  */
-public final class Retriever {
+final class Retriever {
 
     private final MemoryStore store;
     private final MemoryPolicy policy;
     private final Embedder embedder;
 
-    public Retriever(MemoryStore store, MemoryPolicy policy, Embedder embedder) {
+    Retriever(MemoryStore store, MemoryPolicy policy, Embedder embedder) {
         this.store = store;
         this.policy = policy;
         this.embedder = embedder;
@@ -45,7 +45,7 @@ public final class Retriever {
      * @param currentSession observations of this session are left out (the TEMPORAL layer holds that
      *                       session already), or {@code null}
      */
-    public List<ScoredCandidate> retrieve(Scope scope, String query, float[] queryVector, Set<MemoryKind> kinds,
+    List<ScoredCandidate> retrieve(Scope scope, String query, float[] queryVector, Set<MemoryKind> kinds,
                                           boolean includeDeprecated, boolean includeObservations,
                                           String currentSession, Instant now, int limit) {
         return retrieve(scope, query, queryVector, kinds, includeDeprecated, includeObservations,
@@ -62,7 +62,7 @@ public final class Retriever {
      * policy's {@code quoteSourceTurns}, the source turns of picked memories derived from one turn
      * follow the picks (see {@link #withSourceTurns}), so the result may hold more than {@code limit}.
      */
-    public List<ScoredCandidate> retrieve(Scope scope, String query, float[] queryVector, Set<MemoryKind> kinds,
+    List<ScoredCandidate> retrieve(Scope scope, String query, float[] queryVector, Set<MemoryKind> kinds,
                                           boolean includeDeprecated, boolean includeObservations,
                                           boolean includeTurns, String currentSession, long currentSessionFromSeq,
                                           Instant now, int limit, int tokenBudget) {

@@ -9,6 +9,6 @@ package dev.reverie;
  * @param recency     0.5^(age / half-life)
  * @param trustFactor multiplier for third-party or failed-run content
  */
-public record ScoredCandidate(Candidate candidate, double score, double relevance, double recency,
+record ScoredCandidate(Candidate candidate, double score, double relevance, double recency,
                              double trustFactor) {
 }

@@ -28,14 +28,14 @@ import java.util.regex.Matcher;
  * earlier {@code [REDACTED:…]} marker are skipped, so redaction is idempotent. Immutable and
  * thread-safe: one instance serves every thread.
  */
-public final class SecretRedactor {
+final class SecretRedactor {
 
     private static final String MARKER_PREFIX = "[REDACTED:";
 
     private final SecretRules rules;
 
     /** A redactor with every built-in rule (the rule file is parsed once, on first use). */
-    public SecretRedactor() {
+    SecretRedactor() {
         this(SecretRules.builtIn());
     }
 
@@ -53,7 +53,7 @@ public final class SecretRedactor {
      *
      * @throws IllegalArgumentException if {@code text} is null
      */
-    public Redaction redact(String text) {
+    Redaction redact(String text) {
         Checks.notNull("text", text);
         if (text.length() < 6) {
             return Redaction.unchanged(text);

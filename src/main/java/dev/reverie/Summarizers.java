@@ -9,7 +9,7 @@ import dev.reverie.spi.TokenCounter;
  * package-private: the extractive one, and the language-model one that falls back to it. Stateless
  * and thread-safe. Not API.
  */
-public final class Summarizers {
+final class Summarizers {
 
     private Summarizers() {
     }
@@ -21,7 +21,7 @@ public final class Summarizers {
      * @param model  the language model, or {@code null}
      * @param tokens the token counter the summaries are measured with
      */
-    public static Summarizer standard(LanguageModel model, TokenCounter tokens) {
+    static Summarizer standard(LanguageModel model, TokenCounter tokens) {
         Summarizer extractive = new ExtractiveSummarizer(tokens);
         return model == null ? extractive : new LanguageModelSummarizer(model, extractive);
     }

@@ -23,7 +23,7 @@ record UserExport(String format, int formatVersion, Scope scope, Instant exporte
                          StyleProfile styleProfile, List<Observation> observations, List<Memory> memories,
                          List<MemoryEvent> history, List<SessionExport> sessions) {
 
-    public UserExport {
+    UserExport {
         Checks.notNull("format", format);
         Checks.notNull("scope", scope);
         Checks.notNull("exportedAt", exportedAt);
@@ -42,10 +42,10 @@ record UserExport(String format, int formatVersion, Scope scope, Instant exporte
      * @param summary   the compacted summary, or {@code null}
      * @param archive   the verbatim archive turns
      */
-    public record SessionExport(String sessionId, List<SessionTurn> turns, SessionSummary summary,
+    record SessionExport(String sessionId, List<SessionTurn> turns, SessionSummary summary,
                                 List<SessionTurn> archive) {
 
-        public SessionExport {
+        SessionExport {
             Checks.id("sessionId", sessionId);
             turns = List.copyOf(Checks.notNull("turns", turns));
             archive = List.copyOf(Checks.notNull("archive", archive));

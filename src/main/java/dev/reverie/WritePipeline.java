@@ -40,7 +40,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * batch; an embedder failure is logged and counted, never thrown at the caller, and leaves the
  * observation lexically searchable. {@link #flushEmbeddings()} waits for what was queued.
  */
-public final class WritePipeline implements AutoCloseable {
+final class WritePipeline implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(WritePipeline.class);
     /** Most texts sent to the embedder in one call. */
@@ -71,7 +71,7 @@ public final class WritePipeline implements AutoCloseable {
      * @param extractor the extractor, or {@code null} to record turns without extracting observations
      * @param archive   whether to keep the verbatim (redacted) conversation archive
      */
-    public WritePipeline(MemoryStore store, Clock clock, SecretRedactor redactor, Extractor extractor, ScopeLocks locks,
+    WritePipeline(MemoryStore store, Clock clock, SecretRedactor redactor, Extractor extractor, ScopeLocks locks,
                          boolean archive) {
         this(store, clock, redactor, extractor, locks, archive, null);
     }
@@ -81,7 +81,7 @@ public final class WritePipeline implements AutoCloseable {
      * @param archive   whether to keep the verbatim (redacted) conversation archive
      * @param embedder  the embedder for new observations, or {@code null} to store them without vectors
      */
-    public WritePipeline(MemoryStore store, Clock clock, SecretRedactor redactor, Extractor extractor,
+    WritePipeline(MemoryStore store, Clock clock, SecretRedactor redactor, Extractor extractor,
                          ScopeLocks locks, boolean archive, Embedder embedder) {
         this.store = store;
         this.clock = clock;
@@ -95,7 +95,7 @@ public final class WritePipeline implements AutoCloseable {
     }
 
     /** Records {@code turns} in order; see the class comment. */
-    public TurnReceipt record(Scope scope, String sessionId, List<Turn> turns) {
+    TurnReceipt record(Scope scope, String sessionId, List<Turn> turns) {
         Checks.notNull("scope", scope);
         Checks.id("sessionId", sessionId);
         Checks.notNull("turns", turns);
@@ -200,7 +200,7 @@ public final class WritePipeline implements AutoCloseable {
      * The failures this pipeline absorbed so far (cumulative): extractor errors, LLM extraction
      * fallbacks, embedding failures and drops.
      */
-    public dev.reverie.LayerHealth.Failures failures() {
+    dev.reverie.LayerHealth.Failures failures() {
         long fallbacks = extractor instanceof dev.reverie.extract.LlmExtractor llm ? llm.fallbacks() : 0;
         long failed = embeddings == null ? 0 : embeddings.failed();
         long dropped = embeddings == null ? 0 : embeddings.dropped();
@@ -226,7 +226,7 @@ public final class WritePipeline implements AutoCloseable {
      * and, when FAILED, deprecates the memories that rest on failed turns only (see
      * {@link FailedRunCriterion}). Returns the ids of the memories it deprecated.
      */
-    public List<String> reportRun(Scope scope, String turnId, Outcome outcome) {
+    List<String> reportRun(Scope scope, String turnId, Outcome outcome) {
         return failedRuns.report(scope, turnId, outcome);
     }
 
@@ -234,7 +234,7 @@ public final class WritePipeline implements AutoCloseable {
      * Sets the outcome on the provenance of every observation that came from {@code turnId}; returns
      * how many changed. Memories are handled by {@link #reportRun} (the failed-run criterion).
      */
-    public int reportOutcome(Scope scope, String turnId, Outcome outcome) {
+    int reportOutcome(Scope scope, String turnId, Outcome outcome) {
         Checks.notNull("scope", scope);
         Checks.id("turnId", turnId);
         Checks.notNull("outcome", outcome);
@@ -325,13 +325,13 @@ public final class WritePipeline implements AutoCloseable {
     }
 
     /** Embedding counters: observation groups embedded, failed, dropped (all zero without an embedder). */
-    public long[] embeddingCounters() {
+    long[] embeddingCounters() {
         return embeddings == null ? new long[3]
                 : new long[] {embeddings.written(), embeddings.failed(), embeddings.dropped()};
     }
 
     /** Waits until the observations recorded so far have their vectors (or their embedding failed). */
-    public void flushEmbeddings() {
+    void flushEmbeddings() {
         if (embeddings != null) {
             embeddings.flush();
         }
