@@ -1,6 +1,5 @@
 package dev.reverie;
 
-import dev.reverie.internal.TermSetCache;
 import dev.reverie.spi.Embedder;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.Scored;

@@ -1,4 +1,6 @@
-package dev.reverie.internal;
+package dev.reverie;
+
+import dev.reverie.internal.Terms;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -11,9 +13,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * maps to its slot; no text is kept. Two texts (or two terms) are taken for one only when their
  * 64-bit hashes collide. Thread-safe.
  */
-public final class TermSetCache {
+final class TermSetCache {
     /** The term limit of a set, as diversification has always used. */
-    public static final int MAX_TERMS = 256;
+    static final int MAX_TERMS = 256;
 
     private record Entry(long textHash, long[] terms) {
     }
@@ -22,7 +24,7 @@ public final class TermSetCache {
     private final int mask;
 
     /** A cache of {@code slots} entries (a power of two). */
-    public TermSetCache(int slots) {
+    TermSetCache(int slots) {
         if (slots <= 0 || Integer.bitCount(slots) != 1) {
             throw new IllegalArgumentException("slots must be a positive power of two, was " + slots);
         }
@@ -31,7 +33,7 @@ public final class TermSetCache {
     }
 
     /** The sorted, distinct term hashes of {@code text}; callers must not modify the array. */
-    public long[] of(String text) {
+    long[] of(String text) {
         long h = Terms.hash64(text);
         int i = (int) (h & mask);
         Entry e = slots.getOpaque(i);
@@ -49,7 +51,7 @@ public final class TermSetCache {
     }
 
     /** Jaccard similarity of two sorted, distinct term-hash sets; 1 when both are empty. */
-    public static double jaccard(long[] a, long[] b) {
+    static double jaccard(long[] a, long[] b) {
         return Terms.jaccardOfSortedHashes(a, b);
     }
 }
