@@ -1,18 +1,12 @@
 package dev.reverie;
 
-import dev.reverie.governance.HealthMonitor;
 import dev.reverie.dream.DreamCycle;
 import dev.reverie.dream.DreamListener;
 import dev.reverie.dream.DreamReport;
 import dev.reverie.extract.LlmExtractor;
 import dev.reverie.extract.RuleBasedExtractor;
-import dev.reverie.extract.SecretRedactor;
 import dev.reverie.internal.Checks;
 import dev.reverie.internal.ScopeLocks;
-import dev.reverie.layer.ContextAssembler;
-import dev.reverie.layer.Summarizers;
-import dev.reverie.retrieve.RetrievalRecorder;
-import dev.reverie.retrieve.Retriever;
 import dev.reverie.spi.Embedder;
 import dev.reverie.spi.Extractor;
 import dev.reverie.spi.LanguageModel;
@@ -21,7 +15,6 @@ import dev.reverie.spi.MemoryStores;
 import dev.reverie.spi.ReferenceValidator;
 import dev.reverie.spi.Summarizer;
 import dev.reverie.spi.TokenCounter;
-import dev.reverie.write.WritePipeline;
 
 import java.time.Clock;
 import java.util.ArrayList;

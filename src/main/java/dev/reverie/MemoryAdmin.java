@@ -1,8 +1,5 @@
 package dev.reverie;
 
-import dev.reverie.extract.SecretRedactor;
-import dev.reverie.governance.ExportCodec;
-import dev.reverie.governance.HealthMonitor;
 import dev.reverie.internal.Checks;
 import dev.reverie.internal.Ids;
 import dev.reverie.internal.ScopeLocks;
@@ -27,7 +24,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * conversation archive; export and import an end user as versioned JSON; erase an end user
  * completely. Every change to a memory appends a history event with cause {@code operator}; the
  * history outlives a deleted memory. Text the operator writes ({@link #remember} drafts' text and
- * value, {@link #edit}'s new text) passes through the same {@link SecretRedactor} as recorded turns,
+ * value, {@link #edit}'s new text) passes through the same secret redaction as recorded turns,
  * so a secret typed by hand is stored as {@code [REDACTED:<type>]}, in the memory and its history.
  *
  * <p>Unknown ids: lookups named as such return {@link Optional} ({@link #memory}, {@link #observation},

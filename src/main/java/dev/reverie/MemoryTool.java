@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.reverie.internal.Json;
-import dev.reverie.retrieve.Retriever;
-import dev.reverie.retrieve.ScoredCandidate;
 import dev.reverie.spi.Embedder;
 
 import java.time.Clock;

@@ -2,32 +2,12 @@ package dev.reverie.internal;
 
 import org.junit.jupiter.api.Test;
 
-import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
-import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class HotPathCachesTest {
-
-    @Test
-    void cached_term_sets_give_the_jaccard_of_the_texts_terms() {
-        TermSetCache cache = new TermSetCache(1 << 8);
-        String a = "Caroline went to the LGBTQ support group on Tuesday";
-        String b = "Melanie asked Caroline about the support group";
-        Set<String> ta = new HashSet<>(Terms.of(a, TermSetCache.MAX_TERMS));
-        Set<String> tb = new HashSet<>(Terms.of(b, TermSetCache.MAX_TERMS));
-        Set<String> inter = new HashSet<>(ta);
-        inter.retainAll(tb);
-        double expected = (double) inter.size() / (ta.size() + tb.size() - inter.size());
-        assertThat(TermSetCache.jaccard(cache.of(a), cache.of(b))).isEqualTo(expected);
-        assertThat(cache.of(a)).isSameAs(cache.of(a)).hasSize(ta.size()).isSorted();
-        assertThat(TermSetCache.jaccard(cache.of(""), cache.of(""))).isEqualTo(1.0);
-        assertThat(TermSetCache.jaccard(cache.of(a), cache.of(""))).isEqualTo(0.0);
-        assertThatThrownBy(() -> new TermSetCache(100)).hasMessageContaining("slots must be a positive power of two");
-    }
 
     @Test
     void folding_ascii_text_takes_the_short_way_to_the_same_result() {

@@ -1,0 +1,68 @@
+package dev.reverie;
+
+import dev.reverie.spi.Summarizer;
+import dev.reverie.spi.TokenCounter;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The default {@link Summarizer}: extractive and deterministic. It keeps the sentences of older
+ * turns that carry decisions, commitments, open questions, names and numbers (English and
+ * Portuguese cues), newest last, within the token limit; older summary lines give way first.
+ * Thread-safe.
+ */
+final class ExtractiveSummarizer implements Summarizer {
+
+    private static final Pattern SENTENCE = Pattern.compile("(?<=[.!?])\\s+|\\n+");
+    private static final Pattern CUES = Pattern.compile(
+            "\\b(decid|agree|confirm|schedul|book|will|won't|going to|plan|need|must|should|promis|deadline|"
+                    + "cancel|move|prefer|remember|allerg|call me|my name|decidi|combin|confirm|vou|vamos|"
+                    + "preciso|precisa|marc|agend|cancel|prefiro|lembr|alerg|me chame)",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern NUMBERISH = Pattern.compile("\\d|\\b\\p{Lu}\\p{L}+\\b");
+
+    private final TokenCounter tokens;
+
+    ExtractiveSummarizer(TokenCounter tokens) {
+        this.tokens = tokens;
+    }
+
+    @Override
+    public String summarize(String previousSummary, List<SessionTurn> turns, int maxTokens) {
+        List<String> lines = new ArrayList<>();
+        if (previousSummary != null && !previousSummary.isBlank()) {
+            for (String l : previousSummary.split("\n")) {
+                if (!l.isBlank()) {
+                    lines.add(l);
+                }
+            }
+        }
+        Set<String> seen = new LinkedHashSet<>(lines);
+        for (SessionTurn t : turns) {
+            String who = t.speaker() != null ? t.speaker()
+                    : t.role() == TurnRole.USER ? "User" : t.role() == TurnRole.ASSISTANT ? "Assistant" : "Tool";
+            for (String sentence : SENTENCE.split(t.text())) {
+                String s = sentence.strip();
+                if (s.length() < 3 || !(s.endsWith("?") || CUES.matcher(s).find() || NUMBERISH.matcher(s).find())) {
+                    continue;
+                }
+                String marker = s.endsWith("?") ? " (open question)" : "";
+                String line = "- " + who + ": " + Rendering.escape(s) + marker;
+                if (seen.add(line.toLowerCase(Locale.ROOT))) {
+                    lines.add(line);
+                }
+            }
+        }
+        // drop the oldest lines until it fits
+        int start = 0;
+        while (start < lines.size() && tokens.count(String.join("\n", lines.subList(start, lines.size()))) > maxTokens) {
+            start++;
+        }
+        return String.join("\n", lines.subList(start, lines.size()));
+    }
+}

@@ -1,0 +1,425 @@
+package dev.reverie;
+
+import dev.reverie.spi.Embedder;
+import dev.reverie.spi.MemoryStore;
+import dev.reverie.spi.Scored;
+import dev.reverie.spi.TurnRange;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Finds and ranks the memories for a query (DESIGN §5): lexical candidates from the store (and
+ * vector candidates when an {@link Embedder} is set) among durable memories, pending observations
+ * and the verbatim turns of past sessions (episodic recall), fused by reciprocal rank into a
+ * relevance in [0, 1]; then
+ * {@code score = wRel·relevance + wImp·importance/100 + wRec·recency}, times the trust factor;
+ * then maximal marginal relevance for diversity. A candidate with zero relevance is never
+ * returned. Stateless apart from its configuration; thread-safe.
+ */
+final class Retriever {
+
+    private final MemoryStore store;
+    private final MemoryPolicy policy;
+    private final Embedder embedder;
+
+    Retriever(MemoryStore store, MemoryPolicy policy, Embedder embedder) {
+        this.store = store;
+        this.policy = policy;
+        this.embedder = embedder;
+    }
+
+    /**
+     * The ranked, diversified candidates for {@code query}, best first, at most {@code limit}.
+     *
+     * @param queryVector    the query's embedding, or {@code null} for lexical retrieval only
+     * @param currentSession observations of this session are left out (the TEMPORAL layer holds that
+     *                       session already), or {@code null}
+     */
+    List<ScoredCandidate> retrieve(Scope scope, String query, float[] queryVector, Set<MemoryKind> kinds,
+                                          boolean includeDeprecated, boolean includeObservations,
+                                          String currentSession, Instant now, int limit) {
+        return retrieve(scope, query, queryVector, kinds, includeDeprecated, includeObservations,
+                policy.episodicRecall(), currentSession, 0, now, limit, Integer.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #retrieve(Scope, String, float[], Set, boolean, boolean, String, Instant, int)}, with
+     * the verbatim turns of past sessions competing too when {@code includeTurns}: turns said before
+     * the policy's retention are never returned, nor turns of {@code currentSession} from
+     * {@code currentSessionFromSeq} on (the TEMPORAL layer holds those verbatim). Neighbours of a
+     * strongly matching turn join the ranking just below it. {@code tokenBudget} bounds the
+     * diversification to what can fit ({@code Integer.MAX_VALUE}: no bound). With turns and the
+     * policy's {@code quoteSourceTurns}, the source turns of picked memories derived from one turn
+     * follow the picks (see {@link #withSourceTurns}), so the result may hold more than {@code limit}.
+     */
+    List<ScoredCandidate> retrieve(Scope scope, String query, float[] queryVector, Set<MemoryKind> kinds,
+                                          boolean includeDeprecated, boolean includeObservations,
+                                          boolean includeTurns, String currentSession, long currentSessionFromSeq,
+                                          Instant now, int limit, int tokenBudget) {
+        if (limit <= 0 || query == null || query.isBlank()) {
+            return List.of();
+        }
+        Set<MemoryStatus> statuses = includeDeprecated
+                ? EnumSet.of(MemoryStatus.ACTIVE, MemoryStatus.DEPRECATED) : EnumSet.of(MemoryStatus.ACTIVE);
+        int n = policy.candidateLimit();
+        List<List<Candidate>> lexical = new ArrayList<>();
+        List<List<Candidate>> vector = new ArrayList<>();
+        lexical.add(memories(store.searchMemories(scope, query, statuses, kinds, n), now));
+        if (queryVector != null) {
+            vector.add(memories(related(store.searchMemoriesByVector(scope, queryVector, statuses, n)), now));
+        }
+        if (includeObservations) {
+            Set<ObservationStatus> pending = EnumSet.of(ObservationStatus.PENDING);
+            lexical.add(observations(store.searchObservations(scope, query, pending, n), kinds, currentSession));
+            if (queryVector != null) {
+                vector.add(observations(related(store.searchObservationsByVector(scope, queryVector, pending, n)), kinds,
+                        currentSession));
+            }
+        }
+        boolean turns = includeTurns && kinds.contains(MemoryKind.EVENT);
+        Instant retainedFrom = now.minus(policy.turnRetention());
+        if (turns) {
+            lexical.add(turns(store.searchTurns(scope, query, n), currentSession, currentSessionFromSeq, retainedFrom));
+            if (queryVector != null) {
+                vector.add(turns(related(store.searchTurnsByVector(scope, queryVector, n)), currentSession,
+                        currentSessionFromSeq, retainedFrom));
+            }
+        }
+        List<ScoredCandidate> scored = score(fuse(List.of(lexical, vector)), now);
+        if (turns && policy.neighbourTurns() > 0) {
+            scored = withNeighbours(scope, scored, currentSession, currentSessionFromSeq, retainedFrom);
+        }
+        List<ScoredCandidate> picked = diversify(scored, limit, tokenBudget);
+        return turns && policy.quoteSourceTurns() ? withSourceTurns(picked, scored) : picked;
+    }
+
+    /**
+     * The picks, then the verbatim source turns of the picked memories and observations derived
+     * from one turn, when that turn was found but not picked (diversity often keeps a sentence and
+     * drops the turn it came from, as they share most words): the packer quotes a memory as its
+     * turn only when it has the turn, and the turn carries the memory plus the words around it.
+     */
+    private static List<ScoredCandidate> withSourceTurns(List<ScoredCandidate> picked, List<ScoredCandidate> scored) {
+        Map<String, ScoredCandidate> found = new java.util.HashMap<>();
+        for (ScoredCandidate sc : scored) {
+            if (sc.candidate().episode()) {
+                found.putIfAbsent(sc.candidate().turnKey(), sc);
+            }
+        }
+        Set<String> have = new HashSet<>();
+        for (ScoredCandidate sc : picked) {
+            if (sc.candidate().episode()) {
+                have.add(sc.candidate().turnKey());
+            }
+        }
+        List<ScoredCandidate> out = new ArrayList<>(picked);
+        for (ScoredCandidate sc : picked) {
+            String key = sc.candidate().sourceTurnKey();
+            ScoredCandidate turn = key == null ? null : found.get(key);
+            if (turn != null && have.add(key)) {
+                out.add(turn);
+            }
+        }
+        return out;
+    }
+
+    private List<ScoredCandidate> withNeighbours(Scope scope, List<ScoredCandidate> scored, String currentSession,
+                                                 long currentSessionFromSeq, Instant retainedFrom) {
+        // a neighbour the search found on its own (often only through a shared word such as a
+        // speaker's name) keeps the higher of its own score and the one its anchor gives it
+        Map<String, Integer> present = new java.util.HashMap<>();
+        for (int i = 0; i < scored.size(); i++) {
+            present.putIfAbsent(scored.get(i).candidate().id(), i);
+        }
+        List<ScoredCandidate> out = new ArrayList<>(scored);
+        boolean changed = false;
+        int w = policy.neighbourTurns();
+        List<ScoredCandidate> anchors = new ArrayList<>();
+        List<TurnRange> ranges = new ArrayList<>();
+        for (ScoredCandidate sc : scored) {
+            if (anchors.size() >= policy.neighbourAnchors()) {
+                break;
+            }
+            Candidate c = sc.candidate();
+            if (!c.episode() || sc.relevance() < policy.neighbourMinRelevance()) {
+                continue;
+            }
+            anchors.add(sc);
+            SessionTurn t = c.turn();
+            ranges.add(new TurnRange(t.sessionId(), Math.max(0, t.seq() - w), t.seq() + w));
+        }
+        if (anchors.isEmpty()) {
+            return scored;
+        }
+        // every anchor's window in one read; then each anchor takes its window in seq order
+        Map<String, java.util.TreeMap<Long, SessionTurn>> bySession = new java.util.HashMap<>();
+        for (SessionTurn nb : store.archivedTurns(scope, ranges)) {
+            bySession.computeIfAbsent(nb.sessionId(), k -> new java.util.TreeMap<>()).put(nb.seq(), nb);
+        }
+        for (int a = 0; a < anchors.size(); a++) {
+            ScoredCandidate sc = anchors.get(a);
+            SessionTurn t = sc.candidate().turn();
+            TurnRange range = ranges.get(a);
+            java.util.TreeMap<Long, SessionTurn> session = bySession.get(t.sessionId());
+            if (session == null) {
+                continue;
+            }
+            for (SessionTurn nb : session.subMap(range.fromSeq(), true, range.toSeq(), true).values()) {
+                if (nb.seq() == t.seq() || !keep(nb, currentSession, currentSessionFromSeq, retainedFrom)) {
+                    continue;
+                }
+                Candidate nc = Candidate.of(nb, policy.episodeImportance());
+                // the neighbour's own trust, not its anchor's: a tool reply next to a user turn stays marked
+                double trust = nc.provenance().trust() == Trust.THIRD_PARTY ? policy.thirdPartyFactor() : 1.0;
+                double untrusted = sc.trustFactor() > 0 ? sc.score() / sc.trustFactor() : 0;
+                ScoredCandidate boosted = new ScoredCandidate(nc, untrusted * trust * policy.neighbourDiscount(),
+                        sc.relevance() * policy.neighbourDiscount(), sc.recency(), trust);
+                Integer at = present.get(nc.id());
+                if (at == null) {
+                    present.put(nc.id(), out.size());
+                    out.add(boosted);
+                    changed = true;
+                } else if (out.get(at).score() < boosted.score()) {
+                    out.set(at, new ScoredCandidate(out.get(at).candidate(), boosted.score(),
+                            Math.max(out.get(at).relevance(), boosted.relevance()), boosted.recency(), trust));
+                    changed = true;
+                }
+            }
+        }
+        if (!changed) {
+            return scored;
+        }
+        out.sort(Comparator.comparingDouble(ScoredCandidate::score).reversed()
+                .thenComparing(x -> x.candidate().id()));
+        return out;
+    }
+
+    private List<Candidate> turns(List<Scored<SessionTurn>> hits, String currentSession, long currentSessionFromSeq,
+                                  Instant retainedFrom) {
+        List<Candidate> out = new ArrayList<>(hits.size());
+        for (Scored<SessionTurn> h : hits) {
+            if (keep(h.item(), currentSession, currentSessionFromSeq, retainedFrom)) {
+                out.add(Candidate.of(h.item(), policy.episodeImportance()));
+            }
+        }
+        return out;
+    }
+
+    private static boolean keep(SessionTurn t, String currentSession, long currentSessionFromSeq,
+                                Instant retainedFrom) {
+        if (t.at().isBefore(retainedFrom)) {
+            return false;
+        }
+        return currentSession == null || !currentSession.equals(t.sessionId()) || t.seq() < currentSessionFromSeq;
+    }
+
+    /** Vector hits above the policy's similarity floor: every vector is somebody's nearest neighbour. */
+    private <T> List<Scored<T>> related(List<Scored<T>> hits) {
+        List<Scored<T>> out = new ArrayList<>(hits.size());
+        for (Scored<T> h : hits) {
+            if (h.score() >= policy.minVectorSimilarity()) {
+                out.add(h);
+            }
+        }
+        return out;
+    }
+
+    private static List<Candidate> memories(List<Scored<dev.reverie.Memory>> hits, Instant now) {
+        List<Candidate> out = new ArrayList<>(hits.size());
+        for (Scored<dev.reverie.Memory> h : hits) {
+            if (!h.item().expired(now)) {
+                out.add(Candidate.of(h.item()));
+            }
+        }
+        return out;
+    }
+
+    private static List<Candidate> observations(List<Scored<dev.reverie.Observation>> hits, Set<MemoryKind> kinds,
+                                                String currentSession) {
+        List<Candidate> out = new ArrayList<>(hits.size());
+        for (Scored<dev.reverie.Observation> h : hits) {
+            if (kinds.contains(h.item().kind())
+                    && (currentSession == null || !currentSession.equals(h.item().sessionId()))) {
+                out.add(Candidate.of(h.item()));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Reciprocal-rank fusion over retrieval modes (lexical, vector). Within a mode, the lists cover
+     * disjoint candidates (memories, observations), so each candidate has one rank per mode. The sum
+     * is normalized so that first place in every mode that returned anything scores 1.
+     */
+    Map<Candidate, Double> fuse(List<List<List<Candidate>>> modes) {
+        int k = policy.rrfK();
+        int usedModes = 0;
+        Map<String, Candidate> byId = new LinkedHashMap<>();
+        Map<String, Double> sums = new LinkedHashMap<>();
+        for (List<List<Candidate>> mode : modes) {
+            boolean used = false;
+            for (List<Candidate> list : mode) {
+                for (int rank = 0; rank < list.size(); rank++) {
+                    Candidate c = list.get(rank);
+                    byId.putIfAbsent(c.id(), c);
+                    sums.merge(c.id(), 1.0 / (k + rank + 1), Double::sum);
+                    used = true;
+                }
+            }
+            if (used) {
+                usedModes++;
+            }
+        }
+        Map<Candidate, Double> out = new LinkedHashMap<>();
+        double best = (double) usedModes / (k + 1);
+        for (Map.Entry<String, Double> e : sums.entrySet()) {
+            out.put(byId.get(e.getKey()), Math.min(1.0, e.getValue() / best));
+        }
+        return out;
+    }
+
+    List<ScoredCandidate> score(Map<Candidate, Double> relevance, Instant now) {
+        List<ScoredCandidate> out = new ArrayList<>(relevance.size());
+        double halfLifeMs = policy.recencyHalfLife().toMillis();
+        for (Map.Entry<Candidate, Double> e : relevance.entrySet()) {
+            Candidate c = e.getKey();
+            double rel = e.getValue();
+            if (rel <= 0) {
+                continue;
+            }
+            long ageMs = Math.max(0, Duration.between(c.lastSeen(), now).toMillis());
+            double recency = Math.pow(0.5, ageMs / halfLifeMs);
+            double trust = 1.0;
+            if (c.provenance().trust() == Trust.THIRD_PARTY) {
+                trust *= policy.thirdPartyFactor();
+            }
+            if (c.provenance().outcome() == Outcome.FAILED) {
+                trust *= policy.failedFactor();
+            }
+            double s = (policy.relevanceWeight() * rel + policy.importanceWeight() * c.importance() / 100.0
+                    + policy.recencyWeight() * recency) * trust;
+            out.add(new ScoredCandidate(c, s, rel, recency, trust));
+        }
+        out.sort(Comparator.comparingDouble(ScoredCandidate::score).reversed()
+                .thenComparing(sc -> sc.candidate().id()));
+        return out;
+    }
+
+    /**
+     * Maximal marginal relevance: trade score against similarity to what is already chosen. Each
+     * candidate's highest similarity to the chosen set is kept up to date as picks are made, so a
+     * pair's similarity is computed once (pool x limit comparisons, not pool x limit squared: with
+     * 384-dimensional vectors that difference dominated buildContext).
+     */
+    List<ScoredCandidate> diversify(List<ScoredCandidate> ranked, int limit) {
+        return diversify(ranked, limit, Integer.MAX_VALUE);
+    }
+
+    /**
+     * MMR bounded by what can still fit: picking stops once the picks' estimated tokens reach
+     * {@link #OVERPICK} times {@code tokenBudget} (the packer skips what does not fit, so it gets a
+     * margin), which keeps the cost proportional to the budget, not to the candidates found. Term
+     * sets are interned to sorted int arrays when first compared (see {@link TermSets}).
+     */
+    List<ScoredCandidate> diversify(List<ScoredCandidate> ranked, int limit, int tokenBudget) {
+        double lambda = policy.mmrLambda();
+        int n = ranked.size();
+        // term sets are built on first comparison: most candidates never reach the top of the heap
+        TermSets terms = new TermSets(ranked);
+        // lazy greedy: a candidate's MMR value only falls as picks are added, so its similarity to the
+        // picks made since it was last looked at is computed only when it reaches the top of the heap;
+        // ties go to the earlier-ranked candidate, exactly as a full scan would choose
+        double[] maxSim = new double[n];
+        int[] seen = new int[n];
+        double[] value = new double[n];
+        java.util.PriorityQueue<Integer> heap = new java.util.PriorityQueue<>(Math.max(1, n), (a, b) -> {
+            int byValue = Double.compare(value[b], value[a]);
+            return byValue != 0 ? byValue : Integer.compare(a, b);
+        });
+        for (int c = 0; c < n; c++) {
+            value[c] = lambda * ranked.get(c).score();
+            heap.add(c);
+        }
+        long budget = tokenBudget == Integer.MAX_VALUE ? Long.MAX_VALUE : (long) (OVERPICK * tokenBudget);
+        long estimated = 0;
+        List<Integer> picks = new ArrayList<>();
+        List<ScoredCandidate> chosen = new ArrayList<>();
+        while (!heap.isEmpty() && chosen.size() < limit && estimated < budget) {
+            int top = heap.poll();
+            if (seen[top] < picks.size()) {
+                Candidate candidate = ranked.get(top).candidate();
+                // once its value falls behind the next in heap order it cannot be picked this round: the
+                // remaining picks are compared when it next reaches the top (its value stays an upper
+                // bound, so the picks are the same as with every similarity computed at once)
+                Integer next = heap.peek();
+                double score = ranked.get(top).score();
+                for (int p = seen[top]; p < picks.size(); p++) {
+                    int pick = picks.get(p);
+                    maxSim[top] = Math.max(maxSim[top], similarity(candidate, ranked.get(pick).candidate(),
+                            terms, top, pick));
+                    seen[top] = p + 1;
+                    value[top] = lambda * score - (1 - lambda) * maxSim[top];
+                    if (next != null && heap.comparator().compare(next, top) < 0) {
+                        break;
+                    }
+                }
+                heap.add(top);
+                continue;
+            }
+            picks.add(top);
+            chosen.add(ranked.get(top));
+            estimated += estimatedTokens(ranked.get(top).candidate());
+        }
+        return chosen;
+    }
+
+    /**
+     * The candidates' term sets as sorted arrays of 64-bit term hashes, looked up when first asked
+     * for, so each similarity is a merge, not hashing. Not thread-safe: one per diversification.
+     */
+    private static final class TermSets {
+        private final List<ScoredCandidate> ranked;
+        private final long[][] terms;
+
+        TermSets(List<ScoredCandidate> ranked) {
+            this.ranked = ranked;
+            this.terms = new long[ranked.size()][];
+        }
+
+        long[] of(int c) {
+            long[] ids = terms[c];
+            if (ids == null) {
+                ids = TERM_SETS.of(ranked.get(c).candidate().text());
+                terms[c] = ids;
+            }
+            return ids;
+        }
+    }
+
+    /** Term sets of texts seen recently: the same memories and turns come back call after call. */
+    private static final TermSetCache TERM_SETS = new TermSetCache(1 << 15);
+
+    /** How far past the token budget MMR keeps picking, for the packer to choose among. */
+    static final double OVERPICK = 1.5;
+
+    /** A cheap upper-side estimate of a candidate's line: ~4 characters a token plus the line's dressing. */
+    private static int estimatedTokens(Candidate c) {
+        return c.text().length() / 4 + 8;
+    }
+
+    private static double similarity(Candidate a, Candidate b, TermSets terms, int ia, int ib) {
+        if (a.embedding() != null && b.embedding() != null && a.embedding().dimension() == b.embedding().dimension()) {
+            return Math.max(0, a.embedding().cosine(b.embedding()));
+        }
+        return TermSetCache.jaccard(terms.of(ia), terms.of(ib));
+    }
+}

@@ -1,0 +1,392 @@
+package dev.reverie;
+
+import dev.reverie.SecretValidator.Span;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+
+/**
+ * The judgement behind the labelled-secret rules: whether a key such as {@code DB_PASSWORD},
+ * {@code "apiKey"} or {@code client-secret} names a secret, whether its value is a real one rather
+ * than a placeholder, and how far a password disclosed in prose runs. Stateless and thread-safe.
+ *
+ * <p>A key is <em>strong</em> when it is quoted (JSON), compound ({@code db_password},
+ * {@code clientSecret}), upper case ({@code PASSWORD}) or exported: any non-placeholder value after it
+ * is a secret. A bare prose word ({@code password}, {@code token}) is weak: after it the value must
+ * look like a secret (a password that is not an ordinary word; a token of 8+ characters with a
+ * letter and a digit), and {@code password:} followed by words is left to the passphrase rule.
+ */
+final class SecretAssignments {
+
+    private SecretAssignments() {
+    }
+
+    /** A word set; the lists may repeat a word. */
+    private static Set<String> words(String... words) {
+        return Set.copyOf(Arrays.asList(words));
+    }
+
+    /** Key parts that make a compound key a non-secret setting: {@code token_count}, {@code api_key_id}, {@code password_hint}. */
+    private static final Set<String> NOT_SECRET_PARTS = words("id", "ids", "name", "names", "type", "url", "uri",
+            "file", "path", "length", "len", "size", "count", "expiry", "expires", "expiration", "ttl", "header",
+            "endpoint", "region", "user", "username", "enabled", "enable", "format", "version", "limit", "limits",
+            "timeout", "max", "min", "num", "foreign", "primary", "sort", "partition", "cache", "unique", "index",
+            "field", "column", "prefix", "hint", "label", "policy", "rotation", "reset", "tokens", "keys", "secrets",
+            "required", "env", "var", "location", "dir", "bits", "algorithm", "alg", "mode", "store", "manager",
+            "usage", "chars", "strength", "changed", "updated", "created", "at", "date", "time");
+
+    private static final Set<String> SECRET_PARTS = words("secret", "token", "apikey", "credential", "credentials",
+            "auth", "authtoken", "accesstoken", "accesskey", "secretkey", "privatekey", "signature", "sig", "sas",
+            "pat", "bearer", "cookie", "session", "sessionid");
+
+    /** Words that follow a password label in ordinary prose ("the password is wrong", "senha: use a mesma"). */
+    static final Set<String> NOT_A_PASSWORD = words(
+            "wrong", "incorrect", "invalid", "correct", "right", "required", "needed", "mandatory", "optional",
+            "empty", "blank", "missing", "expired", "weak", "strong", "short", "long", "secure", "insecure",
+            "same", "different", "changed", "reset", "new", "old", "case", "case-sensitive", "sensitive", "hidden",
+            "saved", "stored", "encrypted", "hashed", "protected", "forgotten", "lost", "unknown", "please", "set",
+            "ok", "okay", "fine", "attached", "sent", "written", "off", "back", "secret", "confidential", "personal",
+            "private", "default", "none", "null", "n/a", "complicated", "complex", "simple", "easy", "hard",
+            "difficult", "obvious", "weird", "strange", "funny", "stupid", "silly", "terrible", "bad", "good",
+            "great", "useless", "broken", "locked", "blocked", "disabled", "enabled", "working", "valid", "unique",
+            "random", "temporary", "permanent", "generated", "shared", "public", "known", "needed", "changing",
+            "expiring", "field", "manager", "hint", "reminder", "see", "check", "ask", "look", "contact", "use",
+            "type", "enter", "click", "try", "change", "update", "keep", "remember", "forget", "something",
+            "anything", "nothing", "everything", "whatever", "somewhere", "below", "above", "attached", "inside",
+            "mesma", "mesmo", "errada", "errado", "incorreta", "incorreto", "inválida", "invalida", "inválido",
+            "invalido", "correta", "correto", "obrigatória", "obrigatoria", "necessária", "necessaria", "vazia",
+            "fraca", "forte", "curta", "longa", "segura", "nova", "antiga", "expirada", "diferente", "alterada",
+            "trocada", "bloqueada", "padrão", "padrao", "secreta", "segredo", "confidencial", "pessoal", "privada",
+            "anotada", "escrita", "salva", "guardada", "difícil", "dificil", "fácil", "facil", "simples",
+            "complicada", "temporária", "temporaria", "aleatória", "aleatoria", "campo", "gerenciador", "dica",
+            "ver", "veja", "pergunte", "consulte", "olhe", "fale", "usar", "use", "digite", "igual", "algo", "nada",
+            "tudo", "enorme", "grande", "pequena", "fácil", "boa", "ruim", "péssima", "pessima", "esquecida",
+            "obrigatório", "obrigatorio", "necessário", "necessario", "opcional", "fraco", "curto", "longo",
+            "seguro", "novo", "antigo", "secreto", "privado", "temporário", "temporario", "aleatório", "aleatorio",
+            "pequeno", "bom", "péssimo", "pessimo", "único", "unico", "única", "unica", "comprida", "comprido",
+            "sensível", "sensivel", "intransferível", "intransferivel", "pessoal", "case", "numérica", "numerica");
+
+    /** Function words: a passphrase holds none of them, prose always does. */
+    static final Set<String> FUNCTION_WORDS = words(
+            "a", "an", "the", "my", "your", "his", "her", "our", "their", "its", "it's", "it", "this", "that",
+            "these", "those", "to", "of", "in", "on", "at", "for", "with", "by", "from", "about", "as", "into",
+            "than", "too", "very", "so", "not", "no", "yes", "still", "also", "just", "only", "really", "quite",
+            "now", "then", "again", "always", "never", "ever", "every", "each", "all", "some", "any", "being",
+            "been", "be", "is", "was", "are", "were", "will", "would", "should", "can", "could", "must", "might",
+            "may", "has", "have", "had", "do", "does", "did", "i", "i'm", "you", "he", "she", "we", "they", "me",
+            "him", "us", "them", "what", "which", "who", "where", "when", "how", "why", "today", "yesterday",
+            "tomorrow", "here", "there", "already", "since", "until", "like", "more", "less", "much", "many",
+            "enough", "actually", "probably", "maybe", "perhaps", "definitely", "literally", "basically", "way",
+            "kind", "sort", "bit", "lot", "time", "times", "one", "something", "same", "different", "up", "out",
+            "down", "over", "after", "before", "under", "and", "or", "but", "because", "if", "though", "although",
+            "while", "either", "neither", "nor", "o", "os", "as", "um", "uma", "uns", "umas", "de", "do", "da",
+            "dos", "das", "em", "no", "na", "nos", "nas", "por", "pelo", "pela", "para", "pra", "com", "sem", "que",
+            "se", "muito", "muita", "mais", "menos", "bem", "mal", "não", "nao", "sim", "já", "ja", "ainda",
+            "sempre", "nunca", "também", "tambem", "só", "demais", "bastante", "tão", "tao", "meu", "minha", "seu",
+            "sua", "teu", "tua", "nosso", "nossa", "dele", "dela", "este", "esta", "esse", "essa", "isso", "isto",
+            "aquilo", "agora", "hoje", "ontem", "amanhã", "amanha", "aqui", "ali", "lá", "la", "é", "eh", "era",
+            "foi", "ser", "está", "esta", "estava", "tem", "tinha", "vai", "eu", "ele", "ela", "nós", "nos",
+            "eles", "elas", "você", "voce", "vocês", "quando", "onde", "como", "porque", "pois", "mas", "ou", "e",
+            "então", "entao", "até", "ate", "desde", "depois", "antes", "sobre", "todo", "toda", "todos", "todas",
+            "cada", "algum", "alguma", "nenhum", "nenhuma", "vez", "vezes", "coisa", "tipo", "jeito");
+
+    /** Words that end a passphrase's clause: "my password is hunter2 and my pin is 1234". */
+    private static final Set<String> CONJUNCTIONS = words("and", "but", "or", "so", "because", "since", "though",
+            "although", "while", "which", "then", "if", "when", "unless", "e", "mas", "ou", "porque", "pois",
+            "então", "entao", "que", "quando", "se", "enquanto", "embora", "caso");
+
+    private static final String CLAUSE_END = ".,;:!?)]}\"'”’»…";
+
+    /** At most this many words in a passphrase. */
+    private static final int MAX_WORDS = 8;
+
+    static Span check(String text, Matcher m, int start, int end, boolean password) {
+        String key = m.group("id");
+        boolean quotedKey = m.group("q") != null;
+        boolean exported = m.group("ex") != null;
+        String sep = m.group("sep");
+        List<String> parts = parts(key);
+        boolean compound = parts.size() > 1;
+        boolean quotedValue = text.charAt(start) == '"' || text.charAt(start) == '\'';
+        boolean spacedEquals = !sep.equals(":") && start > 0 && Character.isWhitespace(text.charAt(start - 1));
+        // "AccountKey= field goes in…" is prose; env files and code write KEY=value or key = "value"
+        boolean strong = (quotedKey || compound || exported || isUpperCaseWord(key)) && (quotedValue || !spacedEquals);
+        if (password) {
+            if (!namesPassword(key, parts, compound)) {
+                return null;
+            }
+            if (!strong && sep.equals(":")) {
+                return null; // "password: correct horse battery staple" is the passphrase rule's
+            }
+        } else if (!namesSecret(parts, compound)) {
+            return null;
+        }
+        Span v = unquote(text, start, end);
+        if (v == null) {
+            return null;
+        }
+        String value = text.substring(v.start(), v.end());
+        if (isPlaceholder(value)) {
+            return null;
+        }
+        String lower = value.toLowerCase(Locale.ROOT);
+        if (password) {
+            if (strong) {
+                return v;
+            }
+            return value.length() >= 3 && !NOT_A_PASSWORD.contains(lower) && !FUNCTION_WORDS.contains(lower) ? v : null;
+        }
+        if (!strong) {
+            return value.length() >= 8 && SecretValidator.hasDigit(value, 0, value.length())
+                    && SecretValidator.hasLetter(value, 0, value.length()) ? v : null;
+        }
+        if (value.length() < 4 || lower.equals("true") || lower.equals("false")) {
+            return null;
+        }
+        boolean allDigits = !value.chars().anyMatch(c -> c < '0' || c > '9');
+        return allDigits && value.length() < 12 ? null : v;
+    }
+
+    /**
+     * A password disclosed in prose, starting at {@code start}: a quoted value whole, otherwise the
+     * words up to the end of the clause (punctuation, a line break, a conjunction, at most 8 words).
+     * One word is a password unless it is an ordinary word ("wrong", "fraca"); several words are a
+     * passphrase unless the clause reads as prose (a function word in it), in which case only a
+     * first word that is not ordinary is taken ("the wifi password is Flamengo1981 for guests").
+     */
+    static Span passphrase(String text, int start) {
+        int len = text.length();
+        if (start >= len || text.startsWith("[REDACTED:", start)) {
+            return null;
+        }
+        char open = text.charAt(start);
+        int closeAt = closingQuote(open);
+        if (closeAt >= 0) {
+            char close = (char) closeAt;
+            for (int i = start + 1; i < Math.min(len, start + 130); i++) {
+                char c = text.charAt(i);
+                if (c == '\n' || c == '\r') {
+                    return null;
+                }
+                if (c == close) {
+                    return i > start + 1 ? new Span(start + 1, i) : null;
+                }
+            }
+            return null;
+        }
+        List<int[]> words = new ArrayList<>();
+        int pos = start;
+        while (words.size() < MAX_WORDS && pos < len) {
+            int ws = pos;
+            while (pos < len && !Character.isWhitespace(text.charAt(pos))) {
+                pos++;
+            }
+            int te = pos;
+            while (te > ws && CLAUSE_END.indexOf(text.charAt(te - 1)) >= 0) {
+                te--;
+            }
+            if (te == ws) {
+                break;
+            }
+            String w = text.substring(ws, te).toLowerCase(Locale.ROOT);
+            if (!words.isEmpty() && (CONJUNCTIONS.contains(w) || w.startsWith("[redacted:"))) {
+                break;
+            }
+            words.add(new int[] {ws, te});
+            if (te < pos) {
+                break; // sentence or clause punctuation after the word
+            }
+            int gap = pos;
+            while (pos < len && (text.charAt(pos) == ' ' || text.charAt(pos) == '\t')) {
+                pos++;
+            }
+            if (pos >= len || pos - gap > 2 || "\n\r(-–—[".indexOf(text.charAt(pos)) >= 0) {
+                break;
+            }
+        }
+        if (words.isEmpty()) {
+            return null;
+        }
+        String first = text.substring(words.get(0)[0], words.get(0)[1]).toLowerCase(Locale.ROOT);
+        boolean ordinaryFirst = NOT_A_PASSWORD.contains(first) || FUNCTION_WORDS.contains(first)
+                || looksLikeParticiple(first);
+        Span firstOnly = ordinaryFirst || first.length() < 2 ? null : new Span(words.get(0)[0], words.get(0)[1]);
+        if (ARTICLES.contains(first) && words.size() >= 4 && noneOrdinary(text, words)) {
+            return new Span(words.get(0)[0], words.get(words.size() - 1)[1]); // "the quick brown fox"
+        }
+        if (words.size() == 1 || FUNCTION_WORDS.contains(first)) {
+            return firstOnly;
+        }
+        for (int i = 1; i < words.size(); i++) {
+            String w = text.substring(words.get(i)[0], words.get(i)[1]).toLowerCase(Locale.ROOT);
+            if (FUNCTION_WORDS.contains(w)) {
+                return firstOnly;
+            }
+        }
+        if (ordinaryFirst && words.size() < 3) {
+            return null;
+        }
+        return new Span(words.get(0)[0], words.get(words.size() - 1)[1]);
+    }
+
+    /** "emailed", "changing", "alterada", "esquecido": a lower-case participle describes a password, it is not one. */
+    static boolean looksLikeParticiple(String word) {
+        if (word.length() < 5) {
+            return false;
+        }
+        for (int i = 0; i < word.length(); i++) {
+            if (!Character.isLowerCase(word.charAt(i))) {
+                return false;
+            }
+        }
+        for (String end : PARTICIPLE_ENDINGS) {
+            if (word.endsWith(end)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static final List<String> PARTICIPLE_ENDINGS = List.of("ed", "ing", "ado", "ada", "ido", "ida", "ados",
+            "adas", "idos", "idas", "ando", "endo", "indo", "ório", "ória", "ível", "ável", "oso", "osa");
+
+    private static final Set<String> ARTICLES = words("the", "a", "an", "o", "um", "uma");
+
+    /** Whether no word after the first is a function word or an ordinary word about passwords. */
+    private static boolean noneOrdinary(String text, List<int[]> words) {
+        for (int i = 1; i < words.size(); i++) {
+            String w = text.substring(words.get(i)[0], words.get(i)[1]).toLowerCase(Locale.ROOT);
+            if (FUNCTION_WORDS.contains(w) || NOT_A_PASSWORD.contains(w) || looksLikeParticiple(w)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The value without its quotes, or without trailing sentence punctuation when bare; null when empty. */
+    static Span unquote(String text, int start, int end) {
+        if (end - start >= 2) {
+            char q = text.charAt(start);
+            if ((q == '"' || q == '\'') && text.charAt(end - 1) == q) {
+                return end - start > 2 ? new Span(start + 1, end - 1) : null;
+            }
+        }
+        return trimValue(text, start, end);
+    }
+
+    /** Drops trailing sentence punctuation from a bare value; null when nothing is left. */
+    static Span trimValue(String text, int start, int end) {
+        while (end > start && ".,;:)]}>".indexOf(text.charAt(end - 1)) >= 0) {
+            end--;
+        }
+        return end > start ? new Span(start, end) : null;
+    }
+
+    /** Template values, references and masks, which hide no secret: {@code ${DB_PASS}}, {@code <token>}, {@code ****}. */
+    static boolean isPlaceholder(String value) {
+        String v = value.toLowerCase(Locale.ROOT);
+        if (v.startsWith("[redacted") || v.startsWith("$") || v.startsWith("{{") || v.startsWith("<")
+                || v.startsWith("%") || v.startsWith("process.env") || v.startsWith("os.environ")
+                || v.startsWith("os.getenv") || v.startsWith("env(") || v.startsWith("your_")
+                || v.startsWith("your-") || v.startsWith("<your")) {
+            return true;
+        }
+        if (v.equals("null") || v.equals("none") || v.equals("nil") || v.equals("undefined") || v.equals("true")
+                || v.equals("false") || v.equals("redacted") || v.equals("hidden")) {
+            return true;
+        }
+        for (int i = 0; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (c != '*' && c != 'x' && c != '.' && c != '•' && c != '…' && c != '-' && c != '#') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean namesPassword(String key, List<String> parts, boolean compound) {
+        String lower = key.toLowerCase(Locale.ROOT);
+        if (!(lower.contains("password") || lower.contains("passwd") || lower.contains("passphrase")
+                || lower.contains("senha") || lower.contains("passcode") || parts.contains("pwd")
+                || (compound && (parts.contains("pass") || parts.contains("pw"))))) {
+            return false;
+        }
+        return !NOT_SECRET_PARTS.contains(parts.get(parts.size() - 1)) && !parts.contains("hint")
+                && !parts.contains("policy") && !parts.contains("reset");
+    }
+
+    private static boolean namesSecret(List<String> parts, boolean compound) {
+        boolean secret = false;
+        for (int i = 0; i < parts.size(); i++) {
+            String p = parts.get(i);
+            if (NOT_SECRET_PARTS.contains(p)) {
+                return false;
+            }
+            if (SECRET_PARTS.contains(p) || (compound && (p.equals("key") || p.equals("pass")))) {
+                secret = true;
+            }
+        }
+        return secret;
+    }
+
+    /** The lower-case parts of a key split at {@code _ - .} and camel case: {@code clientSecretKey → client, secret, key}. */
+    static List<String> parts(String key) {
+        List<String> out = new ArrayList<>(4);
+        StringBuilder cur = new StringBuilder();
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (c == '_' || c == '-' || c == '.') {
+                flush(out, cur);
+                continue;
+            }
+            if (Character.isUpperCase(c) && cur.length() > 0) {
+                char prev = key.charAt(i - 1);
+                boolean nextLower = i + 1 < key.length() && Character.isLowerCase(key.charAt(i + 1));
+                if (Character.isLowerCase(prev) || Character.isDigit(prev) || (Character.isUpperCase(prev) && nextLower)) {
+                    flush(out, cur);
+                }
+            }
+            cur.append(Character.toLowerCase(c));
+        }
+        flush(out, cur);
+        if (out.isEmpty()) {
+            out.add("");
+        }
+        return out;
+    }
+
+    private static void flush(List<String> out, StringBuilder cur) {
+        if (cur.length() > 0) {
+            out.add(cur.toString());
+            cur.setLength(0);
+        }
+    }
+
+    private static boolean isUpperCaseWord(String key) {
+        boolean letter = false;
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (Character.isLowerCase(c)) {
+                return false;
+            }
+            letter |= Character.isLetter(c);
+        }
+        return letter && key.length() > 1;
+    }
+
+    private static int closingQuote(char open) {
+        return switch (open) {
+            case '"' -> '"';
+            case '\'' -> '\'';
+            case '“' -> '”';
+            case '‘' -> '’';
+            case '«' -> '»';
+            case '`' -> '`';
+            default -> -1;
+        };
+    }
+}

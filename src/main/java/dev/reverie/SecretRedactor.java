@@ -1,0 +1,148 @@
+package dev.reverie;
+
+import dev.reverie.SecretValidator.Span;
+import dev.reverie.internal.Checks;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+
+/**
+ * Replaces secrets in free text by {@code [REDACTED:<type>]} before anything is stored. The rules
+ * are data, {@code secret-rules.tsv} next to this class (modelled on gitleaks' rule set): provider
+ * keys and tokens (AWS, GitHub, GitLab, Slack, Stripe, Google, OpenAI, Anthropic, Twilio, Mailgun,
+ * SendGrid, npm, PyPI, Hugging Face, Discord, Telegram, Shopify, Square, Heroku, DigitalOcean, Azure
+ * and more), JWTs, PEM private keys, credentials in URLs and connection strings, bearer and basic
+ * authorization, {@code *_KEY / *_TOKEN / *_SECRET / *_PASSWORD} assignments (env, YAML, JSON),
+ * passwords disclosed in English or Portuguese prose (the label is kept, the value goes, a
+ * passphrase to the end of its clause), and card numbers (Luhn), CPF numbers (check digits) and
+ * IBANs (mod-97).
+ *
+ * <p>Like gitleaks, each rule runs only when one of its keywords occurs in the lower-cased text (or
+ * the text has enough digits, or a long enough unbroken run), so a sentence with no secret-like
+ * marker costs one lower-casing pass and one keyword scan (only the keywords that start with
+ * the character at hand are compared). No pattern can backtrack
+ * catastrophically (every repetition is bounded or followed by a literal). Matches that overlap an
+ * earlier {@code [REDACTED:…]} marker are skipped, so redaction is idempotent. Immutable and
+ * thread-safe: one instance serves every thread.
+ */
+final class SecretRedactor {
+
+    private static final String MARKER_PREFIX = "[REDACTED:";
+
+    private final SecretRules rules;
+
+    /** A redactor with every built-in rule (the rule file is parsed once, on first use). */
+    SecretRedactor() {
+        this(SecretRules.builtIn());
+    }
+
+    SecretRedactor(SecretRules rules) {
+        this.rules = rules;
+    }
+
+    /** The ids of the rules, in the order they run. */
+    List<String> ruleIds() {
+        return rules.rules().stream().map(SecretRule::id).toList();
+    }
+
+    /**
+     * Redacts {@code text}.
+     *
+     * @throws IllegalArgumentException if {@code text} is null
+     */
+    Redaction redact(String text) {
+        Checks.notNull("text", text);
+        if (text.length() < 6) {
+            return Redaction.unchanged(text);
+        }
+        String lower = text.toLowerCase(Locale.ROOT);
+        int digits = 0;
+        int longestRun = 0;
+        int run = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c >= '0' && c <= '9') {
+                digits++;
+            }
+            if (Character.isWhitespace(c)) {
+                run = 0;
+            } else if (++run > longestRun) {
+                longestRun = run;
+            }
+        }
+        boolean[] present = new boolean[rules.keywords().size()];
+        rules.findKeywords(lower, present);
+        String current = text;
+        Map<String, Integer> counts = null;
+        for (SecretRule rule : rules.rules()) {
+            if (!rule.mayMatch(digits, longestRun, present)) {
+                continue;
+            }
+            Matcher m = rule.pattern().matcher(current);
+            StringBuilder out = null;
+            int last = 0;
+            int found = 0;
+            boolean markers = current.contains(MARKER_PREFIX);
+            while (m.find()) {
+                int start = rule.groupStart(m);
+                if (start < 0) {
+                    continue;
+                }
+                Span span = rule.validator().check(current, m, start, rule.groupEnd(m));
+                if (span == null || span.end() <= span.start() || span.start() < last
+                        || (markers && overlapsMarker(current, span.start(), span.end()))) {
+                    continue;
+                }
+                if (out == null) {
+                    out = new StringBuilder(current.length());
+                }
+                out.append(current, last, span.start()).append(Redaction.marker(rule.type()));
+                last = span.end();
+                found++;
+            }
+            if (out != null) {
+                out.append(current, last, current.length());
+                current = out.toString();
+                if (counts == null) {
+                    counts = new LinkedHashMap<>();
+                }
+                counts.merge(rule.type(), found, Integer::sum);
+            }
+        }
+        if (counts == null) {
+            return Redaction.unchanged(text);
+        }
+        int total = 0;
+        for (int c : counts.values()) {
+            total += c;
+        }
+        return new Redaction(current, counts, total);
+    }
+
+    /** Whether {@code [start, end)} contains or lies inside a {@code [REDACTED:…]} marker. */
+    private static boolean overlapsMarker(String text, int start, int end) {
+        int from = Math.max(0, start - 40);
+        int i = text.indexOf(MARKER_PREFIX, from);
+        while (i >= 0 && i < end) {
+            int close = text.indexOf(']', i);
+            if (close < 0 || close >= start) {
+                return true;
+            }
+            i = text.indexOf(MARKER_PREFIX, i + 1);
+        }
+        return false;
+    }
+
+    /** Luhn check over the digits of {@code candidate}, separators ignored. */
+    static boolean luhn(String candidate) {
+        return SecretValidator.luhn(candidate);
+    }
+
+    /** Whether {@code candidate} is a card number: length, grouping, issuer digit and Luhn. */
+    static boolean isCardNumber(String candidate) {
+        return SecretValidator.isCardNumber(candidate);
+    }
+}

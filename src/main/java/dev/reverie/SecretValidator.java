@@ -1,0 +1,419 @@
+package dev.reverie;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+
+/**
+ * The checks a rule in {@code secret-rules.tsv} can name in its {@code validator} column: each
+ * decides whether a match is a secret and returns the exact span to replace (it may narrow the
+ * match, e.g. drop quotes or sentence punctuation, or widen it, e.g. a passphrase to the end of its
+ * clause), or {@code null} to keep the text. Stateless and thread-safe.
+ */
+enum SecretValidator {
+
+    /** Every match is a secret. */
+    NONE {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            return new Span(start, end);
+        }
+    },
+    /** The secret holds a letter and a digit. */
+    MIXED {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            return hasLetter(text, start, end) && hasDigit(text, start, end) ? new Span(start, end) : null;
+        }
+    },
+    /** The secret holds an upper-case letter, a lower-case letter and a digit (random-looking keys). */
+    MIXED_CASE {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            boolean upper = false;
+            boolean lower = false;
+            for (int i = start; i < end; i++) {
+                char c = text.charAt(i);
+                upper |= c >= 'A' && c <= 'Z';
+                lower |= c >= 'a' && c <= 'z';
+            }
+            return upper && lower && hasDigit(text, start, end) ? new Span(start, end) : null;
+        }
+    },
+    /** The secret holds a digit (a bearer token, not "bearer bonds"). */
+    HAS_DIGIT {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            return hasDigit(text, start, end) ? new Span(start, end) : null;
+        }
+    },
+    /** Shannon entropy of at least 3 bits per character: random, not a word. */
+    ENTROPY {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            return entropy(text, start, end) >= 3.0 ? new Span(start, end) : null;
+        }
+    },
+    /** A 40-character base64 run is an AWS secret only with mixed case, a digit or symbol, and "aws"/"secret" before it. */
+    AWS_SECRET {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            boolean upper = false;
+            boolean lower = false;
+            boolean other = false;
+            for (int i = start; i < end; i++) {
+                char c = text.charAt(i);
+                if (c >= 'A' && c <= 'Z') {
+                    upper = true;
+                } else if (c >= 'a' && c <= 'z') {
+                    lower = true;
+                } else {
+                    other = true;
+                }
+            }
+            if (!(upper && lower && other)) {
+                return null;
+            }
+            String before = text.substring(Math.max(0, start - 80), start).toLowerCase(Locale.ROOT);
+            return before.contains("aws") || before.contains("secret") ? new Span(start, end) : null;
+        }
+    },
+    /** {@code Basic <base64>} whose payload decodes to printable {@code user:password}. */
+    BASIC_AUTH {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            try {
+                String decoded = new String(Base64.getDecoder().decode(text.substring(start, end)),
+                        StandardCharsets.UTF_8);
+                int colon = decoded.indexOf(':');
+                if (colon < 0 || colon == decoded.length() - 1) {
+                    return null;
+                }
+                for (int i = 0; i < decoded.length(); i++) {
+                    if (decoded.charAt(i) < 0x20 || decoded.charAt(i) == 0xFFFD) {
+                        return null;
+                    }
+                }
+                return new Span(start, end);
+            } catch (IllegalArgumentException notBase64) {
+                return null;
+            }
+        }
+    },
+    /** Card numbers: 13–19 digits in a card grouping, an issuer's first digit, and the Luhn check. */
+    LUHN {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            return isCardNumber(text.substring(start, end)) ? new Span(start, end) : null;
+        }
+    },
+    /** Brazilian CPF: 11 digits, not all equal, both check digits right. */
+    CPF {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            return isCpf(text.substring(start, end)) ? new Span(start, end) : null;
+        }
+    },
+    /** A bare 11-digit CPF: as {@link #CPF}, and not announced as a phone number. */
+    CPF_BARE {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            if (!isCpf(text.substring(start, end))) {
+                return null;
+            }
+            String before = text.substring(Math.max(0, start - 30), start).toLowerCase(Locale.ROOT);
+            for (String phone : PHONE_WORDS) {
+                if (before.contains(phone)) {
+                    return null;
+                }
+            }
+            return new Span(start, end);
+        }
+    },
+    /** IBAN: the longest prefix of the match, at a character boundary, of 15–34 characters passing mod-97. */
+    IBAN {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            for (int e = end; e > start; e--) {
+                char last = text.charAt(e - 1);
+                if (last == ' ') {
+                    continue;
+                }
+                String compact = text.substring(start, e).replace(" ", "");
+                if (compact.length() < 15) {
+                    return null;
+                }
+                if (compact.length() <= 34 && ibanMod97(compact)) {
+                    return new Span(start, e);
+                }
+            }
+            return null;
+        }
+    },
+    /**
+     * {@code KEY=value}, {@code key: value}, {@code "key": "value"}: the key (named group {@code id})
+     * must name a secret, the value (group {@code s}) must not be a placeholder; see
+     * {@link SecretAssignments}.
+     */
+    ASSIGNMENT_PASSWORD {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            return SecretAssignments.check(text, m, start, end, true);
+        }
+    },
+    /** As {@link #ASSIGNMENT_PASSWORD} for API keys, tokens and secrets. */
+    ASSIGNMENT_SECRET {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            return SecretAssignments.check(text, m, start, end, false);
+        }
+    },
+    /**
+     * A password disclosed in prose ("my password is X", "a senha é: X"): the value runs to the end
+     * of its clause, so a multi-word passphrase is taken whole; see {@link SecretAssignments#passphrase}.
+     */
+    PASSPHRASE {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            return SecretAssignments.passphrase(text, start);
+        }
+    },
+    /**
+     * {@code user:password} in a URL: any characters in the password ({@code @ # : / ?} included, up
+     * to the last {@code @} before the host), but not a port followed by a path, which is
+     * {@code host:8080/x?mail=a@b.com}.
+     */
+    USERINFO {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            int colon = text.indexOf(':', start);
+            int i = colon + 1;
+            while (i < end && text.charAt(i) >= '0' && text.charAt(i) <= '9') {
+                i++;
+            }
+            if (i > colon + 1 && i < end && "/?#".indexOf(text.charAt(i)) >= 0) {
+                return null;
+            }
+            return new Span(start, end);
+        }
+    },
+    /**
+     * A password after a weak label ("pass: X"): after another word ("boarding pass: B12") it must
+     * look like one (a digit, a symbol or inner capitals); at the start of a line or after
+     * punctuation ("user: ana / pass: letmein") any value that is not an ordinary word.
+     */
+    WEAK_PASSWORD {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            Span s = SecretAssignments.trimValue(text, start, end);
+            if (s == null || SecretAssignments.isPlaceholder(text.substring(s.start(), s.end()))) {
+                return null;
+            }
+            int before = m.start() - 1;
+            while (before >= 0 && (text.charAt(before) == ' ' || text.charAt(before) == '\t')) {
+                before--;
+            }
+            if (before < 0 || !Character.isLetterOrDigit(text.charAt(before))) {
+                String value = text.substring(s.start(), s.end()).toLowerCase(Locale.ROOT);
+                if (value.length() >= 4 && !SecretAssignments.NOT_A_PASSWORD.contains(value)
+                        && !SecretAssignments.FUNCTION_WORDS.contains(value)) {
+                    return s;
+                }
+            }
+            boolean lower = false;
+            boolean other = false;
+            for (int i = s.start(); i < s.end(); i++) {
+                char c = text.charAt(i);
+                lower |= Character.isLowerCase(c);
+                other |= !Character.isLetter(c);
+            }
+            return other || (lower && hasInnerUpper(text, s)) ? s : null;
+        }
+    };
+
+    /** Decides whether {@code [start, end)}, the rule's group in match {@code m}, is a secret; null keeps it. */
+    abstract Span check(String text, Matcher m, int start, int end);
+
+    /** A span of the text to replace. */
+    record Span(int start, int end) {
+    }
+
+    private static final List<String> PHONE_WORDS = List.of("tel", "cel", "fone", "phone", "whats", "zap",
+            "ligue", "ligar", "call", "mobile", "contato", "contact");
+
+    static final Set<String> ISSUER_FIRST_DIGITS = Set.of("2", "3", "4", "5", "6");
+
+    private static boolean hasInnerUpper(String text, Span s) {
+        for (int i = s.start() + 1; i < s.end(); i++) {
+            if (Character.isUpperCase(text.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static boolean hasDigit(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c >= '0' && c <= '9') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static boolean hasLetter(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (Character.isLetter(s.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static double entropy(String s, int from, int to) {
+        int[] counts = new int[128];
+        int other = 0;
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c < 128) {
+                counts[c]++;
+            } else {
+                other++;
+            }
+        }
+        double n = to - from;
+        double h = 0;
+        for (int c : counts) {
+            if (c > 0) {
+                double p = c / n;
+                h -= p * Math.log(p) / Math.log(2);
+            }
+        }
+        if (other > 0) {
+            double p = other / n;
+            h -= p * Math.log(p) / Math.log(2);
+        }
+        return h;
+    }
+
+    static boolean isCpf(String candidate) {
+        int[] d = new int[11];
+        int n = 0;
+        for (int i = 0; i < candidate.length(); i++) {
+            char c = candidate.charAt(i);
+            if (c >= '0' && c <= '9') {
+                if (n == 11) {
+                    return false;
+                }
+                d[n++] = c - '0';
+            }
+        }
+        if (n != 11) {
+            return false;
+        }
+        boolean allEqual = true;
+        for (int i = 1; i < 11; i++) {
+            allEqual &= d[i] == d[0];
+        }
+        if (allEqual) {
+            return false;
+        }
+        return d[9] == cpfDigit(d, 9) && d[10] == cpfDigit(d, 10);
+    }
+
+    private static int cpfDigit(int[] d, int count) {
+        int sum = 0;
+        for (int i = 0; i < count; i++) {
+            sum += d[i] * (count + 1 - i);
+        }
+        int r = (sum * 10) % 11;
+        return r == 10 ? 0 : r;
+    }
+
+    static boolean ibanMod97(String compact) {
+        if (compact.length() < 5 || !Character.isLetter(compact.charAt(0)) || !Character.isLetter(compact.charAt(1))
+                || !Character.isDigit(compact.charAt(2)) || !Character.isDigit(compact.charAt(3))) {
+            return false;
+        }
+        String rearranged = compact.substring(4) + compact.substring(0, 4);
+        int mod = 0;
+        for (int i = 0; i < rearranged.length(); i++) {
+            char c = rearranged.charAt(i);
+            if (c >= '0' && c <= '9') {
+                mod = (mod * 10 + (c - '0')) % 97;
+            } else if (c >= 'A' && c <= 'Z') {
+                mod = (mod * 100 + (c - 'A' + 10)) % 97;
+            } else {
+                return false;
+            }
+        }
+        return mod == 1;
+    }
+
+    static boolean isCardNumber(String candidate) {
+        int digits = 0;
+        List<Integer> groups = new ArrayList<>(5);
+        int groupLen = 0;
+        for (int i = 0; i < candidate.length(); i++) {
+            char c = candidate.charAt(i);
+            if (c >= '0' && c <= '9') {
+                digits++;
+                groupLen++;
+            } else {
+                groups.add(groupLen);
+                groupLen = 0;
+            }
+        }
+        groups.add(groupLen);
+        if (digits < 13 || digits > 19) {
+            return false;
+        }
+        if (!ISSUER_FIRST_DIGITS.contains(candidate.substring(0, 1))) {
+            return false; // issuer ranges in use: Mastercard 2/5, Amex/Diners/JCB 3, Visa 4, Discover 6
+        }
+        if (groups.size() > 1 && !validGrouping(groups)) {
+            return false;
+        }
+        return luhn(candidate);
+    }
+
+    /** 4-4-4-4(-3) with a shorter last group, or the Amex/Diners 4-6-5 and 4-6-4 shapes. */
+    private static boolean validGrouping(List<Integer> lens) {
+        int n = lens.size();
+        if (n == 3 && lens.get(0) == 4 && lens.get(1) == 6 && (lens.get(2) == 5 || lens.get(2) == 4)) {
+            return true;
+        }
+        for (int i = 0; i < n - 1; i++) {
+            if (lens.get(i) != 4) {
+                return false;
+            }
+        }
+        return lens.get(n - 1) >= 1 && lens.get(n - 1) <= 4;
+    }
+
+    static boolean luhn(String candidate) {
+        int sum = 0;
+        boolean dbl = false;
+        for (int i = candidate.length() - 1; i >= 0; i--) {
+            char c = candidate.charAt(i);
+            if (c < '0' || c > '9') {
+                continue;
+            }
+            int d = c - '0';
+            if (dbl) {
+                d *= 2;
+                if (d > 9) {
+                    d -= 9;
+                }
+            }
+            sum += d;
+            dbl = !dbl;
+        }
+        return sum % 10 == 0;
+    }
+}
