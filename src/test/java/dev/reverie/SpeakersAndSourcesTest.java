@@ -60,11 +60,11 @@ class SpeakersAndSourcesTest {
     }
 
     Turn caroline(String text, int day) {
-        return Turn.user(text).withSpeaker("Caroline").at(day(day));
+        return Turn.user(text).withSpeaker("Priya").at(day(day));
     }
 
     Turn melanie(String text, int day) {
-        return Turn.user(text).withSpeaker("Melanie").at(day(day));
+        return Turn.user(text).withSpeaker("Lena").at(day(day));
     }
 
     @Test
@@ -79,24 +79,24 @@ class SpeakersAndSourcesTest {
                 melanie("My sister came to visit me last weekend.", 14));
         dreamOn(14);
 
-        assertThat(memories("caroline.location", MemoryStatus.ACTIVE)).singleElement()
+        assertThat(memories("priya.location", MemoryStatus.ACTIVE)).singleElement()
                 .satisfies(m -> assertThat(m.value()).isEqualTo("Seattle"));
-        assertThat(memories("caroline.location", MemoryStatus.SUPERSEDED)).singleElement()
+        assertThat(memories("priya.location", MemoryStatus.SUPERSEDED)).singleElement()
                 .satisfies(m -> assertThat(m.value()).isEqualTo("Boston"));
-        assertThat(memories("melanie.location", MemoryStatus.ACTIVE)).singleElement()
+        assertThat(memories("lena.location", MemoryStatus.ACTIVE)).singleElement()
                 .satisfies(m -> assertThat(m.value()).isEqualTo("Denver"));
-        assertThat(memories("caroline.job", MemoryStatus.ACTIVE)).singleElement()
+        assertThat(memories("priya.job", MemoryStatus.ACTIVE)).singleElement()
                 .satisfies(m -> assertThat(m.value()).isEqualTo("nurse"));
-        assertThat(memories("melanie.job", MemoryStatus.ACTIVE)).singleElement()
+        assertThat(memories("lena.job", MemoryStatus.ACTIVE)).singleElement()
                 .satisfies(m -> assertThat(m.value()).isEqualTo("teacher"));
         assertThat(memory.admin().memories(HOUSE, MemoryFilter.all()))
                 .filteredOn(m -> m.status() == MemoryStatus.SUPERSEDED)
                 .as("only the mover's old location is superseded")
-                .extracting(Memory::subject).containsExactly("caroline.location");
+                .extracting(Memory::subject).containsExactly("priya.location");
         assertThat(memory.admin().memories(HOUSE, MemoryFilter.all()))
                 .as("no memory mixes the two speakers' turns")
-                .allSatisfy(m -> assertThat(m.subject().startsWith("caroline.") && m.text().contains("Melanie")
-                        || m.subject().startsWith("melanie.") && m.text().contains("Caroline")).isFalse());
+                .allSatisfy(m -> assertThat(m.subject().startsWith("priya.") && m.text().contains("Lena")
+                        || m.subject().startsWith("lena.") && m.text().contains("Priya")).isFalse());
     }
 
     @Test

@@ -60,8 +60,8 @@ class DreamImportanceTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"ok see you", "Thanks, Marina!", "haha ok", "good morning!", "Hey Mel! Good to see you!"
-            + " How have you been?", "sounds good", "Caroline: Thanks, Mel!"})
+    @ValueSource(strings = {"ok see you", "Thanks, Marina!", "haha ok", "good morning!", "Hey Len! Good to see you!"
+            + " How have you been?", "sounds good", "Priya: Thanks, Len!"})
     void small_talk_stays_far_below_the_cutoff(String text) {
         assertThat(episode(text)).isLessThanOrEqualTo(SIGNALS.smallTalkCap());
         assertThat(fact("user.plan", text)).isLessThan(cutoff);
@@ -77,15 +77,15 @@ class DreamImportanceTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"I went to a support group yesterday", "I'm painting a sunrise",
-            "I ran a charity race for mental health last Saturday", "Caroline: I went to a LGBTQ support group yesterday",
-            "Still working on opening a dance studio", "We adopted a puppy named Luna last week",
+            "I ran a half marathon for the food bank last Saturday", "Priya: I went to a grief support circle yesterday",
+            "Still working on opening a bike repair shop", "We adopted a puppy named Luna last week",
             "My daughter started school in September"})
     void a_substantive_episode_of_the_user_clears_the_cutoff(String text) {
         assertThat(episode(text)).isGreaterThanOrEqualTo(cutoff);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"Wow, that's cool, Caroline! What happened?", "What kinda jobs are you thinkin' of?",
+    @ValueSource(strings = {"Wow, that's cool, Priya! What happened?", "What kinda jobs are you thinkin' of?",
             "You'd be a great counselor!", "That's really sweet, thanks!"})
     void reactions_and_questions_to_the_listener_stay_below_the_cutoff(String text) {
         assertThat(episode(text)).isLessThan(cutoff);

@@ -89,7 +89,7 @@ class DreamScenarioTest extends DreamFixture {
         Obs.write(store,
                 Obs.episode(ANA, "group", "I went to a support group yesterday").at(day(0)),
                 Obs.episode(ANA, "paint", "I'm painting a sunrise").at(day(0)),
-                Obs.episode(ANA, "race", "I ran a charity race for mental health last Saturday").at(day(0)));
+                Obs.episode(ANA, "race", "I ran a half marathon for the food bank last Saturday").at(day(0)));
         nightOf(0);
 
         DreamReport report = cycle.run(ANA);
@@ -97,7 +97,7 @@ class DreamScenarioTest extends DreamFixture {
         assertThat(report.promoted()).isEqualTo(3);
         assertThat(active(ANA)).extracting(Memory::text).containsExactlyInAnyOrder(
                 "I went to a support group yesterday", "I'm painting a sunrise",
-                "I ran a charity race for mental health last Saturday");
+                "I ran a half marathon for the food bank last Saturday");
     }
 
     @Test
@@ -345,21 +345,21 @@ class DreamScenarioTest extends DreamFixture {
     @Test
     void a_named_speakers_facts_never_supersede_another_speakers() {
         Obs.write(store,
-                Obs.fact(ANA, "c1", "caroline.location", "Boston", "Caroline lives in Boston").single().at(day(0)),
-                Obs.fact(ANA, "m1", "melanie.location", "Denver", "Melanie lives in Denver").single().at(day(1)),
-                Obs.episode(ANA, "c2", "Caroline: I painted a lake sunrise with my kids last weekend")
-                        .subject("caroline.episode.1").at(day(1)),
-                Obs.episode(ANA, "m2", "Melanie: I painted a lake sunrise with my kids last weekend")
-                        .subject("melanie.episode.1").at(day(1)));
+                Obs.fact(ANA, "c1", "priya.location", "Boston", "Priya lives in Boston").single().at(day(0)),
+                Obs.fact(ANA, "m1", "lena.location", "Denver", "Lena lives in Denver").single().at(day(1)),
+                Obs.episode(ANA, "c2", "Priya: I painted a lake sunrise with my kids last weekend")
+                        .subject("priya.episode.1").at(day(1)),
+                Obs.episode(ANA, "m2", "Lena: I painted a lake sunrise with my kids last weekend")
+                        .subject("lena.episode.1").at(day(1)));
         nightOf(1);
 
         DreamReport report = cycle.run(ANA);
 
         assertThat(report.superseded()).isZero();
         assertThat(report.duplicates()).isZero();
-        assertThat(only(ANA, "caroline.location").value()).isEqualTo("Boston");
-        assertThat(only(ANA, "melanie.location").value()).isEqualTo("Denver");
-        assertThat(active(ANA)).extracting(Memory::subject).contains("caroline.episode.1", "melanie.episode.1");
+        assertThat(only(ANA, "priya.location").value()).isEqualTo("Boston");
+        assertThat(only(ANA, "lena.location").value()).isEqualTo("Denver");
+        assertThat(active(ANA)).extracting(Memory::subject).contains("priya.episode.1", "lena.episode.1");
     }
 
     @Test
