@@ -68,7 +68,7 @@ final class Rendering {
             sb.append('[').append(DATE.format(t.at())).append("] ");
         }
         String who = t.speaker() != null ? t.speaker() : t.role().name().toLowerCase(Locale.ROOT);
-        if (t.role() == dev.reverie.TurnRole.TOOL) {
+        if (t.role() == dev.reverie.Role.TOOL) {
             sb.append("[third-party, unverified] tool ");
         }
         return sb.append(escape(who)).append(": ").append(escape(t.text())).toString();

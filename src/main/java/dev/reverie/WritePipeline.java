@@ -114,7 +114,7 @@ final class WritePipeline implements AutoCloseable {
             Redaction r = redactor.redact(t.text());
             redactions += r.total();
             Turn c = r.total() == 0 ? t : t.withText(r.text());
-            if (c.role() == TurnRole.TOOL && c.speaker() == null && c.toolName().strip().length() <= 128) {
+            if (c.role() == Role.TOOL && c.speaker() == null && c.toolName().strip().length() <= 128) {
                 // a tool speaks under its name: extraction and replay say whose output it is
                 c = c.withSpeaker(c.toolName().strip());
             }

@@ -72,7 +72,7 @@ class ArchitectureTest {
                     "MemoryTransferException", "Observation", "ObservationFilter", "ObservationStatus", "Outcome",
                     "Polarity", "Provenance", "RecallMode", "RecalledMemory", "ReverieException", "Role", "Scope",
                     "SessionSummary", "SessionTurn", "Source", "StoreClosedException", "StyleProfile", "TokenUsage",
-                    "Trust", "Turn", "TurnReceipt", "TurnRole"),
+                    "Trust", "Turn", "TurnReceipt", "Role"),
             EXTRACT, Set.of("LlmExtractor", "RuleBasedExtractor"),
             INTERNAL, Set.of("Checks", "DecodedRecords", "GroupCommit", "Ids", "Jdbc", "Json", "Resources",
                     "ScopeLocks", "TenantNames", "Terms", "Vectors"),

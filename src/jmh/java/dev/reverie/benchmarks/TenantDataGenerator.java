@@ -17,7 +17,7 @@ import dev.reverie.Scope;
 import dev.reverie.SessionTurn;
 import dev.reverie.Source;
 import dev.reverie.Trust;
-import dev.reverie.TurnRole;
+import dev.reverie.Role;
 import dev.reverie.spi.Embedder;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
@@ -311,7 +311,7 @@ public final class TenantDataGenerator {
             for (int t = 0; t < TURNS_PER_SESSION; t++) {
                 boolean userTurn = t % 2 == 0;
                 SessionTurn turn = new SessionTurn(scope, sessionId, t, sessionId + ":t" + t,
-                        userTurn ? TurnRole.USER : TurnRole.ASSISTANT, null,
+                        userTurn ? Role.USER : Role.ASSISTANT, null,
                         userTurn ? text.userTurn() : text.assistantTurn(), start.plusSeconds(60L * t));
                 // recordTurn archives every turn in its own batch (episodic recall), so the data set does too
                 batch.append(turn).archive(turn);

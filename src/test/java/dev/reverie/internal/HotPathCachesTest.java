@@ -46,7 +46,7 @@ class HotPathCachesTest {
     void stored_records_read_their_instants_as_before() {
         java.time.Instant at = java.time.Instant.parse("2026-03-01T09:00:00.123456Z");
         dev.reverie.SessionTurn t = new dev.reverie.SessionTurn(dev.reverie.Scope.of("t", "a", "u"), "s", 0, "t0",
-                dev.reverie.TurnRole.USER, null, "hello", at);
+                dev.reverie.Role.USER, null, "hello", at);
         assertThat(Json.read(Json.write(t), dev.reverie.SessionTurn.class)).isEqualTo(t);
         // numeric timestamps (not written by Reverie, but readable before) still go to Jackson's parser
         assertThat(Json.read("\"2026-03-01T10:00:00+01:00\"", java.time.Instant.class))
@@ -58,7 +58,7 @@ class HotPathCachesTest {
     @Test
     void decoded_records_equal_a_fresh_decoding_and_a_repeated_json_is_decoded_once() {
         dev.reverie.SessionTurn turn = new dev.reverie.SessionTurn(dev.reverie.Scope.of("t", "a", "u"), "s1", 3,
-                "s1:t3", dev.reverie.TurnRole.USER, "Ana", "We moved to Recife in May.",
+                "s1:t3", dev.reverie.Role.USER, "Ana", "We moved to Recife in May.",
                 java.time.Instant.parse("2026-03-02T10:15:30.123Z"));
         String json = Json.write(turn);
         dev.reverie.SessionTurn first = DecodedRecords.read(json, dev.reverie.SessionTurn.class);

@@ -2,7 +2,7 @@ package dev.reverie.spi;
 
 import dev.reverie.SessionSummary;
 import dev.reverie.SessionTurn;
-import dev.reverie.TurnRole;
+import dev.reverie.Role;
 import dev.reverie.Scope;
 import dev.reverie.internal.Json;
 import org.junit.jupiter.api.Test;
@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Pins the JSON of the store-facing records {@link SessionTurn} and {@link SessionSummary}: the
  * stores persist it, so the documents below (written by the code before these records moved from
- * {@code dev.reverie} to {@code dev.reverie.spi}, and before {@code TurnRole} became {@code Role})
+ * {@code dev.reverie} to {@code dev.reverie.spi}, and before {@code Role} became {@code Role})
  * must read back unchanged and be written byte for byte.
  */
 class StoreRecordsJsonTest {
@@ -42,11 +42,11 @@ class StoreRecordsJsonTest {
             + "\"updatedAt\":\"2026-03-02T11:00:00.123Z\"}";
 
     private static SessionTurn turn() {
-        return new SessionTurn(SCOPE, "session-7", 3, "D1:3", TurnRole.ASSISTANT, "Marina", "Noted, Dra. Marina.", T0);
+        return new SessionTurn(SCOPE, "session-7", 3, "D1:3", Role.ASSISTANT, "Marina", "Noted, Dra. Marina.", T0);
     }
 
     private static SessionTurn toolTurn() {
-        return new SessionTurn(SCOPE, "session-7", 4, "t-4", TurnRole.TOOL, null, "Friday 10:00 free", T1);
+        return new SessionTurn(SCOPE, "session-7", 4, "t-4", Role.TOOL, null, "Friday 10:00 free", T1);
     }
 
     private static SessionSummary summary() {

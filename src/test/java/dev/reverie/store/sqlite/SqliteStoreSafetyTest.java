@@ -44,7 +44,7 @@ class SqliteStoreSafetyTest extends StoreSafetyContract {
         Scope acme = Scope.of("acme", "receptionist", "alice");
         put(acme, memory(acme, "acme's note"));
         store.write(dev.reverie.spi.WriteBatch.of(acme).archive(new dev.reverie.SessionTurn(acme, "s1", 0, "t0",
-                dev.reverie.TurnRole.USER, "Alice", "we planted tulips by the river", T0)));
+                dev.reverie.Role.USER, "Alice", "we planted tulips by the river", T0)));
         store.close();
         Path file = folder.resolve("tenant-acme.db");
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
