@@ -2,6 +2,8 @@ package dev.reverie;
 
 import dev.reverie.spi.Embedder;
 import dev.reverie.spi.MemoryStore;
+import dev.reverie.spi.SessionSummary;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.Summarizer;
 import dev.reverie.spi.TokenCounter;
 import dev.reverie.spi.WriteBatch;

@@ -1,5 +1,6 @@
 package dev.reverie;
 
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.Summarizer;
 import dev.reverie.spi.TokenCounter;
 

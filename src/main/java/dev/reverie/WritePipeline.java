@@ -7,6 +7,7 @@ import dev.reverie.spi.Embedder;
 import dev.reverie.spi.ExtractedFact;
 import dev.reverie.spi.Extractor;
 import dev.reverie.spi.MemoryStore;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.TurnInput;
 import dev.reverie.spi.WriteBatch;
 import org.slf4j.Logger;

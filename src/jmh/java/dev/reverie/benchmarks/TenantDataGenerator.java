@@ -13,14 +13,14 @@ import dev.reverie.ObservationStatus;
 import dev.reverie.Outcome;
 import dev.reverie.Polarity;
 import dev.reverie.Provenance;
+import dev.reverie.Role;
 import dev.reverie.Scope;
-import dev.reverie.SessionTurn;
 import dev.reverie.Source;
 import dev.reverie.Trust;
-import dev.reverie.Role;
 import dev.reverie.spi.Embedder;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
 
 import java.io.IOException;

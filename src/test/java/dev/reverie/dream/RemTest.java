@@ -8,9 +8,9 @@ import dev.reverie.MemoryPolicy;
 import dev.reverie.MemoryStatus;
 import dev.reverie.ObservationStatus;
 import dev.reverie.Provenance;
-import dev.reverie.SessionTurn;
-import dev.reverie.StyleProfile;
 import dev.reverie.Role;
+import dev.reverie.StyleProfile;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,5 @@
 package dev.reverie.spi;
 
-import dev.reverie.SessionSummary;
-import dev.reverie.SessionTurn;
 import dev.reverie.Role;
 import dev.reverie.Scope;
 import dev.reverie.internal.Json;

@@ -2,11 +2,11 @@ package dev.reverie.springai;
 
 import dev.reverie.ContextManager;
 import dev.reverie.ImmutableLayer;
-import dev.reverie.Scope;
-import dev.reverie.SessionTurn;
 import dev.reverie.Role;
+import dev.reverie.Scope;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
+import dev.reverie.spi.SessionTurn;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

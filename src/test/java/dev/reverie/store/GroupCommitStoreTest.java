@@ -1,10 +1,10 @@
 package dev.reverie.store;
 
-import dev.reverie.Scope;
-import dev.reverie.SessionTurn;
 import dev.reverie.Role;
+import dev.reverie.Scope;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -5,12 +5,12 @@ import dev.reverie.MemoryFilter;
 import dev.reverie.MemoryKind;
 import dev.reverie.MemoryStatus;
 import dev.reverie.MemoryStoreException;
-import dev.reverie.Scope;
-import dev.reverie.SessionTurn;
 import dev.reverie.Role;
+import dev.reverie.Scope;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStoreContract;
 import dev.reverie.spi.MemoryStores;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,7 @@
-package dev.reverie;
+package dev.reverie.spi;
 
+import dev.reverie.Role;
+import dev.reverie.Scope;
 import dev.reverie.internal.Checks;
 
 import java.time.Instant;
