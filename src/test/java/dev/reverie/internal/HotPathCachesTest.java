@@ -73,4 +73,24 @@ class HotPathCachesTest {
         DecodedRecords.forget(turn.scope());
         assertThat(DecodedRecords.read(json, dev.reverie.spi.SessionTurn.class)).isEqualTo(turn).isNotSameAs(first);
     }
+
+    @Test
+    void erasing_one_scope_keeps_the_decoded_turns_of_another() {
+        java.time.Instant at = java.time.Instant.parse("2026-03-02T10:15:30Z");
+        dev.reverie.spi.SessionTurn kept = new dev.reverie.spi.SessionTurn(dev.reverie.Scope.of("t", "a", "kept"), "s1",
+                0, "s1:t0", dev.reverie.Role.USER, null, "The garden needs water on Fridays.", at);
+        dev.reverie.spi.SessionTurn erased = new dev.reverie.spi.SessionTurn(dev.reverie.Scope.of("t", "a", "erased"),
+                "s1", 0, "s1:t0", dev.reverie.Role.TOOL, null, "Forecast: rain on Friday.", at);
+        String keptJson = Json.write(kept);
+        String erasedJson = Json.write(erased);
+        dev.reverie.spi.SessionTurn keptFirst = DecodedRecords.read(keptJson, dev.reverie.spi.SessionTurn.class);
+        dev.reverie.spi.SessionTurn erasedFirst = DecodedRecords.read(erasedJson, dev.reverie.spi.SessionTurn.class);
+
+        DecodedRecords.forget(erased.scope());
+
+        // the erased scope's turn is decoded again; the other scope's stays remembered
+        assertThat(DecodedRecords.read(erasedJson, dev.reverie.spi.SessionTurn.class)).isEqualTo(erased)
+                .isNotSameAs(erasedFirst);
+        assertThat(DecodedRecords.read(keptJson, dev.reverie.spi.SessionTurn.class)).isSameAs(keptFirst);
+    }
 }
