@@ -1,5 +1,6 @@
 package dev.reverie;
 
+import dev.reverie.spi.SessionTurn;
 
 import java.time.Instant;
 import java.util.List;

@@ -2,6 +2,8 @@ package dev.reverie;
 
 import dev.reverie.spi.Embedder;
 import dev.reverie.spi.MemoryStore;
+import dev.reverie.spi.SessionSummary;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.Summarizer;
 import dev.reverie.spi.TokenCounter;
 import dev.reverie.spi.WriteBatch;
@@ -267,10 +269,11 @@ final class ContextAssembler {
      * assistant's mouth (the model would take it as something it said or decided itself), so it
      * speaks with the least privileged role, USER, inside the data wrapper of {@link #render}.
      */
-    static Role role(TurnRole r) {
+    static Role role(Role r) {
         return switch (r) {
             case USER, TOOL -> Role.USER;
             case ASSISTANT -> Role.ASSISTANT;
+            case SYSTEM -> throw new AssertionError("a session turn is never SYSTEM (SessionTurn refuses it)");
         };
     }
 
@@ -290,7 +293,7 @@ final class ContextAssembler {
      * ({@code </tool-output>} becomes {@code ‹/tool-output›}, {@code [system} becomes {@code (system}).
      */
     static String render(SessionTurn t) {
-        if (t.role() == TurnRole.TOOL) {
+        if (t.role() == Role.TOOL) {
             String name = t.speaker() == null ? "a tool"
                     : TOOL_NAME_UNSAFE.matcher(t.speaker()).replaceAll("_").strip();
             String text = TOOL_LOOKALIKE.matcher(t.text()).replaceAll(m -> java.util.regex.Matcher.quoteReplacement(

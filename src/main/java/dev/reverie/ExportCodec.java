@@ -20,6 +20,8 @@ import dev.reverie.internal.Checks;
 import dev.reverie.internal.Ids;
 import dev.reverie.internal.Json;
 import dev.reverie.spi.MemoryStore;
+import dev.reverie.spi.SessionSummary;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
 
 import java.io.IOException;

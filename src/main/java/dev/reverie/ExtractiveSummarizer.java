@@ -1,5 +1,6 @@
 package dev.reverie;
 
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.Summarizer;
 import dev.reverie.spi.TokenCounter;
 
@@ -45,7 +46,7 @@ final class ExtractiveSummarizer implements Summarizer {
         Set<String> seen = new LinkedHashSet<>(lines);
         for (SessionTurn t : turns) {
             String who = t.speaker() != null ? t.speaker()
-                    : t.role() == TurnRole.USER ? "User" : t.role() == TurnRole.ASSISTANT ? "Assistant" : "Tool";
+                    : t.role() == Role.USER ? "User" : t.role() == Role.ASSISTANT ? "Assistant" : "Tool";
             for (String sentence : SENTENCE.split(t.text())) {
                 String s = sentence.strip();
                 if (s.length() < 3 || !(s.endsWith("?") || CUES.matcher(s).find() || NUMBERISH.matcher(s).find())) {

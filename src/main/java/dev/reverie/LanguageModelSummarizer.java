@@ -1,6 +1,7 @@
 package dev.reverie;
 
 import dev.reverie.spi.LanguageModel;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.Summarizer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

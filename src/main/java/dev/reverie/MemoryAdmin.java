@@ -5,6 +5,7 @@ import dev.reverie.internal.Ids;
 import dev.reverie.internal.ScopeLocks;
 import dev.reverie.spi.Embedder;
 import dev.reverie.spi.MemoryStore;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
 
 import java.io.InputStream;

@@ -35,13 +35,14 @@ public record Provenance(Source source, String sessionId, String turnId, Instant
      * Provenance for what a recorded turn said: its role's source, and third-party trust for tool
      * output (tool output and documents are never first-party); outcome UNKNOWN until reported.
      */
-    public static Provenance ofTurn(TurnRole role, String sessionId, String turnId, Instant at) {
-        Source source = switch (Checks.notNull("role", role)) {
+    public static Provenance ofTurn(Role role, String sessionId, String turnId, Instant at) {
+        Source source = switch (Checks.turnRole("role", role)) {
             case USER -> Source.USER;
             case ASSISTANT -> Source.ASSISTANT;
             case TOOL -> Source.TOOL;
+            case SYSTEM -> throw new AssertionError("Checks.turnRole refuses SYSTEM");
         };
-        Trust trust = role == TurnRole.TOOL ? Trust.THIRD_PARTY : Trust.FIRST_PARTY;
+        Trust trust = role == Role.TOOL ? Trust.THIRD_PARTY : Trust.FIRST_PARTY;
         return new Provenance(source, sessionId, turnId, at, Outcome.UNKNOWN, trust);
     }
 

@@ -54,7 +54,7 @@ final class Rendering {
      * One verbatim past turn: {@code - [2026-03-02] Ana: text} (the role when there is no
      * speaker), tool output marked third-party.
      */
-    static String episodeLine(dev.reverie.SessionTurn t) {
+    static String episodeLine(dev.reverie.spi.SessionTurn t) {
         return episodeLine(t, true);
     }
 
@@ -62,20 +62,20 @@ final class Rendering {
      * One verbatim past turn, with its date or without it (a turn of the same day as the line
      * before it: the block shows turns in conversation order, so the date is written once per day).
      */
-    static String episodeLine(dev.reverie.SessionTurn t, boolean dated) {
+    static String episodeLine(dev.reverie.spi.SessionTurn t, boolean dated) {
         StringBuilder sb = new StringBuilder("- ");
         if (dated) {
             sb.append('[').append(DATE.format(t.at())).append("] ");
         }
         String who = t.speaker() != null ? t.speaker() : t.role().name().toLowerCase(Locale.ROOT);
-        if (t.role() == dev.reverie.TurnRole.TOOL) {
+        if (t.role() == dev.reverie.Role.TOOL) {
             sb.append("[third-party, unverified] tool ");
         }
         return sb.append(escape(who)).append(": ").append(escape(t.text())).toString();
     }
 
     /** The day a turn is dated with in the block. */
-    static String day(dev.reverie.SessionTurn t) {
+    static String day(dev.reverie.spi.SessionTurn t) {
         return DATE.format(t.at());
     }
 

@@ -3,6 +3,7 @@ package dev.reverie;
 import dev.reverie.spi.Embedder;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.Scored;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.TurnRange;
 
 import java.time.Duration;

@@ -1,11 +1,19 @@
 package dev.reverie;
 
-/** The chat role of an assembled {@link ContextMessage}. Thread-safe (an enum). */
+/**
+ * Who speaks: the chat role of an assembled {@link ContextMessage} (SYSTEM, USER, ASSISTANT) and the
+ * producer of a recorded {@link Turn} (USER, ASSISTANT, TOOL). A context message is never TOOL (a
+ * replayed tool output speaks as USER inside a wrapper that marks it as third-party data), and a turn
+ * is never SYSTEM (instructions belong in the {@link ImmutableLayer} or the request's scratchpad).
+ * Thread-safe (an enum).
+ */
 public enum Role {
-    /** Instructions and memory blocks addressed to the model. */
+    /** Instructions and memory blocks addressed to the model; only in an assembled context. */
     SYSTEM,
-    /** What the end user said. */
+    /** The end user: what they said. */
     USER,
-    /** What the assistant answered. */
-    ASSISTANT
+    /** The assistant (the LLM's answer). */
+    ASSISTANT,
+    /** A tool or document: third-party content, never trusted as first-party; only in a recorded turn. */
+    TOOL
 }

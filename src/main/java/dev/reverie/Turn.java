@@ -9,20 +9,20 @@ import java.time.Instant;
  * caller's own turn id, the speaker's name, a tool name and the time it was said (the manager's
  * clock when absent). Immutable and thread-safe; the {@code with...} methods return copies.
  *
- * @param role     who produced it
+ * @param role     who produced it: USER, ASSISTANT or TOOL (never SYSTEM)
  * @param text     what was said (may be long; never blank)
  * @param id       the caller's turn id, or {@code null} to let Reverie assign one
  * @param speaker  the speaker's display name, or {@code null}
- * @param toolName the tool's name for {@link TurnRole#TOOL} turns, otherwise {@code null}
+ * @param toolName the tool's name for {@link Role#TOOL} turns, otherwise {@code null}
  * @param at       when it was said, or {@code null} for "now" by the manager's clock
  */
-public record Turn(TurnRole role, String text, String id, String speaker, String toolName, Instant at) {
+public record Turn(Role role, String text, String id, String speaker, String toolName, Instant at) {
 
     /** Longest accepted turn text, in characters. */
     public static final int MAX_TEXT_LENGTH = 1_000_000;
 
     public Turn {
-        Checks.notNull("role", role);
+        Checks.turnRole("role", role);
         Checks.notBlank("text", text);
         if (text.length() > MAX_TEXT_LENGTH) {
             throw new IllegalArgumentException("text must be at most " + MAX_TEXT_LENGTH
@@ -35,24 +35,24 @@ public record Turn(TurnRole role, String text, String id, String speaker, String
             throw new IllegalArgumentException("speaker must be non-blank and at most 128 characters, was '"
                     + Checks.abbreviate(speaker) + "'");
         }
-        if (role == TurnRole.TOOL) {
+        if (role == Role.TOOL) {
             Checks.notBlank("toolName", toolName);
         }
     }
 
     /** A turn said by the end user. */
     public static Turn user(String text) {
-        return new Turn(TurnRole.USER, text, null, null, null, null);
+        return new Turn(Role.USER, text, null, null, null, null);
     }
 
     /** A turn said by the assistant. */
     public static Turn assistant(String text) {
-        return new Turn(TurnRole.ASSISTANT, text, null, null, null, null);
+        return new Turn(Role.ASSISTANT, text, null, null, null, null);
     }
 
     /** The output of a tool: stored as THIRD_PARTY content. */
     public static Turn tool(String toolName, String text) {
-        return new Turn(TurnRole.TOOL, text, null, null, toolName, null);
+        return new Turn(Role.TOOL, text, null, null, toolName, null);
     }
 
     /** A copy with the caller's turn id (letters, digits and {@code . _ : @ -}). */

@@ -1,6 +1,8 @@
 package dev.reverie;
 
 import dev.reverie.internal.Checks;
+import dev.reverie.spi.SessionSummary;
+import dev.reverie.spi.SessionTurn;
 
 import java.time.Instant;
 import java.util.List;

@@ -7,6 +7,7 @@ import dev.reverie.spi.Embedder;
 import dev.reverie.spi.ExtractedFact;
 import dev.reverie.spi.Extractor;
 import dev.reverie.spi.MemoryStore;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.TurnInput;
 import dev.reverie.spi.WriteBatch;
 import org.slf4j.Logger;
@@ -114,7 +115,7 @@ final class WritePipeline implements AutoCloseable {
             Redaction r = redactor.redact(t.text());
             redactions += r.total();
             Turn c = r.total() == 0 ? t : t.withText(r.text());
-            if (c.role() == TurnRole.TOOL && c.speaker() == null && c.toolName().strip().length() <= 128) {
+            if (c.role() == Role.TOOL && c.speaker() == null && c.toolName().strip().length() <= 128) {
                 // a tool speaks under its name: extraction and replay say whose output it is
                 c = c.withSpeaker(c.toolName().strip());
             }

@@ -72,7 +72,7 @@ public final class ExtractionTiming {
             String template = TEMPLATES[i % TEMPLATES.length];
             String text = String.format(template, NAMES[i % NAMES.length]);
             String speaker = i % 3 == 0 ? NAMES[(i / 3) % NAMES.length] : null;
-            builtIn.add(new TurnInput(TurnRole.USER, text, speaker, "t" + i, at.plusSeconds(i * 60L)));
+            builtIn.add(new TurnInput(Role.USER, text, speaker, "t" + i, at.plusSeconds(i * 60L)));
         }
         measure("built-in turns", builtIn);
         if (args.length > 0 && Files.exists(Path.of(args[0]))) {
@@ -150,7 +150,7 @@ public final class ExtractionTiming {
                     continue;
                 }
                 for (JsonNode turn : f.getValue()) {
-                    out.add(new TurnInput(TurnRole.USER, turn.get("text").asText(), turn.get("speaker").asText(),
+                    out.add(new TurnInput(Role.USER, turn.get("text").asText(), turn.get("speaker").asText(),
                             turn.get("dia_id").asText(), at));
                 }
             }

@@ -1,6 +1,8 @@
 package dev.reverie;
 
 import dev.reverie.spi.MemoryStore;
+import dev.reverie.spi.SessionSummary;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
 
 import java.time.Instant;

@@ -2,6 +2,7 @@ package dev.reverie;
 
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -54,15 +55,15 @@ class NeighbourTurnsTest {
     void a_reply_found_only_through_the_speakers_name_ranks_as_its_anchors_neighbour(String kind) {
         try (MemoryStore store = MemoryStores.open(kind + ":" + dir)) {
             WriteBatch batch = WriteBatch.of(SCOPE);
-            batch.archive(new SessionTurn(SCOPE, "s1", 0, "A:1", TurnRole.USER, "Lena",
+            batch.archive(new SessionTurn(SCOPE, "s1", 0, "A:1", Role.USER, "Lena",
                     "The summer holidays are close! What do you plan to do, Omar?", T0));
-            batch.archive(new SessionTurn(SCOPE, "s1", 1, "A:2", TurnRole.USER, "Omar", REPLY, T0.plusSeconds(30)));
+            batch.archive(new SessionTurn(SCOPE, "s1", 1, "A:2", Role.USER, "Omar", REPLY, T0.plusSeconds(30)));
             // other sessions: one query word each, so they outrank the reply on its own
             String[] others = {"I plan to repaint the kitchen next month.", "No plan yet for the garden.",
                     "The plan for the team dinner changed again.", "My plan is to read more this year.",
                     "We need a plan for the move.", "Any plan for the weekend?"};
             for (int i = 0; i < others.length; i++) {
-                batch.archive(new SessionTurn(SCOPE, "s" + (2 + i), 0, "B:" + i, TurnRole.USER, "Omar", others[i],
+                batch.archive(new SessionTurn(SCOPE, "s" + (2 + i), 0, "B:" + i, Role.USER, "Omar", others[i],
                         T0.plusSeconds(3_600L * (i + 1))));
             }
             store.write(batch);

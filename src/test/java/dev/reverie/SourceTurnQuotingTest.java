@@ -2,6 +2,7 @@ package dev.reverie;
 
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,16 +46,16 @@ class SourceTurnQuotingTest {
     void a_picked_fragment_brings_its_source_turn_after_the_picks(String kind) {
         try (MemoryStore store = MemoryStores.open(kind + ":" + dir)) {
             WriteBatch batch = WriteBatch.of(OMAR);
-            batch.archive(new SessionTurn(OMAR, "s1", 0, "D1:8", TurnRole.USER, "Omar", SOURCE, T0));
+            batch.archive(new SessionTurn(OMAR, "s1", 0, "D1:8", Role.USER, "Omar", SOURCE, T0));
             for (int i = 1; i <= 6; i++) {
-                batch.archive(new SessionTurn(OMAR, "s1", i, "D1:" + (8 + i), TurnRole.USER, "Omar",
+                batch.archive(new SessionTurn(OMAR, "s1", i, "D1:" + (8 + i), Role.USER, "Omar",
                         "Bike, bike, bike: my favourite for the club is bike number " + i + ".",
                         T0.plusSeconds(60L * i)));
             }
             batch.put(new Observation("o1", OMAR, MemoryKind.EVENT,
                     "Omar: I ride every kind of bike, but gravel is my favourite.", "omar.episode.bikes", "",
                     Cardinality.MULTI, Polarity.POSITIVE, 0.9, T0, "s1",
-                    Provenance.ofTurn(TurnRole.USER, "s1", "D1:8", T0), List.of("D1:8"), 1,
+                    Provenance.ofTurn(Role.USER, "s1", "D1:8", T0), List.of("D1:8"), 1,
                     ObservationStatus.PENDING, null, null));
             store.write(batch);
 

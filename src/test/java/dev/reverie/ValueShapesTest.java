@@ -59,7 +59,7 @@ class ValueShapesTest {
 
     @Test
     void observation_builder_and_with_methods_agree_with_the_constructor() {
-        Provenance p = Provenance.ofTurn(TurnRole.USER, "s", "t1", NOW);
+        Provenance p = Provenance.ofTurn(Role.USER, "s", "t1", NOW);
         Observation viaConstructor = new Observation("o-1", SCOPE, MemoryKind.FACT, "lives in Lisbon", "user.location",
                 "lisbon", Cardinality.SINGLE, Polarity.POSITIVE, 1.0, NOW, "s", p, List.of("t1"), 1,
                 ObservationStatus.PENDING, null, null);

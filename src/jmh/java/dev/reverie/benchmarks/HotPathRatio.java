@@ -2,15 +2,15 @@ package dev.reverie.benchmarks;
 
 import dev.reverie.ContextManager;
 import dev.reverie.ContextRequest;
+import dev.reverie.Memory;
 import dev.reverie.MemoryFilter;
 import dev.reverie.MemoryStatus;
-import dev.reverie.Memory;
 import dev.reverie.Observation;
 import dev.reverie.ObservationFilter;
 import dev.reverie.ObservationStatus;
 import dev.reverie.Scope;
-import dev.reverie.SessionTurn;
 import dev.reverie.spi.MemoryStore;
+import dev.reverie.spi.SessionTurn;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;

@@ -13,14 +13,14 @@ import dev.reverie.ObservationStatus;
 import dev.reverie.Outcome;
 import dev.reverie.Polarity;
 import dev.reverie.Provenance;
+import dev.reverie.Role;
 import dev.reverie.Scope;
-import dev.reverie.SessionTurn;
 import dev.reverie.Source;
 import dev.reverie.Trust;
-import dev.reverie.TurnRole;
 import dev.reverie.spi.Embedder;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
 
 import java.io.IOException;
@@ -311,7 +311,7 @@ public final class TenantDataGenerator {
             for (int t = 0; t < TURNS_PER_SESSION; t++) {
                 boolean userTurn = t % 2 == 0;
                 SessionTurn turn = new SessionTurn(scope, sessionId, t, sessionId + ":t" + t,
-                        userTurn ? TurnRole.USER : TurnRole.ASSISTANT, null,
+                        userTurn ? Role.USER : Role.ASSISTANT, null,
                         userTurn ? text.userTurn() : text.assistantTurn(), start.plusSeconds(60L * t));
                 // recordTurn archives every turn in its own batch (episodic recall), so the data set does too
                 batch.append(turn).archive(turn);

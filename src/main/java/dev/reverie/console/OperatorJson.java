@@ -13,8 +13,8 @@ import dev.reverie.MemoryEvent;
 import dev.reverie.Observation;
 import dev.reverie.Provenance;
 import dev.reverie.Scope;
-import dev.reverie.SessionTurn;
 import dev.reverie.StyleProfile;
+import dev.reverie.spi.SessionTurn;
 
 import java.io.UncheckedIOException;
 import java.time.Instant;

@@ -9,12 +9,12 @@ import dev.reverie.Observation;
 import dev.reverie.ObservationStatus;
 import dev.reverie.Outcome;
 import dev.reverie.Provenance;
-import dev.reverie.SessionTurn;
 import dev.reverie.Source;
 import dev.reverie.StyleProfile;
 import dev.reverie.Trust;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.ReferenceValidator;
+import dev.reverie.spi.SessionTurn;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -36,7 +36,7 @@ final class Facts {
 
     final String who;
     final LocalDate today;
-    /** Whose facts these are ({@link Subjects#owner(dev.reverie.TurnRole, String)}); rules write {@code user.} keys. */
+    /** Whose facts these are ({@link Subjects#owner(dev.reverie.Role, String)}); rules write {@code user.} keys. */
     private final String owner;
     private final List<ExtractedFact> facts = new ArrayList<>();
     private final Set<String> seen = new HashSet<>();

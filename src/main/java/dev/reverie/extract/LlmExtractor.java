@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import dev.reverie.Cardinality;
 import dev.reverie.MemoryKind;
 import dev.reverie.Polarity;
-import dev.reverie.TurnRole;
+import dev.reverie.Role;
 import dev.reverie.internal.Checks;
 import dev.reverie.internal.Json;
 import dev.reverie.spi.ExtractedFact;
@@ -91,7 +91,7 @@ public final class LlmExtractor implements Extractor {
         if (turn == null) {
             return List.of();
         }
-        if (turn.role() != TurnRole.USER || turn.text().isBlank()) {
+        if (turn.role() != Role.USER || turn.text().isBlank()) {
             return safeFallback(turn);
         }
         String answer;

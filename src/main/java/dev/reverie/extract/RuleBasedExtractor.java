@@ -1,6 +1,6 @@
 package dev.reverie.extract;
 
-import dev.reverie.TurnRole;
+import dev.reverie.Role;
 import dev.reverie.internal.Terms;
 import dev.reverie.spi.ExtractedFact;
 import dev.reverie.spi.Extractor;
@@ -117,11 +117,11 @@ public final class RuleBasedExtractor implements Extractor {
             s.lang = s.ptScore > s.enScore ? Sentence.Lang.PT : s.enScore > s.ptScore ? Sentence.Lang.EN : turnLang;
         }
         String who = named ? turn.speaker().strip()
-                : turn.role() == TurnRole.TOOL ? "Tool" : turn.role() == TurnRole.ASSISTANT ? "Assistant"
+                : turn.role() == Role.TOOL ? "Tool" : turn.role() == Role.ASSISTANT ? "Assistant"
                 : turnLang == Sentence.Lang.PT ? "Usuário" : "User";
         Facts facts = new Facts(who, turn.at(), Subjects.owner(turn.role(), turn.speaker()));
 
-        if (turn.role() == TurnRole.TOOL) {
+        if (turn.role() == Role.TOOL) {
             for (Sentence s : sentences) {
                 if (!s.filler && !s.question && s.contentWords >= episodeMinContentWords) {
                     facts.begin(s);
@@ -130,7 +130,7 @@ public final class RuleBasedExtractor implements Extractor {
             }
             return facts.list();
         }
-        if (turn.role() == TurnRole.ASSISTANT) {
+        if (turn.role() == Role.ASSISTANT) {
             // what the assistant says is never a fact about the user: only its own commitments count
             for (Sentence s : sentences) {
                 if (!s.filler && !s.question && !s.reported && !s.conditional) {

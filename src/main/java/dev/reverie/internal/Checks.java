@@ -56,6 +56,18 @@ public final class Checks {
         return value;
     }
 
+    /**
+     * {@code role} as the producer of a recorded turn: USER, ASSISTANT or TOOL. SYSTEM is the role of
+     * the instructions Reverie assembles, never of something said in a conversation.
+     */
+    public static dev.reverie.Role turnRole(String field, dev.reverie.Role role) {
+        if (notNull(field, role) == dev.reverie.Role.SYSTEM) {
+            throw new IllegalArgumentException(field + " must be USER, ASSISTANT or TOOL for a turn, was SYSTEM:"
+                    + " instructions belong in the ImmutableLayer or the request's scratchpad, not in a recorded turn");
+        }
+        return role;
+    }
+
     public static int positive(String field, int value) {
         if (value <= 0) {
             throw new IllegalArgumentException(field + " must be positive, was " + value);

@@ -1,5 +1,6 @@
 package dev.reverie.internal;
 
+import java.lang.reflect.RecordComponent;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -12,7 +13,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * compares the JSON itself, so it is exact, and a slot is overwritten by the next JSON that maps to
  * it. It holds at most {@value #SLOTS} records with their JSON (about 10 MiB with 1 KiB records),
  * whatever the number of end users served. Only for immutable types ({@code Memory},
- * {@code Observation}, {@code SessionTurn}: records with copied lists). The built-in stores call
+ * {@code Observation}, {@code spi.SessionTurn}: records with copied lists). The built-in stores call
  * {@link #forget} when they erase a scope, so an erased user's text does not linger in the table.
  * Thread-safe, lock-free.
  */
@@ -56,6 +57,23 @@ public final class DecodedRecords {
         if (record instanceof dev.reverie.Observation o) {
             return o.scope();
         }
-        return record instanceof dev.reverie.SessionTurn t ? t.scope() : null;
+        return record instanceof Record r ? scopeComponent(r) : null;
+    }
+
+    /**
+     * The {@code Scope} component of a record ({@code spi.SessionTurn}'s), read through its accessor:
+     * {@code internal} may not name an SPI type, since the SPI uses {@code internal.Checks}.
+     */
+    private static dev.reverie.Scope scopeComponent(Record r) {
+        for (RecordComponent c : r.getClass().getRecordComponents()) {
+            if (c.getType() == dev.reverie.Scope.class) {
+                try {
+                    return (dev.reverie.Scope) c.getAccessor().invoke(r);
+                } catch (ReflectiveOperationException e) {
+                    throw new IllegalStateException("cannot read the scope of a " + r.getClass().getSimpleName(), e);
+                }
+            }
+        }
+        return null;
     }
 }

@@ -9,8 +9,6 @@ import dev.reverie.Observation;
 import dev.reverie.ObservationFilter;
 import dev.reverie.ObservationStatus;
 import dev.reverie.Scope;
-import dev.reverie.SessionSummary;
-import dev.reverie.SessionTurn;
 import dev.reverie.StyleProfile;
 
 import java.util.List;

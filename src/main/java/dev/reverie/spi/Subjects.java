@@ -1,6 +1,6 @@
 package dev.reverie.spi;
 
-import dev.reverie.TurnRole;
+import dev.reverie.Role;
 
 import java.text.Normalizer;
 import java.util.Locale;
@@ -34,12 +34,17 @@ public final class Subjects {
     private Subjects() {
     }
 
-    /** The owner of the facts of a turn said by {@code role}, with {@code speaker} (may be null). */
-    public static String owner(TurnRole role, String speaker) {
+    /**
+     * The owner of the facts of a turn said by {@code role} (USER, ASSISTANT or TOOL), with
+     * {@code speaker} (may be null).
+     */
+    public static String owner(Role role, String speaker) {
         return switch (role) {
             case ASSISTANT -> ASSISTANT;
             case TOOL -> TOOL;
             case USER -> speaker == null || speaker.isBlank() ? USER : speakerKey(speaker);
+            case SYSTEM -> throw new IllegalArgumentException("role must be USER, ASSISTANT or TOOL for a turn's"
+                    + " facts, was SYSTEM: a turn is never SYSTEM (TurnInput refuses it)");
         };
     }
 

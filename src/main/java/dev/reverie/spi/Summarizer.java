@@ -1,6 +1,5 @@
 package dev.reverie.spi;
 
-import dev.reverie.SessionTurn;
 
 import java.util.List;
 

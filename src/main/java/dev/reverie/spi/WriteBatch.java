@@ -7,8 +7,6 @@ import dev.reverie.MemoryStatus;
 import dev.reverie.Observation;
 import dev.reverie.ObservationStatus;
 import dev.reverie.Scope;
-import dev.reverie.SessionSummary;
-import dev.reverie.SessionTurn;
 import dev.reverie.StyleProfile;
 import dev.reverie.internal.Checks;
 

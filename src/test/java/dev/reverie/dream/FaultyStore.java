@@ -10,11 +10,11 @@ import dev.reverie.Observation;
 import dev.reverie.ObservationFilter;
 import dev.reverie.ObservationStatus;
 import dev.reverie.Scope;
-import dev.reverie.SessionSummary;
-import dev.reverie.SessionTurn;
 import dev.reverie.StyleProfile;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.Scored;
+import dev.reverie.spi.SessionSummary;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
 
 import java.util.List;

@@ -8,9 +8,9 @@ import dev.reverie.MemoryPolicy;
 import dev.reverie.MemoryStatus;
 import dev.reverie.ObservationStatus;
 import dev.reverie.Provenance;
-import dev.reverie.SessionTurn;
+import dev.reverie.Role;
 import dev.reverie.StyleProfile;
-import dev.reverie.TurnRole;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
 import org.junit.jupiter.api.Test;
 
@@ -102,7 +102,7 @@ class RemTest extends DreamFixture {
         Memory jazz = activeWith(ANA, "jazz").orElseThrow();
         store.write(WriteBatch.of(ANA).put(jazz.toBuilder().retrievalCount(1).lastRetrievedAt(day(3)).build()));
         for (int s = 1; s <= 3; s++) {
-            store.write(WriteBatch.of(ANA).append(new SessionTurn(ANA, "session-" + s, 0, "turn-" + s, TurnRole.USER,
+            store.write(WriteBatch.of(ANA).append(new SessionTurn(ANA, "session-" + s, 0, "turn-" + s, Role.USER,
                     null, "hello again", day(s))));
         }
         nightOf(3);
@@ -126,7 +126,7 @@ class RemTest extends DreamFixture {
         nightOf(0);
         cycle.run(ANA);
         for (int s = 1; s <= 5; s++) {
-            store.write(WriteBatch.of(ANA).append(new SessionTurn(ANA, "session-" + s, 0, "turn-" + s, TurnRole.USER,
+            store.write(WriteBatch.of(ANA).append(new SessionTurn(ANA, "session-" + s, 0, "turn-" + s, Role.USER,
                     null, "hello", day(s))));
         }
         nightOf(5);
@@ -144,7 +144,7 @@ class RemTest extends DreamFixture {
         Memory tea = only(ANA, "user.likes");
         store.write(WriteBatch.of(ANA).put(tea.toBuilder().retrievalCount(1).lastRetrievedAt(day(3)).build()));
         for (int s = 1; s <= 2; s++) {
-            store.write(WriteBatch.of(ANA).append(new SessionTurn(ANA, "session-" + s, 0, "turn-" + s, TurnRole.USER,
+            store.write(WriteBatch.of(ANA).append(new SessionTurn(ANA, "session-" + s, 0, "turn-" + s, Role.USER,
                     null, "hello", day(1 + s))));
         }
         nightOf(3);

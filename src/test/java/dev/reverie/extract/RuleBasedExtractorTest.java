@@ -3,7 +3,7 @@ package dev.reverie.extract;
 import dev.reverie.Cardinality;
 import dev.reverie.MemoryKind;
 import dev.reverie.Polarity;
-import dev.reverie.TurnRole;
+import dev.reverie.Role;
 import dev.reverie.internal.Terms;
 import dev.reverie.spi.ExtractedFact;
 import dev.reverie.spi.Subjects;
@@ -32,6 +32,8 @@ class RuleBasedExtractorTest {
     /** Wednesday 10 May 2023, 13:56 UTC. */
     private static final Instant AT = Instant.parse("2023-05-10T13:56:00Z");
     private static final String EPISODE = "user.episode.*";
+    /** The producers of a turn, in the order the seeded fuzz test has always drawn them. */
+    private static final Role[] TURN_ROLES = {Role.USER, Role.ASSISTANT, Role.TOOL};
 
     private final RuleBasedExtractor extractor = new RuleBasedExtractor();
 
@@ -426,7 +428,7 @@ class RuleBasedExtractorTest {
         List<String> misses = new ArrayList<>();
         for (Row row : rows) {
             List<ExtractedFact> facts = asUser(
-                    extractor.extract(new TurnInput(TurnRole.USER, row.text, row.speaker, "t1", AT)), row.speaker);
+                    extractor.extract(new TurnInput(Role.USER, row.text, row.speaker, "t1", AT)), row.speaker);
             boolean expectsEpisode = row.expected.stream().anyMatch(x -> x.subject.equals(EPISODE));
             List<ExtractedFact> counted = facts.stream()
                     .filter(f -> f.kind() != MemoryKind.STYLE)
@@ -498,7 +500,7 @@ class RuleBasedExtractorTest {
 
     @Test
     void a_dated_event_keeps_the_speaker_and_the_words_of_the_sentence() {
-        List<ExtractedFact> facts = extractor.extract(new TurnInput(TurnRole.USER,
+        List<ExtractedFact> facts = extractor.extract(new TurnInput(Role.USER,
                 "I went to a LGBTQ support group yesterday and it was so powerful.", "Caroline", "D1:3", AT));
         ExtractedFact event = facts.stream().filter(f -> f.subject().equals("caroline.event")).findFirst().orElseThrow();
         assertThat(event.text()).isEqualTo("Caroline: I went to a LGBTQ support group yesterday and it was so powerful.");
@@ -508,7 +510,7 @@ class RuleBasedExtractorTest {
 
     @Test
     void typed_fact_text_reads_naturally_with_the_speaker_name() {
-        ExtractedFact like = extractor.extract(new TurnInput(TurnRole.USER, "I love jazz.", "Caroline", "t", AT))
+        ExtractedFact like = extractor.extract(new TurnInput(Role.USER, "I love jazz.", "Caroline", "t", AT))
                 .stream().filter(f -> f.subject().equals("caroline.likes")).findFirst().orElseThrow();
         assertThat(like.text()).isEqualTo("Caroline loves jazz");
         ExtractedFact allergy = only("I'm allergic to dipyrone.", "user.allergy");
@@ -531,18 +533,18 @@ class RuleBasedExtractorTest {
 
     @Test
     void several_facts_come_from_one_turn() {
-        List<ExtractedFact> facts = extractor.extract(new TurnInput(TurnRole.USER,
+        List<ExtractedFact> facts = extractor.extract(new TurnInput(Role.USER,
                 "Please call me Dra. Marina. I'm allergic to dipyrone.", null, "t", AT));
         assertThat(facts).extracting(ExtractedFact::subject).contains("user.address_as", "user.allergy");
     }
 
     @Test
     void style_facts_describe_length_language_emoji_and_formality() {
-        List<ExtractedFact> facts = extractor.extract(new TurnInput(TurnRole.USER,
+        List<ExtractedFact> facts = extractor.extract(new TurnInput(Role.USER,
                 "lol yeah I'm gonna be there 😄", null, "t", AT));
         assertThat(styles(facts)).contains("user.style.length=short", "user.style.language=en",
                 "user.style.emoji=yes", "user.style.formality=informal");
-        facts = extractor.extract(new TurnInput(TurnRole.USER,
+        facts = extractor.extract(new TurnInput(Role.USER,
                 "Prezado senhor, gostaria de saber se poderia me enviar o relatório completo da reunião de ontem, "
                         + "com todos os anexos e as observações que foram discutidas pela equipe durante a tarde, "
                         + "para que eu possa revisar tudo com calma antes da apresentação de segunda-feira para a "
@@ -555,13 +557,13 @@ class RuleBasedExtractorTest {
     @Test
     void greetings_and_filler_produce_nothing_at_all() {
         for (String text : List.of("hi", "ok thanks!", "haha", "obrigado", "Bom dia!", "kkkk", "👍", "...", "  ")) {
-            assertThat(extractor.extract(new TurnInput(TurnRole.USER, text, null, "t", AT))).as(text).isEmpty();
+            assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT))).as(text).isEmpty();
         }
     }
 
     @Test
     void assistant_turns_without_a_speaker_yield_nothing() {
-        assertThat(extractor.extract(new TurnInput(TurnRole.ASSISTANT,
+        assertThat(extractor.extract(new TurnInput(Role.ASSISTANT,
                 "Noted, Dra. Marina. I'm allergic to nothing, but you are allergic to dipyrone.", null, "t", AT)))
                 .isEmpty();
     }
@@ -571,14 +573,14 @@ class RuleBasedExtractorTest {
         String text = "I'm not allergic to dipyrone anymore. My name is Marina and I live in Recife. "
                 + "I love jazz and I went to the beach yesterday with my sister.";
         for (String speaker : new String[] {null, "Ava", "User"}) {
-            assertThat(extractor.extract(new TurnInput(TurnRole.ASSISTANT, text, speaker, "t", AT))).as("speaker %s", speaker)
+            assertThat(extractor.extract(new TurnInput(Role.ASSISTANT, text, speaker, "t", AT))).as("speaker %s", speaker)
                     .isEmpty();
         }
     }
 
     @Test
     void assistant_commitments_are_typed_under_the_assistant_subject() {
-        List<ExtractedFact> facts = extractor.extract(new TurnInput(TurnRole.ASSISTANT,
+        List<ExtractedFact> facts = extractor.extract(new TurnInput(Role.ASSISTANT,
                 "Sure. I'll send you the full summary of the contract tomorrow morning. You are allergic to dipyrone.",
                 "Ava", "t", AT));
         assertThat(facts).singleElement().satisfies(f -> {
@@ -591,11 +593,11 @@ class RuleBasedExtractorTest {
 
     @Test
     void a_named_speaker_owns_the_subjects_of_their_facts() {
-        List<ExtractedFact> caroline = extractor.extract(new TurnInput(TurnRole.USER,
+        List<ExtractedFact> caroline = extractor.extract(new TurnInput(Role.USER,
                 "I live in Boston and I work as a nurse.", "Caroline", "t", AT));
-        List<ExtractedFact> joao = extractor.extract(new TurnInput(TurnRole.USER,
+        List<ExtractedFact> joao = extractor.extract(new TurnInput(Role.USER,
                 "I live in Lisbon and I'm allergic to penicillin.", "João Pedro", "t", AT));
-        List<ExtractedFact> anonymous = extractor.extract(new TurnInput(TurnRole.USER,
+        List<ExtractedFact> anonymous = extractor.extract(new TurnInput(Role.USER,
                 "I live in Lisbon.", null, "t", AT));
         assertThat(caroline).extracting(ExtractedFact::subject).contains("caroline.location", "caroline.job")
                 .allMatch(s -> s.startsWith("caroline."));
@@ -621,7 +623,7 @@ class RuleBasedExtractorTest {
 
     @Test
     void tool_turns_yield_only_low_confidence_episodes() {
-        List<ExtractedFact> facts = extractor.extract(new TurnInput(TurnRole.TOOL,
+        List<ExtractedFact> facts = extractor.extract(new TurnInput(Role.TOOL,
                 "Calendar: Friday 10:00 and 14:00 are free for the dentist appointment. I love jazz.", "calendar", "t", AT));
         assertThat(facts).isNotEmpty();
         assertThat(facts).allSatisfy(f -> {
@@ -641,7 +643,7 @@ class RuleBasedExtractorTest {
     @Test
     void builder_switches_off_style_and_episodes_and_validates() {
         RuleBasedExtractor quiet = RuleBasedExtractor.builder().styleFacts(false).episodes(false).build();
-        List<ExtractedFact> facts = quiet.extract(new TurnInput(TurnRole.USER,
+        List<ExtractedFact> facts = quiet.extract(new TurnInput(Role.USER,
                 "The support group has made me feel accepted and given me courage to embrace myself.", "Caroline", "t", AT));
         assertThat(facts).isEmpty();
         assertThatThrownBy(() -> RuleBasedExtractor.builder().episodeMinContentWords(0))
@@ -668,7 +670,7 @@ class RuleBasedExtractorTest {
                     sb.append(alphabet.charAt(random.nextInt(alphabet.length())));
                 }
             }
-            TurnRole role = TurnRole.values()[random.nextInt(3)];
+            Role role = TURN_ROLES[random.nextInt(TURN_ROLES.length)];
             String speaker = random.nextInt(4) == 0 ? "Speaker" + i : null;
             List<ExtractedFact> facts = extractor.extract(new TurnInput(role, sb.toString(), speaker, "t" + i, AT));
             assertThat(facts).isNotNull();
@@ -682,7 +684,7 @@ class RuleBasedExtractorTest {
         List<String> texts = TABLE.stream().map(Row::text).collect(Collectors.toList());
         List<List<String>> baseline = new ArrayList<>();
         for (String t : texts) {
-            baseline.add(render(extractor.extract(new TurnInput(TurnRole.USER, t, null, "t", AT))));
+            baseline.add(render(extractor.extract(new TurnInput(Role.USER, t, null, "t", AT))));
         }
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
@@ -691,7 +693,7 @@ class RuleBasedExtractorTest {
                 results.add(pool.submit(() -> {
                     for (int round = 0; round < 20; round++) {
                         for (int i = 0; i < texts.size(); i++) {
-                            List<String> got = render(extractor.extract(new TurnInput(TurnRole.USER, texts.get(i), null, "t", AT)));
+                            List<String> got = render(extractor.extract(new TurnInput(Role.USER, texts.get(i), null, "t", AT)));
                             if (!got.equals(baseline.get(i))) {
                                 return false;
                             }
@@ -727,21 +729,21 @@ class RuleBasedExtractorTest {
     }
 
     private ExtractedFact only(String text, String subject) {
-        List<ExtractedFact> facts = extractor.extract(new TurnInput(TurnRole.USER, text, null, "t", AT)).stream()
+        List<ExtractedFact> facts = extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)).stream()
                 .filter(f -> f.subject().equals(subject)).collect(Collectors.toList());
         assertThat(facts).as("facts with subject %s from: %s", subject, text).hasSize(1);
         return facts.get(0);
     }
 
     private String eventDay(String text) {
-        List<ExtractedFact> events = extractor.extract(new TurnInput(TurnRole.USER, text, null, "t", AT)).stream()
+        List<ExtractedFact> events = extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)).stream()
                 .filter(f -> f.kind() == EVENT && f.eventTime() != null).collect(Collectors.toList());
         assertThat(events).as("a dated event from: %s", text).isNotEmpty();
         return events.get(0).eventTime().toString().substring(0, 10);
     }
 
     private ExtractedFact episode(String text, String speaker) {
-        return extractor.extract(new TurnInput(TurnRole.USER, text, speaker, "t", AT)).stream()
+        return extractor.extract(new TurnInput(Role.USER, text, speaker, "t", AT)).stream()
                 .filter(f -> Subjects.attribute(f.subject()).startsWith("episode.")).findFirst().orElseThrow();
     }
 

@@ -45,9 +45,9 @@ class HotPathCachesTest {
     @Test
     void stored_records_read_their_instants_as_before() {
         java.time.Instant at = java.time.Instant.parse("2026-03-01T09:00:00.123456Z");
-        dev.reverie.SessionTurn t = new dev.reverie.SessionTurn(dev.reverie.Scope.of("t", "a", "u"), "s", 0, "t0",
-                dev.reverie.TurnRole.USER, null, "hello", at);
-        assertThat(Json.read(Json.write(t), dev.reverie.SessionTurn.class)).isEqualTo(t);
+        dev.reverie.spi.SessionTurn t = new dev.reverie.spi.SessionTurn(dev.reverie.Scope.of("t", "a", "u"), "s", 0, "t0",
+                dev.reverie.Role.USER, null, "hello", at);
+        assertThat(Json.read(Json.write(t), dev.reverie.spi.SessionTurn.class)).isEqualTo(t);
         // numeric timestamps (not written by Reverie, but readable before) still go to Jackson's parser
         assertThat(Json.read("\"2026-03-01T10:00:00+01:00\"", java.time.Instant.class))
                 .isEqualTo(java.time.Instant.parse("2026-03-01T09:00:00Z"));
@@ -57,20 +57,40 @@ class HotPathCachesTest {
 
     @Test
     void decoded_records_equal_a_fresh_decoding_and_a_repeated_json_is_decoded_once() {
-        dev.reverie.SessionTurn turn = new dev.reverie.SessionTurn(dev.reverie.Scope.of("t", "a", "u"), "s1", 3,
-                "s1:t3", dev.reverie.TurnRole.USER, "Ana", "We moved to Recife in May.",
+        dev.reverie.spi.SessionTurn turn = new dev.reverie.spi.SessionTurn(dev.reverie.Scope.of("t", "a", "u"), "s1", 3,
+                "s1:t3", dev.reverie.Role.USER, "Ana", "We moved to Recife in May.",
                 java.time.Instant.parse("2026-03-02T10:15:30.123Z"));
         String json = Json.write(turn);
-        dev.reverie.SessionTurn first = DecodedRecords.read(json, dev.reverie.SessionTurn.class);
-        assertThat(first).isEqualTo(turn).isEqualTo(Json.read(json, dev.reverie.SessionTurn.class));
+        dev.reverie.spi.SessionTurn first = DecodedRecords.read(json, dev.reverie.spi.SessionTurn.class);
+        assertThat(first).isEqualTo(turn).isEqualTo(Json.read(json, dev.reverie.spi.SessionTurn.class));
         // an equal JSON text that is another String object still hits, and gets the same record
-        assertThat(DecodedRecords.read(new String(json.toCharArray()), dev.reverie.SessionTurn.class))
+        assertThat(DecodedRecords.read(new String(json.toCharArray()), dev.reverie.spi.SessionTurn.class))
                 .isSameAs(first);
         // another text is decoded, never mistaken for the remembered one
         String other = Json.write(turn.withSeq(4));
-        assertThat(DecodedRecords.read(other, dev.reverie.SessionTurn.class).seq()).isEqualTo(4);
+        assertThat(DecodedRecords.read(other, dev.reverie.spi.SessionTurn.class).seq()).isEqualTo(4);
         // an erased scope's records are dropped: the next read decodes again
         DecodedRecords.forget(turn.scope());
-        assertThat(DecodedRecords.read(json, dev.reverie.SessionTurn.class)).isEqualTo(turn).isNotSameAs(first);
+        assertThat(DecodedRecords.read(json, dev.reverie.spi.SessionTurn.class)).isEqualTo(turn).isNotSameAs(first);
+    }
+
+    @Test
+    void erasing_one_scope_keeps_the_decoded_turns_of_another() {
+        java.time.Instant at = java.time.Instant.parse("2026-03-02T10:15:30Z");
+        dev.reverie.spi.SessionTurn kept = new dev.reverie.spi.SessionTurn(dev.reverie.Scope.of("t", "a", "kept"), "s1",
+                0, "s1:t0", dev.reverie.Role.USER, null, "The garden needs water on Fridays.", at);
+        dev.reverie.spi.SessionTurn erased = new dev.reverie.spi.SessionTurn(dev.reverie.Scope.of("t", "a", "erased"),
+                "s1", 0, "s1:t0", dev.reverie.Role.TOOL, null, "Forecast: rain on Friday.", at);
+        String keptJson = Json.write(kept);
+        String erasedJson = Json.write(erased);
+        dev.reverie.spi.SessionTurn keptFirst = DecodedRecords.read(keptJson, dev.reverie.spi.SessionTurn.class);
+        dev.reverie.spi.SessionTurn erasedFirst = DecodedRecords.read(erasedJson, dev.reverie.spi.SessionTurn.class);
+
+        DecodedRecords.forget(erased.scope());
+
+        // the erased scope's turn is decoded again; the other scope's stays remembered
+        assertThat(DecodedRecords.read(erasedJson, dev.reverie.spi.SessionTurn.class)).isEqualTo(erased)
+                .isNotSameAs(erasedFirst);
+        assertThat(DecodedRecords.read(keptJson, dev.reverie.spi.SessionTurn.class)).isSameAs(keptFirst);
     }
 }

@@ -20,13 +20,13 @@ import dev.reverie.MutableClock;
 import dev.reverie.Outcome;
 import dev.reverie.Provenance;
 import dev.reverie.RecallMode;
+import dev.reverie.Role;
 import dev.reverie.Scope;
-import dev.reverie.SessionTurn;
 import dev.reverie.Source;
 import dev.reverie.Trust;
-import dev.reverie.TurnRole;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -174,7 +174,7 @@ class AiServicesLangChain4jTest {
             assertThat(systemText(r).indexOf(PERSONA, 1)).as("the persona appears once").isEqualTo(-1);
         }
         assertThat(store.sessionTurns(ALICE, "s2", 0, 10)).extracting(SessionTurn::role)
-                .containsExactly(TurnRole.USER, TurnRole.ASSISTANT);
+                .containsExactly(Role.USER, Role.ASSISTANT);
         assertThat(store.sessionTurns(ALICE, "s1", 0, 10)).extracting(SessionTurn::text)
                 .containsExactly("Hi, I'm Marina. I'm allergic to dipyrone.", "Noted.");
     }
@@ -224,7 +224,7 @@ class AiServicesLangChain4jTest {
                 AiMessage.from("From my notes: you are allergic to dipyrone."));
         // the recall tool's output is memory already: it is not recorded again as a tool turn
         assertThat(store.sessionTurns(ALICE, "s2", 0, 10)).extracting(SessionTurn::role)
-                .containsExactly(TurnRole.USER, TurnRole.ASSISTANT, TurnRole.USER, TurnRole.ASSISTANT);
+                .containsExactly(Role.USER, Role.ASSISTANT, Role.USER, Role.ASSISTANT);
     }
 
     @Test
@@ -280,7 +280,7 @@ class AiServicesLangChain4jTest {
             assertWellFormed(r);
         }
         assertThat(store.sessionTurns(ALICE, "s2", 0, 10)).extracting(SessionTurn::role)
-                .containsExactly(TurnRole.USER, TurnRole.ASSISTANT, TurnRole.USER, TurnRole.ASSISTANT);
+                .containsExactly(Role.USER, Role.ASSISTANT, Role.USER, Role.ASSISTANT);
     }
 
     static String stream(StreamingReceptionist receptionist, String conversation, String message) throws Exception {

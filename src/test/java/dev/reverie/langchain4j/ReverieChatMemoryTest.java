@@ -15,11 +15,11 @@ import dev.reverie.ImmutableLayer;
 import dev.reverie.Memory;
 import dev.reverie.MemoryKind;
 import dev.reverie.MutableClock;
+import dev.reverie.Role;
 import dev.reverie.Scope;
-import dev.reverie.SessionTurn;
-import dev.reverie.TurnRole;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.TokenCounter;
 import dev.reverie.spi.WriteBatch;
 import org.junit.jupiter.api.AfterEach;
@@ -90,8 +90,8 @@ class ReverieChatMemoryTest {
         memory.add(AiMessage.from("Yes, Friday 10:00 is free."));
 
         assertThat(turns()).extracting(SessionTurn::role, SessionTurn::text).containsExactly(
-                org.assertj.core.groups.Tuple.tuple(TurnRole.USER, "Can I move my appointment to Friday?"),
-                org.assertj.core.groups.Tuple.tuple(TurnRole.ASSISTANT, "Yes, Friday 10:00 is free."));
+                org.assertj.core.groups.Tuple.tuple(Role.USER, "Can I move my appointment to Friday?"),
+                org.assertj.core.groups.Tuple.tuple(Role.ASSISTANT, "Yes, Friday 10:00 is free."));
         assertThat(memory.messages()).containsExactly(
                 memory.messages().get(0),
                 UserMessage.from("Can I move my appointment to Friday?"),
@@ -129,8 +129,8 @@ class ReverieChatMemoryTest {
         memory.add(ToolExecutionResultMessage.from("c1", "calendar", "Friday 10:00 free"));
         memory.add(AiMessage.from("Friday 10:00 is free."));
 
-        assertThat(turns()).extracting(SessionTurn::role).containsExactly(TurnRole.USER, TurnRole.ASSISTANT,
-                TurnRole.TOOL, TurnRole.ASSISTANT);
+        assertThat(turns()).extracting(SessionTurn::role).containsExactly(Role.USER, Role.ASSISTANT,
+                Role.TOOL, Role.ASSISTANT);
         List<ChatMessage> m = memory.messages();
         assertThat(m).noneMatch(x -> x instanceof AiMessage a && a.hasToolExecutionRequests());
         // tool output is replayed as data with the user's role, never as a system message
@@ -149,7 +149,7 @@ class ReverieChatMemoryTest {
         memory.add(ToolExecutionResultMessage.from("c1", "recall_memory", "{\"results\":[]}"));
         memory.add(AiMessage.from("Not much yet."));
 
-        assertThat(turns()).extracting(SessionTurn::role).containsExactly(TurnRole.USER, TurnRole.ASSISTANT);
+        assertThat(turns()).extracting(SessionTurn::role).containsExactly(Role.USER, Role.ASSISTANT);
     }
 
     @Test
@@ -161,8 +161,8 @@ class ReverieChatMemoryTest {
         assertThat(memory.messages()).doesNotContain(stray);
         assertWellFormed(memory.messages());
         memory.add(AiMessage.from("Friday is free."));
-        assertThat(turns()).extracting(SessionTurn::role).containsExactly(TurnRole.USER, TurnRole.TOOL,
-                TurnRole.ASSISTANT);
+        assertThat(turns()).extracting(SessionTurn::role).containsExactly(Role.USER, Role.TOOL,
+                Role.ASSISTANT);
     }
 
     @Test

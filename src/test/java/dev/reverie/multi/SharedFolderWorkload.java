@@ -5,11 +5,11 @@ import dev.reverie.Memory;
 import dev.reverie.MemoryFilter;
 import dev.reverie.MemoryStatus;
 import dev.reverie.Scope;
-import dev.reverie.SessionTurn;
 import dev.reverie.Turn;
 import dev.reverie.TurnReceipt;
 import dev.reverie.dream.DreamListener;
 import dev.reverie.spi.MemoryStore;
+import dev.reverie.spi.SessionTurn;
 
 import java.io.PrintStream;
 import java.nio.file.Path;

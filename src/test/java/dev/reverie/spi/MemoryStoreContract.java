@@ -14,14 +14,12 @@ import dev.reverie.ObservationStatus;
 import dev.reverie.Outcome;
 import dev.reverie.Polarity;
 import dev.reverie.Provenance;
+import dev.reverie.Role;
 import dev.reverie.Scope;
-import dev.reverie.SessionSummary;
-import dev.reverie.SessionTurn;
 import dev.reverie.Source;
 import dev.reverie.StoreClosedException;
 import dev.reverie.StyleProfile;
 import dev.reverie.Trust;
-import dev.reverie.TurnRole;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -142,8 +140,8 @@ public abstract class MemoryStoreContract {
 
     @Test
     void should_round_trip_sessions_summaries_archive_style_and_history() {
-        SessionTurn t0 = new SessionTurn(ALICE, "s1", 0, "D1:1", TurnRole.USER, "Caroline", "Hello there", T0);
-        SessionTurn t1 = new SessionTurn(ALICE, "s1", 1, "D1:2", TurnRole.ASSISTANT, null, "Hi!", T0.plusSeconds(1));
+        SessionTurn t0 = new SessionTurn(ALICE, "s1", 0, "D1:1", Role.USER, "Caroline", "Hello there", T0);
+        SessionTurn t1 = new SessionTurn(ALICE, "s1", 1, "D1:2", Role.ASSISTANT, null, "Hi!", T0.plusSeconds(1));
         SessionSummary summary = new SessionSummary(ALICE, "s1", "Decided: Friday 10:00", 1, T0.plusSeconds(2));
         StyleProfile style = new StyleProfile(ALICE, "short", "informal", "pt", true, "direct", "Short, informal.",
                 3, T0);
@@ -220,7 +218,7 @@ public abstract class MemoryStoreContract {
         for (Scope s : scopes) {
             put(s, memory(s, "secret word " + s.tenantId() + " " + s.agentId() + " " + s.endUserId() + " shared", 0),
                     observation(s, "note shared " + s.endUserId(), 0));
-            store.write(WriteBatch.of(s).append(new SessionTurn(s, "same-session", 0, "t1", TurnRole.USER, null,
+            store.write(WriteBatch.of(s).append(new SessionTurn(s, "same-session", 0, "t1", Role.USER, null,
                     "turn of " + s, T0)).put(new StyleProfile(s, "", "", "", false, "", "style of " + s, 1, T0)));
         }
         for (Scope s : scopes) {
@@ -265,7 +263,7 @@ public abstract class MemoryStoreContract {
     void should_leave_nothing_behind_when_a_batch_fails_midway() {
         Memory kept = memory(ALICE, "kept before", 0);
         put(ALICE, kept);
-        SessionTurn turn = new SessionTurn(ALICE, "s1", 0, "t1", TurnRole.USER, null, "first", T0);
+        SessionTurn turn = new SessionTurn(ALICE, "s1", 0, "t1", Role.USER, null, "first", T0);
         store.write(WriteBatch.of(ALICE).append(turn));
         Memory fresh = memory(ALICE, "should vanish", 1);
         WriteBatch failing = WriteBatch.of(ALICE)
@@ -363,7 +361,7 @@ public abstract class MemoryStoreContract {
 
     @Test
     void should_write_joint_batches_all_or_nothing() {
-        SessionTurn turn = new SessionTurn(ALICE, "s1", 0, "t1", TurnRole.USER, null, "first", T0);
+        SessionTurn turn = new SessionTurn(ALICE, "s1", 0, "t1", Role.USER, null, "first", T0);
         store.write(WriteBatch.of(ALICE).append(turn));
         Memory bobs = memory(BOB, "should vanish", 0);
         List<WriteBatch> batches = List.of(WriteBatch.of(BOB).put(bobs),
@@ -404,7 +402,7 @@ public abstract class MemoryStoreContract {
 
     @Test
     void should_write_each_batch_of_write_each_on_its_own() {
-        SessionTurn turn = new SessionTurn(ALICE, "s1", 0, "t1", TurnRole.USER, null, "first", T0);
+        SessionTurn turn = new SessionTurn(ALICE, "s1", 0, "t1", Role.USER, null, "first", T0);
         store.write(WriteBatch.of(ALICE).append(turn));
         Memory before = memory(ALICE, "written before the failing batch", 0);
         Memory doomed = memory(ALICE, "must not survive its batch", 1);
@@ -575,7 +573,7 @@ public abstract class MemoryStoreContract {
     void should_return_recent_turns_in_order() {
         WriteBatch b = WriteBatch.of(ALICE);
         for (int i = 0; i < 12; i++) {
-            b.append(new SessionTurn(ALICE, "s1", i, "t" + i, i % 2 == 0 ? TurnRole.USER : TurnRole.ASSISTANT, null,
+            b.append(new SessionTurn(ALICE, "s1", i, "t" + i, i % 2 == 0 ? Role.USER : Role.ASSISTANT, null,
                     "turn " + i, T0.plusSeconds(i)));
         }
         store.write(b);
@@ -589,7 +587,7 @@ public abstract class MemoryStoreContract {
     // ------------------------------------------------------------ episodic recall (archived turns)
 
     private SessionTurn archived(Scope scope, String session, long seq, String speaker, String text, int days) {
-        return new SessionTurn(scope, session, seq, session + ":" + seq, TurnRole.USER, speaker, text,
+        return new SessionTurn(scope, session, seq, session + ":" + seq, Role.USER, speaker, text,
                 T0.plusSeconds(days * 86_400L));
     }
 
@@ -762,7 +760,7 @@ public abstract class MemoryStoreContract {
     // ------------------------------------------------------------ turns numbered inside the write, leases
 
     private static SessionTurn offsetTurn(Scope scope, String session, long offset, String turnId) {
-        return new SessionTurn(scope, session, offset, turnId, TurnRole.USER, null, "turn " + turnId, T0);
+        return new SessionTurn(scope, session, offset, turnId, Role.USER, null, "turn " + turnId, T0);
     }
 
     @Test

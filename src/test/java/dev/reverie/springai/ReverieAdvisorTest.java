@@ -4,11 +4,11 @@ import dev.reverie.ContextManager;
 import dev.reverie.ImmutableLayer;
 import dev.reverie.MutableClock;
 import dev.reverie.RecallMode;
+import dev.reverie.Role;
 import dev.reverie.Scope;
-import dev.reverie.SessionTurn;
-import dev.reverie.TurnRole;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
+import dev.reverie.spi.SessionTurn;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -153,7 +153,7 @@ class ReverieAdvisorTest {
             assertSystemFirstOnceAndUserLast(p, lastUserText(p));
         }
         assertThat(store.sessionTurns(ALICE, "s2", 0, 10)).extracting(SessionTurn::role)
-                .containsExactly(TurnRole.USER, TurnRole.ASSISTANT);
+                .containsExactly(Role.USER, Role.ASSISTANT);
         assertThat(store.sessionTurns(ALICE, "s1", 0, 10)).extracting(SessionTurn::text)
                 .containsExactly("Hi, I'm Marina. I'm allergic to dipyrone.", "Noted.");
     }
@@ -194,7 +194,7 @@ class ReverieAdvisorTest {
         assertSystemFirstOnceAndUserLast(second, "When is the doctor free?");
         assertThat(second.getInstructions().get(second.getInstructions().size() - 1)).isInstanceOf(ToolResponseMessage.class);
         List<SessionTurn> turns = store.sessionTurns(ALICE, "s1", 0, 10);
-        assertThat(turns).extracting(SessionTurn::role).containsExactly(TurnRole.USER, TurnRole.TOOL, TurnRole.ASSISTANT);
+        assertThat(turns).extracting(SessionTurn::role).containsExactly(Role.USER, Role.TOOL, Role.ASSISTANT);
         assertThat(turns.get(1).text()).isEqualTo("Dr. Costa: Friday 10:00 free");
         assertThat(turns.get(2).text()).isEqualTo("Dr. Costa is free on Friday at 10:00.");
     }
@@ -204,7 +204,7 @@ class ReverieAdvisorTest {
         assertThat(askStreaming(ALICE, "s1", "When is the doctor free?")).isEqualTo("Dr. Costa is free on Friday at 10:00.");
 
         assertThat(store.sessionTurns(ALICE, "s1", 0, 10)).extracting(SessionTurn::role)
-                .containsExactly(TurnRole.USER, TurnRole.TOOL, TurnRole.ASSISTANT);
+                .containsExactly(Role.USER, Role.TOOL, Role.ASSISTANT);
     }
 
     @Test
@@ -249,7 +249,7 @@ class ReverieAdvisorTest {
         assertThat(result.getResponses().get(0).responseData()).contains("dipyrone").doesNotContain("penicillin");
         assertThat(store.sessionTurns(ALICE, "s2", 0, 10)).extracting(SessionTurn::role)
                 .as("the recall tool's results are memory already: not recorded again")
-                .containsExactly(TurnRole.USER, TurnRole.ASSISTANT);
+                .containsExactly(Role.USER, Role.ASSISTANT);
     }
 
     @Test

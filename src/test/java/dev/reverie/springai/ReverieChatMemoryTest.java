@@ -2,11 +2,11 @@ package dev.reverie.springai;
 
 import dev.reverie.ContextManager;
 import dev.reverie.ImmutableLayer;
+import dev.reverie.Role;
 import dev.reverie.Scope;
-import dev.reverie.SessionTurn;
-import dev.reverie.TurnRole;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
+import dev.reverie.spi.SessionTurn;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -82,7 +82,7 @@ class ReverieChatMemoryTest {
 
         chatMemory.add(S1, new AssistantMessage("Friday at 10:00."));
         assertThat(store.sessionTurns(ALICE, "s1", 0, 10)).extracting(SessionTurn::role)
-                .containsExactly(TurnRole.USER, TurnRole.TOOL, TurnRole.ASSISTANT);
+                .containsExactly(Role.USER, Role.TOOL, Role.ASSISTANT);
     }
 
     @Test

@@ -1,10 +1,10 @@
 package dev.reverie.store;
 
+import dev.reverie.Role;
 import dev.reverie.Scope;
-import dev.reverie.SessionTurn;
-import dev.reverie.TurnRole;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -59,7 +59,7 @@ class GroupCommitStoreTest {
                         // two writers share each session, so one group may append to a session twice
                         Scope scope = writer % 2 == 0 ? ANA : BIA;
                         SessionTurn t = new SessionTurn(scope, "sx", 0,
-                                "w" + writer + "-" + i, TurnRole.USER, null, "writer " + writer + " turn " + i, T0);
+                                "w" + writer + "-" + i, Role.USER, null, "writer " + writer + " turn " + i, T0);
                         WriteBatch b = WriteBatch.of(scope).appendAtSessionEnd(t).archiveAtSessionEnd(t);
                         s.write(b);
                     }

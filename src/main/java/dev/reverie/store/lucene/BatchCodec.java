@@ -5,10 +5,10 @@ import dev.reverie.Memory;
 import dev.reverie.MemoryEvent;
 import dev.reverie.Observation;
 import dev.reverie.Scope;
-import dev.reverie.SessionSummary;
-import dev.reverie.SessionTurn;
 import dev.reverie.StyleProfile;
 import dev.reverie.internal.Json;
+import dev.reverie.spi.SessionSummary;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
 
 import java.io.ByteArrayInputStream;

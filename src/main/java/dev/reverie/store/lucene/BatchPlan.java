@@ -3,7 +3,7 @@ package dev.reverie.store.lucene;
 import dev.reverie.MemoryEvent;
 import dev.reverie.MemoryStoreException;
 import dev.reverie.Scope;
-import dev.reverie.SessionTurn;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
 import dev.reverie.store.lucene.LuceneDocuments.Type;
 import org.apache.lucene.document.Document;

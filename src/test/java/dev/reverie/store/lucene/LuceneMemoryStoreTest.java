@@ -9,13 +9,13 @@ import dev.reverie.MemoryKind;
 import dev.reverie.MemoryStatus;
 import dev.reverie.MemoryStoreException;
 import dev.reverie.ObservationStatus;
+import dev.reverie.Role;
 import dev.reverie.Scope;
-import dev.reverie.SessionTurn;
-import dev.reverie.TurnRole;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStoreContract;
 import dev.reverie.spi.MemoryStores;
 import dev.reverie.spi.Scored;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.MultiTerms;
@@ -148,7 +148,7 @@ class LuceneMemoryStoreTest extends MemoryStoreContract {
     @Test
     void should_reopen_after_close_with_every_record_type() {
         Memory m = memory(ALICE, "Allergic to dipyrone", 0);
-        SessionTurn turn = new SessionTurn(ALICE, "s1", 0, "t1", TurnRole.USER, null, "hello", T0);
+        SessionTurn turn = new SessionTurn(ALICE, "s1", 0, "t1", Role.USER, null, "hello", T0);
         MemoryEvent event = new MemoryEvent("e1", ALICE, m.id(), MemoryEventType.CREATED, T0, null, "x", "test");
         store.write(WriteBatch.of(ALICE).put(m).append(turn).archive(turn).append(event));
         for (int round = 0; round < 3; round++) {
@@ -240,7 +240,7 @@ class LuceneMemoryStoreTest extends MemoryStoreContract {
                     try {
                         for (int i = 0; i < perThread; i++) {
                             group.write(WriteBatch.of(s).put(memory(s, "racing fact " + i, i))
-                                    .append(new SessionTurn(s, "s", i, "t" + i, TurnRole.USER, null, "turn " + i, T0)));
+                                    .append(new SessionTurn(s, "s", i, "t" + i, Role.USER, null, "turn " + i, T0)));
                             assertThat(group.searchMemories(s, "racing fact", ANY_STATUS, ANY_KIND, 100))
                                     .hasSize(i + 1);
                             assertThat(group.sessionLength(s, "s")).isEqualTo(i + 1);
@@ -411,7 +411,7 @@ class LuceneMemoryStoreTest extends MemoryStoreContract {
 
     @Test
     void should_refuse_a_turn_seq_repeated_inside_one_batch() {
-        SessionTurn t = new SessionTurn(ALICE, "s1", 0, "t1", TurnRole.USER, null, "hi", T0);
+        SessionTurn t = new SessionTurn(ALICE, "s1", 0, "t1", Role.USER, null, "hi", T0);
         Memory m = memory(ALICE, "not written", 0);
         assertThatThrownBy(() -> store.write(WriteBatch.of(ALICE).put(m).append(t).append(t)))
                 .isInstanceOf(MemoryStoreException.class).hasMessageContaining("seq 0").hasMessageContaining("s1");
@@ -422,9 +422,9 @@ class LuceneMemoryStoreTest extends MemoryStoreContract {
     @Test
     void should_order_sessions_by_first_activity() {
         store.write(WriteBatch.of(ALICE)
-                .append(new SessionTurn(ALICE, "later", 0, "a", TurnRole.USER, null, "x", T0.plusSeconds(50)))
-                .append(new SessionTurn(ALICE, "earlier", 0, "b", TurnRole.USER, null, "y", T0.plusSeconds(10)))
-                .append(new SessionTurn(ALICE, "later", 1, "c", TurnRole.USER, null, "z", T0.plusSeconds(5))));
+                .append(new SessionTurn(ALICE, "later", 0, "a", Role.USER, null, "x", T0.plusSeconds(50)))
+                .append(new SessionTurn(ALICE, "earlier", 0, "b", Role.USER, null, "y", T0.plusSeconds(10)))
+                .append(new SessionTurn(ALICE, "later", 1, "c", Role.USER, null, "z", T0.plusSeconds(5))));
         assertThat(store.sessions(ALICE)).containsExactly("later", "earlier");
     }
 
@@ -467,7 +467,7 @@ class LuceneMemoryStoreTest extends MemoryStoreContract {
 
     @Test
     void archived_turns_written_before_episodic_recall_are_reindexed_at_open() throws IOException {
-        SessionTurn old = new SessionTurn(ALICE, "s1", 0, "t0", TurnRole.USER, "Alice",
+        SessionTurn old = new SessionTurn(ALICE, "s1", 0, "t0", Role.USER, "Alice",
                 "we planted tulips by the river", T0);
         store.write(WriteBatch.of(ALICE).archive(old));
         store.close();

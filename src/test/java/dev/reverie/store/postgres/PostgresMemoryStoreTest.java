@@ -5,12 +5,12 @@ import dev.reverie.MemoryFilter;
 import dev.reverie.MemoryKind;
 import dev.reverie.MemoryStatus;
 import dev.reverie.MemoryStoreException;
+import dev.reverie.Role;
 import dev.reverie.Scope;
-import dev.reverie.SessionTurn;
-import dev.reverie.TurnRole;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStoreContract;
 import dev.reverie.spi.MemoryStores;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
 import org.junit.jupiter.api.Test;
 
@@ -119,8 +119,8 @@ class PostgresMemoryStoreTest extends MemoryStoreContract {
 
     @Test
     void should_fail_the_whole_batch_of_an_instance_that_appends_a_seq_another_took() {
-        SessionTurn first = new SessionTurn(ALICE, "s1", 0, "a0", TurnRole.USER, null, "from instance one", T0);
-        SessionTurn clash = new SessionTurn(ALICE, "s1", 0, "b0", TurnRole.USER, null, "from instance two", T0);
+        SessionTurn first = new SessionTurn(ALICE, "s1", 0, "a0", Role.USER, null, "from instance one", T0);
+        SessionTurn clash = new SessionTurn(ALICE, "s1", 0, "b0", Role.USER, null, "from instance two", T0);
         Memory sideEffect = memory(ALICE, "written with the clashing turn", 0);
         try (MemoryStore second = openStore(folder)) {
             store.write(WriteBatch.of(ALICE).append(first));
@@ -187,7 +187,7 @@ class PostgresMemoryStoreTest extends MemoryStoreContract {
                     try {
                         go.await();
                         for (int i = 0; i < 15; i++) {
-                            SessionTurn t = new SessionTurn(ALICE, "shared", 0, "w" + writer + "-" + i, TurnRole.USER,
+                            SessionTurn t = new SessionTurn(ALICE, "shared", 0, "w" + writer + "-" + i, Role.USER,
                                     null, "turn", T0);
                             s.write(WriteBatch.of(ALICE).appendAtSessionEnd(t).archiveAtSessionEnd(t));
                         }

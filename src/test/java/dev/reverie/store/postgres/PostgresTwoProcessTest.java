@@ -3,7 +3,7 @@ package dev.reverie.store.postgres;
 import dev.reverie.Memory;
 import dev.reverie.MemoryFilter;
 import dev.reverie.Scope;
-import dev.reverie.SessionTurn;
+import dev.reverie.spi.SessionTurn;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

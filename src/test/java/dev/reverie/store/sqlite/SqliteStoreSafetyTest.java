@@ -43,8 +43,8 @@ class SqliteStoreSafetyTest extends StoreSafetyContract {
     void a_file_made_before_the_tenant_check_keeps_its_name_opens_and_records_its_tenant() throws Exception {
         Scope acme = Scope.of("acme", "receptionist", "alice");
         put(acme, memory(acme, "acme's note"));
-        store.write(dev.reverie.spi.WriteBatch.of(acme).archive(new dev.reverie.SessionTurn(acme, "s1", 0, "t0",
-                dev.reverie.TurnRole.USER, "Alice", "we planted tulips by the river", T0)));
+        store.write(dev.reverie.spi.WriteBatch.of(acme).archive(new dev.reverie.spi.SessionTurn(acme, "s1", 0, "t0",
+                dev.reverie.Role.USER, "Alice", "we planted tulips by the river", T0)));
         store.close();
         Path file = folder.resolve("tenant-acme.db");
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {

@@ -1,5 +1,7 @@
-package dev.reverie;
+package dev.reverie.spi;
 
+import dev.reverie.Role;
+import dev.reverie.Scope;
 import dev.reverie.internal.Checks;
 
 import java.time.Instant;
@@ -12,12 +14,12 @@ import java.time.Instant;
  * @param sessionId the session
  * @param seq       position in the session, from 0, strictly increasing
  * @param turnId    the turn id (the caller's when given)
- * @param role      who produced it
+ * @param role      who produced it: USER, ASSISTANT or TOOL
  * @param speaker   the speaker's name, or {@code null}
  * @param text      the redacted text
  * @param at        when it was said
  */
-public record SessionTurn(Scope scope, String sessionId, long seq, String turnId, TurnRole role, String speaker,
+public record SessionTurn(Scope scope, String sessionId, long seq, String turnId, Role role, String speaker,
                           String text, Instant at) {
 
     public SessionTurn {
@@ -27,7 +29,7 @@ public record SessionTurn(Scope scope, String sessionId, long seq, String turnId
             throw new IllegalArgumentException("seq must not be negative, was " + seq);
         }
         Checks.id("turnId", turnId);
-        Checks.notNull("role", role);
+        Checks.turnRole("role", role);
         Checks.notNull("text", text);
         Checks.notNull("at", at);
     }

@@ -1,5 +1,6 @@
-package dev.reverie;
+package dev.reverie.spi;
 
+import dev.reverie.Scope;
 import dev.reverie.internal.Checks;
 
 import java.time.Instant;
