@@ -357,7 +357,6 @@ final class Retriever {
         while (!heap.isEmpty() && chosen.size() < limit && estimated < budget) {
             int top = heap.poll();
             if (seen[top] < picks.size()) {
-                Candidate candidate = ranked.get(top).candidate();
                 // once its value falls behind the next in heap order it cannot be picked this round: the
                 // remaining picks are compared when it next reaches the top (its value stays an upper
                 // bound, so the picks are the same as with every similarity computed at once)
@@ -365,8 +364,7 @@ final class Retriever {
                 double score = ranked.get(top).score();
                 for (int p = seen[top]; p < picks.size(); p++) {
                     int pick = picks.get(p);
-                    maxSim[top] = Math.max(maxSim[top], similarity(candidate, ranked.get(pick).candidate(),
-                            terms, top, pick));
+                    maxSim[top] = Math.max(maxSim[top], similarity(terms, top, pick));
                     seen[top] = p + 1;
                     value[top] = lambda * score - (1 - lambda) * maxSim[top];
                     if (next != null && heap.comparator().compare(next, top) < 0) {
@@ -417,10 +415,14 @@ final class Retriever {
         return c.text().length() / 4 + 8;
     }
 
-    private static double similarity(Candidate a, Candidate b, TermSets terms, int ia, int ib) {
-        if (a.embedding() != null && b.embedding() != null && a.embedding().dimension() == b.embedding().dimension()) {
-            return Math.max(0, a.embedding().cosine(b.embedding()));
-        }
+    /**
+     * Diversity is measured on words for every candidate, with or without an embedder: sentence
+     * embeddings of one conversation's turns are close across a whole topic, so a cosine-based MMR
+     * held back the evidence that shares a topic with a pick (LoCoMo, hybrid, 2,000 tokens: recall
+     * 87.5 % with cosine, 88.1 % with words; docs/benchmarks.md), and a merge of two sorted hash
+     * arrays is cheaper than a 384-dimensional cosine.
+     */
+    private static double similarity(TermSets terms, int ia, int ib) {
         return TermSetCache.jaccard(terms.of(ia), terms.of(ib));
     }
 }

@@ -40,10 +40,8 @@ class RetrieverDiversifyTest {
         return chosen;
     }
 
+    /** Words, whether or not the candidates carry embeddings (the random vectors below must not matter). */
     static double sim(Candidate a, Candidate b) {
-        if (a.embedding() != null && b.embedding() != null) {
-            return Math.max(0, a.embedding().cosine(b.embedding()));
-        }
         // the textbook Jaccard over the term strings: the reference for Retriever's hashed term sets
         java.util.Set<String> ta = new HashSet<>(dev.reverie.internal.Terms.of(a.text(), 256));
         java.util.Set<String> tb = new HashSet<>(dev.reverie.internal.Terms.of(b.text(), 256));
