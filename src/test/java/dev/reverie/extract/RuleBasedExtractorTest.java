@@ -71,7 +71,7 @@ class RuleBasedExtractorTest {
     private static final List<Row> TABLE = List.of(
             // ---- English: identity
             en("My name is Marina.", e(FACT, "user.name", "Marina")),
-            en("Hi, I'm Caroline!", e(FACT, "user.name", "Caroline")),
+            en("Hi, I'm Priya!", e(FACT, "user.name", "Priya")),
             en("Please call me Dra. Marina.", e(FACT, "user.address_as", "Dra. Marina")),
             en("You can call me Bob.", e(FACT, "user.address_as", "Bob")),
             en("Don't call me Robert.", e(FACT, "user.address_as", "Robert")),
@@ -124,7 +124,7 @@ class RuleBasedExtractorTest {
             // family, pets
             en("My daughter Ana is seven.", e(FACT, "user.family.daughter", "Ana")),
             en("I have two kids.", e(FACT, "user.family.children", "2")),
-            en("My husband John is a doctor.", e(FACT, "user.family.husband", "John")),
+            en("My husband Omar is a doctor.", e(FACT, "user.family.husband", "Omar")),
             en("My sister likes jazz.", e(FACT, "user.family.sister", "likes jazz")),
             en("Emma is my niece.", e(FACT, "user.family.niece", "Emma")),
             en("I'm married to Paul.", e(FACT, "user.family.spouse", "Paul")),
@@ -144,8 +144,8 @@ class RuleBasedExtractorTest {
             en("I'm going to visit my parents next weekend.",
                     e(EVENT, "user.plan", "I'm going to visit my parents next weekend")),
             en("I'm planning to learn Japanese.", e(EVENT, "user.plan", "I'm planning to learn Japanese")),
-            en("I went to a LGBTQ support group yesterday.",
-                    e(EVENT, "user.event", "I went to a LGBTQ support group yesterday")),
+            en("I went to a chess club meetup yesterday.",
+                    e(EVENT, "user.event", "I went to a chess club meetup yesterday")),
             en("Last Friday I ran my first marathon!", e(EVENT, "user.event", "Last Friday I ran my first marathon")),
             en("I started a pottery class two weeks ago.",
                     e(EVENT, "user.event", "I started a pottery class two weeks ago")),
@@ -153,18 +153,18 @@ class RuleBasedExtractorTest {
                     e(EVENT, "user.event", "My sister and I went to Paris last year")),
             en("I finally finished restoring my grandfather's old bike.",
                     e(EVENT, EPISODE, "I finally finished restoring my grandfather's old bike")),
-            named("en", "Caroline", "I went to a LGBTQ support group yesterday and it was so powerful.",
-                    e(EVENT, "user.event", "I went to a LGBTQ support group yesterday and it was so powerful")),
-            named("en", "Melanie", "Yeah, I painted that lake sunrise last year! It's special to me.",
-                    e(EVENT, "user.event", "I painted that lake sunrise last year")),
-            named("en", "Caroline", "The support group has made me feel accepted and given me courage to embrace myself.",
-                    e(EVENT, EPISODE, "The support group has made me feel accepted and given me courage to embrace myself")),
-            named("en", "Melanie", "Painting's a fun way to express my feelings and get creative.",
-                    e(EVENT, EPISODE, "Painting's a fun way to express my feelings and get creative")),
-            named("en", "Caroline", "I'm keen on counseling or working in mental health - I'd love to support those "
-                            + "with similar issues.",
-                    e(PREFERENCE, "user.likes", "counseling"), e(PREFERENCE, "user.likes", "working in mental health"),
-                    e(EVENT, EPISODE, "I'd love to support those with similar issues")),
+            named("en", "Priya", "I went to a chess club meetup yesterday and it was so relaxing.",
+                    e(EVENT, "user.event", "I went to a chess club meetup yesterday and it was so relaxing")),
+            named("en", "Lena", "Yeah, I knitted that wool blanket last year! It's precious to me.",
+                    e(EVENT, "user.event", "I knitted that wool blanket last year")),
+            named("en", "Priya", "The book club has made me feel valued and given me strength to believe in myself.",
+                    e(EVENT, EPISODE, "The book club has made me feel valued and given me strength to believe in myself")),
+            named("en", "Lena", "Gardening's a great way to calm my mind and stay active.",
+                    e(EVENT, EPISODE, "Gardening's a great way to calm my mind and stay active")),
+            named("en", "Priya", "I'm keen on nursing or working in elder care - I'd love to help those "
+                            + "with similar needs.",
+                    e(PREFERENCE, "user.likes", "nursing"), e(PREFERENCE, "user.likes", "working in elder care"),
+                    e(EVENT, EPISODE, "I'd love to help those with similar needs")),
             // nothing
             en("Do you like jazz?"),
             en("Are you allergic to anything?"),
@@ -179,8 +179,8 @@ class RuleBasedExtractorTest {
             en("Call me when you get home."),
             en("I know what you mean."),
             en("I'm so tired."),
-            en("Melanie loves painting."),
-            en("Wow, love that painting!"),
+            en("Lena loves painting."),
+            en("Wow, love that quilt!"),
             en("I'm Brazilian."),
             en("Could you remind me about my meeting tomorrow?"),
             en("I work from home."),
@@ -281,7 +281,7 @@ class RuleBasedExtractorTest {
             pt("Valeu, até mais!"),
             pt("Bom dia!"),
             pt("Te amo!"),
-            pt("A Melanie adora pintar."),
+            pt("A Lena adora pintar."),
             pt("Que legal!"),
             pt("Trabalho em casa."),
             pt("Se eu morasse em Paris seria feliz."),
@@ -327,14 +327,14 @@ class RuleBasedExtractorTest {
             en("I visited my grandma last Sunday.", e(EVENT, "user.event", "I visited my grandma last Sunday")),
             en("I'm really into rock climbing these days.", e(PREFERENCE, "user.likes", "rock climbing")),
             en("I stopped drinking coffee.", e(PREFERENCE, "user.diet", "coffee")),
-            named("en", "Jon", "Lost my job as a banker yesterday, so I'm starting my own dance studio.",
-                    e(EVENT, "user.event", "Lost my job as a banker yesterday, so I'm starting my own dance studio")),
-            named("en", "Gina", "I also lost my job at Door Dash this month.",
-                    e(EVENT, "user.event", "I also lost my job at Door Dash this month")),
-            named("en", "John", "My wife and I went to the farmer's market this weekend.",
+            named("en", "Kofi", "Lost my job as a cashier yesterday, so I'm opening my own bike shop.",
+                    e(EVENT, "user.event", "Lost my job as a cashier yesterday, so I'm opening my own bike shop")),
+            named("en", "Hana", "I also lost my job at Home Depot this month.",
+                    e(EVENT, "user.event", "I also lost my job at Home Depot this month")),
+            named("en", "Tomás", "My wife and I went to the farmer's market this weekend.",
                     e(EVENT, "user.event", "My wife and I went to the farmer's market this weekend")),
-            named("en", "Maria", "I've been volunteering at a homeless shelter.",
-                    e(EVENT, EPISODE, "I've been volunteering at a homeless shelter")),
+            named("en", "Ines", "I've been volunteering at an animal clinic.",
+                    e(EVENT, EPISODE, "I've been volunteering at an animal clinic")),
             en("Do you know any good restaurants?"),
             en("What's your favorite color?"),
             en("My coworker told me she's allergic to gluten."),
@@ -479,7 +479,7 @@ class RuleBasedExtractorTest {
     @Test
     void relative_dates_resolve_against_the_turn_time_in_utc() {
         // the turn is on Wednesday 2023-05-10
-        assertThat(eventDay("I went to a LGBTQ support group yesterday.")).isEqualTo("2023-05-09");
+        assertThat(eventDay("I went to a chess club meetup yesterday.")).isEqualTo("2023-05-09");
         assertThat(eventDay("Ontem fui ao médico.")).isEqualTo("2023-05-09");
         assertThat(eventDay("I have a dentist appointment tomorrow.")).isEqualTo("2023-05-11");
         assertThat(eventDay("Tenho uma consulta amanhã às 10h.")).isEqualTo("2023-05-11");
@@ -501,18 +501,18 @@ class RuleBasedExtractorTest {
     @Test
     void a_dated_event_keeps_the_speaker_and_the_words_of_the_sentence() {
         List<ExtractedFact> facts = extractor.extract(new TurnInput(Role.USER,
-                "I went to a LGBTQ support group yesterday and it was so powerful.", "Caroline", "D1:3", AT));
-        ExtractedFact event = facts.stream().filter(f -> f.subject().equals("caroline.event")).findFirst().orElseThrow();
-        assertThat(event.text()).isEqualTo("Caroline: I went to a LGBTQ support group yesterday and it was so powerful.");
+                "I went to a chess club meetup yesterday and it was so relaxing.", "Priya", "D1:3", AT));
+        ExtractedFact event = facts.stream().filter(f -> f.subject().equals("priya.event")).findFirst().orElseThrow();
+        assertThat(event.text()).isEqualTo("Priya: I went to a chess club meetup yesterday and it was so relaxing.");
         assertThat(event.kind()).isEqualTo(EVENT);
         assertThat(event.cardinality()).isEqualTo(Cardinality.MULTI);
     }
 
     @Test
     void typed_fact_text_reads_naturally_with_the_speaker_name() {
-        ExtractedFact like = extractor.extract(new TurnInput(Role.USER, "I love jazz.", "Caroline", "t", AT))
-                .stream().filter(f -> f.subject().equals("caroline.likes")).findFirst().orElseThrow();
-        assertThat(like.text()).isEqualTo("Caroline loves jazz");
+        ExtractedFact like = extractor.extract(new TurnInput(Role.USER, "I love jazz.", "Priya", "t", AT))
+                .stream().filter(f -> f.subject().equals("priya.likes")).findFirst().orElseThrow();
+        assertThat(like.text()).isEqualTo("Priya loves jazz");
         ExtractedFact allergy = only("I'm allergic to dipyrone.", "user.allergy");
         assertThat(allergy.text()).isEqualTo("User is allergic to dipyrone");
         assertThat(allergy.cardinality()).isEqualTo(Cardinality.MULTI);
@@ -521,14 +521,14 @@ class RuleBasedExtractorTest {
 
     @Test
     void episodes_have_a_stable_short_subject() {
-        String text = "The support group has made me feel accepted and given me courage to embrace myself.";
-        ExtractedFact a = episode(text, "Caroline");
-        ExtractedFact b = episode("  the SUPPORT group has made me feel accepted, and given me courage to embrace myself!",
-                "Caroline");
-        assertThat(a.subject()).matches("caroline\\.episode\\.[0-9a-f]{10}");
+        String text = "The book club has made me feel valued and given me strength to believe in myself.";
+        ExtractedFact a = episode(text, "Priya");
+        ExtractedFact b = episode("  the BOOK club has made me feel valued, and given me strength to believe in myself!",
+                "Priya");
+        assertThat(a.subject()).matches("priya\\.episode\\.[0-9a-f]{10}");
         assertThat(b.subject()).isEqualTo(a.subject());
         assertThat(a.confidence()).isLessThan(0.6);
-        assertThat(a.text()).startsWith("Caroline: ");
+        assertThat(a.text()).startsWith("Priya: ");
     }
 
     @Test
@@ -593,14 +593,14 @@ class RuleBasedExtractorTest {
 
     @Test
     void a_named_speaker_owns_the_subjects_of_their_facts() {
-        List<ExtractedFact> caroline = extractor.extract(new TurnInput(Role.USER,
-                "I live in Boston and I work as a nurse.", "Caroline", "t", AT));
+        List<ExtractedFact> priya = extractor.extract(new TurnInput(Role.USER,
+                "I live in Boston and I work as a nurse.", "Priya", "t", AT));
         List<ExtractedFact> joao = extractor.extract(new TurnInput(Role.USER,
                 "I live in Lisbon and I'm allergic to penicillin.", "João Pedro", "t", AT));
         List<ExtractedFact> anonymous = extractor.extract(new TurnInput(Role.USER,
                 "I live in Lisbon.", null, "t", AT));
-        assertThat(caroline).extracting(ExtractedFact::subject).contains("caroline.location", "caroline.job")
-                .allMatch(s -> s.startsWith("caroline."));
+        assertThat(priya).extracting(ExtractedFact::subject).contains("priya.location", "priya.job")
+                .allMatch(s -> s.startsWith("priya."));
         assertThat(joao).extracting(ExtractedFact::subject).contains("joao_pedro.location", "joao_pedro.allergy")
                 .allMatch(s -> s.startsWith("joao_pedro."));
         assertThat(anonymous).extracting(ExtractedFact::subject).contains("user.location");
@@ -608,17 +608,17 @@ class RuleBasedExtractorTest {
 
     @Test
     void speaker_keys_are_safe_ids() {
-        assertThat(Subjects.speakerKey("Caroline")).isEqualTo("caroline");
+        assertThat(Subjects.speakerKey("Priya")).isEqualTo("priya");
         assertThat(Subjects.speakerKey("  Zoë  O'Brien ")).isEqualTo("zoe_o_brien");
         assertThat(Subjects.speakerKey("Assistant")).isEqualTo("speaker_assistant");
         assertThat(Subjects.speakerKey("Tool")).isEqualTo("speaker_tool");
         assertThat(Subjects.speakerKey("2Pac")).isEqualTo("speaker_2pac");
         assertThat(Subjects.speakerKey("李明")).matches("speaker_[0-9a-f]+");
         assertThat(Subjects.speakerKey("x".repeat(128))).hasSize(40);
-        assertThat(Subjects.attribute("caroline.family.mother")).isEqualTo("family.mother");
-        assertThat(Subjects.owner("caroline.family.mother")).isEqualTo("caroline");
-        assertThat(Subjects.rescope("user.location", "caroline")).isEqualTo("caroline.location");
-        assertThat(Subjects.rescope("melanie.location", "caroline")).isEqualTo("caroline.melanie.location");
+        assertThat(Subjects.attribute("priya.family.mother")).isEqualTo("family.mother");
+        assertThat(Subjects.owner("priya.family.mother")).isEqualTo("priya");
+        assertThat(Subjects.rescope("user.location", "priya")).isEqualTo("priya.location");
+        assertThat(Subjects.rescope("lena.location", "priya")).isEqualTo("priya.lena.location");
     }
 
     @Test
@@ -644,7 +644,7 @@ class RuleBasedExtractorTest {
     void builder_switches_off_style_and_episodes_and_validates() {
         RuleBasedExtractor quiet = RuleBasedExtractor.builder().styleFacts(false).episodes(false).build();
         List<ExtractedFact> facts = quiet.extract(new TurnInput(Role.USER,
-                "The support group has made me feel accepted and given me courage to embrace myself.", "Caroline", "t", AT));
+                "The book club has made me feel valued and given me strength to believe in myself.", "Priya", "t", AT));
         assertThat(facts).isEmpty();
         assertThatThrownBy(() -> RuleBasedExtractor.builder().episodeMinContentWords(0))
                 .isInstanceOf(IllegalArgumentException.class)
