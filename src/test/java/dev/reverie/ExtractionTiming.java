@@ -35,13 +35,13 @@ public final class ExtractionTiming {
     private static final String[] TEMPLATES = {
             "Please call me Dra. %s. I'm allergic to dipyrone.",
             "Hi, I'm %s! I live in Recife and I work as a nurse at the city hospital.",
-            "I went to a LGBTQ support group yesterday and it was so powerful.",
-            "Gonna continue my edu and check out career options, which is pretty exciting!",
-            "I'm keen on counseling or working in mental health - I'd love to support those with similar issues.",
-            "Yeah, I painted that lake sunrise last year! It's special to me.",
-            "Wow, that's cool, %s! What happened that was so awesome? Did you hear any inspiring stories?",
-            "The support group has made me feel accepted and given me courage to embrace myself.",
-            "Thanks, %s! That's really sweet. Is this your own painting?",
+            "I went to a chess club meetup yesterday and it was so relaxing.",
+            "Gonna finish my degree and look into teaching jobs, which is pretty thrilling!",
+            "I'm keen on nursing or working in elder care - I'd love to help those with similar needs.",
+            "Yeah, I knitted that wool blanket last year! It's precious to me.",
+            "Wow, that's neat, %s! What happened that made it so fun? Did you meet any interesting people?",
+            "The book club has made me feel valued and given me strength to believe in myself.",
+            "Thanks, %s! That's really kind. Is this your own quilt?",
             "My daughter %s just started school and she loves her teacher.",
             "I have a dentist appointment next Friday at 10, can you remind me?",
             "I no longer eat meat, and honestly I feel much better.",
@@ -60,7 +60,7 @@ public final class ExtractionTiming {
                     + "is still pretty stressful because of the new project my manager %s assigned to me.",
             "Tenho dois filhos e uma cachorra chamada %s; no fim de semana passado fomos todos para a praia.",
     };
-    private static final String[] NAMES = {"Marina", "Caroline", "Melanie", "Ana", "Lúcia", "John", "Maria", "Nate"};
+    private static final String[] NAMES = {"Marina", "Priya", "Lena", "Ana", "Lúcia", "Omar", "Ines", "Kofi"};
 
     private ExtractionTiming() {
     }

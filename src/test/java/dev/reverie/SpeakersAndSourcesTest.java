@@ -59,24 +59,24 @@ class SpeakersAndSourcesTest {
                 .filter(m -> m.subject().equals(subject) && m.status() == status).toList();
     }
 
-    Turn caroline(String text, int day) {
+    Turn priya(String text, int day) {
         return Turn.user(text).withSpeaker("Priya").at(day(day));
     }
 
-    Turn melanie(String text, int day) {
+    Turn lena(String text, int day) {
         return Turn.user(text).withSpeaker("Lena").at(day(day));
     }
 
     @Test
     void two_speakers_in_one_scope_keep_their_own_facts_and_only_the_mover_is_superseded() {
-        memory.recordTurn(HOUSE, "s1", caroline("I live in Boston. I work as a nurse.", 0),
-                melanie("I live in Denver. I work as a teacher.", 0));
+        memory.recordTurn(HOUSE, "s1", priya("I live in Boston. I work as a nurse.", 0),
+                lena("I live in Denver. I work as a teacher.", 0));
         dreamOn(0);
-        memory.recordTurn(HOUSE, "s2", melanie("I live in Denver.", 7), caroline("I live in Boston.", 7),
-                melanie("I work as a teacher.", 7));
+        memory.recordTurn(HOUSE, "s2", lena("I live in Denver.", 7), priya("I live in Boston.", 7),
+                lena("I work as a teacher.", 7));
         dreamOn(7);
-        memory.recordTurn(HOUSE, "s3", caroline("I live in Seattle now.", 14),
-                melanie("My sister came to visit me last weekend.", 14));
+        memory.recordTurn(HOUSE, "s3", priya("I live in Seattle now.", 14),
+                lena("My sister came to visit me last weekend.", 14));
         dreamOn(14);
 
         assertThat(memories("priya.location", MemoryStatus.ACTIVE)).singleElement()

@@ -90,7 +90,7 @@ final class Importance {
     private static final Set<String> PLEASANTRY_WORDS = Set.of("long", "been", "since", "how", "what", "good",
             "great", "nice", "awesome", "chatting", "talking", "see", "talk", "take", "have", "catch", "tudo", "como",
             "ate", "bom", "boa");
-    /** First words of an elliptical first-person sentence ("Been busy volunteering", "Just started yoga"). */
+    /** First words of an elliptical first-person sentence ("Been busy gardening", "Just started yoga"). */
     private static final Set<String> ELLIPTICAL = Set.of("been", "just", "still", "started", "finished", "went",
             "got", "had", "spent", "tried", "working", "trying", "planning", "thinking", "gonna", "heading",
             "looking");
@@ -369,7 +369,7 @@ final class Importance {
                 score += weights.richDetailBonus();
             }
             if (!secondPerson && content >= 3) {
-                score += weights.ownWorldBonus(); // about the speaker's own life or world ("Still working on opening a dance studio")
+                score += weights.ownWorldBonus(); // about the speaker's own life or world ("Still working on opening a bike repair shop")
             } else if (secondPerson && !firstPerson) {
                 score -= weights.aboutListenerPenalty(); // about the listener: compliments, advice, questions back
             }

@@ -184,7 +184,7 @@ final class FamilyRules {
         String value = s.text.substring(span[0], span[1]).strip();
         List<String> words = Terms.wordTokens(Terms.foldKeepingLength(value));
         if (words.size() > 12 || words.stream().allMatch(Lexicon.STOP::contains)) {
-            return; // "my kids are so excited": cut to "are", which says nothing
+            return; // "my kids are so sleepy": cut to "are", which says nothing
         }
         out.sentenceFact(MemoryKind.FACT, "user.family." + key, value, Cardinality.MULTI, Polarity.POSITIVE,
                 Facts.RELATIVE, null);

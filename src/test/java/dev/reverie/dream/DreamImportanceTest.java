@@ -85,8 +85,8 @@ class DreamImportanceTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"Wow, that's cool, Priya! What happened?", "What kinda jobs are you thinkin' of?",
-            "You'd be a great counselor!", "That's really sweet, thanks!"})
+    @ValueSource(strings = {"Wow, that's cool, Priya! What happened?", "What kinda shifts are you pickin' up?",
+            "You'd be a great nurse!", "That's really sweet, thanks!"})
     void reactions_and_questions_to_the_listener_stay_below_the_cutoff(String text) {
         assertThat(episode(text)).isLessThan(cutoff);
     }

@@ -55,8 +55,8 @@ class LightSleepTest extends DreamFixture {
     @Test
     void near_identical_episodes_merge_although_their_hash_subjects_differ() {
         Obs.write(store,
-                Obs.episode(ANA, "a", "I went to the LGBTQ support group yesterday").at(day(0)),
-                Obs.episode(ANA, "b", "I went to the LGBTQ support group yesterday!!").session("s2").at(day(0)));
+                Obs.episode(ANA, "a", "I went to the chess club meetup yesterday").at(day(0)),
+                Obs.episode(ANA, "b", "I went to the chess club meetup yesterday!!").session("s2").at(day(0)));
         nightOf(0);
 
         DreamReport report = cycle.run(ANA);

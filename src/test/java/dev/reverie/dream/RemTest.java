@@ -250,7 +250,7 @@ class RemTest extends DreamFixture {
     @Test
     void a_quoted_sentence_start_and_a_weekday_abbreviation_are_not_entities() {
         Obs.write(store,
-                Obs.fact(ANA, "horse", "user.pet", "horse", "Ana has a horse (\"Here's a photo of my horse painting\")")
+                Obs.fact(ANA, "horse", "user.pet", "horse", "Ana has a horse (\"Here's a sketch of my horse grazing\")")
                         .turns("D1:1").at(day(0)),
                 Obs.episode(ANA, "b", "Lena: Here is my new clay bowl from the class").turns("D1:2")
                         .subject("lena.episode.b").at(day(0)),

@@ -140,7 +140,7 @@ public abstract class MemoryStoreContract {
 
     @Test
     void should_round_trip_sessions_summaries_archive_style_and_history() {
-        SessionTurn t0 = new SessionTurn(ALICE, "s1", 0, "D1:1", Role.USER, "Caroline", "Hello there", T0);
+        SessionTurn t0 = new SessionTurn(ALICE, "s1", 0, "D1:1", Role.USER, "Priya", "Hello there", T0);
         SessionTurn t1 = new SessionTurn(ALICE, "s1", 1, "D1:2", Role.ASSISTANT, null, "Hi!", T0.plusSeconds(1));
         SessionSummary summary = new SessionSummary(ALICE, "s1", "Decided: Friday 10:00", 1, T0.plusSeconds(2));
         StyleProfile style = new StyleProfile(ALICE, "short", "informal", "pt", true, "direct", "Short, informal.",
@@ -593,17 +593,17 @@ public abstract class MemoryStoreContract {
 
     @Test
     void should_find_archived_turns_by_text_and_speaker_within_the_scope() {
-        SessionTurn paint = archived(ALICE, "s1", 0, "Caroline", "I painted a sunrise over the lake last week", 0);
-        SessionTurn other = archived(ALICE, "s1", 1, "Melanie", "The kids loved the pottery workshop", 0);
+        SessionTurn paint = archived(ALICE, "s1", 0, "Priya", "I painted a sunrise over the lake last week", 0);
+        SessionTurn other = archived(ALICE, "s1", 1, "Lena", "The kids loved the pottery workshop", 0);
         SessionTurn noSpeaker = archived(ALICE, "s2", 0, null, "Sunrise hikes are my favourite", 3);
         store.write(WriteBatch.of(ALICE).archive(paint).archive(other).archive(noSpeaker));
-        store.write(WriteBatch.of(BOB).archive(archived(BOB, "s1", 0, "Caroline", "sunrise painting by Bob", 0)));
+        store.write(WriteBatch.of(BOB).archive(archived(BOB, "s1", 0, "Priya", "sunrise painting by Bob", 0)));
 
-        List<Scored<SessionTurn>> hits = store.searchTurns(ALICE, "What did Caroline paint at sunrise?", 10);
+        List<Scored<SessionTurn>> hits = store.searchTurns(ALICE, "What did Priya paint at sunrise?", 10);
         assertThat(hits).extracting(h -> h.item().turnId()).containsExactlyInAnyOrder("s1:0", "s2:0");
         assertThat(hits.get(0).item()).isEqualTo(paint);
         assertThat(hits.get(0).score()).isGreaterThan(hits.get(1).score());
-        assertThat(store.searchTurns(ALICE, "Melanie", 10)).extracting(h -> h.item().turnId())
+        assertThat(store.searchTurns(ALICE, "Lena", 10)).extracting(h -> h.item().turnId())
                 .containsExactly("s1:1");
         assertThat(store.searchTurns(ALICE, "sunrise", 1)).hasSize(1);
         assertThat(store.searchTurns(ALICE_OTHER_AGENT, "sunrise", 10)).isEmpty();
