@@ -206,10 +206,14 @@ public final class DreamCycle {
                 group.add(user);
                 tenants.add(scope.tenantId());
                 if (group.stream().filter(u -> !u.staged).count() >= STAGE_STEP) {
-                    stage(group, pool, listener);
-                    if (group.size() >= MAX_STAGED_USERS
-                            || group.stream().mapToInt(StagedCycle::size).sum() >= MAX_STAGED_OPS) {
-                        commit(group, night);
+                    if (pool != null) {
+                        stage(group, pool, night, true); // the users computed before are committed meanwhile
+                    } else {
+                        stage(group, null, night, false);
+                        if (group.size() >= MAX_STAGED_USERS
+                                || group.stream().mapToInt(StagedCycle::size).sum() >= MAX_STAGED_OPS) {
+                            commit(group, night);
+                        }
                     }
                 }
             }
@@ -243,7 +247,7 @@ public final class DreamCycle {
     }
 
     private void stageAndCommit(List<StagedCycle> group, Night night, ExecutorService pool) {
-        stage(group, pool, night.listener);
+        stage(group, pool, night, false);
         commit(group, night);
     }
 
@@ -280,19 +284,29 @@ public final class DreamCycle {
 
     /**
      * Computes the cycles of the group's users not computed yet (their locks are held), after taking
-     * their leases in one call; writes nothing. With a pool they are computed several at once, each
-     * user's listener calls recorded and then replayed on this thread in the users' order, so the
-     * listener hears exactly what it hears when they are computed one after another.
+     * their leases in one call; writes nothing of theirs. With a pool they are computed several at
+     * once, each user's listener calls recorded and then replayed on this thread in the users' order,
+     * so the listener hears exactly what it hears when they are computed one after another. With
+     * {@code commitComputed}, the group's users computed before are meanwhile committed on the pool
+     * and reported (before the new users' calls are replayed): committing one step's users overlaps
+     * computing the next step's.
      */
-    private void stage(List<StagedCycle> group, ExecutorService pool, DreamListener listener) {
+    private void stage(List<StagedCycle> group, ExecutorService pool, Night night, boolean commitComputed) {
         List<StagedCycle> pending = group.stream().filter(u -> !u.staged).toList();
         if (pending.isEmpty()) {
             return;
         }
         takeLeases(pending);
-        if (pool == null || pending.size() == 1) {
-            pending.forEach(u -> stage(u, listener));
+        if (pool == null) {
+            pending.forEach(u -> stage(u, night.listener));
             return;
+        }
+        List<StagedCycle> writing = List.of();
+        Future<Boolean> write = null;
+        if (commitComputed) {
+            writing = group.stream().filter(u -> u.staged).toList();
+            group.removeAll(writing);
+            write = startWrite(writing, pool);
         }
         List<Future<?>> running = new ArrayList<>();
         List<RecordedListener> heard = new ArrayList<>();
@@ -301,13 +315,15 @@ public final class DreamCycle {
             heard.add(recorded);
             running.add(pool.submit(() -> stage(user, recorded)));
         }
+        List<Throwable> outcomes = new ArrayList<>();
+        running.forEach(f -> outcomes.add(awaitUninterruptibly(f)));
+        if (write != null) {
+            settle(writing, write, night);
+        }
         Throwable thrown = null;
-        for (int i = 0; i < running.size(); i++) {
-            Throwable t = awaitUninterruptibly(running.get(i));
-            if (thrown == null) {
-                heard.get(i).replay(listener); // nothing after the user whose failure stops the run
-                thrown = t;
-            }
+        for (int i = 0; i < pending.size() && thrown == null; i++) {
+            heard.get(i).replay(night.listener); // nothing after the user whose failure stops the run
+            thrown = outcomes.get(i);
         }
         if (thrown instanceof RuntimeException e) {
             throw e;
@@ -316,7 +332,7 @@ public final class DreamCycle {
         }
     }
 
-    /** Waits for a user's cycle to be computed (a bounded wait; an interrupt stops the run between users). */
+    /** Waits for a user's cycle or a joint write of the run (a bounded wait; an interrupt stops the run between users). */
     private static Throwable awaitUninterruptibly(Future<?> future) {
         boolean interrupted = false;
         try {
@@ -400,25 +416,63 @@ public final class DreamCycle {
      * releases their leases and locks.
      */
     private void commit(List<StagedCycle> group, Night night) {
+        List<StagedCycle> users = new ArrayList<>(group);
+        group.clear();
+        Future<Boolean> write;
         try {
-            List<dev.reverie.spi.WriteBatch> batches = new ArrayList<>();
-            group.forEach(u -> batches.addAll(u.batches()));
-            boolean together = batches.isEmpty();
-            if (!together) {
-                try {
-                    together = store.writeAll(batches);
-                } catch (StoreClosedException e) {
-                    throw e;
-                } catch (RuntimeException e) {
-                    LOG.debug("joint commit of {} end users failed; writing them one by one", group.size(), e);
-                }
+            write = startWrite(users, null);
+        } catch (RuntimeException | Error e) {
+            release(users);
+            throw e;
+        }
+        settle(users, write, night);
+    }
+
+    /** Starts the joint write of the users' batches, on the pool or (without one) at once on this thread. */
+    private Future<Boolean> startWrite(List<StagedCycle> users, ExecutorService pool) {
+        List<dev.reverie.spi.WriteBatch> batches = new ArrayList<>();
+        users.forEach(u -> batches.addAll(u.batches()));
+        if (batches.isEmpty()) {
+            return java.util.concurrent.CompletableFuture.completedFuture(true);
+        }
+        if (pool != null) {
+            return pool.submit(() -> store.writeAll(batches));
+        }
+        java.util.concurrent.FutureTask<Boolean> write = new java.util.concurrent.FutureTask<>(() -> store.writeAll(batches));
+        write.run();
+        return write;
+    }
+
+    /**
+     * Waits for the users' joint write, then reports each user in order, writing its phases one by one
+     * first when the store could not write them together or the joint write failed; releases their
+     * leases and locks.
+     */
+    private void settle(List<StagedCycle> users, Future<Boolean> write, Night night) {
+        try {
+            Throwable failure = awaitUninterruptibly(write);
+            if (failure instanceof StoreClosedException e) {
+                throw e;
+            } else if (failure instanceof Error e) {
+                throw e;
+            } else if (failure != null) {
+                LOG.debug("joint commit of {} end users failed; writing them one by one", users.size(), failure);
             }
-            for (StagedCycle user : group) {
+            boolean together = failure == null && done(write);
+            for (StagedCycle user : users) {
                 night.finished(user.scope, user.outcome != null ? user.outcome : finish(user, together, night.listener));
             }
         } finally {
-            release(group);
-            group.clear();
+            release(users);
+        }
+    }
+
+    /** The value of a future known to have completed normally. */
+    private static boolean done(Future<Boolean> write) {
+        try {
+            return write.get();
+        } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("a finished write has no value", e); // cannot happen: it is done
         }
     }
 
