@@ -306,7 +306,9 @@ final class Importance {
 
         Signals(String text, ImportanceSignals weights) {
             this.weights = weights;
-            plain = SPEAKER.matcher(text.replace('’', '\'')).replaceFirst("");
+            String straight = text.replace('’', '\'');
+            // a speaker prefix ends in a colon: without one there is nothing to remove
+            plain = straight.indexOf(':') < 0 ? straight : SPEAKER.matcher(straight).replaceFirst("");
             String f = Terms.fold(plain);
             List<String> w = Terms.foldedWords(f);
             if (!Collections.disjoint(w, PLEASANTRY_WORDS)) {
@@ -330,6 +332,11 @@ final class Importance {
 
         boolean logistics() {
             return words.size() <= 14 && containsAny(folded, LOGISTICS_LITERALS) && LOGISTICS.matcher(folded).find();
+        }
+
+        /** A progressive ends its verb in "ing" or "ndo": without either, the expression is not run. */
+        private boolean progressive() {
+            return (folded.contains("ing") || folded.contains("ndo")) && PROGRESSIVE.matcher(folded).find();
         }
 
         boolean temporal() {
@@ -377,7 +384,7 @@ final class Importance {
             if (firstPerson) {
                 score += weights.firstPersonBonus();
             }
-            if (PAST.matcher(folded).find() || PROGRESSIVE.matcher(folded).find()) {
+            if (PAST.matcher(folded).find() || progressive()) {
                 score += weights.pastOrOngoingBonus();
             } else if (PLAN.matcher(folded).find()) {
                 score += weights.planBonus();
