@@ -161,7 +161,8 @@ public final class DreamCycle {
     /**
      * Runs the cycle for the given end users, as a nightly run: each user's phases are computed as in
      * {@link #run(Scope)} (up to {@link Builder#threads} users at once, their leases taken
-     * {@value #STAGE_STEP} at a time with {@link MemoryStore#tryLeases}), and the phases of up to
+     * {@value #STAGE_STEP} at a time with {@link MemoryStore#tryLeases} after a first step of one user
+     * at a time), and the phases of up to
      * {@value #MAX_STAGED_USERS} users are committed together ({@link MemoryStore#writeAll}: one transaction and one sync
      * instead of one per user and phase), holding those users' locks and leases until then. The
      * listener hears of a phase as finished once it is committed. When the store cannot commit them
@@ -268,6 +269,8 @@ public final class DreamCycle {
         final DreamListener listener;
         DreamReport total = DreamReport.EMPTY;
         long done;
+        /** Steps of users computed so far. */
+        int steps;
 
         Night(long users, DreamListener listener) {
             this.users = users;
@@ -294,6 +297,15 @@ public final class DreamCycle {
     private void stage(List<StagedCycle> group, ExecutorService pool, Night night, boolean commitComputed) {
         List<StagedCycle> pending = group.stream().filter(u -> !u.staged).toList();
         if (pending.isEmpty()) {
+            return;
+        }
+        if (night.steps++ == 0) {
+            // the first step goes one user at a time, each lease taken just before its cycle: another
+            // instance dreaming the same tenant finds the later users free meanwhile, as it always has
+            for (StagedCycle user : pending) {
+                takeLeases(List.of(user));
+                stage(user, night.listener);
+            }
             return;
         }
         takeLeases(pending);
