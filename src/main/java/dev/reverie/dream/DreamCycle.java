@@ -287,9 +287,10 @@ public final class DreamCycle {
 
     /**
      * Computes the cycles of the group's users not computed yet (their locks are held), after taking
-     * their leases in one call; writes nothing of theirs. With a pool they are computed several at
-     * once, each user's listener calls recorded and then replayed on this thread in the users' order,
-     * so the listener hears exactly what it hears when they are computed one after another. With
+     * their leases in one call (in a run's first step: one by one, each just before its cycle);
+     * writes nothing of theirs. With a pool they are computed several at once, each user's listener
+     * calls recorded and then replayed on this thread in the users' order, so the listener hears each
+     * user's calls in the order a one-thread run makes them. With
      * {@code commitComputed}, the group's users computed before are meanwhile committed on the pool
      * and reported (before the new users' calls are replayed): committing one step's users overlaps
      * computing the next step's.
