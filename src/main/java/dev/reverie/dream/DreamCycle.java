@@ -21,6 +21,9 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -39,6 +42,10 @@ import java.util.function.Supplier;
  * phase and a rerun completes the cycle; all ids the cycle writes are derived from what they come from and time comes
  * from the injected {@link Clock} (read once per user), so running the cycle twice at the same clock
  * changes nothing the second time; the report's counters are what the store shows afterwards.
+ *
+ * <p>A {@link #runAll nightly run} computes several users' cycles at once on threads of its own
+ * ({@link Builder#threads}); the results are those of computing them one after another, and the
+ * listener still hears everything on the calling thread, user after user.
  *
  * <p>Thread-safe: cycles for different end users may run concurrently and share nothing but the
  * store; each holds its user's lock ({@link Builder#scopeLocks}) for the whole cycle, so two cycles
@@ -69,6 +76,10 @@ public final class DreamCycle {
     static final int MAX_STAGED_USERS = 64;
     /** Staged write operations after which a {@link #runAll} commits early, bounding what it holds. */
     static final int MAX_STAGED_OPS = 50_000;
+    /** End users whose leases a {@link #runAll} takes in one call and whose cycles it then computes, several at once. */
+    static final int STAGE_STEP = 8;
+    /** The default of {@link Builder#threads}: the processors, at most 4. */
+    static final int MAX_DEFAULT_THREADS = 4;
 
     private final MemoryStore store;
     private final MemoryPolicy policy;
@@ -83,6 +94,7 @@ public final class DreamCycle {
     private final Clock leaseClock;
     private final java.time.Duration leaseDuration;
     private final String leaseHolder;
+    private final int threads;
     /** When the running cycle of this thread last took or renewed its lease. */
     private final ThreadLocal<Instant> leaseTakenAt = new ThreadLocal<>();
 
@@ -108,6 +120,7 @@ public final class DreamCycle {
         leaseClock = b.leaseClock;
         leaseDuration = b.leaseDuration;
         leaseHolder = b.leaseHolder != null ? b.leaseHolder : "dream-" + java.util.UUID.randomUUID();
+        threads = b.threads;
     }
 
     /** A builder for a cycle on {@code store}; the policy, clock and validator have defaults, the rest is optional. */
@@ -146,9 +159,11 @@ public final class DreamCycle {
     }
 
     /**
-     * Runs the cycle for the given end users one after another, as a nightly run: each user's phases
-     * are computed as in {@link #run(Scope)}, and the phases of up to {@value #MAX_STAGED_USERS}
-     * users are committed together ({@link MemoryStore#writeAll}: one transaction and one sync
+     * Runs the cycle for the given end users, as a nightly run: each user's phases are computed as in
+     * {@link #run(Scope)} (up to {@link Builder#threads} users at once, their leases taken
+     * {@value #STAGE_STEP} at a time with {@link MemoryStore#tryLeases} after a first step of one user
+     * at a time), and the phases of up to
+     * {@value #MAX_STAGED_USERS} users are committed together ({@link MemoryStore#writeAll}: one transaction and one sync
      * instead of one per user and phase), holding those users' locks and leases until then. The
      * listener hears of a phase as finished once it is committed. When the store cannot commit them
      * together, or the joint commit fails, each user's phases are written one by one as
@@ -166,42 +181,49 @@ public final class DreamCycle {
         Night night = new Night(all.size(), listener);
         List<StagedCycle> group = new ArrayList<>();
         java.util.Set<String> tenants = new java.util.LinkedHashSet<>();
-        int staged = 0;
+        ExecutorService pool = threads > 1 && all.size() > 1 ? pool(Math.min(threads, all.size())) : null;
         try {
             for (Scope scope : all) {
                 if (Thread.currentThread().isInterrupted()) {
+                    dropUnstaged(group);
                     LOG.info("dream run interrupted after {} of {} end users", night.done + group.size(), all.size());
                     break;
                 }
                 if (!group.isEmpty() && (!group.get(0).scope.tenantId().equals(scope.tenantId())
                         || group.stream().anyMatch(u -> u.scope.equals(scope)))) {
                     // another tenant's store, or a user listed twice: its second cycle must read the first one's writes
-                    commit(group, night);
-                    staged = 0;
+                    stageAndCommit(group, night, pool);
                 }
                 Lock lock = lockFor.apply(scope);
                 // only the first lock of a group is waited for while holding none: no lock-order deadlock
                 if (group.isEmpty()) {
                     lock.lock();
                 } else if (!lock.tryLock()) {
-                    commit(group, night);
-                    staged = 0;
+                    stageAndCommit(group, night, pool);
                     lock.lock();
                 }
                 StagedCycle user = new StagedCycle(scope);
                 user.lock = lock;
                 group.add(user);
-                stage(user, listener);
                 tenants.add(scope.tenantId());
-                staged += user.size();
-                if (group.size() >= MAX_STAGED_USERS || staged >= MAX_STAGED_OPS) {
-                    commit(group, night);
-                    staged = 0;
+                if (group.stream().filter(u -> !u.staged).count() >= STAGE_STEP) {
+                    if (pool != null) {
+                        stage(group, pool, night, true); // the users computed before are committed meanwhile
+                    } else {
+                        stage(group, null, night, false);
+                        if (group.size() >= MAX_STAGED_USERS
+                                || group.stream().mapToInt(StagedCycle::size).sum() >= MAX_STAGED_OPS) {
+                            commit(group, night);
+                        }
+                    }
                 }
             }
-            commit(group, night);
+            stageAndCommit(group, night, pool);
         } finally {
             release(group);
+            if (pool != null) {
+                pool.shutdownNow();
+            }
         }
         for (String tenant : tenants) {
             try {
@@ -215,12 +237,40 @@ public final class DreamCycle {
         return night.total;
     }
 
+    /** The threads of one {@link #runAll}: daemons, so a host that forgets a run never hangs its exit. */
+    private static ExecutorService pool(int size) {
+        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+        return Executors.newFixedThreadPool(size, task -> {
+            Thread t = new Thread(task, "reverie-dream-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    private void stageAndCommit(List<StagedCycle> group, Night night, ExecutorService pool) {
+        stage(group, pool, night, false);
+        commit(group, night);
+    }
+
+    /** Unlocks and forgets the users of the group whose cycle was not computed yet (they hold no lease). */
+    private static void dropUnstaged(List<StagedCycle> group) {
+        for (java.util.Iterator<StagedCycle> it = group.iterator(); it.hasNext(); ) {
+            StagedCycle user = it.next();
+            if (!user.staged) {
+                user.lock.unlock();
+                it.remove();
+            }
+        }
+    }
+
     /** The running totals of a {@link #runAll} and its listener. */
     private static final class Night {
         final long users;
         final DreamListener listener;
         DreamReport total = DreamReport.EMPTY;
         long done;
+        /** Steps of users computed so far. */
+        int steps;
 
         Night(long users, DreamListener listener) {
             this.users = users;
@@ -235,15 +285,119 @@ public final class DreamCycle {
         }
     }
 
-    /** Computes one user's cycle into {@code user} (its lock is held), taking its lease; writes nothing. */
-    private void stage(StagedCycle user, DreamListener listener) {
+    /**
+     * Computes the cycles of the group's users not computed yet (their locks are held), after taking
+     * their leases in one call (in a run's first step: one by one, each just before its cycle);
+     * writes nothing of theirs. With a pool they are computed several at once, each user's listener
+     * calls recorded and then replayed on this thread in the users' order, so the listener hears each
+     * user's calls in the order a one-thread run makes them. With
+     * {@code commitComputed}, the group's users computed before are meanwhile committed on the pool
+     * and reported (before the new users' calls are replayed): committing one step's users overlaps
+     * computing the next step's.
+     */
+    private void stage(List<StagedCycle> group, ExecutorService pool, Night night, boolean commitComputed) {
+        List<StagedCycle> pending = group.stream().filter(u -> !u.staged).toList();
+        if (pending.isEmpty()) {
+            return;
+        }
+        if (night.steps++ == 0) {
+            // the first step goes one user at a time, each lease taken just before its cycle: another
+            // instance dreaming the same tenant finds the later users free meanwhile, as it always has
+            for (StagedCycle user : pending) {
+                takeLeases(List.of(user));
+                stage(user, night.listener);
+            }
+            return;
+        }
+        takeLeases(pending);
+        if (pool == null) {
+            pending.forEach(u -> stage(u, night.listener));
+            return;
+        }
+        List<StagedCycle> writing = List.of();
+        Future<Boolean> write = null;
+        if (commitComputed) {
+            writing = group.stream().filter(u -> u.staged).toList();
+            group.removeAll(writing);
+            write = startWrite(writing, pool);
+        }
+        List<Future<?>> running = new ArrayList<>();
+        List<RecordedListener> heard = new ArrayList<>();
+        for (StagedCycle user : pending) {
+            RecordedListener recorded = new RecordedListener();
+            heard.add(recorded);
+            running.add(pool.submit(() -> stage(user, recorded)));
+        }
+        List<Throwable> outcomes = new ArrayList<>();
+        running.forEach(f -> outcomes.add(awaitUninterruptibly(f)));
+        if (write != null) {
+            settle(writing, write, night);
+        }
+        Throwable thrown = null;
+        for (int i = 0; i < pending.size() && thrown == null; i++) {
+            heard.get(i).replay(night.listener); // nothing after the user whose failure stops the run
+            thrown = outcomes.get(i);
+        }
+        if (thrown instanceof RuntimeException e) {
+            throw e;
+        } else if (thrown instanceof Error e) {
+            throw e;
+        }
+    }
+
+    /** Waits for a user's cycle or a joint write of the run (a bounded wait; an interrupt stops the run between users). */
+    private static Throwable awaitUninterruptibly(Future<?> future) {
+        boolean interrupted = false;
         try {
-            if (!renewLease(user.scope)) {
+            while (true) {
+                try {
+                    future.get();
+                    return null;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (java.util.concurrent.ExecutionException e) {
+                    return e.getCause();
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Takes the leases of users about to be computed, in one store call; a user whose lease is held elsewhere is skipped. */
+    private void takeLeases(List<StagedCycle> users) {
+        Instant now = leaseClock.instant();
+        java.util.Set<Scope> held;
+        try {
+            held = store.tryLeases(users.stream().map(u -> u.scope).toList(), LEASE, leaseHolder, now,
+                    now.plus(leaseDuration));
+        } catch (StoreClosedException e) {
+            throw e; // the store is closed: no other user can succeed
+        } catch (RuntimeException e) {
+            users.forEach(u -> failed(u, e));
+            return;
+        }
+        for (StagedCycle user : users) {
+            if (held.contains(user.scope)) {
+                user.leased = true;
+                user.leaseTakenAt = now;
+            } else {
                 LOG.debug("dream cycle of {} skipped: another holder has its lease", user.scope);
                 user.outcome = DreamReport.endUserSkipped();
-                return;
             }
-            user.leased = true;
+        }
+    }
+
+    /** Computes one user's cycle into {@code user} (its lock and lease are held); writes nothing. */
+    private void stage(StagedCycle user, DreamListener listener) {
+        user.staged = true;
+        if (user.outcome != null) {
+            return; // skipped, or failed taking its lease
+        }
+        leaseTakenAt.set(user.leaseTakenAt);
+        try {
             DreamReport report = cycle(user.scope, listener, Mode.PENDING, (phase, changes, counters) -> {
                 user.add(phase, changes.batch(store.supportsStatusWrites()), counters);
                 return false;
@@ -275,25 +429,63 @@ public final class DreamCycle {
      * releases their leases and locks.
      */
     private void commit(List<StagedCycle> group, Night night) {
+        List<StagedCycle> users = new ArrayList<>(group);
+        group.clear();
+        Future<Boolean> write;
         try {
-            List<dev.reverie.spi.WriteBatch> batches = new ArrayList<>();
-            group.forEach(u -> batches.addAll(u.batches()));
-            boolean together = batches.isEmpty();
-            if (!together) {
-                try {
-                    together = store.writeAll(batches);
-                } catch (StoreClosedException e) {
-                    throw e;
-                } catch (RuntimeException e) {
-                    LOG.debug("joint commit of {} end users failed; writing them one by one", group.size(), e);
-                }
+            write = startWrite(users, null);
+        } catch (RuntimeException | Error e) {
+            release(users);
+            throw e;
+        }
+        settle(users, write, night);
+    }
+
+    /** Starts the joint write of the users' batches, on the pool or (without one) at once on this thread. */
+    private Future<Boolean> startWrite(List<StagedCycle> users, ExecutorService pool) {
+        List<dev.reverie.spi.WriteBatch> batches = new ArrayList<>();
+        users.forEach(u -> batches.addAll(u.batches()));
+        if (batches.isEmpty()) {
+            return java.util.concurrent.CompletableFuture.completedFuture(true);
+        }
+        if (pool != null) {
+            return pool.submit(() -> store.writeAll(batches));
+        }
+        java.util.concurrent.FutureTask<Boolean> write = new java.util.concurrent.FutureTask<>(() -> store.writeAll(batches));
+        write.run();
+        return write;
+    }
+
+    /**
+     * Waits for the users' joint write, then reports each user in order, writing its phases one by one
+     * first when the store could not write them together or the joint write failed; releases their
+     * leases and locks.
+     */
+    private void settle(List<StagedCycle> users, Future<Boolean> write, Night night) {
+        try {
+            Throwable failure = awaitUninterruptibly(write);
+            if (failure instanceof StoreClosedException e) {
+                throw e;
+            } else if (failure instanceof Error e) {
+                throw e;
+            } else if (failure != null) {
+                LOG.debug("joint commit of {} end users failed; writing them one by one", users.size(), failure);
             }
-            for (StagedCycle user : group) {
+            boolean together = failure == null && done(write);
+            for (StagedCycle user : users) {
                 night.finished(user.scope, user.outcome != null ? user.outcome : finish(user, together, night.listener));
             }
         } finally {
-            release(group);
-            group.clear();
+            release(users);
+        }
+    }
+
+    /** The value of a future known to have completed normally. */
+    private static boolean done(Future<Boolean> write) {
+        try {
+            return write.get();
+        } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("a finished write has no value", e); // cannot happen: it is done
         }
     }
 
@@ -316,18 +508,24 @@ public final class DreamCycle {
         return user.report();
     }
 
-    /** Releases the leases and locks the staged users still hold. */
+    /** Releases the leases (in one store call) and the locks the staged users still hold. */
     private void release(List<StagedCycle> group) {
+        List<Scope> leased = new ArrayList<>();
         for (StagedCycle user : group) {
             if (user.leased) {
                 user.leased = false;
-                try {
-                    store.releaseLease(user.scope, LEASE, leaseHolder);
-                } catch (RuntimeException e) {
-                    // the store closed or failed: the lease expires on its own
-                    LOG.debug("could not release the dream lease of {}", user.scope, e);
-                }
+                leased.add(user.scope);
             }
+        }
+        if (!leased.isEmpty()) {
+            try {
+                store.releaseLeases(leased, LEASE, leaseHolder);
+            } catch (RuntimeException e) {
+                // the store closed or failed: the leases expire on their own
+                LOG.debug("could not release the dream leases of {} end users", leased.size(), e);
+            }
+        }
+        for (StagedCycle user : group) {
             if (user.lock != null) {
                 user.lock.unlock();
                 user.lock = null;
@@ -514,6 +712,7 @@ public final class DreamCycle {
         private Clock leaseClock = Clock.systemUTC();
         private java.time.Duration leaseDuration = DEFAULT_LEASE_DURATION;
         private String leaseHolder;
+        private int threads = Math.min(MAX_DEFAULT_THREADS, Runtime.getRuntime().availableProcessors());
 
         private Builder(MemoryStore store) {
             this.store = Checks.notNull("store", store);
@@ -564,6 +763,21 @@ public final class DreamCycle {
 
         /** Who holds the leases this cycle takes (default a random id per cycle instance). */
         public Builder leaseHolder(String v) { leaseHolder = Checks.id("leaseHolder", v); return this; }
+
+        /**
+         * How many end users a {@link #runAll} computes at once, on threads of its own that live as long
+         * as the run (default: the processors, at most {@value #MAX_DEFAULT_THREADS}; 1 computes them on
+         * the calling thread). Results do not depend on it: each user's cycle reads and computes only
+         * that user, commits stay on the calling thread in the users' order, and so do the listener's
+         * calls. {@link #run} and {@link #consolidate} always use the calling thread.
+         */
+        public Builder threads(int v) {
+            if (v < 1) {
+                throw new IllegalArgumentException("threads must be at least 1, was " + v);
+            }
+            threads = v;
+            return this;
+        }
 
         public DreamCycle build() {
             return new DreamCycle(this);

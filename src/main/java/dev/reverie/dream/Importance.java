@@ -59,6 +59,13 @@ final class Importance {
             "\\bstuck in traffic\\b", "\\bjust a (sec|second|minute|moment)\\b", "\\bone sec\\b",
             "\\bhold on\\s*([.!,]|$)", "\\bwait for me\\b", "\\batrasad[oa]\\b", "\\bchego em\\b",
             "\\b(to|estou|tou) chegando\\b", "\\b(see|meet) you (there|at|in)\\b"));
+    /**
+     * Every match of {@link #LOGISTICS} contains one of these (each alternative's own literal), so a
+     * text without any of them is not searched: most texts are ruled out by a few substring scans.
+     */
+    private static final List<String> LOGISTICS_LITERALS = List.of("late", "atrasad", "running ", "behind",
+            "on my way", "omw", "be there ", "brb", "be right back", "stuck in traffic", "just a ", "one sec",
+            "hold on", "wait for me", "chego em", "chegando", "see you ", "meet you ");
     private static final Pattern TEMPORAL = Pattern.compile(
             "\\b(yesterday|today|tonight|tomorrow|ago|last (week|month|year|weekend|night|summer|winter|spring|fall"
                     + "|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|next (week|month|year|weekend"
@@ -67,6 +74,12 @@ final class Importance {
                     + "|june|july|august|september|october|november|december|(19|20)\\d\\d|ontem|hoje|amanha"
                     + "|semana passada|mes passado|ano passado|proxima semana|segunda|terca|quarta|quinta|sexta|sabado"
                     + "|domingo)\\b");
+    /** Every match of {@link #TEMPORAL} contains one of these, as {@link #LOGISTICS_LITERALS} for logistics. */
+    private static final List<String> TEMPORAL_LITERALS = List.of("yesterday", "today", "tonight", "tomorrow", "ago",
+            "last ", "next ", "this ", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+            "january", "february", "march", "april", "june", "july", "august", "september", "october", "november",
+            "december", "19", "20", "ontem", "hoje", "amanha", "passad", "proxima semana", "segunda", "terca",
+            "quarta", "quinta", "sexta", "sabado", "domingo");
     private static final Pattern PAST = Pattern.compile(
             "\\b(went|did|made|took|got|saw|met|ran|bought|began|came|gave|found|won|lost|wrote|built|drew|drove|flew"
                     + "|left|paid|sold|sent|spent|taught|told|brought|caught|chose|became|broke|held|kept|led|sat|slept"
@@ -289,10 +302,13 @@ final class Importance {
         private final String plain;
         private final String folded;
         private final List<String> words;
+        private Boolean temporal;
 
         Signals(String text, ImportanceSignals weights) {
             this.weights = weights;
-            plain = SPEAKER.matcher(text.replace('’', '\'')).replaceFirst("");
+            String straight = text.replace('’', '\'');
+            // a speaker prefix ends in a colon: without one there is nothing to remove
+            plain = straight.indexOf(':') < 0 ? straight : SPEAKER.matcher(straight).replaceFirst("");
             String f = Terms.fold(plain);
             List<String> w = Terms.foldedWords(f);
             if (!Collections.disjoint(w, PLEASANTRY_WORDS)) {
@@ -315,11 +331,28 @@ final class Importance {
         }
 
         boolean logistics() {
-            return words.size() <= 14 && LOGISTICS.matcher(folded).find();
+            return words.size() <= 14 && containsAny(folded, LOGISTICS_LITERALS) && LOGISTICS.matcher(folded).find();
+        }
+
+        /** A progressive ends its verb in "ing" or "ndo": without either, the expression is not run. */
+        private boolean progressive() {
+            return (folded.contains("ing") || folded.contains("ndo")) && PROGRESSIVE.matcher(folded).find();
         }
 
         boolean temporal() {
-            return TEMPORAL.matcher(folded).find();
+            if (temporal == null) {
+                temporal = containsAny(folded, TEMPORAL_LITERALS) && TEMPORAL.matcher(folded).find();
+            }
+            return temporal;
+        }
+
+        private static boolean containsAny(String text, List<String> literals) {
+            for (String literal : literals) {
+                if (text.contains(literal)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         double capped(double base) {
@@ -351,7 +384,7 @@ final class Importance {
             if (firstPerson) {
                 score += weights.firstPersonBonus();
             }
-            if (PAST.matcher(folded).find() || PROGRESSIVE.matcher(folded).find()) {
+            if (PAST.matcher(folded).find() || progressive()) {
                 score += weights.pastOrOngoingBonus();
             } else if (PLAN.matcher(folded).find()) {
                 score += weights.planBonus();

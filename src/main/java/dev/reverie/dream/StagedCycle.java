@@ -13,7 +13,8 @@ import java.util.concurrent.locks.Lock;
  * several users, then commits all their batches at once ({@link dev.reverie.spi.MemoryStore#writeAll})
  * and only then reports each phase as finished. A user that was skipped or failed before anything
  * was staged is kept too, so every user is reported in the run's order. Not thread-safe: owned by
- * the run's thread.
+ * the run's thread, except while one worker of the run computes it (the run waits for that worker
+ * before it reads the user again).
  */
 final class StagedCycle {
 
@@ -25,6 +26,10 @@ final class StagedCycle {
     Lock lock;
     /** Whether this run holds the user's lease, released after the commit. */
     boolean leased;
+    /** When the run took the user's lease. */
+    java.time.Instant leaseTakenAt;
+    /** Whether the user's cycle was computed (or ended before it began: skipped or failed). */
+    boolean staged;
     final List<Phase> phases = new ArrayList<>();
     /** Set when the user ended before staging (skipped, or failed with a report of one failure). */
     DreamReport outcome;

@@ -264,6 +264,35 @@ public interface MemoryStore extends AutoCloseable {
     /** Gives the lease up if {@code holder} holds it; otherwise does nothing. */
     void releaseLease(Scope scope, String name, String holder);
 
+    /**
+     * {@link #tryLease} for several scopes at once, each decided as {@code tryLease} decides it; a
+     * nightly dream run takes its users' leases this way. The default asks one scope after another; a
+     * store that decides leases in a durable transaction should override it to decide them all in
+     * one (the SQLite store does).
+     *
+     * @return the scopes whose lease {@code holder} now holds, in the order given (without repeats)
+     */
+    default Set<Scope> tryLeases(List<Scope> scopes, String name, String holder, java.time.Instant now,
+                                           java.time.Instant until) {
+        Set<Scope> held = new java.util.LinkedHashSet<>();
+        for (Scope scope : List.copyOf(scopes)) {
+            if (tryLease(scope, name, holder, now, until)) {
+                held.add(scope);
+            }
+        }
+        return java.util.Collections.unmodifiableSet(held);
+    }
+
+    /**
+     * {@link #releaseLease} for several scopes at once. The default releases one scope after another;
+     * a store that keeps leases in a durable transaction should override it to release them in one.
+     */
+    default void releaseLeases(List<Scope> scopes, String name, String holder) {
+        for (Scope scope : List.copyOf(scopes)) {
+            releaseLease(scope, name, holder);
+        }
+    }
+
     /** Removes every trace of the scope: observations, memories, sessions, archive, history, profile. */
     void erase(Scope scope);
 

@@ -106,4 +106,86 @@ class DreamNightRunTest extends DreamFixture {
         assertThat(store.history(ANA)).extracting(MemoryEvent::type)
                 .containsExactly(MemoryEventType.CREATED, MemoryEventType.CREATED);
     }
+
+    @Test
+    void a_night_on_several_threads_ends_as_on_one_and_the_listener_hears_the_same_calls_on_the_calling_thread() {
+        // given the same 20 users (more than two steps: the second commits the first while computing) with 40
+        // observations each, on two stores
+        List<Scope> users = new ArrayList<>();
+        for (int u = 0; u < 20; u++) {
+            users.add(Scope.of("clinic-42", "receptionist", String.format(java.util.Locale.ROOT, "user-%02d", u)));
+        }
+        MemoryStore other = dev.reverie.store.sqlite.SqliteMemoryStore.inMemory();
+        try (other) {
+            for (MemoryStore s : List.of(store, other)) {
+                java.util.Random random = new java.util.Random(7);
+                for (Scope user : users) {
+                    dev.reverie.spi.WriteBatch batch = dev.reverie.spi.WriteBatch.of(user);
+                    for (int i = 0; i < 40; i++) {
+                        batch.put(DreamThroughput.observation(random, user, i, T0.plus(java.time.Duration.ofMinutes(30L * i))));
+                    }
+                    s.write(batch);
+                }
+            }
+            nightOf(5);
+            Thread caller = Thread.currentThread();
+            List<String> heardAlone = new ArrayList<>();
+            List<String> heardTogether = new ArrayList<>();
+
+            // when one night computes them one at a time and the other four at a time
+            DreamReport alone = DreamCycle.builder(store).clock(clock).threads(1).build()
+                    .runAll(users, recording(heardAlone, caller));
+            DreamReport together = DreamCycle.builder(other).clock(clock).threads(4).build()
+                    .runAll(users, recording(heardTogether, caller));
+
+            // then the reports and the rows are the same, and the listener heard the same calls of each user, in
+            // the same order, all on the calling thread (only where commits fall between users may differ)
+            assertThat(alone.endUsers()).isEqualTo(20);
+            assertThat(together).isEqualTo(alone);
+            for (Scope user : users) {
+                assertThat(Snapshot.rows(other, user)).as("rows of %s", user).isEqualTo(Snapshot.rows(store, user));
+            }
+            assertThat(heardTogether).hasSizeGreaterThan(20 * 8).hasSameSizeAs(heardAlone)
+                    .noneMatch(call -> call.startsWith("from another thread"));
+            assertThat(byUser(heardTogether)).isEqualTo(byUser(heardAlone));
+        }
+    }
+
+    /** The calls heard, grouped by end user (the first word of each), in order. */
+    private static Map<String, List<String>> byUser(List<String> heard) {
+        Map<String, List<String>> out = new java.util.TreeMap<>();
+        for (String call : heard) {
+            out.computeIfAbsent(call.substring(0, call.indexOf(' ')), k -> new ArrayList<>()).add(call);
+        }
+        return out;
+    }
+
+    /** Records every call as text; a call from any thread but {@code caller} is recorded as such. */
+    private static DreamListener recording(List<String> heard, Thread caller) {
+        return new DreamListener() {
+            private void add(String call) {
+                heard.add(Thread.currentThread() == caller ? call : "from another thread: " + call);
+            }
+
+            @Override
+            public void phaseStarted(Scope scope, DreamPhase phase) {
+                add(scope.endUserId() + " started " + phase);
+            }
+
+            @Override
+            public void progress(Scope scope, DreamPhase phase, long done, long total) {
+                add(scope.endUserId() + " " + phase + " " + done + "/" + total);
+            }
+
+            @Override
+            public void phaseFinished(Scope scope, DreamPhase phase, DreamReport counters) {
+                add(scope.endUserId() + " finished " + phase + " " + counters);
+            }
+
+            @Override
+            public void endUserFinished(Scope scope, long done, long total, DreamReport report) {
+                add(scope.endUserId() + " done " + done + "/" + total + " " + report);
+            }
+        };
+    }
 }

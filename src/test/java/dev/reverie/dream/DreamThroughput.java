@@ -37,10 +37,12 @@ import java.util.stream.Stream;
  * (no wall-clock asserts in unit tests); run it with
  *
  * <pre>mvn -q -o test-compile exec:java -Dexec.classpathScope=test \
- *   -Dexec.mainClass=dev.reverie.dream.DreamThroughput [-Dexec.args="users durable|relaxed rounds"]</pre>
+ *   -Dexec.mainClass=dev.reverie.dream.DreamThroughput [-Dexec.args="users durable|relaxed rounds [threads]"]</pre>
  *
  * Defaults: 500 users, durable writes ({@code synchronous=FULL}), 3 rounds on fresh stores (the
- * first warms the JIT; the median of the others is reported).
+ * first warms the JIT; the median of the others is reported), the cycle's default
+ * {@link DreamCycle.Builder#threads}. Each round prints the CPU time of the calling thread and of the
+ * whole process (which counts the run's worker threads, and also the JIT and the garbage collector).
  */
 public final class DreamThroughput {
 
@@ -79,9 +81,10 @@ public final class DreamThroughput {
         int users = args.length > 0 ? Integer.parseInt(args[0]) : 500;
         boolean relaxed = args.length > 1 && args[1].equals("relaxed");
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
+        int threads = args.length > 3 ? Integer.parseInt(args[3]) : 0;
         double[] rates = new double[rounds];
         for (int round = 0; round < rounds; round++) {
-            rates[round] = round(users, relaxed, round);
+            rates[round] = round(users, relaxed, round, threads);
         }
         double[] measured = java.util.Arrays.copyOfRange(rates, Math.min(1, rounds - 1), rounds);
         java.util.Arrays.sort(measured);
@@ -91,7 +94,7 @@ public final class DreamThroughput {
                 median);
     }
 
-    private static double round(int users, boolean relaxed, int round) throws IOException {
+    private static double round(int users, boolean relaxed, int round, int threads) throws IOException {
         Path folder = Files.createTempDirectory("reverie-dream-throughput");
         try (SqliteMemoryStore store = SqliteMemoryStore.open(folder, relaxed)) {
             Instant start = Instant.parse("2025-03-03T09:00:00Z");
@@ -105,19 +108,29 @@ public final class DreamThroughput {
                 store.write(batch);
             }
             Clock clock = Clock.fixed(start.plus(Duration.ofDays(5)), ZoneOffset.UTC);
-            DreamCycle cycle = DreamCycle.builder(store).clock(clock).build();
-            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-            long cpu0 = threads.getCurrentThreadCpuTime();
+            DreamCycle.Builder builder = DreamCycle.builder(store).clock(clock);
+            if (threads > 0) {
+                builder.threads(threads);
+            }
+            DreamCycle cycle = builder.build();
+            ThreadMXBean threadBean = ManagementFactory.getThreadMXBean();
+            com.sun.management.OperatingSystemMXBean os =
+                    (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+            long cpu0 = threadBean.getCurrentThreadCpuTime();
+            long process0 = os.getProcessCpuTime();
             long t0 = System.nanoTime();
             DreamReport report = cycle.runAll("tenant-1", "assistant", DreamListener.NONE);
             double seconds = (System.nanoTime() - t0) / 1e9;
-            double cpuSeconds = (threads.getCurrentThreadCpuTime() - cpu0) / 1e9;
+            double cpuSeconds = (threadBean.getCurrentThreadCpuTime() - cpu0) / 1e9;
+            double processSeconds = (os.getProcessCpuTime() - process0) / 1e9;
             long observations = (long) users * OBSERVATIONS_PER_USER;
             double rate = observations / seconds;
             System.out.printf(Locale.ROOT, "round %d: %d users x %d observations (%s) in %.2f s wall = %,.0f obs/s"
-                            + " (%.2f s on the dreaming thread's CPU = %,.0f obs per CPU-second; load average %.1f)%n  %s%n",
+                            + " (%.2f s on the dreaming thread's CPU = %,.0f obs per CPU-second; process CPU %.2f s"
+                            + " = %,.0f obs per process CPU-second; load average %.1f)%n  %s%n",
                     round, users, OBSERVATIONS_PER_USER, relaxed ? "synchronous=NORMAL" : "synchronous=FULL",
-                    seconds, rate, cpuSeconds, observations / cpuSeconds,
+                    seconds, rate, cpuSeconds, observations / cpuSeconds, processSeconds,
+                    observations / processSeconds,
                     ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), report);
             return rate;
         } finally {

@@ -854,4 +854,28 @@ public abstract class MemoryStoreContract {
         store.erase(ALICE);
         assertThat(store.tryLease(ALICE, "dream", "c", T0.plusSeconds(100), T0.plusSeconds(300))).isTrue();
     }
+
+    @Test
+    void should_take_and_release_several_leases_at_once_as_one_by_one() {
+        Instant until = T0.plusSeconds(60);
+        assertThat(store.tryLease(BOB, "dream", "other", T0, until)).isTrue();
+
+        // BOB is held by another holder; the rest are granted, in the order given
+        assertThat(store.tryLeases(List.of(ALICE_OTHER_AGENT, BOB, ALICE, ALICE_OTHER_TENANT), "dream", "a", T0, until))
+                .containsExactly(ALICE_OTHER_AGENT, ALICE, ALICE_OTHER_TENANT);
+        assertThat(store.tryLease(ALICE, "dream", "b", T0.plusSeconds(10), T0.plusSeconds(70))).isFalse();
+        assertThat(store.tryLeases(List.of(), "dream", "a", T0, until)).isEmpty();
+        // the holder renews them all; an expired lease is taken over
+        assertThat(store.tryLeases(List.of(ALICE, BOB, ALICE_OTHER_AGENT), "dream", "a", T0.plusSeconds(60),
+                T0.plusSeconds(120))).containsExactly(ALICE, BOB, ALICE_OTHER_AGENT);
+
+        // releasing gives up only what the holder holds
+        store.releaseLeases(List.of(ALICE, ALICE_OTHER_TENANT, ALICE_OTHER_AGENT), "dream", "b");
+        assertThat(store.tryLease(ALICE, "dream", "b", T0.plusSeconds(61), T0.plusSeconds(120))).isFalse();
+        store.releaseLeases(List.of(ALICE, ALICE_OTHER_TENANT), "dream", "a");
+        assertThat(store.tryLeases(List.of(ALICE, ALICE_OTHER_TENANT, ALICE_OTHER_AGENT), "dream", "b",
+                T0.plusSeconds(61), T0.plusSeconds(120))).containsExactly(ALICE, ALICE_OTHER_TENANT);
+        assertThatThrownBy(() -> store.tryLeases(List.of(ALICE), " ", "a", T0, until))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
 }

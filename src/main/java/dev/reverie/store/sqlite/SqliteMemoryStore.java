@@ -534,30 +534,87 @@ public final class SqliteMemoryStore implements MemoryStore {
     @Override
     public boolean tryLease(Scope scope, String name, String holder, java.time.Instant now, java.time.Instant until) {
         Checks.notNull("scope", scope);
+        checkLease(name, holder, now, until);
+        return db(scope.tenantId()).write(c -> lease(c, scope, name, holder, now, until));
+    }
+
+    /** One IMMEDIATE transaction (one sync) per tenant for all the scopes' leases. */
+    @Override
+    public java.util.Set<Scope> tryLeases(List<Scope> scopes, String name, String holder, java.time.Instant now,
+                                          java.time.Instant until) {
+        List<Scope> all = List.copyOf(scopes);
+        checkLease(name, holder, now, until);
+        ensureOpen();
+        java.util.Set<Scope> held = new java.util.LinkedHashSet<>();
+        for (var tenant : byTenant(all).entrySet()) {
+            held.addAll(db(tenant.getKey()).write(c -> {
+                List<Scope> won = new ArrayList<>();
+                for (Scope scope : tenant.getValue()) {
+                    if (lease(c, scope, name, holder, now, until)) {
+                        won.add(scope);
+                    }
+                }
+                return won;
+            }));
+        }
+        java.util.Set<Scope> ordered = new java.util.LinkedHashSet<>();
+        for (Scope scope : all) {
+            if (held.contains(scope)) {
+                ordered.add(scope);
+            }
+        }
+        return java.util.Collections.unmodifiableSet(ordered);
+    }
+
+    private static void checkLease(String name, String holder, java.time.Instant now, java.time.Instant until) {
         Checks.id("name", name);
         Checks.id("holder", holder);
         Checks.notNull("now", now);
         Checks.notNull("until", until);
-        return db(scope.tenantId()).write(c -> {
-            List<Object[]> current = query(c, "SELECT holder, until FROM leases WHERE agent = ? AND usr = ? AND name = ?",
-                    rs -> new Object[] {rs.getString(1), rs.getLong(2)}, scope.agentId(), scope.endUserId(), name);
-            if (!current.isEmpty() && !holder.equals(current.get(0)[0])
-                    && (Long) current.get(0)[1] > now.toEpochMilli()) {
-                return false;
-            }
-            update(c, "INSERT OR REPLACE INTO leases (agent, usr, name, holder, until) VALUES (?, ?, ?, ?, ?)",
-                    scope.agentId(), scope.endUserId(), name, holder, until.toEpochMilli());
-            return true;
-        });
+    }
+
+    private static boolean lease(Connection c, Scope scope, String name, String holder, java.time.Instant now,
+                                 java.time.Instant until) throws SQLException {
+        List<Object[]> current = query(c, "SELECT holder, until FROM leases WHERE agent = ? AND usr = ? AND name = ?",
+                rs -> new Object[] {rs.getString(1), rs.getLong(2)}, scope.agentId(), scope.endUserId(), name);
+        if (!current.isEmpty() && !holder.equals(current.get(0)[0])
+                && (Long) current.get(0)[1] > now.toEpochMilli()) {
+            return false;
+        }
+        update(c, "INSERT OR REPLACE INTO leases (agent, usr, name, holder, until) VALUES (?, ?, ?, ?, ?)",
+                scope.agentId(), scope.endUserId(), name, holder, until.toEpochMilli());
+        return true;
     }
 
     @Override
     public void releaseLease(Scope scope, String name, String holder) {
-        Checks.notNull("scope", scope);
+        releaseLeases(List.of(Checks.notNull("scope", scope)), name, holder);
+    }
+
+    /** One IMMEDIATE transaction per tenant for all the scopes. */
+    @Override
+    public void releaseLeases(List<Scope> scopes, String name, String holder) {
+        List<Scope> all = List.copyOf(scopes);
         Checks.id("name", name);
         Checks.id("holder", holder);
-        db(scope.tenantId()).write(c -> update(c, "DELETE FROM leases WHERE agent = ? AND usr = ? AND name = ?"
-                + " AND holder = ?", scope.agentId(), scope.endUserId(), name, holder));
+        ensureOpen();
+        for (var tenant : byTenant(all).entrySet()) {
+            db(tenant.getKey()).write(c -> {
+                for (Scope scope : tenant.getValue()) {
+                    update(c, "DELETE FROM leases WHERE agent = ? AND usr = ? AND name = ? AND holder = ?",
+                            scope.agentId(), scope.endUserId(), name, holder);
+                }
+                return null;
+            });
+        }
+    }
+
+    private static java.util.Map<String, List<Scope>> byTenant(List<Scope> scopes) {
+        java.util.Map<String, List<Scope>> out = new java.util.LinkedHashMap<>();
+        for (Scope scope : scopes) {
+            out.computeIfAbsent(scope.tenantId(), k -> new ArrayList<>()).add(scope);
+        }
+        return out;
     }
 
     // ---------------------------------------------------------------- reads

@@ -87,6 +87,9 @@ final class TenantDatabase implements AutoCloseable {
         SQLiteConfig config = new SQLiteConfig();
         config.setBusyTimeout(BUSY_TIMEOUT_MS);
         config.enforceForeignKeys(true);
+        // nothing here reads generated keys; left on, the driver matches every statement's SQL against an
+        // INSERT pattern and runs an extra "SELECT last_insert_rowid()" statement after each INSERT
+        config.setGetGeneratedKeys(false);
         if (!inMemory) {
             config.setJournalMode(SQLiteConfig.JournalMode.WAL);
             config.setSynchronous(sync);
