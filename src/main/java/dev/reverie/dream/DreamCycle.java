@@ -376,10 +376,25 @@ public final class DreamCycle {
         } catch (StoreClosedException e) {
             throw e; // the store is closed: no other user can succeed
         } catch (RuntimeException e) {
-            users.forEach(u -> failed(u, e));
-            return;
+            // the batch failed: ask user by user, so a lease error fails only its own user (as before
+            // batching) and every lease this run holds is one it knows to release
+            held = new java.util.HashSet<>();
+            for (StagedCycle user : users) {
+                try {
+                    if (store.tryLease(user.scope, LEASE, leaseHolder, now, now.plus(leaseDuration))) {
+                        held.add(user.scope);
+                    }
+                } catch (StoreClosedException closed) {
+                    throw closed;
+                } catch (RuntimeException one) {
+                    failed(user, one);
+                }
+            }
         }
         for (StagedCycle user : users) {
+            if (user.outcome != null) {
+                continue; // its lease call failed
+            }
             if (held.contains(user.scope)) {
                 user.leased = true;
                 user.leaseTakenAt = now;
@@ -768,8 +783,10 @@ public final class DreamCycle {
          * How many end users a {@link #runAll} computes at once, on threads of its own that live as long
          * as the run (default: the processors, at most {@value #MAX_DEFAULT_THREADS}; 1 computes them on
          * the calling thread). Results do not depend on it: each user's cycle reads and computes only
-         * that user, commits stay on the calling thread in the users' order, and so do the listener's
-         * calls. {@link #run} and {@link #consolidate} always use the calling thread.
+         * that user. With more than one thread, the joint write of a step's users runs on the pool while
+         * the next step's users are computed; taking leases, the one-by-one fallback writes and every
+         * listener call stay on the calling thread, in the users' order. {@link #run} and
+         * {@link #consolidate} always use the calling thread.
          */
         public Builder threads(int v) {
             if (v < 1) {

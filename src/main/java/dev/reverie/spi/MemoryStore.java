@@ -268,17 +268,33 @@ public interface MemoryStore extends AutoCloseable {
      * {@link #tryLease} for several scopes at once, each decided as {@code tryLease} decides it; a
      * nightly dream run takes its users' leases this way. The default asks one scope after another; a
      * store that decides leases in a durable transaction should override it to decide them all in
-     * one (the SQLite store does).
+     * one (the SQLite store does). When the call fails, no lease it took stays held (the default gives
+     * back the ones it won before rethrowing; the SQLite store decides each tenant's scopes in one
+     * transaction).
      *
      * @return the scopes whose lease {@code holder} now holds, in the order given (without repeats)
      */
     default Set<Scope> tryLeases(List<Scope> scopes, String name, String holder, java.time.Instant now,
                                            java.time.Instant until) {
+        dev.reverie.internal.Checks.notNull("scopes", scopes);
+        scopes.forEach(s -> dev.reverie.internal.Checks.notNull("scopes element", s));
         Set<Scope> held = new java.util.LinkedHashSet<>();
-        for (Scope scope : List.copyOf(scopes)) {
-            if (tryLease(scope, name, holder, now, until)) {
-                held.add(scope);
+        try {
+            for (Scope scope : scopes) {
+                if (tryLease(scope, name, holder, now, until)) {
+                    held.add(scope);
+                }
             }
+        } catch (RuntimeException e) {
+            // on failure no lease of this call stays held: give back the ones already won
+            for (Scope scope : held) {
+                try {
+                    releaseLease(scope, name, holder);
+                } catch (RuntimeException again) {
+                    e.addSuppressed(again);
+                }
+            }
+            throw e;
         }
         return java.util.Collections.unmodifiableSet(held);
     }

@@ -144,4 +144,39 @@ class DreamFailureTest {
         }
         return ids;
     }
+    @org.junit.jupiter.api.Test
+    void a_lease_that_fails_in_a_batch_gives_back_the_leases_the_batch_already_won(@TempDir Path dir) {
+        try (SqliteMemoryStore real = SqliteMemoryStore.open(dir)) {
+            FaultyStore faulty = new FaultyStore(real); // the SPI's default tryLeases, over a real store
+            dev.reverie.Scope carla = dev.reverie.Scope.of("clinic-42", "receptionist", "carla");
+            java.time.Instant now = DreamFixture.day(10);
+            faulty.failLeaseOf(DreamFixture.BRUNO);
+
+            assertThatThrownBy(() -> faulty.tryLeases(List.of(DreamFixture.ANA, DreamFixture.BRUNO, carla), "dream",
+                    "one", now, now.plusSeconds(600))).isInstanceOf(MemoryStoreException.class)
+                    .hasMessageContaining("injected");
+
+            assertThat(real.tryLease(DreamFixture.ANA, "dream", "two", now, now.plusSeconds(600)))
+                    .as("the lease won before the failure was given back").isTrue();
+            assertThat(real.tryLease(carla, "dream", "two", now, now.plusSeconds(600))).isTrue();
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void a_night_whose_lease_fails_for_one_user_still_dreams_the_others(@TempDir Path dir) {
+        try (SqliteMemoryStore real = SqliteMemoryStore.open(dir)) {
+            seed(real);
+            FaultyStore faulty = new FaultyStore(real);
+            faulty.failLeaseOf(DreamFixture.BRUNO);
+            DreamRun run = new DreamRun(faulty).at(DreamFixture.day(10));
+
+            DreamReport night = run.cycle.runAll(List.of(DreamFixture.ANA, DreamFixture.BRUNO), DreamListener.NONE);
+
+            assertThat(night.failed()).as("only the user whose lease failed").isEqualTo(1);
+            assertThat(night.endUsers()).isEqualTo(1);
+            assertThat(night.promoted()).as("the other user was dreamed").isPositive();
+            assertThat(real.tryLease(DreamFixture.ANA, DreamCycle.LEASE, "another", DreamFixture.day(10),
+                    DreamFixture.day(11))).as("the run released what it held").isTrue();
+        }
+    }
 }

@@ -54,6 +54,13 @@ final class FaultyStore implements MemoryStore {
         onlyScope = scope;
     }
 
+    /** From now on, taking the lease of {@code scope} fails ({@code null}: none fails). */
+    void failLeaseOf(Scope scope) {
+        leaseFailsFor = scope;
+    }
+
+    private volatile Scope leaseFailsFor;
+
     int batchesWritten() {
         return batchesWritten.get();
     }
@@ -84,6 +91,9 @@ final class FaultyStore implements MemoryStore {
     @Override public List<SessionTurn> recentTurns(Scope s, String id, int c) { return delegate.recentTurns(s, id, c); }
     @Override public long sessionLength(Scope s, String id) { return delegate.sessionLength(s, id); }
     @Override public boolean tryLease(Scope s, String n, String h, java.time.Instant now, java.time.Instant until) {
+        if (s.equals(leaseFailsFor)) {
+            throw new MemoryStoreException("injected lease failure for " + s);
+        }
         return delegate.tryLease(s, n, h, now, until);
     }
     @Override public void releaseLease(Scope s, String n, String h) { delegate.releaseLease(s, n, h); }
