@@ -135,14 +135,6 @@ final class Retriever {
 
     private List<ScoredCandidate> withNeighbours(Scope scope, List<ScoredCandidate> scored, String currentSession,
                                                  long currentSessionFromSeq, Instant retainedFrom) {
-        // a neighbour the search found on its own (often only through a shared word such as a
-        // speaker's name) keeps the higher of its own score and the one its anchor gives it
-        Map<String, Integer> present = new java.util.HashMap<>();
-        for (int i = 0; i < scored.size(); i++) {
-            present.putIfAbsent(scored.get(i).candidate().id(), i);
-        }
-        List<ScoredCandidate> out = new ArrayList<>(scored);
-        boolean changed = false;
         int w = policy.neighbourTurns();
         List<ScoredCandidate> anchors = new ArrayList<>();
         List<TurnRange> ranges = new ArrayList<>();
@@ -161,6 +153,14 @@ final class Retriever {
         if (anchors.isEmpty()) {
             return scored;
         }
+        // a neighbour the search found on its own (often only through a shared word such as a
+        // speaker's name) keeps the higher of its own score and the one its anchor gives it
+        Map<String, Integer> present = new java.util.HashMap<>();
+        for (int i = 0; i < scored.size(); i++) {
+            present.putIfAbsent(scored.get(i).candidate().id(), i);
+        }
+        List<ScoredCandidate> out = new ArrayList<>(scored);
+        boolean changed = false;
         // every anchor's window in one read; then each anchor takes its window in seq order
         Map<String, java.util.TreeMap<Long, SessionTurn>> bySession = new java.util.HashMap<>();
         for (SessionTurn nb : store.archivedTurns(scope, ranges)) {
@@ -190,8 +190,9 @@ final class Retriever {
                     out.add(boosted);
                     changed = true;
                 } else if (out.get(at).score() < boosted.score()) {
-                    out.set(at, new ScoredCandidate(out.get(at).candidate(), boosted.score(),
-                            Math.max(out.get(at).relevance(), boosted.relevance()), boosted.recency(), trust));
+                    ScoredCandidate own = out.get(at); // its own recency: only the score comes from the anchor
+                    out.set(at, new ScoredCandidate(own.candidate(), boosted.score(),
+                            Math.max(own.relevance(), boosted.relevance()), own.recency(), trust));
                     changed = true;
                 }
             }
