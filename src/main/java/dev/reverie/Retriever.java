@@ -74,15 +74,17 @@ final class Retriever {
         int n = policy.candidateLimit();
         List<List<Candidate>> lexical = new ArrayList<>();
         List<List<Candidate>> vector = new ArrayList<>();
+        // vector hits above the policy's similarity floor: every vector is somebody's nearest neighbour
+        double floor = policy.minVectorSimilarity();
         lexical.add(memories(store.searchMemories(scope, query, statuses, kinds, n), now));
         if (queryVector != null) {
-            vector.add(memories(related(store.searchMemoriesByVector(scope, queryVector, statuses, n)), now));
+            vector.add(memories(store.searchMemoriesByVector(scope, queryVector, statuses, n, floor), now));
         }
         if (includeObservations) {
             Set<ObservationStatus> pending = EnumSet.of(ObservationStatus.PENDING);
             lexical.add(observations(store.searchObservations(scope, query, pending, n), kinds, currentSession));
             if (queryVector != null) {
-                vector.add(observations(related(store.searchObservationsByVector(scope, queryVector, pending, n)), kinds,
+                vector.add(observations(store.searchObservationsByVector(scope, queryVector, pending, n, floor), kinds,
                         currentSession));
             }
         }
@@ -91,7 +93,7 @@ final class Retriever {
         if (turns) {
             lexical.add(turns(store.searchTurns(scope, query, n), currentSession, currentSessionFromSeq, retainedFrom));
             if (queryVector != null) {
-                vector.add(turns(related(store.searchTurnsByVector(scope, queryVector, n)), currentSession,
+                vector.add(turns(store.searchTurnsByVector(scope, queryVector, n, floor), currentSession,
                         currentSessionFromSeq, retainedFrom));
             }
         }
@@ -224,17 +226,6 @@ final class Retriever {
         return currentSession == null || !currentSession.equals(t.sessionId()) || t.seq() < currentSessionFromSeq;
     }
 
-    /** Vector hits above the policy's similarity floor: every vector is somebody's nearest neighbour. */
-    private <T> List<Scored<T>> related(List<Scored<T>> hits) {
-        List<Scored<T>> out = new ArrayList<>(hits.size());
-        for (Scored<T> h : hits) {
-            if (h.score() >= policy.minVectorSimilarity()) {
-                out.add(h);
-            }
-        }
-        return out;
-    }
-
     private static List<Candidate> memories(List<Scored<dev.reverie.Memory>> hits, Instant now) {
         List<Candidate> out = new ArrayList<>(hits.size());
         for (Scored<dev.reverie.Memory> h : hits) {
@@ -262,7 +253,7 @@ final class Retriever {
      * disjoint candidates (memories, observations), so each candidate has one rank per mode. The sum
      * is normalized so that first place in every mode that returned anything scores 1.
      */
-    Map<Candidate, Double> fuse(List<List<List<Candidate>>> modes) {
+    List<Map.Entry<Candidate, Double>> fuse(List<List<List<Candidate>>> modes) {
         int k = policy.rrfK();
         int usedModes = 0;
         Map<String, Candidate> byId = new LinkedHashMap<>();
@@ -281,18 +272,19 @@ final class Retriever {
                 usedModes++;
             }
         }
-        Map<Candidate, Double> out = new LinkedHashMap<>();
+        // keyed by id above: a candidate's own hash covers its text, record and embedding
+        List<Map.Entry<Candidate, Double>> out = new ArrayList<>(sums.size());
         double best = (double) usedModes / (k + 1);
         for (Map.Entry<String, Double> e : sums.entrySet()) {
-            out.put(byId.get(e.getKey()), Math.min(1.0, e.getValue() / best));
+            out.add(Map.entry(byId.get(e.getKey()), Math.min(1.0, e.getValue() / best)));
         }
         return out;
     }
 
-    List<ScoredCandidate> score(Map<Candidate, Double> relevance, Instant now) {
+    List<ScoredCandidate> score(List<Map.Entry<Candidate, Double>> relevance, Instant now) {
         List<ScoredCandidate> out = new ArrayList<>(relevance.size());
         double halfLifeMs = policy.recencyHalfLife().toMillis();
-        for (Map.Entry<Candidate, Double> e : relevance.entrySet()) {
+        for (Map.Entry<Candidate, Double> e : relevance) {
             Candidate c = e.getKey();
             double rel = e.getValue();
             if (rel <= 0) {

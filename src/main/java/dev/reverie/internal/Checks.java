@@ -89,6 +89,15 @@ public final class Checks {
         return value;
     }
 
+    /** A vector search's similarity floor: any finite number (cosines lie in [-1, 1]). */
+    public static double similarityFloor(String field, double value) {
+        if (!Double.isFinite(value)) {
+            throw new IllegalArgumentException(field + " must be a finite number (a cosine floor such as 0.25), was "
+                    + value);
+        }
+        return value;
+    }
+
     public static String abbreviate(String s) {
         return s.length() <= 40 ? s : s.substring(0, 37) + "...";
     }

@@ -135,12 +135,39 @@ public interface MemoryStore extends AutoCloseable {
      */
     List<Scored<Memory>> searchMemoriesByVector(Scope scope, float[] vector, Set<MemoryStatus> statuses, int limit);
 
+    /**
+     * As {@link #searchMemoriesByVector(Scope, float[], Set, int)}, keeping only the hits whose cosine
+     * is at least {@code minSimilarity}: the same hits in the same order as that method's result with
+     * the lower ones removed. A store that scores before it reads records can skip reading the ones
+     * below the floor; the default filters the unfloored result.
+     *
+     * @throws IllegalArgumentException when {@code minSimilarity} is not a finite number
+     */
+    default List<Scored<Memory>> searchMemoriesByVector(Scope scope, float[] vector, Set<MemoryStatus> statuses,
+                                                        int limit, double minSimilarity) {
+        checkFloor(minSimilarity);
+        return atLeast(searchMemoriesByVector(scope, vector, statuses, limit), minSimilarity);
+    }
+
     /** Lexical (BM25) candidates among the scope's observations with one of the statuses, best first. */
     List<Scored<Observation>> searchObservations(Scope scope, String text, Set<ObservationStatus> statuses, int limit);
 
     /** Vector candidates among the scope's observations with an embedding and one of the statuses. */
     List<Scored<Observation>> searchObservationsByVector(Scope scope, float[] vector, Set<ObservationStatus> statuses,
                                                          int limit);
+
+    /**
+     * As {@link #searchObservationsByVector(Scope, float[], Set, int)}, keeping only the hits whose
+     * cosine is at least {@code minSimilarity} (see {@link #searchMemoriesByVector(Scope, float[], Set, int, double)}).
+     *
+     * @throws IllegalArgumentException when {@code minSimilarity} is not a finite number
+     */
+    default List<Scored<Observation>> searchObservationsByVector(Scope scope, float[] vector,
+                                                                 Set<ObservationStatus> statuses, int limit,
+                                                                 double minSimilarity) {
+        checkFloor(minSimilarity);
+        return atLeast(searchObservationsByVector(scope, vector, statuses, limit), minSimilarity);
+    }
 
     /** Session turns with {@code seq >= fromSeq}, ascending, at most {@code limit}. */
     List<SessionTurn> sessionTurns(Scope scope, String sessionId, long fromSeq, int limit);
@@ -222,6 +249,37 @@ public interface MemoryStore extends AutoCloseable {
      * {@link IllegalArgumentException} (re-embed the archive after changing embedders).
      */
     List<Scored<SessionTurn>> searchTurnsByVector(Scope scope, float[] vector, int limit);
+
+    /**
+     * As {@link #searchTurnsByVector(Scope, float[], int)}, keeping only the hits whose cosine is at
+     * least {@code minSimilarity} (see {@link #searchMemoriesByVector(Scope, float[], Set, int, double)}).
+     *
+     * @throws IllegalArgumentException when {@code minSimilarity} is not a finite number
+     */
+    default List<Scored<SessionTurn>> searchTurnsByVector(Scope scope, float[] vector, int limit,
+                                                          double minSimilarity) {
+        checkFloor(minSimilarity);
+        return atLeast(searchTurnsByVector(scope, vector, limit), minSimilarity);
+    }
+
+    /** Fails unless {@code minSimilarity} is a finite number (a vector search's similarity floor). */
+    private static void checkFloor(double minSimilarity) {
+        if (!Double.isFinite(minSimilarity)) {
+            throw new IllegalArgumentException("minSimilarity must be a finite number (a cosine floor such as 0.25),"
+                    + " was " + minSimilarity);
+        }
+    }
+
+    /** The hits scoring at least {@code floor}, in their order. */
+    private static <T> List<Scored<T>> atLeast(List<Scored<T>> hits, double floor) {
+        List<Scored<T>> out = new java.util.ArrayList<>(hits.size());
+        for (Scored<T> h : hits) {
+            if (h.score() >= floor) {
+                out.add(h);
+            }
+        }
+        return out;
+    }
 
     /** The audit history of a memory, oldest first (kept after the memory is deleted). */
     List<MemoryEvent> history(Scope scope, String memoryId);

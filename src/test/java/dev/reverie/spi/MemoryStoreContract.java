@@ -567,6 +567,45 @@ public abstract class MemoryStoreContract {
                 EnumSet.allOf(ObservationStatus.class), 3)).extracting(h -> h.item().id()).containsExactly(ov.id());
     }
 
+    @Test
+    void a_similarity_floor_keeps_the_hits_at_or_above_it_in_the_unfloored_order() {
+        float[][] vectors = {{1, 0, 0}, {0.8f, 0.6f, 0}, {0.6f, 0.8f, 0}, {0, 1, 0}, {-1, 0, 0}};
+        for (int i = 0; i < vectors.length; i++) {
+            put(ALICE, memory(ALICE, "memory " + i, i).toBuilder().embedding(Embedding.of(vectors[i])).build());
+            put(ALICE, observation(ALICE, "observation " + i, i).withEmbedding(Embedding.of(vectors[i])));
+            store.write(WriteBatch.of(ALICE).archive(archived(ALICE, "s1", i, null, "turn " + i, 0),
+                    Embedding.of(vectors[i])));
+        }
+        float[] query = {1, 0, 0};
+        Set<MemoryStatus> active = EnumSet.of(MemoryStatus.ACTIVE);
+        Set<ObservationStatus> anyObservation = EnumSet.allOf(ObservationStatus.class);
+        for (double floor : new double[] {-1.0, 0.0, 0.6, 0.8, 1.0, 1.5}) {
+            assertThat(store.searchMemoriesByVector(ALICE, query, active, 10, floor))
+                    .as("memories from %s", floor).isEqualTo(atLeast(store.searchMemoriesByVector(ALICE, query, active,
+                            10), floor));
+            assertThat(store.searchObservationsByVector(ALICE, query, anyObservation, 10, floor))
+                    .as("observations from %s", floor).isEqualTo(atLeast(store.searchObservationsByVector(ALICE, query,
+                            anyObservation, 10), floor));
+            assertThat(store.searchTurnsByVector(ALICE, query, 10, floor))
+                    .as("turns from %s", floor).isEqualTo(atLeast(store.searchTurnsByVector(ALICE, query, 10), floor));
+        }
+        // cosines 1, 0.8, 0.6, 0, -1: a floor of 0.5 keeps three of each, best first; the limit still applies
+        assertThat(store.searchMemoriesByVector(ALICE, query, active, 10, 0.5)).extracting(h -> h.item().text())
+                .containsExactly("memory 0", "memory 1", "memory 2");
+        assertThat(store.searchTurnsByVector(ALICE, query, 2, 0.5)).extracting(h -> h.item().seq())
+                .containsExactly(0L, 1L);
+        assertThat(store.searchObservationsByVector(ALICE, query, anyObservation, 10, 0.9))
+                .extracting(h -> h.item().text()).containsExactly("observation 0");
+        assertThatThrownBy(() -> store.searchMemoriesByVector(ALICE, query, active, 10, Double.NaN))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("minSimilarity");
+        assertThatThrownBy(() -> store.searchTurnsByVector(ALICE, query, 10, Double.POSITIVE_INFINITY))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("minSimilarity");
+    }
+
+    private static <T> List<Scored<T>> atLeast(List<Scored<T>> hits, double floor) {
+        return hits.stream().filter(h -> h.score() >= floor).toList();
+    }
+
     // ------------------------------------------------------------ sessions
 
     @Test

@@ -645,33 +645,75 @@ public final class PostgresMemoryStore implements MemoryStore {
     @Override
     public List<Scored<Memory>> searchMemoriesByVector(Scope scope, float[] vector, Set<MemoryStatus> statuses,
                                                        int limit) {
+        return memoriesByVector(scope, vector, statuses, limit, NO_FLOOR);
+    }
+
+    @Override
+    public List<Scored<Memory>> searchMemoriesByVector(Scope scope, float[] vector, Set<MemoryStatus> statuses,
+                                                       int limit, double minSimilarity) {
+        return memoriesByVector(scope, vector, statuses, limit, floor(minSimilarity));
+    }
+
+    private List<Scored<Memory>> memoriesByVector(Scope scope, float[] vector, Set<MemoryStatus> statuses, int limit,
+                                                  double floor) {
         Checks.notNull("statuses", statuses);
-        return vectorSearch(scope, "memories", "rid", vector, names(statuses), limit,
+        return vectorSearch(scope, "memories", "rid", vector, names(statuses), limit, floor,
                 "SELECT data, embedding FROM ${s}.memories WHERE rid = ?", Jdbc::memoryRow);
     }
 
     @Override
     public List<Scored<Observation>> searchObservationsByVector(Scope scope, float[] vector,
                                                                 Set<ObservationStatus> statuses, int limit) {
+        return observationsByVector(scope, vector, statuses, limit, NO_FLOOR);
+    }
+
+    @Override
+    public List<Scored<Observation>> searchObservationsByVector(Scope scope, float[] vector,
+                                                                Set<ObservationStatus> statuses, int limit,
+                                                                double minSimilarity) {
+        return observationsByVector(scope, vector, statuses, limit, floor(minSimilarity));
+    }
+
+    private List<Scored<Observation>> observationsByVector(Scope scope, float[] vector,
+                                                           Set<ObservationStatus> statuses, int limit, double floor) {
         Checks.notNull("statuses", statuses);
-        return vectorSearch(scope, "observations", "rid", vector, names(statuses), limit,
+        return vectorSearch(scope, "observations", "rid", vector, names(statuses), limit, floor,
                 "SELECT data, embedding FROM ${s}.observations WHERE rid = ?", Jdbc::observationRow);
     }
 
     @Override
     public List<Scored<SessionTurn>> searchTurnsByVector(Scope scope, float[] vector, int limit) {
-        return vectorSearch(scope, "archive_turns", "ctid", vector, null, limit,
+        return turnsByVector(scope, vector, limit, NO_FLOOR);
+    }
+
+    @Override
+    public List<Scored<SessionTurn>> searchTurnsByVector(Scope scope, float[] vector, int limit,
+                                                         double minSimilarity) {
+        return turnsByVector(scope, vector, limit, floor(minSimilarity));
+    }
+
+    private List<Scored<SessionTurn>> turnsByVector(Scope scope, float[] vector, int limit, double floor) {
+        return vectorSearch(scope, "archive_turns", "ctid", vector, null, limit, floor,
                 "SELECT data FROM ${s}.archive_turns WHERE ctid = ?::tid",
                 rs -> Json.read(rs.getString(1), SessionTurn.class));
     }
 
+    /** No similarity floor: every vector hit counts. */
+    private static final double NO_FLOOR = Double.NEGATIVE_INFINITY;
+
+    private static double floor(double minSimilarity) {
+        return Checks.similarityFloor("minSimilarity", minSimilarity);
+    }
+
     /**
      * The exact scan: reads the scope's vectors (of the statuses, when given), keeps the best
-     * {@code limit} by cosine, then loads those rows. Runs in one repeatable-read snapshot so the
-     * row keys found in the scan still name the same rows when loaded.
+     * {@code limit} by cosine at or above {@code floor}, then loads those rows (none under the floor is
+     * loaded). Runs in one repeatable-read snapshot so the row keys found in the scan still name the
+     * same rows when loaded.
      */
     private <T> List<Scored<T>> vectorSearch(Scope scope, String table, String key, float[] vector,
-                                             String[] statuses, int limit, String load, RowMapper<T> mapper) {
+                                             String[] statuses, int limit, double floor, String load,
+                                             RowMapper<T> mapper) {
         Checks.notNull("scope", scope);
         Checks.notNull("vector", vector);
         Checks.positive("limit", limit);
@@ -705,8 +747,11 @@ public final class PostgresMemoryStore implements MemoryStore {
                                         + " does not match the stored embeddings' dimension " + dim + " in " + table
                                         + " of " + scope);
                             }
-                            top.add(new Hit(rs.getString(1), Vectors.cosine(vector, Vectors.fromBytes(rs.getBytes(3)),
-                                    norm)));
+                            double score = Vectors.cosine(vector, Vectors.fromBytes(rs.getBytes(3)), norm);
+                            if (score < floor) {
+                                continue; // under the floor: never loaded
+                            }
+                            top.add(new Hit(rs.getString(1), score));
                             if (top.size() > limit) {
                                 top.poll();
                             }

@@ -42,8 +42,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
@@ -758,67 +760,140 @@ public final class SqliteMemoryStore implements MemoryStore {
     @Override
     public List<Scored<Memory>> searchMemoriesByVector(Scope scope, float[] vector, Set<MemoryStatus> statuses,
                                                        int limit) {
-        return vectorSearch(scope, "memories", vector, names(statuses), limit, Jdbc::memoryRow);
+        return vectorSearch(scope, "memories", vector, names(statuses), limit, NO_FLOOR, Jdbc::memoryRow);
+    }
+
+    @Override
+    public List<Scored<Memory>> searchMemoriesByVector(Scope scope, float[] vector, Set<MemoryStatus> statuses,
+                                                       int limit, double minSimilarity) {
+        return vectorSearch(scope, "memories", vector, names(statuses), limit, floor(minSimilarity), Jdbc::memoryRow);
     }
 
     @Override
     public List<Scored<Observation>> searchObservationsByVector(Scope scope, float[] vector,
                                                                 Set<ObservationStatus> statuses, int limit) {
-        return vectorSearch(scope, "observations", vector, names(statuses), limit, Jdbc::observationRow);
+        return vectorSearch(scope, "observations", vector, names(statuses), limit, NO_FLOOR, Jdbc::observationRow);
+    }
+
+    @Override
+    public List<Scored<Observation>> searchObservationsByVector(Scope scope, float[] vector,
+                                                                Set<ObservationStatus> statuses, int limit,
+                                                                double minSimilarity) {
+        return vectorSearch(scope, "observations", vector, names(statuses), limit, floor(minSimilarity),
+                Jdbc::observationRow);
     }
 
     private <T> List<Scored<T>> vectorSearch(Scope scope, String table, float[] vector, List<String> statuses,
-                                             int limit, RowMapper<T> mapper) {
+                                             int limit, double floor, RowMapper<T> mapper) {
         Checks.notNull("scope", scope);
         Checks.notNull("vector", vector);
         Checks.positive("limit", limit);
         if (vector.length == 0) {
             throw new IllegalArgumentException("vector must have at least one dimension");
         }
+        ensureOpen();
         if (statuses.isEmpty()) {
             return List.of();
         }
-        double norm = Vectors.norm(vector);
         StringBuilder sql = new StringBuilder("SELECT rid, dim, embedding FROM " + table
                 + " WHERE agent = ? AND usr = ? AND embedding IS NOT NULL");
         List<Object> args = new ArrayList<>(List.of(scope.agentId(), scope.endUserId()));
         in(sql, args, "status", statuses);
         return db(scope.tenantId()).read(c -> {
-            PriorityQueue<double[]> top = new PriorityQueue<>((a, b) -> Double.compare(a[1], b[1]));
-            try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
-                bind(ps, args.toArray());
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        int dim = rs.getInt(2);
-                        if (dim != vector.length) {
-                            throw new IllegalArgumentException("vector dimension " + vector.length
-                                    + " does not match the stored embeddings' dimension " + dim + " in " + table
-                                    + " of " + scope);
-                        }
-                        double score = Vectors.cosine(vector, Vectors.fromBytes(rs.getBytes(3)), norm);
-                        top.add(new double[] {rs.getLong(1), score});
-                        if (top.size() > limit) {
-                            top.poll();
-                        }
-                    }
-                }
-            }
-            List<double[]> best = new ArrayList<>(top);
-            best.sort((a, b) -> Double.compare(b[1], a[1]));
-            List<Scored<T>> out = new ArrayList<>(best.size());
-            try (PreparedStatement ps = c.prepareStatement("SELECT data, embedding FROM " + table + " WHERE rid = ?")) {
-                for (double[] hit : best) {
-                    ps.setLong(1, (long) hit[0]);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        if (rs.next()) {
-                            out.add(new Scored<>(mapper.map(rs), hit[1]));
-                        }
-                    }
-                }
-            }
-            return out;
+            List<double[]> best = nearest(c, sql.toString(), args.toArray(), vector, limit, floor, table, scope);
+            return fetchByRid(c, "SELECT data, embedding, rid FROM " + table + " WHERE rid IN ", 3, best,
+                    (rs, score) -> new Scored<>(mapper.map(rs), score));
         });
     }
+
+    /** No similarity floor: every vector hit counts. */
+    private static final double NO_FLOOR = Double.NEGATIVE_INFINITY;
+
+    private static double floor(double minSimilarity) {
+        return Checks.similarityFloor("minSimilarity", minSimilarity);
+    }
+
+    /**
+     * The rowids and cosines of the {@code limit} stored vectors nearest to {@code vector} among the
+     * rows {@code sql} selects (rowid, dim, embedding), best first; rows under
+     * {@code floor} are left out before any record is read.
+     */
+    private static List<double[]> nearest(Connection c, String sql, Object[] args, float[] vector, int limit,
+                                          double floor, String table, Scope scope) throws SQLException {
+        double norm = Vectors.norm(vector);
+        PriorityQueue<double[]> top = new PriorityQueue<>((a, b) -> Double.compare(a[1], b[1]));
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            bind(ps, args);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    int dim = rs.getInt(2);
+                    if (dim != vector.length) {
+                        throw new IllegalArgumentException("vector dimension " + vector.length
+                                + " does not match the stored embeddings' dimension " + dim + " in " + table
+                                + " of " + scope);
+                    }
+                    double score = Vectors.cosine(vector, Vectors.fromBytes(rs.getBytes(3)), norm);
+                    if (score < floor) {
+                        continue;
+                    }
+                    top.add(new double[] {rs.getLong(1), score});
+                    if (top.size() > limit) {
+                        top.poll();
+                    }
+                }
+            }
+        }
+        List<double[]> best = new ArrayList<>(top);
+        best.sort((a, b) -> Double.compare(b[1], a[1]));
+        return best;
+    }
+
+    /** A record read with the score its row got. */
+    private interface ScoredRow<T> {
+        Scored<T> map(ResultSet rs, double score) throws SQLException;
+    }
+
+    /**
+     * The rows of {@code hits} (rowid, score) read in one statement per {@value #FETCH_CHUNK} rows
+     * ({@code select} ends with {@code WHERE <rowid column> IN }; column {@code ridColumn} is the rowid),
+     * returned in the order of {@code hits}; a row deleted since it was scored is left out.
+     */
+    private static <T> List<Scored<T>> fetchByRid(Connection c, String select, int ridColumn, List<double[]> hits,
+                                                  ScoredRow<T> mapper) throws SQLException {
+        Map<Long, Scored<T>> byRid = new HashMap<>(hits.size() * 2);
+        for (int from = 0; from < hits.size(); from += FETCH_CHUNK) {
+            List<double[]> chunk = hits.subList(from, Math.min(hits.size(), from + FETCH_CHUNK));
+            Map<Long, Double> scores = new HashMap<>(chunk.size() * 2);
+            StringBuilder sql = new StringBuilder(select).append('(');
+            for (int k = 0; k < chunk.size(); k++) {
+                sql.append(k == 0 ? "?" : ", ?");
+                scores.put((long) chunk.get(k)[0], chunk.get(k)[1]);
+            }
+            sql.append(')');
+            try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+                for (int k = 0; k < chunk.size(); k++) {
+                    ps.setLong(k + 1, (long) chunk.get(k)[0]);
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        long rid = rs.getLong(ridColumn);
+                        byRid.put(rid, mapper.map(rs, scores.get(rid)));
+                    }
+                }
+            }
+        }
+        List<Scored<T>> out = new ArrayList<>(byRid.size());
+        for (double[] hit : hits) {
+            Scored<T> row = byRid.get((long) hit[0]);
+            if (row != null) {
+                out.add(row);
+            }
+        }
+        return out;
+    }
+
+    /** Rowids read per statement when fetching scored rows (well under SQLite's variable limit). */
+    private static final int FETCH_CHUNK = 500;
 
     @Override
     public List<SessionTurn> sessionTurns(Scope scope, String sessionId, long fromSeq, int limit) {
@@ -946,6 +1021,16 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     @Override
     public List<Scored<SessionTurn>> searchTurnsByVector(Scope scope, float[] vector, int limit) {
+        return turnsByVector(scope, vector, limit, NO_FLOOR);
+    }
+
+    @Override
+    public List<Scored<SessionTurn>> searchTurnsByVector(Scope scope, float[] vector, int limit,
+                                                         double minSimilarity) {
+        return turnsByVector(scope, vector, limit, floor(minSimilarity));
+    }
+
+    private List<Scored<SessionTurn>> turnsByVector(Scope scope, float[] vector, int limit, double floor) {
         Checks.notNull("scope", scope);
         Checks.notNull("vector", vector);
         Checks.positive("limit", limit);
@@ -953,41 +1038,12 @@ public final class SqliteMemoryStore implements MemoryStore {
             throw new IllegalArgumentException("vector must have at least one dimension");
         }
         ensureOpen();
-        double norm = Vectors.norm(vector);
         return db(scope.tenantId()).read(c -> {
-            PriorityQueue<double[]> top = new PriorityQueue<>((a, b) -> Double.compare(a[1], b[1]));
-            try (PreparedStatement ps = c.prepareStatement("SELECT rowid, dim, embedding FROM archive_turns"
-                    + " WHERE agent = ? AND usr = ? AND embedding IS NOT NULL")) {
-                bind(ps, scope.agentId(), scope.endUserId());
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        if (rs.getInt(2) != vector.length) {
-                            throw new IllegalArgumentException("vector dimension " + vector.length
-                                    + " does not match the stored embeddings' dimension " + rs.getInt(2)
-                                    + " in archive_turns of " + scope);
-                        }
-                        top.add(new double[] {rs.getLong(1), Vectors.cosine(vector, Vectors.fromBytes(rs.getBytes(3)),
-                                norm)});
-                        if (top.size() > limit) {
-                            top.poll();
-                        }
-                    }
-                }
-            }
-            List<double[]> best = new ArrayList<>(top);
-            best.sort((a, b) -> Double.compare(b[1], a[1]));
-            List<Scored<SessionTurn>> out = new ArrayList<>(best.size());
-            try (PreparedStatement ps = c.prepareStatement("SELECT data FROM archive_turns WHERE rowid = ?")) {
-                for (double[] hit : best) {
-                    ps.setLong(1, (long) hit[0]);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        if (rs.next()) {
-                            out.add(new Scored<>(DecodedRecords.read(rs.getString(1), SessionTurn.class), hit[1]));
-                        }
-                    }
-                }
-            }
-            return out;
+            List<double[]> best = nearest(c, "SELECT rowid, dim, embedding FROM archive_turns"
+                            + " WHERE agent = ? AND usr = ? AND embedding IS NOT NULL",
+                    new Object[] {scope.agentId(), scope.endUserId()}, vector, limit, floor, "archive_turns", scope);
+            return fetchByRid(c, "SELECT data, rowid FROM archive_turns WHERE rowid IN ", 2, best,
+                    (rs, score) -> new Scored<>(DecodedRecords.read(rs.getString(1), SessionTurn.class), score));
         });
     }
 
