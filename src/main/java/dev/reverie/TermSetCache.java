@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * The term sets of texts ({@link Terms#of} with at most {@value #MAX_TERMS} terms), as sorted arrays
+ * The term sets of texts ({@link Terms#comparisonTerms} with at most {@value #MAX_TERMS} terms), as sorted arrays
  * of 64-bit term hashes, cached by the text's 64-bit hash: diversification compares the same
  * memories and turns call after call, and tokenizing them again cost more than comparing them. A
  * fixed, direct-mapped table: bounded memory, no locks, an entry replaced by the next text that
@@ -40,7 +40,7 @@ final class TermSetCache {
         if (e != null && e.textHash() == h) {
             return e.terms();
         }
-        List<String> words = Terms.of(text, MAX_TERMS);
+        List<String> words = Terms.comparisonTerms(text, MAX_TERMS);
         long[] terms = new long[words.size()];
         for (int k = 0; k < terms.length; k++) {
             terms[k] = Terms.hash64(words.get(k));

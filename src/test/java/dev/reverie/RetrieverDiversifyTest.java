@@ -43,8 +43,8 @@ class RetrieverDiversifyTest {
     /** Words, whether or not the candidates carry embeddings (the random vectors below must not matter). */
     static double sim(Candidate a, Candidate b) {
         // the textbook Jaccard over the term strings: the reference for Retriever's hashed term sets
-        java.util.Set<String> ta = new HashSet<>(dev.reverie.internal.Terms.of(a.text(), 256));
-        java.util.Set<String> tb = new HashSet<>(dev.reverie.internal.Terms.of(b.text(), 256));
+        java.util.Set<String> ta = new HashSet<>(dev.reverie.internal.Terms.comparisonTerms(a.text(), 256));
+        java.util.Set<String> tb = new HashSet<>(dev.reverie.internal.Terms.comparisonTerms(b.text(), 256));
         if (ta.isEmpty() && tb.isEmpty()) {
             return 1;
         }

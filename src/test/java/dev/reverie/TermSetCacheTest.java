@@ -27,4 +27,29 @@ class TermSetCacheTest {
         assertThat(TermSetCache.jaccard(cache.of(a), cache.of(""))).isEqualTo(0.0);
         assertThatThrownBy(() -> new TermSetCache(100)).hasMessageContaining("slots must be a positive power of two");
     }
+
+    @Test
+    void sentences_of_scripts_without_spaces_are_compared_by_character_pairs() {
+        TermSetCache cache = new TermSetCache(1 << 8);
+        // one clause is one "word" to Terms.of: before, two sentences one character apart shared nothing
+        String a = "我对花生严重过敏";
+        String nearA = "我对花生过敏";
+        String other = "明天我要去北京开会";
+        assertThat(Terms.of(a, 10)).hasSize(1);
+        assertThat(Terms.comparisonTerms(nearA, 10)).containsExactly("我对", "对花", "花生", "生过", "过敏");
+        // 我对 对花 花生 生严 严重 重过 过敏 against 我对 对花 花生 生过 过敏: four shared of eight
+        assertThat(TermSetCache.jaccard(cache.of(a), cache.of(nearA))).isEqualTo(0.5);
+        assertThat(TermSetCache.jaccard(cache.of(a), cache.of(other))).isLessThan(0.2);
+        assertThat(TermSetCache.jaccard(cache.of("ผมแพ้ถั่วลิสงมาก"), cache.of("ผมแพ้ถั่วลิสง"))).isGreaterThan(0.5);
+        assertThat(TermSetCache.jaccard(cache.of("アレルギーがあります"), cache.of("アレルギーがある")))
+                .isGreaterThan(0.5);
+        // spaced scripts, short words and mixed text keep their word terms
+        assertThat(Terms.comparisonTerms("Ana 去 北京 with Bruno", 10)).isEqualTo(Terms.of("Ana 去 北京 with Bruno", 10))
+                .containsExactly("ana", "北京", "bruno");
+        assertThat(Terms.comparisonTerms("Анна любит джаз", 10)).isEqualTo(Terms.of("Анна любит джаз", 10));
+        assertThat(Terms.comparisonTerms("我对花生严重过敏", 3)).hasSize(3);
+        // a Chinese near-duplicate is a duplicate for the dream's content-term Jaccard too
+        assertThat(Terms.jaccard(Terms.contentTerms("我对花生过敏。"), Terms.contentTerms("我对花生过敏！"))).isEqualTo(1.0);
+        assertThat(Terms.jaccard(Terms.contentTerms("我对花生过敏"), Terms.contentTerms("我对青霉素过敏"))).isLessThan(0.5);
+    }
 }

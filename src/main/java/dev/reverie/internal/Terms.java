@@ -25,6 +25,9 @@ import java.util.regex.Pattern;
  *   <li>{@link #normalizeForIndex} (NFKC without format characters): the Lucene store's analyzer runs
  *       it before its tokenizer, stemmer and ASCII folding, which stay in the store because indexes
  *       written with them must stay searchable;</li>
+ *   <li>{@link #comparisonTerms} (what near-duplicate and diversity comparisons use: {@link #of}'s terms,
+ *       with words of scripts written without spaces, such as Chinese, Japanese or Thai, cut into
+ *       overlapping character pairs);</li>
  *   <li>{@link #jaccard} of term sets (0 when either is empty) and {@link #jaccardOfSortedHashes}
  *       (1 when both are empty, as diversification has always counted two term-less texts alike).</li>
  * </ul>
@@ -136,9 +139,67 @@ public final class Terms {
         return true;
     }
 
-    /** The content terms of a text as a set ({@link #of}, at most 256), for {@link #jaccard}. */
+    /**
+     * The content terms of a text as a set, for {@link #jaccard}: {@link #comparisonTerms} (at most
+     * 256).
+     */
     public static Set<String> contentTerms(String text) {
-        return new LinkedHashSet<>(of(text, MAX_CONTENT_TERMS));
+        return new LinkedHashSet<>(comparisonTerms(text, MAX_CONTENT_TERMS));
+    }
+
+    /**
+     * The terms two texts are compared by (near-duplicates, diversity): {@link #of}'s word terms,
+     * except that a word of three or more characters written in a script without spaces between
+     * words (Han, Hiragana, Katakana, Thai, Lao, Khmer, Myanmar), where a whole clause is one word to
+     * {@link #of}, becomes its overlapping two-character pieces, so two sentences that differ in one
+     * character share most of their terms instead of none. In order, without duplicates, at most
+     * {@code max}.
+     */
+    public static List<String> comparisonTerms(String text, int max) {
+        List<String> words = of(text, max);
+        List<String> out = null;
+        for (int k = 0; k < words.size(); k++) {
+            String w = words.get(k);
+            if (!unspaced(w)) {
+                if (out != null) {
+                    out.add(w);
+                }
+                continue;
+            }
+            if (out == null) {
+                out = new ArrayList<>(words.subList(0, k));
+            }
+            int[] cps = w.codePoints().toArray();
+            for (int i = 0; i + 1 < cps.length; i++) {
+                out.add(new String(cps, i, 2));
+            }
+        }
+        if (out == null) {
+            return words;
+        }
+        List<String> distinct = new ArrayList<>(new LinkedHashSet<>(out));
+        return distinct.size() > max ? distinct.subList(0, max) : distinct;
+    }
+
+    /** Whether a word has three or more code points and one of them is of a script written without spaces. */
+    private static boolean unspaced(String word) {
+        if (word.codePointCount(0, word.length()) < 3) {
+            return false;
+        }
+        for (int i = 0; i < word.length(); ) {
+            int cp = word.codePointAt(i);
+            if (cp >= 0x0E00) { // below: Latin, Greek, Cyrillic, Arabic, Indic scripts, all written with spaces
+                switch (Character.UnicodeScript.of(cp)) {
+                    case HAN, HIRAGANA, KATAKANA, THAI, LAO, KHMER, MYANMAR -> {
+                        return true;
+                    }
+                    default -> {
+                    }
+                }
+            }
+            i += Character.charCount(cp);
+        }
+        return false;
     }
 
     /** Every {@link #fold folded} word of a text (letters and digits), in order, common words included. */
