@@ -1,0 +1,127 @@
+package dev.reverie.dream;
+
+import dev.reverie.ObservationFilter;
+import dev.reverie.Scope;
+import dev.reverie.StoreClosedException;
+import dev.reverie.spi.MemoryStore;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A night's run on several threads ({@link DreamCycle.Builder#threads}) that is stopped while its
+ * pool computes and writes users, by a closed store or by an interrupt: the run ends (it never
+ * hangs), it leaves no scope lock or lease held, and a second run of the same cycle dreams every
+ * user that was left. The first step of a run goes user by user, so these runs have more users than
+ * one step ({@link DreamCycle#STAGE_STEP}) and are stopped after it, on the pooled path. The timeout
+ * only turns a deadlock (a lock left held) into a failure instead of a hung build.
+ */
+class DreamPooledStopTest extends DreamFixture {
+
+    private static final int USERS = 4 * DreamCycle.STAGE_STEP;
+
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /** The real store, except that every write fails as a closed store's would while {@link #closed} is set. */
+    private MemoryStore closable() {
+        return (MemoryStore) Proxy.newProxyInstance(MemoryStore.class.getClassLoader(),
+                new Class<?>[] {MemoryStore.class}, (proxy, method, args) -> {
+                    if (closed.get() && method.getName().startsWith("write")) {
+                        throw new StoreClosedException("store test is closed");
+                    }
+                    try {
+                        return method.invoke(store, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    private List<Scope> usersWithOneFact() {
+        List<Scope> users = new ArrayList<>();
+        for (int i = 0; i < USERS; i++) {
+            Scope s = Scope.of("clinic-42", "receptionist", String.format("u%02d", i));
+            Obs.write(store, Obs.fact(s, "a", "user.likes", "jazz", "I like jazz").at(day(0)));
+            users.add(s);
+        }
+        nightOf(0);
+        return users;
+    }
+
+    private DreamCycle pooled(MemoryStore on) {
+        return DreamCycle.builder(on).clock(clock).leaseClock(clock).threads(4).build();
+    }
+
+    private long pending(List<Scope> users) {
+        return users.stream().mapToLong(u -> store.observations(u, ObservationFilter.pending()).size()).sum();
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void a_store_closed_during_a_pooled_step_stops_the_run_and_leaves_nothing_held() {
+        List<Scope> users = usersWithOneFact();
+        DreamCycle c = pooled(closable());
+        DreamListener closesAfterTheFirstStep = new DreamListener() {
+            @Override
+            public void endUserFinished(Scope scope, long done, long total, DreamReport report) {
+                if (done == DreamCycle.STAGE_STEP + 2) {
+                    closed.set(true);
+                }
+            }
+        };
+
+        assertThatThrownBy(() -> c.runAll(users, closesAfterTheFirstStep))
+                .isInstanceOf(StoreClosedException.class).hasMessage("store test is closed");
+        long left = pending(users);
+        assertThat(left).as("users the closed store stopped").isPositive().isLessThan(USERS - DreamCycle.STAGE_STEP);
+
+        closed.set(false);
+        DreamReport rerun = c.runAll(users, DreamListener.NONE);
+
+        assertThat(rerun.failed()).isZero();
+        assertThat(rerun.skipped()).as("users whose lease the stopped run kept").isZero();
+        assertThat(rerun.endUsers()).isEqualTo(USERS);
+        assertThat(pending(users)).isZero();
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void an_interrupt_during_a_pooled_step_stops_the_run_and_a_second_run_dreams_the_rest() {
+        List<Scope> users = usersWithOneFact();
+        DreamCycle c = pooled(store);
+        DreamListener interruptsAfterTheFirstStep = new DreamListener() {
+            @Override
+            public void endUserFinished(Scope scope, long done, long total, DreamReport report) {
+                if (done == DreamCycle.STAGE_STEP + 2) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+
+        DreamReport first;
+        try {
+            first = c.runAll(users, interruptsAfterTheFirstStep);
+        } finally {
+            assertThat(Thread.interrupted()).as("the interrupt is left for the caller to see").isTrue();
+        }
+
+        assertThat(first.failed()).isZero();
+        assertThat(first.endUsers()).isGreaterThanOrEqualTo(DreamCycle.STAGE_STEP + 2).isLessThan(USERS);
+        assertThat(pending(users)).isEqualTo(USERS - first.endUsers());
+
+        DreamReport rerun = c.runAll(users, DreamListener.NONE);
+
+        assertThat(rerun.failed()).isZero();
+        assertThat(rerun.skipped()).isZero();
+        assertThat(pending(users)).isZero();
+    }
+}
