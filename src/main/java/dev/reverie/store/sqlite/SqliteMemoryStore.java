@@ -743,10 +743,17 @@ public final class SqliteMemoryStore implements MemoryStore {
             return List.of();
         }
         StringBuilder filter = new StringBuilder("o.agent = ? AND o.usr = ?");
-        List<Object> args = new ArrayList<>(List.of(match, scope.agentId(), scope.endUserId()));
+        List<Object> args = new ArrayList<>(List.of(scope.agentId(), scope.endUserId()));
         in(filter, args, "o.status", names(statuses));
+        TenantDatabase db = db(scope.tenantId());
+        // the FTS index keeps consolidated observations until they are pruned, so after a dream a search
+        // for PENDING ones would match and join them all to find none; one index probe says so first
+        if (db.query("SELECT 1 FROM observations o WHERE " + filter + " LIMIT 1", rs -> 1, args.toArray()).isEmpty()) {
+            return List.of();
+        }
+        args.add(0, match);
         args.add(limit);
-        return db(scope.tenantId()).query(rankedSearch("observations", "observations_fts",
+        return db.query(rankedSearch("observations", "observations_fts",
                         "o.data, o.embedding", filter.toString()),
                 rs -> new Scored<>(Jdbc.observationRow(rs), -rs.getDouble(3)), args.toArray());
     }
@@ -1080,17 +1087,19 @@ public final class SqliteMemoryStore implements MemoryStore {
      * <p>The order is the one-phase form's exactly, ties included: FTS5 yields its matches in
      * ascending rowid order and SQLite's top-k sort breaks ties by arrival, so that order was already
      * (score, rowid); here it is written out, and the outer query follows it. The filter is applied
-     * before the limit, as before, so no filtered-out row takes a place in the top k. The table's
+     * before the limit, as before, so no filtered-out row takes a place in the top k. CROSS JOIN keeps
+     * the FTS5 match as the outer loop whatever indexes the table has (the other way round would run
+     * the MATCH once per row of the end user). The table's
      * alias in {@code columns} and {@code filter} is its first letter; parameters: the MATCH
      * expression, the filter's, the limit. Selected columns come first, the bm25 score (lower is
      * better) last.
      */
     private static String rankedSearch(String table, String fts, String columns, String filter) {
         String a = table.substring(0, 1);
-        return "SELECT " + columns + ", t.r FROM (SELECT " + a + ".rid AS k, bm25(" + fts + ") AS r FROM " + fts
-                + " JOIN " + table + " " + a + " ON " + a + ".rid = " + fts + ".rowid WHERE " + fts + " MATCH ? AND "
-                + filter + " ORDER BY r, k LIMIT ?) t JOIN " + table + " " + a + " ON " + a + ".rid = t.k"
-                + " ORDER BY t.r, t.k";
+        return "SELECT " + columns + ", t.r FROM (SELECT " + a + ".rid AS k, bm25(" + fts + ") AS r"
+                + " FROM " + fts + " CROSS JOIN " + table + " " + a + " ON " + a + ".rid = " + fts + ".rowid"
+                + " WHERE " + fts + " MATCH ? AND " + filter + " ORDER BY r, k LIMIT ?) t"
+                + " JOIN " + table + " " + a + " ON " + a + ".rid = t.k ORDER BY t.r, t.k";
     }
 
     /** The text as FTS5 indexes it: every folded word prefixed by the scope token. */

@@ -27,6 +27,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -48,9 +49,11 @@ class SqliteSearchOrderTest {
     private static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
     private static final Scope ALICE = Scope.of("clinic-1", "receptionist", "alice");
     private static final Scope BOB = Scope.of("clinic-1", "receptionist", "bob");
-    private static final String[] WORDS = {"tea", "coffee", "paint", "lake", "sunrise", "dog", "garden", "piano"};
+    private static final String[] WORDS =
+            {"tea", "coffee", "paint", "lake", "sunrise", "dog", "garden", "piano"};
     private static final List<String> QUERIES = List.of("tea", "tea coffee", "paint the lake at sunrise",
-            "dog garden piano tea", "coffee piano", "lake", "every word: tea coffee paint lake sunrise dog garden piano");
+            "dog garden piano tea", "coffee piano", "lake",
+            "every word: tea coffee paint lake sunrise dog garden piano");
     private static final int[] LIMITS = {1, 2, 3, 5, 8, 17, 40, 100, 1_000};
 
     @TempDir
@@ -82,7 +85,8 @@ class SqliteSearchOrderTest {
                 store.write(b);
             }
         }
-        reference = DriverManager.getConnection("jdbc:sqlite:" + folder.resolve(SqliteMemoryStore.fileName("clinic-1")));
+        reference = DriverManager.getConnection(
+                "jdbc:sqlite:" + folder.resolve(SqliteMemoryStore.fileName("clinic-1")));
     }
 
     @AfterEach
@@ -147,9 +151,9 @@ class SqliteSearchOrderTest {
             for (String query : QUERIES) {
                 for (Set<ObservationStatus> statuses : statusSets) {
                     for (int limit : LIMITS) {
-                        String sql = "SELECT o.id, bm25(observations_fts) AS r FROM observations_fts JOIN observations o"
-                                + " ON o.rid = observations_fts.rowid WHERE observations_fts MATCH ? AND o.agent = ?"
-                                + " AND o.usr = ? AND o.status IN (" + quoted(statuses) + ") ORDER BY r LIMIT ?";
+                        String sql = "SELECT o.id, bm25(observations_fts) AS r"
+                                + " FROM observations_fts JOIN observations o ON o.rid = observations_fts.rowid"
+                                + " WHERE observations_fts MATCH ? AND o.agent = ? AND o.usr = ? AND o.status IN (" + quoted(statuses) + ") ORDER BY r LIMIT ?";
                         List<String> expected = onePhase(sql, scope, query, limit);
                         List<String> actual = new ArrayList<>();
                         for (Scored<Observation> hit : store.searchObservations(scope, query, statuses, limit)) {
@@ -172,8 +176,8 @@ class SqliteSearchOrderTest {
             for (String query : QUERIES) {
                 for (int limit : LIMITS) {
                     String sql = "SELECT a.session_id || ':' || a.seq, bm25(archive_fts) AS r"
-                            + " FROM archive_fts JOIN archive_turns a ON a.rowid = archive_fts.rowid WHERE archive_fts MATCH ? AND a.agent = ?"
-                            + " AND a.usr = ? ORDER BY r LIMIT ?";
+                            + " FROM archive_fts JOIN archive_turns a ON a.rowid = archive_fts.rowid"
+                            + " WHERE archive_fts MATCH ? AND a.agent = ? AND a.usr = ? ORDER BY r LIMIT ?";
                     List<String> expected = onePhase(sql, scope, query, limit);
                     List<String> actual = new ArrayList<>();
                     for (Scored<SessionTurn> hit : store.searchTurns(scope, query, limit)) {
@@ -185,6 +189,48 @@ class SqliteSearchOrderTest {
             }
         }
         assertThat(tiedCuts).as("searches whose limit cuts through a group of equal scores").isGreaterThan(10);
+    }
+
+    @Test
+    void observation_search_of_a_user_with_none_in_the_statuses_finds_none() throws SQLException {
+        Scope carol = Scope.of("clinic-1", "receptionist", "carol");
+        WriteBatch b = WriteBatch.of(carol);
+        for (int i = 0; i < 20; i++) {
+            b.put(new Observation("c" + i, carol, MemoryKind.FACT, "tea and coffee " + i, "user.fact.c" + i, "v",
+                    Cardinality.MULTI, Polarity.POSITIVE, 0.8, T0, "s1", provenance("c" + i), List.of("tc" + i),
+                    1, ObservationStatus.CONSOLIDATED, T0, null));
+        }
+        store.write(b);
+        String sql = "SELECT o.id, bm25(observations_fts) AS r FROM observations_fts JOIN observations o"
+                + " ON o.rid = observations_fts.rowid WHERE observations_fts MATCH ? AND o.agent = ?"
+                + " AND o.usr = ? AND o.status IN (%s) ORDER BY r LIMIT ?";
+
+        assertThat(store.searchObservations(carol, "tea", EnumSet.of(ObservationStatus.PENDING), 10)).isEmpty();
+        assertThat(onePhase(sql.formatted("'PENDING'"), carol, "tea", 10)).isEmpty();
+        List<String> consolidated = new ArrayList<>();
+        for (Scored<Observation> hit : store.searchObservations(carol, "tea",
+                EnumSet.of(ObservationStatus.PENDING, ObservationStatus.CONSOLIDATED), 10)) {
+            consolidated.add(hit.item().id() + " " + hit.score());
+        }
+        assertThat(consolidated).hasSize(10)
+                .isEqualTo(onePhase(sql.formatted("'PENDING', 'CONSOLIDATED'"), carol, "tea", 10));
+    }
+
+    @Test
+    void a_version_4_file_gains_the_status_index_and_searches_as_before() throws SQLException {
+        store.close();
+        try (Statement st = reference.createStatement()) {
+            st.execute("DROP INDEX observations_by_status");
+            st.execute("DELETE FROM schema_version WHERE version > 4");
+        }
+        store = SqliteMemoryStore.open(folder);
+
+        observation_search_keeps_the_one_phase_order_and_ties();
+        try (Statement st = reference.createStatement(); ResultSet rs = st.executeQuery(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'observations_by_status'")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getInt(1)).isEqualTo(1);
+        }
     }
 
     /** The one-phase query's hits as "id score", the score negated as the store reports it. */
