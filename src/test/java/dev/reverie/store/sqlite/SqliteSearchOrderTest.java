@@ -153,7 +153,8 @@ class SqliteSearchOrderTest {
                     for (int limit : LIMITS) {
                         String sql = "SELECT o.id, bm25(observations_fts) AS r"
                                 + " FROM observations_fts JOIN observations o ON o.rid = observations_fts.rowid"
-                                + " WHERE observations_fts MATCH ? AND o.agent = ? AND o.usr = ? AND o.status IN (" + quoted(statuses) + ") ORDER BY r LIMIT ?";
+                                + " WHERE observations_fts MATCH ? AND o.agent = ? AND o.usr = ?"
+                                + " AND o.status IN (" + quoted(statuses) + ") ORDER BY r LIMIT ?";
                         List<String> expected = onePhase(sql, scope, query, limit);
                         List<String> actual = new ArrayList<>();
                         for (Scored<Observation> hit : store.searchObservations(scope, query, statuses, limit)) {
