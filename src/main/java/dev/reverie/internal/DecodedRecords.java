@@ -30,7 +30,7 @@ public final class DecodedRecords {
 
     /** {@code json} decoded as {@code type}, as {@link Json#read} does, from the table when it was decoded lately. */
     public static <T> T read(String json, Class<T> type) {
-        int slot = (int) (Terms.hash64(json) & (SLOTS - 1));
+        int slot = slot(json);
         Entry e = TABLE.getOpaque(slot);
         if (e != null && type.isInstance(e.record()) && e.json().equals(json)) {
             return type.cast(e.record());
@@ -38,6 +38,37 @@ public final class DecodedRecords {
         T record = Json.read(json, type);
         TABLE.setOpaque(slot, new Entry(json, record));
         return record;
+    }
+
+    /**
+     * The slot of a JSON text: FNV-1a in four interleaved lanes (chars i, i+1, i+2, i+3), so the CPU
+     * runs four multiply chains side by side instead of one per char ({@link Terms#hash64}'s single
+     * chain over each ~1 KiB hit was 40 % of {@link #read}'s time on LoCoMo; this is ~2.7 times as
+     * fast on an 830-char record), then a murmur finalizer.
+     * Only the slot depends on it: a hit is still confirmed by comparing the JSON.
+     */
+    static int slot(String json) {
+        final long prime = 0x1000_0000_01B3L;
+        long a = 0xCBF2_9CE4_8422_2325L;
+        long b = a ^ 0x9E37_79B9_7F4A_7C15L;
+        long c = a ^ 0xC2B2_AE3D_27D4_EB4FL;
+        long d = a ^ 0x1656_67B1_9E37_79F9L;
+        int n = json.length();
+        int i = 0;
+        for (; i + 3 < n; i += 4) {
+            a = (a ^ json.charAt(i)) * prime;
+            b = (b ^ json.charAt(i + 1)) * prime;
+            c = (c ^ json.charAt(i + 2)) * prime;
+            d = (d ^ json.charAt(i + 3)) * prime;
+        }
+        for (; i < n; i++) {
+            a = (a ^ json.charAt(i)) * prime;
+        }
+        long h = a ^ Long.rotateLeft(b, 16) ^ Long.rotateLeft(c, 32) ^ Long.rotateLeft(d, 48) ^ n;
+        h ^= h >>> 33;
+        h *= 0xFF51_AFD7_ED55_8CCDL;
+        h ^= h >>> 33;
+        return (int) h & (SLOTS - 1);
     }
 
     /** Drops every remembered record of {@code scope} (its erasure). */
