@@ -909,14 +909,21 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (ranges.isEmpty()) {
             return List.of();
         }
-        StringBuilder sql = new StringBuilder("SELECT data FROM archive_turns WHERE agent = ? AND usr = ? AND (");
-        List<Object> args = new ArrayList<>(List.of(scope.agentId(), scope.endUserId()));
+        // one index seek per range: written as one WHERE with ORs, SQLite walked every archived turn of
+        // the end user instead (on LoCoMo 144 us for three windows, 43-50 us this way); the rid set drops
+        // the rows that overlapping ranges share, as the ORs did, and a VALUES list has no compound-select
+        // limit on the number of ranges
+        StringBuilder sql = new StringBuilder("WITH r (s, lo, hi) AS (VALUES ");
+        List<Object> args = new ArrayList<>();
         for (int i = 0; i < ranges.size(); i++) {
             dev.reverie.spi.TurnRange r = Checks.notNull("ranges[" + i + "]", ranges.get(i));
-            sql.append(i == 0 ? "" : " OR ").append("(session_id = ? AND seq >= ? AND seq <= ?)");
+            sql.append(i == 0 ? "(?, ?, ?)" : ", (?, ?, ?)");
             args.addAll(List.of(r.sessionId(), r.fromSeq(), r.toSeq()));
         }
-        sql.append(") ORDER BY session_id, seq");
+        sql.append(") SELECT a.data FROM archive_turns a WHERE a.rid IN (SELECT b.rid FROM r CROSS JOIN archive_turns b"
+                + " ON b.agent = ? AND b.usr = ? AND b.session_id = r.s AND b.seq >= r.lo AND b.seq <= r.hi)"
+                + " ORDER BY a.session_id, a.seq");
+        args.addAll(List.of(scope.agentId(), scope.endUserId()));
         return db(scope.tenantId()).query(sql.toString(),
                 rs -> DecodedRecords.read(rs.getString(1), SessionTurn.class), args.toArray());
     }

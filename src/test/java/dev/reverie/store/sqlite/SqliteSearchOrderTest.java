@@ -234,6 +234,48 @@ class SqliteSearchOrderTest {
         }
     }
 
+    @Test
+    void neighbour_windows_are_the_turns_the_or_form_read_in_its_order() throws SQLException {
+        Random random = new Random(7);
+        for (int n : new int[] {1, 2, 5, 40, 600}) {
+            List<dev.reverie.spi.TurnRange> ranges = new ArrayList<>();
+            StringBuilder sql = new StringBuilder("SELECT session_id || ':' || seq FROM archive_turns"
+                    + " WHERE agent = ? AND usr = ? AND (");
+            for (int i = 0; i < n; i++) {
+                // sessions s0..s11 (seq 0..29) exist, s12 does not; windows overlap, some are empty (from > to);
+                // the first always holds turns
+                long from = i == 0 ? 3 : random.nextInt(34) - 2;
+                ranges.add(new dev.reverie.spi.TurnRange("s" + (i == 0 ? 4 : random.nextInt(13)), Math.max(0, from),
+                        from + (i == 0 ? 2 : random.nextInt(6) - 1)));
+                sql.append(i == 0 ? "" : " OR ").append("(session_id = ? AND seq >= ? AND seq <= ?)");
+            }
+            sql.append(") ORDER BY session_id, seq");
+            List<String> expected = new ArrayList<>();
+            try (PreparedStatement ps = reference.prepareStatement(sql.toString())) {
+                int p = 1;
+                ps.setString(p++, ALICE.agentId());
+                ps.setString(p++, ALICE.endUserId());
+                for (dev.reverie.spi.TurnRange r : ranges) {
+                    ps.setString(p++, r.sessionId());
+                    ps.setLong(p++, r.fromSeq());
+                    ps.setLong(p++, r.toSeq());
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        expected.add(rs.getString(1));
+                    }
+                }
+            }
+
+            List<String> actual = new ArrayList<>();
+            for (SessionTurn t : store.archivedTurns(ALICE, ranges)) {
+                actual.add(t.sessionId() + ":" + t.seq());
+            }
+
+            assertThat(actual).as("%d ranges", n).isNotEmpty().isEqualTo(expected);
+        }
+    }
+
     /** The one-phase query's hits as "id score", the score negated as the store reports it. */
     private List<String> onePhase(String sql, Scope scope, String query, int limit) throws SQLException {
         List<String> out = new ArrayList<>();
