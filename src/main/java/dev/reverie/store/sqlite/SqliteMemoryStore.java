@@ -1096,10 +1096,9 @@ public final class SqliteMemoryStore implements MemoryStore {
      * (score, rowid); here it is written out, and the outer query follows it. The filter is applied
      * before the limit, as before, so no filtered-out row takes a place in the top k. CROSS JOIN keeps
      * the FTS5 match as the outer loop whatever indexes the table has (the other way round would run
-     * the MATCH once per row of the end user). The table's
-     * alias in {@code columns} and {@code filter} is its first letter; parameters: the MATCH
-     * expression, the filter's, the limit. Selected columns come first, the bm25 score (lower is
-     * better) last.
+     * the MATCH once per row of the end user). The table's alias in {@code columns} and {@code filter}
+     * is its first letter; parameters: the MATCH expression, the filter's, the limit. Selected columns
+     * come first, the bm25 score (lower is better) last.
      */
     private static String rankedSearch(String table, String fts, String columns, String filter) {
         String a = table.substring(0, 1);
