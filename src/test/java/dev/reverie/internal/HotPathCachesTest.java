@@ -93,4 +93,25 @@ class HotPathCachesTest {
                 .isNotSameAs(erasedFirst);
         assertThat(DecodedRecords.read(keptJson, dev.reverie.spi.SessionTurn.class)).isSameAs(keptFirst);
     }
+
+    @Test
+    void decoded_record_slots_spread_like_random_ones_and_every_char_moves_the_slot() {
+        // 4,096 texts shaped like stored records, differing in a few chars of id and text
+        java.util.Set<Integer> slots = new java.util.HashSet<>();
+        String base = "{\"id\":\"%08d\",\"scope\":{\"tenantId\":\"clinic-1\"},\"text\":\"%s\",\"at\":\"2026-01-01\"}";
+        for (int i = 0; i < DecodedRecords.SLOTS; i++) {
+            slots.add(DecodedRecords.slot(base.formatted(i, "note " + (i * 7919 % 10_007))));
+        }
+        // uniform slots would fill 1 - 1/e = 63 % of the table
+        assertThat(slots.size()).isGreaterThan(DecodedRecords.SLOTS * 58 / 100);
+        // a change of one char at any position, in any of the four lanes, reaches the slot
+        String text = base.formatted(42, "the same words");
+        int moved = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char[] chars = text.toCharArray();
+            chars[i] ^= 1;
+            moved += DecodedRecords.slot(new String(chars)) != DecodedRecords.slot(text) ? 1 : 0;
+        }
+        assertThat(moved).isGreaterThan(text.length() * 95 / 100);
+    }
 }

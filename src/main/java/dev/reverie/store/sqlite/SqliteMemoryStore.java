@@ -61,8 +61,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code BEGIN IMMEDIATE} write transactions, FTS5 with BM25 for lexical search, and embeddings as
  * little-endian float BLOBs searched exactly by cosine within the scope.
  *
- * <p>Lexical search is filtered by scope inside the FTS5 query: each row carries a scope token
- * ({@code sk} column) that the MATCH expression requires, so one end user's search never ranks a
+ * <p>Lexical search is filtered by scope inside the FTS5 query: every indexed word is prefixed by a
+ * token of its end user's scope ({@code s1f3..._word}), and the MATCH expression asks only for that
+ * user's prefixed terms, so one end user's search reads only that user's postings and never ranks a
  * global top-k first. User text is reduced to quoted word terms; no FTS5 syntax can pass through.
  *
  * <p>Thread-safe: concurrent readers (a pool of WAL connections per tenant), one serialized writer
@@ -724,15 +725,13 @@ public final class SqliteMemoryStore implements MemoryStore {
             return List.of();
         }
         // the MATCH terms carry the end user's prefix, so bm25() reads only that user's postings
-        StringBuilder sql = new StringBuilder("SELECT m.data, m.embedding, bm25(memories_fts) AS r"
-                + " FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid"
-                + " WHERE memories_fts MATCH ? AND m.agent = ? AND m.usr = ?");
+        StringBuilder filter = new StringBuilder("m.agent = ? AND m.usr = ?");
         List<Object> args = new ArrayList<>(List.of(match, scope.agentId(), scope.endUserId()));
-        in(sql, args, "m.status", names(statuses));
-        in(sql, args, "m.kind", names(kinds));
-        sql.append(" ORDER BY r LIMIT ?");
+        in(filter, args, "m.status", names(statuses));
+        in(filter, args, "m.kind", names(kinds));
         args.add(limit);
-        return db(scope.tenantId()).query(sql.toString(),
+        return db(scope.tenantId()).query(rankedSearch("memories", "memories_fts", "m.data, m.embedding",
+                        filter.toString()),
                 rs -> new Scored<>(Jdbc.memoryRow(rs), -rs.getDouble(3)), args.toArray());
     }
 
@@ -746,14 +745,19 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (match == null || statuses.isEmpty()) {
             return List.of();
         }
-        StringBuilder sql = new StringBuilder("SELECT o.data, o.embedding, bm25(observations_fts) AS r"
-                + " FROM observations_fts JOIN observations o ON o.rid = observations_fts.rowid"
-                + " WHERE observations_fts MATCH ? AND o.agent = ? AND o.usr = ?");
-        List<Object> args = new ArrayList<>(List.of(match, scope.agentId(), scope.endUserId()));
-        in(sql, args, "o.status", names(statuses));
-        sql.append(" ORDER BY r LIMIT ?");
+        StringBuilder filter = new StringBuilder("o.agent = ? AND o.usr = ?");
+        List<Object> args = new ArrayList<>(List.of(scope.agentId(), scope.endUserId()));
+        in(filter, args, "o.status", names(statuses));
+        TenantDatabase db = db(scope.tenantId());
+        // the FTS index keeps consolidated observations until they are pruned, so after a dream a search
+        // for PENDING ones would match and join them all to find none; one index probe says so first
+        if (db.query("SELECT 1 FROM observations o WHERE " + filter + " LIMIT 1", rs -> 1, args.toArray()).isEmpty()) {
+            return List.of();
+        }
+        args.add(0, match);
         args.add(limit);
-        return db(scope.tenantId()).query(sql.toString(),
+        return db.query(rankedSearch("observations", "observations_fts",
+                        "o.data, o.embedding", filter.toString()),
                 rs -> new Scored<>(Jdbc.observationRow(rs), -rs.getDouble(3)), args.toArray());
     }
 
@@ -981,14 +985,21 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (ranges.isEmpty()) {
             return List.of();
         }
-        StringBuilder sql = new StringBuilder("SELECT data FROM archive_turns WHERE agent = ? AND usr = ? AND (");
-        List<Object> args = new ArrayList<>(List.of(scope.agentId(), scope.endUserId()));
+        // one index seek per range: written as one WHERE with ORs, SQLite walked every archived turn of
+        // the end user instead (on LoCoMo 144 us for three windows, 43-50 us this way); the rid set drops
+        // the rows that overlapping ranges share, as the ORs did, and a VALUES list has no compound-select
+        // limit on the number of ranges
+        StringBuilder sql = new StringBuilder("WITH r (s, lo, hi) AS (VALUES ");
+        List<Object> args = new ArrayList<>();
         for (int i = 0; i < ranges.size(); i++) {
             dev.reverie.spi.TurnRange r = Checks.notNull("ranges[" + i + "]", ranges.get(i));
-            sql.append(i == 0 ? "" : " OR ").append("(session_id = ? AND seq >= ? AND seq <= ?)");
+            sql.append(i == 0 ? "(?, ?, ?)" : ", (?, ?, ?)");
             args.addAll(List.of(r.sessionId(), r.fromSeq(), r.toSeq()));
         }
-        sql.append(") ORDER BY session_id, seq");
+        sql.append(") SELECT a.data FROM archive_turns a WHERE a.rid IN (SELECT b.rid FROM r CROSS JOIN archive_turns b"
+                + " ON b.agent = ? AND b.usr = ? AND b.session_id = r.s AND b.seq >= r.lo AND b.seq <= r.hi)"
+                + " ORDER BY a.session_id, a.seq");
+        args.addAll(List.of(scope.agentId(), scope.endUserId()));
         return db(scope.tenantId()).query(sql.toString(),
                 rs -> DecodedRecords.read(rs.getString(1), SessionTurn.class), args.toArray());
     }
@@ -1011,10 +1022,8 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (match == null) {
             return List.of();
         }
-        return db(scope.tenantId()).query(
-                "SELECT a.data, bm25(archive_fts) AS r FROM archive_fts JOIN archive_turns a"
-                        + " ON a.rowid = archive_fts.rowid WHERE archive_fts MATCH ? AND a.agent = ? AND a.usr = ?"
-                        + " ORDER BY r LIMIT ?",
+        return db(scope.tenantId()).query(rankedSearch("archive_turns", "archive_fts", "a.data",
+                        "a.agent = ? AND a.usr = ?"),
                 rs -> new Scored<>(DecodedRecords.read(rs.getString(1), SessionTurn.class), -rs.getDouble(2)),
                 match, scope.agentId(), scope.endUserId(), limit);
     }
@@ -1129,6 +1138,31 @@ public final class SqliteMemoryStore implements MemoryStore {
             sb.append('"').append(prefix).append(term, 0, Math.min(term.length(), 40)).append('"');
         }
         return sb.toString();
+    }
+
+    /**
+     * A lexical search in two phases, in one statement: the inner query ranks the matching rows that
+     * pass {@code filter} by {@code bm25()} and keeps the top {@code LIMIT ?} as (row id, score) pairs;
+     * only then are {@code columns} read for those rows. Joining the table's wide rows (JSON, vector)
+     * before the sort made SQLite carry them through its top-k sorter for every match (on LoCoMo a
+     * memory search matches ~340 rows and keeps 200; the one-phase form took ~1.5 times as long for
+     * memories and ~1.25 times for archived turns).
+     *
+     * <p>The order is the one-phase form's exactly, ties included: FTS5 yields its matches in
+     * ascending rowid order and SQLite's top-k sort breaks ties by arrival, so that order was already
+     * (score, rowid); here it is written out, and the outer query follows it. The filter is applied
+     * before the limit, as before, so no filtered-out row takes a place in the top k. CROSS JOIN keeps
+     * the FTS5 match as the outer loop whatever indexes the table has (the other way round would run
+     * the MATCH once per row of the end user). The table's alias in {@code columns} and {@code filter}
+     * is its first letter; parameters: the MATCH expression, the filter's, the limit. Selected columns
+     * come first, the bm25 score (lower is better) last.
+     */
+    private static String rankedSearch(String table, String fts, String columns, String filter) {
+        String a = table.substring(0, 1);
+        return "SELECT " + columns + ", t.r FROM (SELECT " + a + ".rid AS k, bm25(" + fts + ") AS r"
+                + " FROM " + fts + " CROSS JOIN " + table + " " + a + " ON " + a + ".rid = " + fts + ".rowid"
+                + " WHERE " + fts + " MATCH ? AND " + filter + " ORDER BY r, k LIMIT ?) t"
+                + " JOIN " + table + " " + a + " ON " + a + ".rid = t.k ORDER BY t.r, t.k";
     }
 
     /** The text as FTS5 indexes it: every folded word prefixed by the scope token. */

@@ -91,7 +91,11 @@ final class SqliteSchema {
                     CREATE TABLE leases (
                       agent TEXT NOT NULL, usr TEXT NOT NULL, name TEXT NOT NULL,
                       holder TEXT NOT NULL, until INTEGER NOT NULL,
-                      PRIMARY KEY (agent, usr, name))"""));
+                      PRIMARY KEY (agent, usr, name))"""),
+            // 4 -> 5: whether an end user has observations in a status, without reading them all: after a
+            // dream nearly all are CONSOLIDATED (kept, and indexed for FTS, until pruned), and a search for
+            // PENDING ones is skipped when there are none (SqliteMemoryStore.searchObservations)
+            List.of("CREATE INDEX observations_by_status ON observations (agent, usr, status)"));
 
     /** The {@code meta} key of the tenant id the file belongs to, written when it is created or first migrated. */
     static final String TENANT_KEY = "tenant_id";

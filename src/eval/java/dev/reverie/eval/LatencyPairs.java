@@ -1,0 +1,91 @@
+package dev.reverie.eval;
+
+import dev.reverie.spi.TokenCounter;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The harness's latency comparison made steadier on a shared machine: Reverie lexical (SQLite, dream
+ * after each session, as {@link LocomoEval} runs it) and the BM25 baseline answer every usable
+ * question of every sample in turn, call by call, so load hits both alike; each call's wall time
+ * and the calling thread's CPU time are recorded, and the medians and their ratios printed. No
+ * quality figures: {@link LocomoEval} gives those. The first sample's first 20 questions run untimed
+ * first, as in the harness.
+ *
+ * <p>Run: {@code mvn -B -o -q -Peval compile exec:java -Dexec.mainClass=dev.reverie.eval.LatencyPairs
+ * -Dexec.args="/work/shared/eval/locomo/locomo-dev.json /tmp/latency-pairs"} (data, output folder for
+ * the store). Not thread-safe; a program, not a test.
+ */
+public final class LatencyPairs {
+
+    private static final int WARM_UP_QUESTIONS = 20;
+    private static final int BUDGET = 2_000;
+
+    private LatencyPairs() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 2) {
+            throw new IllegalArgumentException("usage: LatencyPairs <locomo json> <output folder>");
+        }
+        List<LocomoData.Sample> samples = LocomoData.load(Path.of(args[0]));
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        List<Long> reverieWall = new ArrayList<>();
+        List<Long> reverieCpu = new ArrayList<>();
+        List<Long> bm25Wall = new ArrayList<>();
+        List<Long> bm25Cpu = new ArrayList<>();
+        boolean warmedUp = false;
+        try (ReverieSystem reverie = new ReverieSystem("reverie-lexical", "sqlite",
+                ReverieSystem.freshFolder(Path.of(args[1]), "reverie-lexical"), null, true);
+             Bm25System bm25 = new Bm25System(new TurnPacker(TokenCounter.o200k()))) {
+            for (LocomoData.Sample sample : samples) {
+                reverie.ingest(sample);
+                bm25.ingest(sample);
+                List<LocomoData.QaItem> questions = sample.questions().stream()
+                        .filter(LocomoData.QaItem::usable).toList();
+                if (!warmedUp) {
+                    for (LocomoData.QaItem qa : questions.subList(0, Math.min(WARM_UP_QUESTIONS, questions.size()))) {
+                        reverie.context(qa.question(), BUDGET);
+                        bm25.context(qa.question(), BUDGET);
+                    }
+                    warmedUp = true;
+                }
+                for (LocomoData.QaItem qa : questions) {
+                    long c0 = threads.getCurrentThreadCpuTime();
+                    long w0 = System.nanoTime();
+                    reverie.context(qa.question(), BUDGET);
+                    long c1 = threads.getCurrentThreadCpuTime();
+                    long w1 = System.nanoTime();
+                    bm25.context(qa.question(), BUDGET);
+                    long c2 = threads.getCurrentThreadCpuTime();
+                    long w2 = System.nanoTime();
+                    reverieWall.add(w1 - w0);
+                    reverieCpu.add(c1 - c0);
+                    bm25Wall.add(w2 - w1);
+                    bm25Cpu.add(c2 - c1);
+                }
+            }
+        }
+        double rw = millis(reverieWall, 50);
+        double rc = millis(reverieCpu, 50);
+        double bw = millis(bm25Wall, 50);
+        double bc = millis(bm25Cpu, 50);
+        System.out.printf("%d questions, budget %d, load %.2f%n", reverieWall.size(), BUDGET,
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        System.out.printf("  reverie-lexical  wall p50 %.2f ms, p99 %.1f ms; CPU p50 %.2f ms%n", rw,
+                millis(reverieWall, 99), rc);
+        System.out.printf("  bm25             wall p50 %.3f ms; CPU p50 %.3f ms%n", bw, bc);
+        System.out.printf("  ratio p50        wall %.1f, CPU %.1f%n", rw / bw, rc / bc);
+    }
+
+    private static double millis(List<Long> nanos, int percentile) {
+        List<Long> sorted = new ArrayList<>(nanos);
+        Collections.sort(sorted);
+        return sorted.get(Math.min(sorted.size() - 1, sorted.size() * percentile / 100)) / 1e6;
+    }
+}
