@@ -77,8 +77,8 @@ class ArchitectureTest {
                     "MemoryStoreProvider", "MemoryStores", "ReferenceValidator", "Scored", "SessionSummary",
                     "SessionTurn", "Subjects", "Summarizer", "TokenCounter", "TurnInput", "TurnRange", "WriteBatch"),
             EXTRACT, Set.of("LlmExtractor", "RuleBasedExtractor"),
-            INTERNAL, Set.of("Checks", "DecodedRecords", "GroupCommit", "Ids", "Jdbc", "Json", "Resources",
-                    "ScopeLocks", "TenantNames", "Terms", "Vectors"),
+            INTERNAL, Set.of("Checks", "DecodedRecords", "GroupCommit", "Ids", "Jdbc", "Json", "NearestVectors",
+                    "Resources", "ScopeLocks", "TenantNames", "Terms", "Vectors"),
             "dev.reverie.store.sqlite", Set.of("SqliteMemoryStore", "SqliteStoreProvider"),
             "dev.reverie.store.lucene", Set.of("LuceneMemoryStore", "LuceneStoreProvider"),
             "dev.reverie.store.postgres", Set.of("PostgresMemoryStore", "PostgresStoreProvider"));

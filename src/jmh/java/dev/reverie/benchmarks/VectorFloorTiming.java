@@ -50,7 +50,8 @@ public final class VectorFloorTiming {
 
     public static void main(String[] args) {
         if (args.length < 4) {
-            throw new IllegalArgumentException("usage: VectorFloorTiming <store uri> <tenant> <agent> <end user> [rounds]");
+            throw new IllegalArgumentException(
+                    "usage: VectorFloorTiming <store uri> <tenant> <agent> <end user> [rounds]");
         }
         Scope scope = Scope.of(args[1], args[2], args[3]);
         int rounds = args.length > 4 ? Integer.parseInt(args[4]) : 5;
@@ -90,7 +91,8 @@ public final class VectorFloorTiming {
                     long c2 = cpu.getCurrentThreadCpuTime();
                     long w2 = System.nanoTime();
                     if (!old.equals(floored)) {
-                        throw new IllegalStateException("the floored searches returned other hits than the filtered ones");
+                        throw new IllegalStateException(
+                                "the floored searches returned other hits than the filtered ones");
                     }
                     if (r == 0) {
                         hitsKept += floored.stream().mapToInt(List::size).sum();
@@ -105,7 +107,8 @@ public final class VectorFloorTiming {
                     cpuNew.add(c2 - c1);
                 }
             }
-            System.out.printf(Locale.ROOT, "%s %s: %d queries x %d rounds; hits per query %.1f of %.1f above the floor%n",
+            System.out.printf(Locale.ROOT,
+                    "%s %s: %d queries x %d rounds; hits per query %.1f of %.1f above the floor%n",
                     args[0], scope, queries.size(), rounds, (double) hitsKept / queries.size(),
                     (double) hitsAll / queries.size());
             System.out.printf(Locale.ROOT, "filtered after:  wall p50 %.3f ms, cpu p50 %.3f ms%n",

@@ -17,6 +17,7 @@ import dev.reverie.internal.Checks;
 import dev.reverie.internal.Jdbc.RowMapper;
 import dev.reverie.internal.Jdbc;
 import dev.reverie.internal.Json;
+import dev.reverie.internal.NearestVectors;
 import dev.reverie.internal.TenantNames;
 import dev.reverie.internal.Vectors;
 import dev.reverie.spi.SessionSummary;
@@ -44,7 +45,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -724,7 +724,6 @@ public final class PostgresMemoryStore implements MemoryStore {
         if (statuses != null && statuses.length == 0) {
             return List.of();
         }
-        double norm = Vectors.norm(vector);
         String scan = "SELECT " + key + "::text, dim, embedding FROM ${s}." + table
                 + " WHERE agent = ? AND usr = ? AND embedding IS NOT NULL" + (statuses == null ? "" : " AND status = ANY(?)");
         Object[] args = statuses == null ? new Object[] {scope.agentId(), scope.endUserId()}
@@ -735,42 +734,28 @@ public final class PostgresMemoryStore implements MemoryStore {
             c.setAutoCommit(false);
             c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             try {
-                PriorityQueue<Hit> top = new PriorityQueue<>((x, y) -> Double.compare(x.score, y.score));
+                NearestVectors<String> nearest = new NearestVectors<>(vector, limit, floor, table + " of " + scope);
                 try (PreparedStatement ps = c.prepareStatement(scan.replace("${s}", s))) {
                     bind(ps, args);
                     ps.setFetchSize(500);
                     try (ResultSet rs = ps.executeQuery()) {
                         while (rs.next()) {
-                            int dim = rs.getInt(2);
-                            if (dim != vector.length) {
-                                throw new IllegalArgumentException("vector dimension " + vector.length
-                                        + " does not match the stored embeddings' dimension " + dim + " in " + table
-                                        + " of " + scope);
-                            }
-                            double score = Vectors.cosine(vector, Vectors.fromBytes(rs.getBytes(3)), norm);
-                            if (score < floor) {
-                                continue; // under the floor: never loaded
-                            }
-                            top.add(new Hit(rs.getString(1), score));
-                            if (top.size() > limit) {
-                                top.poll();
-                            }
+                            nearest.offer(rs.getString(1), rs.getInt(2), rs.getBytes(3));
                         }
                     }
                 }
-                List<Hit> best = new ArrayList<>(top);
-                best.sort((x, y) -> Double.compare(y.score, x.score));
+                List<NearestVectors.Hit<String>> best = nearest.best();
                 List<Scored<T>> out = new ArrayList<>(best.size());
                 try (PreparedStatement ps = c.prepareStatement(load.replace("${s}", s))) {
-                    for (Hit hit : best) {
+                    for (NearestVectors.Hit<String> hit : best) {
                         if (key.equals("rid")) {
-                            ps.setLong(1, Long.parseLong(hit.key));
+                            ps.setLong(1, Long.parseLong(hit.key()));
                         } else {
-                            ps.setString(1, hit.key);
+                            ps.setString(1, hit.key());
                         }
                         try (ResultSet rs = ps.executeQuery()) {
                             if (rs.next()) {
-                                out.add(new Scored<>(mapper.map(rs), hit.score));
+                                out.add(new Scored<>(mapper.map(rs), hit.score()));
                             }
                         }
                     }
@@ -785,9 +770,6 @@ public final class PostgresMemoryStore implements MemoryStore {
                 c.setAutoCommit(auto);
             }
         });
-    }
-
-    private record Hit(String key, double score) {
     }
 
     @Override

@@ -19,6 +19,7 @@ import dev.reverie.internal.GroupCommit;
 import dev.reverie.internal.Jdbc.RowMapper;
 import dev.reverie.internal.Jdbc;
 import dev.reverie.internal.Json;
+import dev.reverie.internal.NearestVectors;
 import dev.reverie.internal.TenantNames;
 import dev.reverie.internal.Terms;
 import dev.reverie.internal.Vectors;
@@ -47,7 +48,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -804,7 +804,8 @@ public final class SqliteMemoryStore implements MemoryStore {
         List<Object> args = new ArrayList<>(List.of(scope.agentId(), scope.endUserId()));
         in(sql, args, "status", statuses);
         return db(scope.tenantId()).read(c -> {
-            List<double[]> best = nearest(c, sql.toString(), args.toArray(), vector, limit, floor, table, scope);
+            List<NearestVectors.Hit<Long>> best = nearest(c, sql.toString(), args.toArray(), vector, limit, floor,
+                    table, scope);
             return fetchByRid(c, "SELECT data, embedding, rid FROM " + table + " WHERE rid IN ", 3, best,
                     (rs, score) -> new Scored<>(mapper.map(rs), score));
         });
@@ -819,37 +820,22 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     /**
      * The rowids and cosines of the {@code limit} stored vectors nearest to {@code vector} among the
-     * rows {@code sql} selects (rowid, dim, embedding), best first; rows under
-     * {@code floor} are left out before any record is read.
+     * rows {@code sql} selects (rowid, dim, embedding), best first; rows under {@code floor} are left
+     * out before any record is read.
      */
-    private static List<double[]> nearest(Connection c, String sql, Object[] args, float[] vector, int limit,
-                                          double floor, String table, Scope scope) throws SQLException {
-        double norm = Vectors.norm(vector);
-        PriorityQueue<double[]> top = new PriorityQueue<>((a, b) -> Double.compare(a[1], b[1]));
+    private static List<NearestVectors.Hit<Long>> nearest(Connection c, String sql, Object[] args, float[] vector,
+                                                          int limit, double floor, String table, Scope scope)
+            throws SQLException {
+        NearestVectors<Long> nearest = new NearestVectors<>(vector, limit, floor, table + " of " + scope);
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             bind(ps, args);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    int dim = rs.getInt(2);
-                    if (dim != vector.length) {
-                        throw new IllegalArgumentException("vector dimension " + vector.length
-                                + " does not match the stored embeddings' dimension " + dim + " in " + table
-                                + " of " + scope);
-                    }
-                    double score = Vectors.cosine(vector, Vectors.fromBytes(rs.getBytes(3)), norm);
-                    if (score < floor) {
-                        continue;
-                    }
-                    top.add(new double[] {rs.getLong(1), score});
-                    if (top.size() > limit) {
-                        top.poll();
-                    }
+                    nearest.offer(rs.getLong(1), rs.getInt(2), rs.getBytes(3));
                 }
             }
         }
-        List<double[]> best = new ArrayList<>(top);
-        best.sort((a, b) -> Double.compare(b[1], a[1]));
-        return best;
+        return nearest.best();
     }
 
     /** A record read with the score its row got. */
@@ -862,21 +848,22 @@ public final class SqliteMemoryStore implements MemoryStore {
      * ({@code select} ends with {@code WHERE <rowid column> IN }; column {@code ridColumn} is the rowid),
      * returned in the order of {@code hits}; a row deleted since it was scored is left out.
      */
-    private static <T> List<Scored<T>> fetchByRid(Connection c, String select, int ridColumn, List<double[]> hits,
-                                                  ScoredRow<T> mapper) throws SQLException {
+    private static <T> List<Scored<T>> fetchByRid(Connection c, String select, int ridColumn,
+                                                  List<NearestVectors.Hit<Long>> hits, ScoredRow<T> mapper)
+            throws SQLException {
         Map<Long, Scored<T>> byRid = new HashMap<>(hits.size() * 2);
         for (int from = 0; from < hits.size(); from += FETCH_CHUNK) {
-            List<double[]> chunk = hits.subList(from, Math.min(hits.size(), from + FETCH_CHUNK));
+            List<NearestVectors.Hit<Long>> chunk = hits.subList(from, Math.min(hits.size(), from + FETCH_CHUNK));
             Map<Long, Double> scores = new HashMap<>(chunk.size() * 2);
             StringBuilder sql = new StringBuilder(select).append('(');
             for (int k = 0; k < chunk.size(); k++) {
                 sql.append(k == 0 ? "?" : ", ?");
-                scores.put((long) chunk.get(k)[0], chunk.get(k)[1]);
+                scores.put(chunk.get(k).key(), chunk.get(k).score());
             }
             sql.append(')');
             try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
                 for (int k = 0; k < chunk.size(); k++) {
-                    ps.setLong(k + 1, (long) chunk.get(k)[0]);
+                    ps.setLong(k + 1, chunk.get(k).key());
                 }
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
@@ -887,8 +874,8 @@ public final class SqliteMemoryStore implements MemoryStore {
             }
         }
         List<Scored<T>> out = new ArrayList<>(byRid.size());
-        for (double[] hit : hits) {
-            Scored<T> row = byRid.get((long) hit[0]);
+        for (NearestVectors.Hit<Long> hit : hits) {
+            Scored<T> row = byRid.get(hit.key());
             if (row != null) {
                 out.add(row);
             }
@@ -1048,7 +1035,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         }
         ensureOpen();
         return db(scope.tenantId()).read(c -> {
-            List<double[]> best = nearest(c, "SELECT rowid, dim, embedding FROM archive_turns"
+            List<NearestVectors.Hit<Long>> best = nearest(c, "SELECT rowid, dim, embedding FROM archive_turns"
                             + " WHERE agent = ? AND usr = ? AND embedding IS NOT NULL",
                     new Object[] {scope.agentId(), scope.endUserId()}, vector, limit, floor, "archive_turns", scope);
             return fetchByRid(c, "SELECT data, rowid FROM archive_turns WHERE rowid IN ", 2, best,

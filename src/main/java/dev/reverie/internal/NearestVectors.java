@@ -1,0 +1,68 @@
+package dev.reverie.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+
+/**
+ * The exact top-k of a vector search that scans stored vectors: each stored row is offered with its
+ * key, its dimension and its little-endian float BLOB; the rows under the similarity floor are never
+ * kept, and at most {@code limit} are. Shared by the SQL stores' scans. Not thread-safe: one per
+ * search. Not API.
+ *
+ * @param <K> the key the store reads the kept rows back by (a rowid, a ctid)
+ */
+public final class NearestVectors<K> {
+
+    /** A kept row: its key and its cosine to the query. */
+    public record Hit<K>(K key, double score) {
+    }
+
+    private final float[] query;
+    private final double norm;
+    private final int limit;
+    private final double floor;
+    private final String where;
+    private final PriorityQueue<Hit<K>> top = new PriorityQueue<>((a, b) -> Double.compare(a.score(), b.score()));
+
+    /**
+     * @param query the query vector
+     * @param limit most rows kept
+     * @param floor the least cosine a kept row has ({@code Double.NEGATIVE_INFINITY}: none)
+     * @param where what is searched, for the dimension-mismatch message (e.g. "memories of scope ...")
+     */
+    public NearestVectors(float[] query, int limit, double floor, String where) {
+        this.query = query;
+        this.norm = Vectors.norm(query);
+        this.limit = limit;
+        this.floor = floor;
+        this.where = where;
+    }
+
+    /**
+     * Scores one stored row and keeps it if it is among the best so far.
+     *
+     * @throws IllegalArgumentException when the stored dimension is not the query's
+     */
+    public void offer(K key, int dimension, byte[] vector) {
+        if (dimension != query.length) {
+            throw new IllegalArgumentException("vector dimension " + query.length
+                    + " does not match the stored embeddings' dimension " + dimension + " in " + where);
+        }
+        double score = Vectors.cosine(query, Vectors.fromBytes(vector), norm);
+        if (score < floor) {
+            return; // under the floor: never read back
+        }
+        top.add(new Hit<>(key, score));
+        if (top.size() > limit) {
+            top.poll();
+        }
+    }
+
+    /** The kept rows, best first. */
+    public List<Hit<K>> best() {
+        List<Hit<K>> best = new ArrayList<>(top);
+        best.sort((a, b) -> Double.compare(b.score(), a.score()));
+        return best;
+    }
+}
