@@ -1,14 +1,17 @@
 package dev.reverie.internal;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
 
 /**
  * The exact top-k of a vector search that scans stored vectors: each stored row is offered with its
  * key, its dimension and its little-endian float BLOB; the rows under the similarity floor are never
- * kept, and at most {@code limit} are. Shared by the SQL stores' scans. Not thread-safe: one per
- * search. Not API.
+ * kept, and at most {@code limit} are. The order is total: higher cosine first, then the lower key,
+ * so which rows are kept and their order do not depend on the scan's order or on the rows the floor
+ * skipped (a floored search returns exactly the unfloored one's hits at or above the floor, ties
+ * included). Shared by the SQL stores' scans. Not thread-safe: one per search. Not API.
  *
  * @param <K> the key the store reads the kept rows back by (a rowid, a ctid)
  */
@@ -23,20 +26,27 @@ public final class NearestVectors<K> {
     private final int limit;
     private final double floor;
     private final String where;
-    private final PriorityQueue<Hit<K>> top = new PriorityQueue<>((a, b) -> Double.compare(a.score(), b.score()));
+    /** Best first: higher score, then lower key. */
+    private final Comparator<Hit<K>> order;
+    /** The kept rows, worst at the head. */
+    private final PriorityQueue<Hit<K>> top;
 
     /**
      * @param query the query vector
      * @param limit most rows kept
      * @param floor the least cosine a kept row has ({@code Double.NEGATIVE_INFINITY}: none)
      * @param where what is searched, for the dimension-mismatch message (e.g. "memories of scope ...")
+     * @param keys  the order of keys that breaks ties of equal cosines (the lower key ranks first)
      */
-    public NearestVectors(float[] query, int limit, double floor, String where) {
+    public NearestVectors(float[] query, int limit, double floor, String where, Comparator<? super K> keys) {
         this.query = query;
         this.norm = Vectors.norm(query);
         this.limit = limit;
         this.floor = floor;
         this.where = where;
+        Comparator<Hit<K>> byScore = Comparator.comparingDouble(Hit::score);
+        this.order = byScore.reversed().thenComparing(Hit::key, keys);
+        this.top = new PriorityQueue<>(this.order.reversed());
     }
 
     /**
@@ -62,7 +72,7 @@ public final class NearestVectors<K> {
     /** The kept rows, best first. */
     public List<Hit<K>> best() {
         List<Hit<K>> best = new ArrayList<>(top);
-        best.sort((a, b) -> Double.compare(b.score(), a.score()));
+        best.sort(order);
         return best;
     }
 }

@@ -138,8 +138,11 @@ public interface MemoryStore extends AutoCloseable {
     /**
      * As {@link #searchMemoriesByVector(Scope, float[], Set, int)}, keeping only the hits whose cosine
      * is at least {@code minSimilarity}: the same hits in the same order as that method's result with
-     * the lower ones removed. A store that scores before it reads records can skip reading the ones
-     * below the floor; the default filters the unfloored result.
+     * the lower ones removed (so the unfloored method's order must be total: equal cosines in a fixed
+     * order, e.g. by row key, whatever rows are skipped). A store that scores before it reads records
+     * can skip reading the ones below the floor; the default filters the unfloored result. A store
+     * that computes cosines in single precision (the Lucene store maps Lucene's float score back to a
+     * cosine) may place a hit within about 1e-6 of the floor on either side of it.
      *
      * @throws IllegalArgumentException when {@code minSimilarity} is not a finite number
      */

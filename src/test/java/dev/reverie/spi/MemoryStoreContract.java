@@ -569,7 +569,10 @@ public abstract class MemoryStoreContract {
 
     @Test
     void a_similarity_floor_keeps_the_hits_at_or_above_it_in_the_unfloored_order() {
-        float[][] vectors = {{1, 0, 0}, {0.8f, 0.6f, 0}, {0.6f, 0.8f, 0}, {0, 1, 0}, {-1, 0, 0}};
+        // equal vectors (the same text embedded twice) written between rows under the floors, so ties
+        // at the limit and the rows a floor skips both meet the cut
+        float[][] vectors = {{1, 0, 0}, {0, 1, 0}, {0.8f, 0.6f, 0}, {-1, 0, 0}, {0.8f, 0.6f, 0}, {0, 1, 0},
+            {0.8f, 0.6f, 0}, {0.6f, 0.8f, 0}, {-1, 0, 0}, {0.6f, 0.8f, 0}, {1, 0, 0}};
         for (int i = 0; i < vectors.length; i++) {
             put(ALICE, memory(ALICE, "memory " + i, i).toBuilder().embedding(Embedding.of(vectors[i])).build());
             put(ALICE, observation(ALICE, "observation " + i, i).withEmbedding(Embedding.of(vectors[i])));
@@ -579,23 +582,28 @@ public abstract class MemoryStoreContract {
         float[] query = {1, 0, 0};
         Set<MemoryStatus> active = EnumSet.of(MemoryStatus.ACTIVE);
         Set<ObservationStatus> anyObservation = EnumSet.allOf(ObservationStatus.class);
-        for (double floor : new double[] {-1.0, 0.0, 0.6, 0.8, 1.0, 1.5}) {
-            assertThat(store.searchMemoriesByVector(ALICE, query, active, 10, floor))
-                    .as("memories from %s", floor).isEqualTo(atLeast(store.searchMemoriesByVector(ALICE, query, active,
-                            10), floor));
-            assertThat(store.searchObservationsByVector(ALICE, query, anyObservation, 10, floor))
-                    .as("observations from %s", floor).isEqualTo(atLeast(store.searchObservationsByVector(ALICE, query,
-                            anyObservation, 10), floor));
-            assertThat(store.searchTurnsByVector(ALICE, query, 10, floor))
-                    .as("turns from %s", floor).isEqualTo(atLeast(store.searchTurnsByVector(ALICE, query, 10), floor));
+        for (double floor : new double[] {-1.0, 0.0, 0.5, 0.7, 0.9, 1.5}) {
+            for (int limit = 1; limit <= vectors.length + 1; limit++) {
+                assertThat(store.searchMemoriesByVector(ALICE, query, active, limit, floor))
+                        .as("memories from %s, limit %s", floor, limit)
+                        .isEqualTo(atLeast(store.searchMemoriesByVector(ALICE, query, active, limit), floor));
+                assertThat(store.searchObservationsByVector(ALICE, query, anyObservation, limit, floor))
+                        .as("observations from %s, limit %s", floor, limit)
+                        .isEqualTo(atLeast(store.searchObservationsByVector(ALICE, query, anyObservation, limit), floor));
+                assertThat(store.searchTurnsByVector(ALICE, query, limit, floor))
+                        .as("turns from %s, limit %s", floor, limit)
+                        .isEqualTo(atLeast(store.searchTurnsByVector(ALICE, query, limit), floor));
+            }
         }
-        // cosines 1, 0.8, 0.6, 0, -1: a floor of 0.5 keeps three of each, best first; the limit still applies
-        assertThat(store.searchMemoriesByVector(ALICE, query, active, 10, 0.5)).extracting(h -> h.item().text())
-                .containsExactly("memory 0", "memory 1", "memory 2");
-        assertThat(store.searchTurnsByVector(ALICE, query, 2, 0.5)).extracting(h -> h.item().seq())
-                .containsExactly(0L, 1L);
-        assertThat(store.searchObservationsByVector(ALICE, query, anyObservation, 10, 0.9))
-                .extracting(h -> h.item().text()).containsExactly("observation 0");
+        // cosines 1 (rows 0, 10), 0.8 (2, 4, 6), 0.6 (7, 9), 0, -1: a floor of 0.5 keeps seven, best first;
+        // the limit still applies, and it cuts through the equal ones the same way every time
+        assertThat(store.searchMemoriesByVector(ALICE, query, active, 20, 0.5)).hasSize(7)
+                .extracting(h -> h.item().text()).startsWith("memory 0", "memory 10").contains("memory 9");
+        List<Scored<SessionTurn>> four = store.searchTurnsByVector(ALICE, query, 4, 0.5);
+        assertThat(four).extracting(h -> h.item().seq()).startsWith(0L, 10L).hasSize(4);
+        assertThat(store.searchTurnsByVector(ALICE, query, 4, 0.5)).isEqualTo(four);
+        assertThat(store.searchObservationsByVector(ALICE, query, anyObservation, 20, 0.9))
+                .extracting(h -> h.item().text()).containsExactlyInAnyOrder("observation 0", "observation 10");
         assertThatThrownBy(() -> store.searchMemoriesByVector(ALICE, query, active, 10, Double.NaN))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("minSimilarity");
         assertThatThrownBy(() -> store.searchTurnsByVector(ALICE, query, 10, Double.POSITIVE_INFINITY))

@@ -39,6 +39,7 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -698,6 +699,23 @@ public final class PostgresMemoryStore implements MemoryStore {
                 rs -> Json.read(rs.getString(1), SessionTurn.class));
     }
 
+    /** Orders two ctids ({@code (block,offset)}) by block, then offset: a total order of a snapshot's rows. */
+    static int compareCtids(String a, String b) {
+        long[] x = ctid(a);
+        long[] y = ctid(b);
+        int byBlock = Long.compare(x[0], y[0]);
+        return byBlock != 0 ? byBlock : Long.compare(x[1], y[1]);
+    }
+
+    private static long[] ctid(String text) {
+        int comma = text.indexOf(',');
+        if (comma < 0 || !text.startsWith("(") || !text.endsWith(")")) {
+            throw new IllegalStateException("unexpected ctid '" + text + "': expected (block,offset)");
+        }
+        return new long[] {Long.parseLong(text.substring(1, comma).trim()),
+                Long.parseLong(text.substring(comma + 1, text.length() - 1).trim())};
+    }
+
     /** No similarity floor: every vector hit counts. */
     private static final double NO_FLOOR = Double.NEGATIVE_INFINITY;
 
@@ -734,7 +752,9 @@ public final class PostgresMemoryStore implements MemoryStore {
             c.setAutoCommit(false);
             c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             try {
-                NearestVectors<String> nearest = new NearestVectors<>(vector, limit, floor, table + " of " + scope);
+                Comparator<String> keys = key.equals("rid") ? Comparator.comparingLong(Long::parseLong)
+                        : PostgresMemoryStore::compareCtids;
+                NearestVectors<String> nearest = new NearestVectors<>(vector, limit, floor, table + " of " + scope, keys);
                 try (PreparedStatement ps = c.prepareStatement(scan.replace("${s}", s))) {
                     bind(ps, args);
                     ps.setFetchSize(500);

@@ -43,6 +43,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -826,7 +827,8 @@ public final class SqliteMemoryStore implements MemoryStore {
     private static List<NearestVectors.Hit<Long>> nearest(Connection c, String sql, Object[] args, float[] vector,
                                                           int limit, double floor, String table, Scope scope)
             throws SQLException {
-        NearestVectors<Long> nearest = new NearestVectors<>(vector, limit, floor, table + " of " + scope);
+        NearestVectors<Long> nearest = new NearestVectors<>(vector, limit, floor, table + " of " + scope,
+                Comparator.naturalOrder());
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             bind(ps, args);
             try (ResultSet rs = ps.executeQuery()) {
