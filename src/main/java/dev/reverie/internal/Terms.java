@@ -25,9 +25,9 @@ import java.util.regex.Pattern;
  *   <li>{@link #normalizeForIndex} (NFKC without format characters): the Lucene store's analyzer runs
  *       it before its tokenizer, stemmer and ASCII folding, which stay in the store because indexes
  *       written with them must stay searchable;</li>
- *   <li>{@link #comparisonTerms} (what near-duplicate and diversity comparisons use: {@link #of}'s terms,
- *       with words of scripts written without spaces, such as Chinese, Japanese or Thai, cut into
- *       overlapping character pairs);</li>
+ *   <li>{@link #comparisonTerms} (what diversification compares: {@link #of}'s terms, with runs of
+ *       scripts written without spaces, such as Chinese, Japanese or Thai, cut into overlapping
+ *       character pairs; the dream's merges keep {@link #contentTerms});</li>
  *   <li>{@link #jaccard} of term sets (0 when either is empty) and {@link #jaccardOfSortedHashes}
  *       (1 when both are empty, as diversification has always counted two term-less texts alike).</li>
  * </ul>
@@ -140,20 +140,25 @@ public final class Terms {
     }
 
     /**
-     * The content terms of a text as a set, for {@link #jaccard}: {@link #comparisonTerms} (at most
-     * 256).
+     * The content terms of a text as a set ({@link #of}, at most 256), for {@link #jaccard}: what the
+     * dream's near-duplicate rules compare. Not {@link #comparisonTerms}: a clause of a script written
+     * without spaces stays one term here, so two such sentences merge only when that clause is the
+     * same; character pairs would make "every Monday" and "every Tuesday", or two phone numbers, look
+     * alike enough to merge, and a merge loses a fact.
      */
     public static Set<String> contentTerms(String text) {
-        return new LinkedHashSet<>(comparisonTerms(text, MAX_CONTENT_TERMS));
+        return new LinkedHashSet<>(of(text, MAX_CONTENT_TERMS));
     }
 
     /**
-     * The terms two texts are compared by (near-duplicates, diversity): {@link #of}'s word terms,
-     * except that a word of three or more characters written in a script without spaces between
-     * words (Han, Hiragana, Katakana, Thai, Lao, Khmer, Myanmar), where a whole clause is one word to
-     * {@link #of}, becomes its overlapping two-character pieces, so two sentences that differ in one
-     * character share most of their terms instead of none. In order, without duplicates, at most
-     * {@code max}.
+     * The terms diversification compares texts by: {@link #of}'s word terms, except that in a word
+     * holding three or more characters of a script written without spaces between words (Han,
+     * Hiragana, Katakana, Thai, Lao, Khmer, Myanmar), where a whole clause is one word to {@link #of},
+     * each run of those characters becomes its overlapping two-character pieces and each other run
+     * (digits, Latin letters) stays one term, so two sentences that differ in one character share
+     * most of their terms instead of none. In order, without duplicates, at most {@code max}. Only for
+     * ranking (a false likeness lowers a candidate's diversity bonus); the dream's merges use
+     * {@link #contentTerms}.
      */
     public static List<String> comparisonTerms(String text, int max) {
         List<String> words = of(text, max);
@@ -170,8 +175,21 @@ public final class Terms {
                 out = new ArrayList<>(words.subList(0, k));
             }
             int[] cps = w.codePoints().toArray();
-            for (int i = 0; i + 1 < cps.length; i++) {
-                out.add(new String(cps, i, 2));
+            int from = 0;
+            while (from < cps.length) {
+                boolean pairs = unspacedScript(cps[from]);
+                int to = from + 1;
+                while (to < cps.length && unspacedScript(cps[to]) == pairs) {
+                    to++;
+                }
+                if (!pairs || to - from == 1) {
+                    out.add(new String(cps, from, to - from));
+                } else {
+                    for (int i = from; i + 1 < to; i++) {
+                        out.add(new String(cps, i, 2));
+                    }
+                }
+                from = to;
             }
         }
         if (out == null) {
@@ -186,20 +204,18 @@ public final class Terms {
         if (word.codePointCount(0, word.length()) < 3) {
             return false;
         }
-        for (int i = 0; i < word.length(); ) {
-            int cp = word.codePointAt(i);
-            if (cp >= 0x0E00) { // below: Latin, Greek, Cyrillic, Arabic, Indic scripts, all written with spaces
-                switch (Character.UnicodeScript.of(cp)) {
-                    case HAN, HIRAGANA, KATAKANA, THAI, LAO, KHMER, MYANMAR -> {
-                        return true;
-                    }
-                    default -> {
-                    }
-                }
-            }
-            i += Character.charCount(cp);
+        return word.codePoints().anyMatch(Terms::unspacedScript);
+    }
+
+    /** Whether a character belongs to a script written without spaces between words. */
+    private static boolean unspacedScript(int cp) {
+        if (cp < 0x0E00) { // below: Latin, Greek, Cyrillic, Arabic, Indic scripts, all written with spaces
+            return false;
         }
-        return false;
+        return switch (Character.UnicodeScript.of(cp)) {
+            case HAN, HIRAGANA, KATAKANA, THAI, LAO, KHMER, MYANMAR -> true;
+            default -> false;
+        };
     }
 
     /** Every {@link #fold folded} word of a text (letters and digits), in order, common words included. */
