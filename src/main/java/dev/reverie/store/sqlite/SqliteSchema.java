@@ -91,11 +91,19 @@ final class SqliteSchema {
                     CREATE TABLE leases (
                       agent TEXT NOT NULL, usr TEXT NOT NULL, name TEXT NOT NULL,
                       holder TEXT NOT NULL, until INTEGER NOT NULL,
-                      PRIMARY KEY (agent, usr, name))"""),
-            // 4 -> 5: whether an end user has observations in a status, without reading them all: after a
-            // dream nearly all are CONSOLIDATED (kept, and indexed for FTS, until pruned), and a search for
-            // PENDING ones is skipped when there are none (SqliteMemoryStore.searchObservations)
-            List.of("CREATE INDEX observations_by_status ON observations (agent, usr, status)"));
+                      PRIMARY KEY (agent, usr, name))"""));
+
+    /**
+     * Indexes every file has, created when it is opened if missing. They change no table, so they are
+     * not migrations: a file keeps its schema version, and an older Reverie (which does not know them)
+     * still opens it, as processes sharing a folder during a rolling upgrade or a rollback must.
+     * {@code observations_by_status} says whether an end user has observations in a status without
+     * reading them all: after a dream nearly all are CONSOLIDATED (kept, and indexed for FTS, until
+     * pruned), and a search for PENDING ones is skipped when there are none
+     * ({@code SqliteMemoryStore.searchObservations}).
+     */
+    static final List<String> INDEXES = List.of(
+            "CREATE INDEX IF NOT EXISTS observations_by_status ON observations (agent, usr, status)");
 
     /** The {@code meta} key of the tenant id the file belongs to, written when it is created or first migrated. */
     static final String TENANT_KEY = "tenant_id";

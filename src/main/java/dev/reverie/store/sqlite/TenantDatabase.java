@@ -124,6 +124,9 @@ final class TenantDatabase implements AutoCloseable {
                 }
                 st.execute("INSERT INTO schema_version (version) VALUES (" + (v + 1) + ")");
             }
+            for (String sql : SqliteSchema.INDEXES) {
+                st.execute(sql);
+            }
             checkTenant(writer, tenantId);
             st.execute("COMMIT");
         } catch (SQLException | RuntimeException e) {
