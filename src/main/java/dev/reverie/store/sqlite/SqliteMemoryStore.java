@@ -752,6 +752,8 @@ public final class SqliteMemoryStore implements MemoryStore {
         TenantDatabase db = db(scope.tenantId());
         // the FTS index keeps consolidated observations until they are pruned, so after a dream a search
         // for PENDING ones would match and join them all to find none; one index probe says so first
+        // (two reads, not one snapshot: a write between them makes the result what the search finds
+        // just before or just after it, as any search racing a write returns)
         if (db.query("SELECT 1 FROM observations o WHERE " + filter + " LIMIT 1", rs -> 1, args.toArray()).isEmpty()) {
             return List.of();
         }
