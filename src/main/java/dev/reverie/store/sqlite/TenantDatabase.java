@@ -67,20 +67,45 @@ final class TenantDatabase implements AutoCloseable {
         this.label = label;
         this.inMemory = inMemory;
         this.sync = sync;
-        Connection c = null;
-        try {
-            c = connect(true);
-            migrate(c, tenantId);
-        } catch (SQLException | RuntimeException e) {
-            if (c != null) {
-                closeQuietly(c);
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(BUSY_TIMEOUT_MS);
+        for (int attempt = 1; ; attempt++) {
+            Connection c = null;
+            try {
+                c = connect(true);
+                migrate(c, tenantId);
+                writer = c;
+                return;
+            } catch (SQLException | RuntimeException e) {
+                if (c != null) {
+                    closeQuietly(c);
+                }
+                if (e instanceof SQLException sql) {
+                    // two processes opening a new file at once: switching it to WAL can fail at once with
+                    // SQLITE_BUSY, without waiting in the busy handler; the other opener finishes quickly
+                    if (busy(sql) && System.nanoTime() < deadline) {
+                        pause(attempt);
+                        continue;
+                    }
+                    throw new MemoryStoreException("could not open SQLite database " + label + ": " + sql.getMessage(),
+                            sql);
+                }
+                throw (RuntimeException) e;
             }
-            if (e instanceof SQLException sql) {
-                throw new MemoryStoreException("could not open SQLite database " + label + ": " + sql.getMessage(), sql);
-            }
-            throw (RuntimeException) e;
         }
-        writer = c;
+    }
+
+    private static boolean busy(SQLException e) {
+        return (e.getErrorCode() & 0xFF) == 5 || String.valueOf(e.getMessage()).contains("SQLITE_BUSY");
+    }
+
+    /** Waits a little before another attempt to open (5, 10, ... up to 100 ms); an interrupt ends the wait. */
+    private static void pause(int attempt) {
+        try {
+            Thread.sleep(Math.min(100, 5L * attempt));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MemoryStoreException("interrupted while waiting to open an SQLite database", e);
+        }
     }
 
     private Connection connect(boolean write) throws SQLException {
