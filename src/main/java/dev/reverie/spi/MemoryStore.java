@@ -10,6 +10,7 @@ import dev.reverie.ObservationFilter;
 import dev.reverie.ObservationStatus;
 import dev.reverie.Scope;
 import dev.reverie.StyleProfile;
+import dev.reverie.internal.Checks;
 
 import java.util.List;
 import java.util.Optional;
@@ -148,7 +149,7 @@ public interface MemoryStore extends AutoCloseable {
      */
     default List<Scored<Memory>> searchMemoriesByVector(Scope scope, float[] vector, Set<MemoryStatus> statuses,
                                                         int limit, double minSimilarity) {
-        checkFloor(minSimilarity);
+        Checks.similarityFloor("minSimilarity", minSimilarity);
         return atLeast(searchMemoriesByVector(scope, vector, statuses, limit), minSimilarity);
     }
 
@@ -168,7 +169,7 @@ public interface MemoryStore extends AutoCloseable {
     default List<Scored<Observation>> searchObservationsByVector(Scope scope, float[] vector,
                                                                  Set<ObservationStatus> statuses, int limit,
                                                                  double minSimilarity) {
-        checkFloor(minSimilarity);
+        Checks.similarityFloor("minSimilarity", minSimilarity);
         return atLeast(searchObservationsByVector(scope, vector, statuses, limit), minSimilarity);
     }
 
@@ -261,16 +262,8 @@ public interface MemoryStore extends AutoCloseable {
      */
     default List<Scored<SessionTurn>> searchTurnsByVector(Scope scope, float[] vector, int limit,
                                                           double minSimilarity) {
-        checkFloor(minSimilarity);
+        Checks.similarityFloor("minSimilarity", minSimilarity);
         return atLeast(searchTurnsByVector(scope, vector, limit), minSimilarity);
-    }
-
-    /** Fails unless {@code minSimilarity} is a finite number (a vector search's similarity floor). */
-    private static void checkFloor(double minSimilarity) {
-        if (!Double.isFinite(minSimilarity)) {
-            throw new IllegalArgumentException("minSimilarity must be a finite number (a cosine floor such as 0.25),"
-                    + " was " + minSimilarity);
-        }
     }
 
     /** The hits scoring at least {@code floor}, in their order. */
