@@ -20,7 +20,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -66,29 +65,38 @@ final class Importance {
     private static final List<String> LOGISTICS_LITERALS = List.of("late", "atrasad", "running ", "behind",
             "on my way", "omw", "be there ", "brb", "be right back", "stuck in traffic", "just a ", "one sec",
             "hold on", "wait for me", "chego em", "chegando", "see you ", "meet you ");
-    private static final Pattern TEMPORAL = Pattern.compile(
-            "\\b(yesterday|today|tonight|tomorrow|ago|last (week|month|year|weekend|night|summer|winter|spring|fall"
-                    + "|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|next (week|month|year|weekend"
-                    + "|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (morning|week|month|year|weekend"
-                    + "|summer)|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april"
-                    + "|june|july|august|september|october|november|december|(19|20)\\d\\d|ontem|hoje|amanha"
-                    + "|semana passada|mes passado|ano passado|proxima semana|segunda|terca|quarta|quinta|sexta|sabado"
-                    + "|domingo)\\b");
-    /** Every match of {@link #TEMPORAL} contains one of these, as {@link #LOGISTICS_LITERALS} for logistics. */
-    private static final List<String> TEMPORAL_LITERALS = List.of("yesterday", "today", "tonight", "tomorrow", "ago",
-            "last ", "next ", "this ", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-            "january", "february", "march", "april", "june", "july", "august", "september", "october", "november",
-            "december", "19", "20", "ontem", "hoje", "amanha", "passad", "proxima semana", "segunda", "terca",
-            "quarta", "quinta", "sexta", "sabado", "domingo");
-    private static final Pattern PAST = Pattern.compile(
-            "\\b(went|did|made|took|got|saw|met|ran|bought|began|came|gave|found|won|lost|wrote|built|drew|drove|flew"
-                    + "|left|paid|sold|sent|spent|taught|told|brought|caught|chose|became|broke|held|kept|led|sat|slept"
-                    + "|spoke|swam|threw|woke|wore|grew|rode|sang|ate|drank|fell|forgot|quit|had|fui|fiz|comprei|comecei"
-                    + "|terminei|viajei|mudei|conheci|ganhei|perdi|\\p{L}{3,}ed)\\b");
-    private static final Pattern PROGRESSIVE = Pattern.compile("\\b(i'?m|i am|im|we'?re|we are|estou)\\s+\\p{L}+(ing|ndo)\\b");
-    private static final Pattern PLAN = Pattern.compile(
-            "\\b(i'?m going to|i am going to|gonna|i'?ll|i will|i plan|i'?m planning|planning to|i want to|i'?d love to"
-                    + "|we'?re going to|we'?ll|vou|pretendo|quero)\\b");
+    /**
+     * Dates and times as whole words ({@code \b…\b} on the folded text): these words, a year
+     * 1900–2099, and the pairs of {@link #TEMPORAL_PAIRS} ("last week", "semana passada").
+     */
+    static final Set<String> TEMPORAL_WORDS = Set.of("yesterday", "today", "tonight", "tomorrow", "ago",
+            "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february",
+            "march", "april", "june", "july", "august", "september", "october", "november", "december", "ontem",
+            "hoje", "amanha", "segunda", "terca", "quarta", "quinta", "sexta", "sabado", "domingo");
+    private static final Set<String> WEEKDAYS = Set.of("monday", "tuesday", "wednesday", "thursday", "friday",
+            "saturday", "sunday");
+    static final Map<String, Set<String>> TEMPORAL_PAIRS = Map.of(
+            "last", union(WEEKDAYS, "week", "month", "year", "weekend", "night", "summer", "winter", "spring", "fall"),
+            "next", union(WEEKDAYS, "week", "month", "year", "weekend"),
+            "this", Set.of("morning", "week", "month", "year", "weekend", "summer"),
+            "semana", Set.of("passada"), "mes", Set.of("passado"), "ano", Set.of("passado"),
+            "proxima", Set.of("semana"));
+    /** Past-tense verbs as whole words; any other all-letter word of five or more letters ending in "ed" also counts. */
+    static final Set<String> PAST_WORDS = Set.of("went", "did", "made", "took", "got", "saw", "met", "ran",
+            "bought", "began", "came", "gave", "found", "won", "lost", "wrote", "built", "drew", "drove", "flew",
+            "left", "paid", "sold", "sent", "spent", "taught", "told", "brought", "caught", "chose", "became",
+            "broke", "held", "kept", "led", "sat", "slept", "spoke", "swam", "threw", "woke", "wore", "grew", "rode",
+            "sang", "ate", "drank", "fell", "forgot", "quit", "had", "fui", "fiz", "comprei", "comecei", "terminei",
+            "viajei", "mudei", "conheci", "ganhei", "perdi");
+    /** What opens a progressive ("I'm reading", "we are moving", "estou lendo"), as written after folding. */
+    static final List<String> PROGRESSIVE_OPENERS = List.of("i'm", "im", "i am", "we're", "were", "we are",
+            "estou");
+    static final List<String> PROGRESSIVE_ENDINGS = List.of("ing", "ndo");
+    /** Plans as whole phrases of the folded text (the optional apostrophes spelled both ways). */
+    static final List<String> PLAN_PHRASES = List.of("i'm going to", "im going to", "i am going to", "gonna",
+            "i'll", "ill", "i will", "i plan", "i'm planning", "im planning", "planning to", "i want to",
+            "i'd love to", "id love to", "we're going to", "were going to", "we'll", "well", "vou", "pretendo",
+            "quero");
     /** Greeting and farewell phrases (folded), removed before a statement is judged ("Hey Omar, been a while!"). */
     private static final Pattern PLEASANTRIES = Pattern.compile(String.join("|",
             "long time no (see|talk|chat)", "(it'?s been|been) (a while|ages|so long|forever)",
@@ -109,10 +117,8 @@ final class Importance {
             "looking");
     /** The "Speaker: " the write path puts before an event's sentence in multi-party transcripts. */
     private static final Pattern SPEAKER = Pattern.compile("^\\p{Lu}[\\p{L}.' -]{0,40}:\\s+");
-    private static final Pattern CAPITALIZED = Pattern.compile("\\b\\p{Lu}[\\p{L}'’-]*");
     private static final Set<String> NOT_NAMES = Set.of("I", "I'm", "I've", "I'll", "I'd", "OK", "Ok", "Okay", "Mr",
             "Mrs", "Ms", "Dr", "Dra", "Sr", "Sra", "Yes", "No", "Oh", "Wow", "Hey", "Hi", "Thanks", "Lol", "Haha");
-    private static final Pattern SENTENCE = Pattern.compile("[^.!?]+[.!?]*");
 
     private final MemoryPolicy policy;
     private final ImportanceSignals w;
@@ -293,6 +299,12 @@ final class Importance {
         return Math.max(0, Math.min(100, v));
     }
 
+    private static Set<String> union(Set<String> base, String... more) {
+        Set<String> all = new java.util.HashSet<>(base);
+        all.addAll(List.of(more));
+        return Set.copyOf(all);
+    }
+
     /**
      * The text signals of one statement. The cheap ones (words, small talk) are computed at once, the
      * rest only when asked: a typed fact needs at most the caps, only an episode needs everything.
@@ -336,12 +348,13 @@ final class Importance {
 
         /** A progressive ends its verb in "ing" or "ndo": without either, the expression is not run. */
         private boolean progressive() {
-            return (folded.contains("ing") || folded.contains("ndo")) && PROGRESSIVE.matcher(folded).find();
+            return (folded.contains("ing") || folded.contains("ndo"))
+                    && WordScan.openerThenWord(folded, PROGRESSIVE_OPENERS, PROGRESSIVE_ENDINGS);
         }
 
         boolean temporal() {
             if (temporal == null) {
-                temporal = containsAny(folded, TEMPORAL_LITERALS) && TEMPORAL.matcher(folded).find();
+                temporal = WordScan.anyDateWord(folded, TEMPORAL_WORDS, TEMPORAL_PAIRS);
             }
             return temporal;
         }
@@ -384,9 +397,9 @@ final class Importance {
             if (firstPerson) {
                 score += weights.firstPersonBonus();
             }
-            if (PAST.matcher(folded).find() || progressive()) {
+            if (WordScan.anyRun(folded, PAST_WORDS, "ed", 5) || progressive()) {
                 score += weights.pastOrOngoingBonus();
-            } else if (PLAN.matcher(folded).find()) {
+            } else if (WordScan.containsAnyWord(folded, PLAN_PHRASES)) {
                 score += weights.planBonus();
             }
             if (temporal()) {
@@ -411,9 +424,8 @@ final class Importance {
 
         /** Whether some sentence starts with a verb whose omitted subject is the speaker. */
         private static boolean elliptical(String text) {
-            Matcher m = SENTENCE.matcher(text);
-            while (m.find()) {
-                List<String> words = Terms.words(m.group());
+            for (String sentence : WordScan.sentences(text, ".!?", ".!?")) {
+                List<String> words = Terms.words(sentence);
                 if (!words.isEmpty() && ELLIPTICAL.contains(words.get(0))) {
                     return true;
                 }
@@ -427,9 +439,8 @@ final class Importance {
          * "Wow, that's cool, Ana!" has none).
          */
         private static boolean ownStatement(String text) {
-            Matcher m = SENTENCE.matcher(text);
-            while (m.find()) {
-                String sentence = m.group().strip();
+            for (String s : WordScan.sentences(text, ".!?", ".!?")) {
+                String sentence = s.strip();
                 if (sentence.isEmpty() || sentence.endsWith("?")) {
                     continue;
                 }
@@ -451,31 +462,29 @@ final class Importance {
         }
 
         private static String withoutNames(String sentence) {
+            int[] caps = WordScan.capitalized(sentence, true, false);
+            if (caps.length == 0) {
+                return sentence;
+            }
             StringBuilder out = new StringBuilder();
-            Matcher m = CAPITALIZED.matcher(sentence);
             int last = 0;
-            boolean first = true;
-            while (m.find()) {
-                boolean sentenceStart = first && sentence.substring(0, m.start()).isBlank();
-                first = false;
-                if (!sentenceStart && !NOT_NAMES.contains(m.group())) {
-                    out.append(sentence, last, m.start()).append(' ');
-                    last = m.end();
+            for (int k = 0; k < caps.length; k += 2) {
+                boolean sentenceStart = k == 0 && sentence.substring(0, caps[k]).isBlank();
+                if (!sentenceStart && !NOT_NAMES.contains(sentence.substring(caps[k], caps[k + 1]))) {
+                    out.append(sentence, last, caps[k]).append(' ');
+                    last = caps[k + 1];
                 }
             }
             return out.append(sentence.substring(last)).toString();
         }
 
         private static boolean hasName(String text) {
-            Matcher s = SENTENCE.matcher(text);
-            while (s.find()) {
-                String sentence = s.group();
-                Matcher m = CAPITALIZED.matcher(sentence);
-                boolean first = true;
-                while (m.find()) {
-                    boolean sentenceStart = first && sentence.substring(0, m.start()).isBlank();
-                    first = false;
-                    if (!sentenceStart && !NOT_NAMES.contains(m.group()) && m.group().length() > 1) {
+            for (String sentence : WordScan.sentences(text, ".!?", ".!?")) {
+                int[] caps = WordScan.capitalized(sentence, true, false);
+                for (int k = 0; k < caps.length; k += 2) {
+                    boolean sentenceStart = k == 0 && sentence.substring(0, caps[k]).isBlank();
+                    String word = sentence.substring(caps[k], caps[k + 1]);
+                    if (!sentenceStart && !NOT_NAMES.contains(word) && word.length() > 1) {
                         return true;
                     }
                 }

@@ -15,8 +15,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Finds the groups of ACTIVE memories that share an entity, for REM's syntheses. An entity is a
@@ -37,8 +35,6 @@ final class Synthesizer {
     /** Most characters of each source text quoted in a rule-based synthesis. */
     static final int QUOTE_CHARS = 120;
 
-    private static final Pattern SENTENCE = Pattern.compile("[^.!?\\n]+[.!?]*");
-    private static final Pattern CAPITALIZED = Pattern.compile("\\p{Lu}[\\p{L}\\p{N}'’-]*");
     private static final Set<String> NOT_ENTITIES = Set.copyOf(Resources.entries(Synthesizer.class, "words/not-entities.txt"));
 
     /** A proposed synthesis: the entity (key and as written) and the sorted ids of its memories. */
@@ -58,14 +54,16 @@ final class Synthesizer {
             for (String t : Terms.words(m.text())) {
                 termIndex.computeIfAbsent(t, k -> new LinkedHashSet<>()).add(m.id());
             }
-            Matcher s = SENTENCE.matcher(m.text());
-            while (s.find()) {
-                Matcher c = CAPITALIZED.matcher(s.group());
-                while (c.find()) {
-                    String word = c.group().replace('’', '\'').replaceAll("'s$", "");
+            for (String sentence : WordScan.sentences(m.text(), ".!?\n", ".!?")) {
+                int[] caps = WordScan.capitalized(sentence, false, true);
+                for (int c = 0; c < caps.length; c += 2) {
+                    String word = sentence.substring(caps[c], caps[c + 1]).replace('’', '\'');
+                    if (word.endsWith("'s")) {
+                        word = word.substring(0, word.length() - 2);
+                    }
                     String key = Terms.fold(word);
-                    if (key.length() < 2 || NOT_ENTITIES.contains(key) || sentenceStart(s.group(), c.start())
-                            || vocative(s.group(), c.start(), c.end())) {
+                    if (key.length() < 2 || NOT_ENTITIES.contains(key) || sentenceStart(sentence, caps[c])
+                            || vocative(sentence, caps[c], caps[c + 1])) {
                         continue;
                     }
                     display.putIfAbsent("name:" + key, word);
