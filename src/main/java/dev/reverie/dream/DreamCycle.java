@@ -181,7 +181,10 @@ public final class DreamCycle {
         Night night = new Night(all.size(), listener);
         List<StagedCycle> group = new ArrayList<>();
         java.util.Set<String> tenants = new java.util.LinkedHashSet<>();
-        ExecutorService pool = threads > 1 && all.size() > 1 ? pool(Math.min(threads, all.size())) : null;
+        ExecutorService pool = threads > 1 && all.size() > 1 ? pool(Math.min(threads, all.size()), "reverie-dream-") : null;
+        // the joint writes get a thread of their own: a write waits for the disk, and taking a
+        // computing thread for it left one thread computing while the previous step was written
+        ExecutorService writer = pool != null ? pool(1, "reverie-dream-writer-") : null;
         try {
             for (Scope scope : all) {
                 if (Thread.currentThread().isInterrupted()) {
@@ -208,9 +211,9 @@ public final class DreamCycle {
                 tenants.add(scope.tenantId());
                 if (group.stream().filter(u -> !u.staged).count() >= STAGE_STEP) {
                     if (pool != null) {
-                        stage(group, pool, night, true); // the users computed before are committed meanwhile
+                        stage(group, pool, writer, night, true); // the users computed before are committed meanwhile
                     } else {
-                        stage(group, null, night, false);
+                        stage(group, null, null, night, false);
                         if (group.size() >= MAX_STAGED_USERS
                                 || group.stream().mapToInt(StagedCycle::size).sum() >= MAX_STAGED_OPS) {
                             commit(group, night);
@@ -223,6 +226,7 @@ public final class DreamCycle {
             release(group);
             if (pool != null) {
                 pool.shutdownNow();
+                writer.shutdownNow();
             }
         }
         for (String tenant : tenants) {
@@ -238,17 +242,17 @@ public final class DreamCycle {
     }
 
     /** The threads of one {@link #runAll}: daemons, so a host that forgets a run never hangs its exit. */
-    private static ExecutorService pool(int size) {
+    private static ExecutorService pool(int size, String name) {
         java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
         return Executors.newFixedThreadPool(size, task -> {
-            Thread t = new Thread(task, "reverie-dream-" + n.incrementAndGet());
+            Thread t = new Thread(task, name + n.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
     }
 
     private void stageAndCommit(List<StagedCycle> group, Night night, ExecutorService pool) {
-        stage(group, pool, night, false);
+        stage(group, pool, null, night, false);
         commit(group, night);
     }
 
@@ -291,11 +295,12 @@ public final class DreamCycle {
      * writes nothing of theirs. With a pool they are computed several at once, each user's listener
      * calls recorded and then replayed on this thread in the users' order, so the listener hears each
      * user's calls in the order a one-thread run makes them. With
-     * {@code commitComputed}, the group's users computed before are meanwhile committed on the pool
+     * {@code commitComputed}, the group's users computed before are meanwhile committed on {@code writer}
      * and reported (before the new users' calls are replayed): committing one step's users overlaps
      * computing the next step's.
      */
-    private void stage(List<StagedCycle> group, ExecutorService pool, Night night, boolean commitComputed) {
+    private void stage(List<StagedCycle> group, ExecutorService pool, ExecutorService writer, Night night,
+            boolean commitComputed) {
         List<StagedCycle> pending = group.stream().filter(u -> !u.staged).toList();
         if (pending.isEmpty()) {
             return;
@@ -319,7 +324,7 @@ public final class DreamCycle {
         if (commitComputed) {
             writing = group.stream().filter(u -> u.staged).toList();
             group.removeAll(writing);
-            write = startWrite(writing, pool);
+            write = startWrite(writing, writer);
         }
         List<Future<?>> running = new ArrayList<>();
         List<RecordedListener> heard = new ArrayList<>();
@@ -456,7 +461,7 @@ public final class DreamCycle {
         settle(users, write, night);
     }
 
-    /** Starts the joint write of the users' batches, on the pool or (without one) at once on this thread. */
+    /** Starts the joint write of the users' batches, on the writer thread or (without one) at once on this thread. */
     private Future<Boolean> startWrite(List<StagedCycle> users, ExecutorService pool) {
         List<dev.reverie.spi.WriteBatch> batches = new ArrayList<>();
         users.forEach(u -> batches.addAll(u.batches()));
