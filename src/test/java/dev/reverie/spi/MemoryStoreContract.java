@@ -337,6 +337,46 @@ public abstract class MemoryStoreContract {
     }
 
     @Test
+    void should_apply_long_runs_of_status_changes_as_each_alone() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(store.supportsStatusWrites(),
+                "the store takes no status-only writes (the dream then writes whole records)");
+        // a night's judgements: long runs of one status and time (a store may group them), broken by
+        // another status, a repeated id, unknown ids and a second time; another user's rows untouched
+        List<Observation> mine = new java.util.ArrayList<>();
+        for (int i = 0; i < 150; i++) {
+            mine.add(observation(ALICE, "note number " + i, i));
+        }
+        Observation bobs = observation(BOB, "note number 7", 7);
+        put(ALICE, mine.toArray());
+        put(BOB, bobs);
+        Instant later = T0.plusSeconds(60);
+        WriteBatch batch = WriteBatch.of(ALICE);
+        java.util.Map<String, Observation> expected = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < 150; i++) {
+            Observation o = mine.get(i);
+            ObservationStatus status = i % 50 == 49 ? ObservationStatus.DISCARDED : ObservationStatus.CONSOLIDATED;
+            Instant at = i >= 140 ? later : T0;
+            batch.setStatus(o.id(), status, at);
+            expected.put(o.id(), o.withStatus(status, at));
+            if (i == 70) {
+                batch.setStatus("never-written-" + i, ObservationStatus.CONSOLIDATED, T0);
+                batch.setStatus(mine.get(3).id(), ObservationStatus.CONSOLIDATED, T0); // again, same values
+            }
+        }
+        batch.setStatus(mine.get(0).id(), ObservationStatus.PENDING, null); // the last change of an id wins
+        expected.put(mine.get(0).id(), mine.get(0));
+        store.write(batch);
+
+        reopen();
+        assertThat(store.observations(ALICE, ObservationFilter.all()))
+                .containsExactlyInAnyOrderElementsOf(expected.values());
+        assertThat(store.observation(BOB, bobs.id())).contains(bobs);
+        assertThat(store.observations(ALICE, ObservationFilter.all().withStatuses(ObservationStatus.DISCARDED)))
+                .extracting(Observation::id).containsExactlyInAnyOrder(mine.get(49).id(), mine.get(99).id(),
+                        mine.get(149).id());
+    }
+
+    @Test
     void should_write_several_end_users_batches_together_or_leave_them_to_single_writes() {
         Memory alices = memory(ALICE, "lives in Recife", 0);
         Memory bobs = memory(BOB, "lives in Porto", 0);

@@ -277,12 +277,62 @@ public final class SqliteMemoryStore implements MemoryStore {
             // session → next free seq, read inside this IMMEDIATE transaction, which holds SQLite's write
             // lock: no other connection or process can append to the session until it commits
             java.util.Map<String, Long> ends = new java.util.HashMap<>();
-            for (WriteBatch.Op op : ops) {
-                apply(c, scope, resolve(c, scope, op, ends));
+            for (int i = 0; i < ops.size(); ) {
+                int run = sameObservationStatus(ops, i);
+                if (run > 1) {
+                    setObservationStatuses(c, scope, ops.subList(i, i + run));
+                    i += run;
+                } else {
+                    apply(c, scope, resolve(c, scope, ops.get(i), ends));
+                    i++;
+                }
             }
             ends.forEach(batch::seqAssigned);
             return null;
         };
+    }
+
+    /** Most observations one status statement changes: its SQL text has this many id parameters. */
+    private static final int STATUS_CHUNK = 64;
+    private static final String SET_OBSERVATION_STATUSES = "UPDATE observations SET status = ?, data = json_set(data,"
+            + " '$.status', ?, '$.consolidatedAt', json(?)) WHERE agent = ? AND usr = ? AND id IN ("
+            + String.join(", ", java.util.Collections.nCopies(STATUS_CHUNK, "?")) + ")";
+
+    /**
+     * How many ops from {@code from} on (at most {@value #STATUS_CHUNK}) set observations to one
+     * status and consolidation time, as a dream night's judgements do: those are one statement.
+     */
+    private static int sameObservationStatus(List<WriteBatch.Op> ops, int from) {
+        if (!(ops.get(from) instanceof WriteBatch.SetObservationStatus first)) {
+            return 0;
+        }
+        int n = 1;
+        while (from + n < ops.size() && n < STATUS_CHUNK
+                && ops.get(from + n) instanceof WriteBatch.SetObservationStatus next
+                && next.status() == first.status()
+                && java.util.Objects.equals(next.consolidatedAt(), first.consolidatedAt())) {
+            n++;
+        }
+        return n;
+    }
+
+    /**
+     * Sets one status and consolidation time on several observations in one statement (the ids
+     * padded to {@value #STATUS_CHUNK} by repeating the last, so the statement is prepared once);
+     * the same rows and values as one {@code SetObservationStatus} statement each.
+     */
+    private static void setObservationStatuses(Connection c, Scope s, List<WriteBatch.Op> run) throws SQLException {
+        WriteBatch.SetObservationStatus first = (WriteBatch.SetObservationStatus) run.get(0);
+        Object[] args = new Object[5 + STATUS_CHUNK];
+        args[0] = first.status().name();
+        args[1] = first.status().name();
+        args[2] = Json.write(first.consolidatedAt());
+        args[3] = s.agentId();
+        args[4] = s.endUserId();
+        for (int k = 0; k < STATUS_CHUNK; k++) {
+            args[5 + k] = ((WriteBatch.SetObservationStatus) run.get(Math.min(k, run.size() - 1))).id();
+        }
+        update(c, SET_OBSERVATION_STATUSES, args);
     }
 
     /**
