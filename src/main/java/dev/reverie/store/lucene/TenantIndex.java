@@ -211,9 +211,10 @@ final class TenantIndex implements AutoCloseable {
     /**
      * Held to refresh the searcher, and by a writer from applying a write until it is acknowledged
      * (durable per the policy): a refresh never publishes a write that could still fail. Taken after
-     * {@link #writeLock} when both are needed.
+     * {@link #writeLock} when both are needed. Fair, so a reader waiting to refresh gets it before the
+     * next write group of a steady stream of writers.
      */
-    private final ReentrantLock publishLock = new ReentrantLock();
+    private final ReentrantLock publishLock = new ReentrantLock(true);
     /** Writes acknowledged (or being acknowledged); only grows, and only under {@link #publishLock}. */
     private volatile long written;
     /** The value of {@link #written} when the published searcher was opened: it sees those writes. */
