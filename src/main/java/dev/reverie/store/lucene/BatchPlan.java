@@ -212,7 +212,7 @@ final class BatchPlan {
 
     /** The next free seq of a session as {@code current} sees it. */
     interface SessionEnd {
-        long next(IndexSearcher current, String sessionId) throws IOException;
+        long next(TenantIndex.View current, String sessionId) throws IOException;
     }
 
     /** Uids of the stored records whose status it changes (it reads them); call it before {@link #apply}. */
@@ -233,7 +233,7 @@ final class BatchPlan {
      */
     void apply(IndexWriter writer, TenantIndex.View current, LongSupplier ords, SessionEnd ends) throws IOException {
         if (!atSessionEnd.isEmpty()) {
-            resolveSessionEnds(current.searcher(), ends);
+            resolveSessionEnds(current, ends);
         }
         if (!statusOfStored.isEmpty()) {
             resolveStoredStatus(current.searcher());
@@ -292,7 +292,7 @@ final class BatchPlan {
         }
     }
 
-    private void resolveSessionEnds(IndexSearcher current, SessionEnd ends) throws IOException {
+    private void resolveSessionEnds(TenantIndex.View current, SessionEnd ends) throws IOException {
         Map<String, Long> next = new LinkedHashMap<>();
         Map<String, Document> resolved = new LinkedHashMap<>();
         int pending = 0;

@@ -557,12 +557,16 @@ public final class LuceneMemoryStore implements MemoryStore {
 
             @Override
             public void apply(org.apache.lucene.index.IndexWriter writer, TenantIndex.View current) throws IOException {
-                plan.apply(writer, current, t::nextOrd, (searcher, sessionId) -> {
+                plan.apply(writer, current, t::nextOrd, (view, sessionId) -> {
                     Long known = t.knownSessionEnd(prefix + sessionId);
                     if (known != null) {
                         return known;
                     }
-                    List<SessionTurn> last = sorted(searcher, ofSession(Type.TURN, scope, sessionId).build(),
+                    // a new session (the usual miss) is told by the terms dictionary, without a search
+                    if (!view.mayHaveUidPrefix(LuceneDocuments.turnUidPrefix(Type.TURN, scope, sessionId))) {
+                        return 0;
+                    }
+                    List<SessionTurn> last = sorted(view.searcher(), ofSession(Type.TURN, scope, sessionId).build(),
                             BY_SEQ_DESCENDING, 0, 1, LuceneDocuments::sessionTurnOf);
                     return last.isEmpty() ? 0 : last.get(0).seq() + 1;
                 });

@@ -25,6 +25,7 @@ import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.LockObtainFailedException;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.StringHelper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -163,6 +164,26 @@ final class TenantIndex implements AutoCloseable {
                             return true;
                         }
                     }
+                }
+            }
+            return false;
+        }
+
+        /**
+         * Whether the searcher holds a uid that starts with {@code prefix} (deleted documents count:
+         * {@code true} may be wrong, {@code false} never is). Only for reads that
+         * {@link WrittenSince#affects} vouches for, as the session end is.
+         */
+        boolean mayHaveUidPrefix(String prefix) throws IOException {
+            BytesRef start = new BytesRef(prefix);
+            for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+                Terms terms = leaf.reader().terms(LuceneDocuments.UID);
+                if (terms == null) {
+                    continue;
+                }
+                TermsEnum e = terms.iterator();
+                if (e.seekCeil(start) != TermsEnum.SeekStatus.END && StringHelper.startsWith(e.term(), start)) {
+                    return true;
                 }
             }
             return false;
