@@ -42,7 +42,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The Lucene store refreshes its searcher on read, not after every write: a write is visible to every
  * read that starts after it returns (from any thread), writes without reads do not refresh, and a
  * batch that reads back what was written since the last refresh (a turn's seq, a record it replaces
- * or whose status it changes) sees it. Real indexes in a temporary folder, in the default translog
+ * or whose status it changes, a session's end) sees it. Real indexes in a temporary folder, in the default translog
  * mode, with background commits pushed out of the way.
  */
 class LuceneRefreshOnReadTest {
@@ -228,6 +228,23 @@ class LuceneRefreshOnReadTest {
         Observation o = store.observation(ANA, "o1").orElseThrow();
         assertThat(o.text()).isEqualTo("lives in Recife");
         assertThat(o.status()).isEqualTo(ObservationStatus.CONSOLIDATED);
+    }
+
+    @Test
+    void appending_at_the_end_of_sessions_the_reopened_store_has_not_seen_finds_their_ends() {
+        store.write(WriteBatch.of(ANA).append(turn("s1", 0)).append(turn("s1", 1)).append(turn("s1", 2)));
+        store.close();
+        store = LuceneMemoryStore.builder(dir).translogCommitInterval(Duration.ofMinutes(10)).build();
+
+        WriteBatch existing = WriteBatch.of(ANA).appendAtSessionEnd(turn("s1", 0));
+        WriteBatch fresh = WriteBatch.of(ANA).appendAtSessionEnd(turn("s", 0));
+        store.write(existing);
+        store.write(fresh);
+
+        assertThat(existing.assignedSeq("s1")).isEqualTo(3);
+        assertThat(fresh.assignedSeq("s")).isZero();
+        assertThat(store.sessionLength(ANA, "s1")).isEqualTo(4);
+        assertThat(store.sessionLength(ANA, "s")).isEqualTo(1);
     }
 
     @Test
