@@ -171,8 +171,9 @@ final class TenantIndex implements AutoCloseable {
 
         /**
          * Whether the searcher holds a uid that starts with {@code prefix} (deleted documents count:
-         * {@code true} may be wrong, {@code false} never is). Only for reads that
-         * {@link WrittenSince#affects} vouches for, as the session end is.
+         * {@code true} may be wrong, {@code false} never is). It ignores what was written since the
+         * searcher was opened: call it only where {@link WrittenSince#affects} made the searcher exact,
+         * as for a session's end.
          */
         boolean mayHaveUidPrefix(String prefix) throws IOException {
             BytesRef start = new BytesRef(prefix);
@@ -221,7 +222,7 @@ final class TenantIndex implements AutoCloseable {
     /** Sessions whose next seq is remembered. */
     private static final int MAX_SESSION_ENDS = 16_384;
     /** The most keys {@link #sincePublished} holds before a write refreshes (bounds its memory). */
-    static final int MAX_UNPUBLISHED = 4_096;
+    private static final int MAX_UNPUBLISHED = 4_096;
 
     private final String label;
     private final Directory directory;
