@@ -8,6 +8,7 @@ import dev.reverie.spi.WriteBatch;
 import dev.reverie.store.lucene.LuceneDocuments.Type;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
@@ -29,8 +30,8 @@ import java.util.function.LongSupplier;
  *
  * <p>Why one call: Lucene has no multi-operation transaction, and {@code IndexWriter.rollback()}
  * would throw away every uncommitted write and close the writer. So the plan is validated first
- * (turn seqs unique within the batch and in the index, checked against a searcher that sees every
- * earlier write because writes are serialized and refreshed under the tenant's lock), then applied
+ * (turn seqs unique within the batch and in the index, checked against a view that answers exactly
+ * for every earlier write because writes are serialized under the tenant's lock), then applied
  * with a single {@link IndexWriter#updateDocuments(org.apache.lucene.search.Query, Iterable)}: Lucene
  * adds the documents as one block and applies the delete of their previous versions only once the
  * whole block is indexed, so a reader or a commit sees all of it or none of it, and a document that
@@ -61,6 +62,8 @@ final class BatchPlan {
      * rewritten in {@link #apply}; until then its {@link #byUid} entry holds {@link #STORED_RECORD}.
      */
     private final Map<String, WriteBatch.Op> statusOfStored = new LinkedHashMap<>();
+    /** After {@link #apply}: the uid of every document put or deleted. */
+    private java.util.Set<String> written = java.util.Set.of();
     private static final Document STORED_RECORD = new Document();
 
     private BatchPlan(WriteBatch batch) {
@@ -209,24 +212,34 @@ final class BatchPlan {
 
     /** The next free seq of a session as {@code current} sees it. */
     interface SessionEnd {
-        long next(IndexSearcher current, String sessionId) throws IOException;
+        long next(TenantIndex.View current, String sessionId) throws IOException;
+    }
+
+    /** Uids of the stored records whose status it changes (it reads them); call it before {@link #apply}. */
+    java.util.Set<String> storedReads() {
+        return java.util.Set.copyOf(statusOfStored.keySet());
+    }
+
+    /** After {@link #apply}: the uid of every document it put or deleted (history events have none). */
+    java.util.Set<String> uidsWritten() {
+        return written;
     }
 
     /**
      * Validates against {@code current}, then applies everything with one IndexWriter call. Turns
      * appended at their session's end get their final seqs from {@code ends} first: the caller holds
-     * the tenant's write lock and {@code current} sees every earlier write, so no two batches get the
-     * same seq.
+     * the tenant's write lock and {@code current} answers exactly for every earlier write, so no two
+     * batches get the same seq.
      */
-    void apply(IndexWriter writer, IndexSearcher current, LongSupplier ords, SessionEnd ends) throws IOException {
+    void apply(IndexWriter writer, TenantIndex.View current, LongSupplier ords, SessionEnd ends) throws IOException {
         if (!atSessionEnd.isEmpty()) {
             resolveSessionEnds(current, ends);
         }
         if (!statusOfStored.isEmpty()) {
-            resolveStoredStatus(current);
+            resolveStoredStatus(current.searcher());
         }
         for (Map.Entry<String, SessionTurn> e : appendedTurns.entrySet()) {
-            if (current.count(LuceneDocuments.term(LuceneDocuments.UID, e.getKey())) > 0) {
+            if (current.mayExist(e.getKey())) {
                 throw duplicate(e.getValue(), "already in the store");
             }
         }
@@ -236,37 +249,50 @@ final class BatchPlan {
             if (e.getValue() != null) {
                 docs.add(e.getValue());
             }
-            // appended turns were just checked to be new: nothing to delete for them
-            if (!appendedTurns.containsKey(e.getKey())) {
+            // appended turns were just checked to be new, and most other uids are new too (fresh
+            // observation ids, turns archived at the session's end): delete only what may exist
+            if (!appendedTurns.containsKey(e.getKey()) && current.mayExist(e.getKey())) {
                 replaced.add(new BytesRef(e.getKey()));
             }
         }
         for (MemoryEvent event : events) {
             docs.add(LuceneDocuments.history(event, ords.getAsLong()));
         }
-        // one delete query (replaced versions and retention purges) applied with the new block in one
-        // call, so a failure leaves nothing of the batch behind
-        Query delete = null;
-        if (!replaced.isEmpty() || !purges.isEmpty()) {
-            BooleanQuery.Builder any = new BooleanQuery.Builder();
-            if (!replaced.isEmpty()) {
-                any.add(new TermInSetQuery(LuceneDocuments.UID, replaced), BooleanClause.Occur.SHOULD);
+        written = java.util.Set.copyOf(byUid.keySet());
+        // the delete (replaced versions and retention purges) is applied with the new block in one call,
+        // so a failure leaves nothing of the batch behind; a single uid is deleted by term, which Lucene
+        // applies far more cheaply than a query (a query delete runs against every segment at each flush)
+        if (replaced.isEmpty() && purges.isEmpty()) {
+            if (!docs.isEmpty()) {
+                writer.addDocuments(docs);
             }
-            for (Query purge : purges) {
-                any.add(purge, BooleanClause.Occur.SHOULD);
-            }
-            delete = any.build();
+            return;
         }
-        if (delete == null) {
-            writer.addDocuments(docs);
-        } else if (docs.isEmpty()) {
+        if (replaced.size() == 1 && purges.isEmpty()) {
+            Term uid = new Term(LuceneDocuments.UID, replaced.get(0));
+            if (docs.isEmpty()) {
+                writer.deleteDocuments(uid);
+            } else {
+                writer.updateDocuments(uid, docs);
+            }
+            return;
+        }
+        BooleanQuery.Builder any = new BooleanQuery.Builder();
+        if (!replaced.isEmpty()) {
+            any.add(new TermInSetQuery(LuceneDocuments.UID, replaced), BooleanClause.Occur.SHOULD);
+        }
+        for (Query purge : purges) {
+            any.add(purge, BooleanClause.Occur.SHOULD);
+        }
+        Query delete = any.build();
+        if (docs.isEmpty()) {
             writer.deleteDocuments(delete);
         } else {
             writer.updateDocuments(delete, docs);
         }
     }
 
-    private void resolveSessionEnds(IndexSearcher current, SessionEnd ends) throws IOException {
+    private void resolveSessionEnds(TenantIndex.View current, SessionEnd ends) throws IOException {
         Map<String, Long> next = new LinkedHashMap<>();
         Map<String, Document> resolved = new LinkedHashMap<>();
         int pending = 0;

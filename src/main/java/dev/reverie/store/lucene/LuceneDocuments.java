@@ -124,7 +124,12 @@ final class LuceneDocuments {
     }
 
     static String turnUid(Type type, Scope s, String sessionId, long seq) {
-        return uid(type, s, sessionId + "/" + seq);
+        return turnUidPrefix(type, s, sessionId) + seq;
+    }
+
+    /** What the uid of every turn of the session starts with (other sessions' uids may start with it too). */
+    static String turnUidPrefix(Type type, Scope s, String sessionId) {
+        return uid(type, s, sessionId + "/");
     }
 
     static String styleUid(Scope s) {

@@ -108,8 +108,10 @@ import java.util.stream.Stream;
  *
  * <p><b>Commit modes.</b> By default (the translog mode) every write is appended to the tenant's
  * write-ahead log ({@code translog-<generation>.tlog} beside the index files) and fsynced before it
- * returns, then the searcher is refreshed: an acknowledged write survives {@code kill -9} and power
- * loss, and is visible to every read that starts afterwards. Concurrent writers of a tenant are
+ * returns: an acknowledged write survives {@code kill -9} and power loss, and is visible to every read
+ * that starts afterwards. Writes do not refresh the searcher: the first read after a write does (so a
+ * burst of writes without reads flushes no segment per write, and that read pays one refresh; it may
+ * wait for the write group in progress, never for a background commit). Concurrent writers of a tenant are
  * group-committed: the first to arrive applies every queued batch, appends all their entries and
  * fsyncs once; a batch that fails fails only its own caller. A background task commits each index
  * every second (the commit's user data records the log generation it holds, and older log files are
@@ -117,8 +119,8 @@ import java.util.stream.Stream;
  * and {@link #close()} commit too. {@link Builder#commitEveryWrite()} ({@code lucene:<dir>?commit=every})
  * instead commits Lucene on every write, without a log (tens of writes per second, kept for
  * comparison). In group-commit mode ({@link Builder#groupCommit(Duration)} or
- * {@code lucene:<dir>?commit=group&intervalMs=50}) a write is refreshed (visible at once) but
- * committed by a background task every interval, with no log: <em>a crash loses the writes
+ * {@code lucene:<dir>?commit=group&intervalMs=50}) a write is visible at once (to every read that
+ * starts after it returns) but committed by a background task every interval, with no log: <em>a crash loses the writes
  * acknowledged in the last interval plus the duration of one commit</em> (about 50 ms plus an fsync
  * with the default interval); a clean {@link #close()} or {@link #commit()} loses nothing. In the
  * translog and group-commit modes small uncommitted segments are kept in RAM
@@ -321,6 +323,12 @@ public final class LuceneMemoryStore implements MemoryStore {
         }
     }
 
+    /** How many times the searcher of the tenant's open index was refreshed (tests). */
+    long refreshes(String tenantId) {
+        TenantIndex t = tenants.get(tenantId);
+        return t == null ? 0 : t.refreshes();
+    }
+
     /** One group-commit tick (what the background task runs; in the translog mode, a Lucene commit). */
     void commitTick() {
         for (TenantIndex t : tenants.values()) {
@@ -400,8 +408,8 @@ public final class LuceneMemoryStore implements MemoryStore {
             Files.createDirectories(dir);
             directory = new SyncOnceDirectory(FSDirectory.open(dir), fsyncs);
             if (policy == TenantIndex.CommitPolicy.GROUP || policy == TenantIndex.CommitPolicy.TRANSLOG) {
-                // every write refreshes, which flushes a tiny segment: keep those in RAM until the next
-                // commit syncs them, instead of creating (and later merging) real files per write
+                // a refresh (on the first read after writes) flushes a small segment: keep those in RAM
+                // until the next commit syncs them, instead of creating (and later merging) real files
                 directory = new NRTCachingDirectory(directory, NRT_CACHE_MAX_MERGE_MB, NRT_CACHE_MAX_MB);
             }
         } catch (IOException e) {
@@ -492,7 +500,7 @@ public final class LuceneMemoryStore implements MemoryStore {
             t.writeLogged(logged(t, batch, BatchCodec.encode(batch)));
             return;
         }
-        t.write(logged(t, batch, null), false);
+        t.write(logged(t, batch, null));
     }
 
     /** In the translog mode, one append and fsync per tenant for all of them. */
@@ -528,28 +536,37 @@ public final class LuceneMemoryStore implements MemoryStore {
         Scope scope = batch.scope();
         String prefix = LuceneDocuments.scopeKey(scope) + "\n";
         Set<String> sessions = new java.util.HashSet<>();
-        boolean readsStored = false;
         for (WriteBatch.Op op : batch.ops()) {
             if (op instanceof WriteBatch.AppendTurn a) {
                 sessions.add(prefix + a.turn().sessionId());
+            } else if (op instanceof WriteBatch.ArchiveTurn a && a.atSessionEnd()) {
+                sessions.add(prefix + a.turn().sessionId());
             }
-            readsStored |= op instanceof WriteBatch.SetObservationStatus || op instanceof WriteBatch.SetMemoryStatus;
         }
-        boolean statusOnly = readsStored;
+        Set<String> storedReads = plan.storedReads();
         return new TenantIndex.LoggedWrite() {
             @Override
-            public boolean readsStored() {
-                return statusOnly;
+            public Set<String> storedReads() {
+                return storedReads;
             }
 
             @Override
-            public void apply(org.apache.lucene.index.IndexWriter writer, IndexSearcher current) throws IOException {
-                plan.apply(writer, current, t::nextOrd, (searcher, sessionId) -> {
+            public Set<String> uidsWritten() {
+                return plan.uidsWritten();
+            }
+
+            @Override
+            public void apply(org.apache.lucene.index.IndexWriter writer, TenantIndex.View current) throws IOException {
+                plan.apply(writer, current, t::nextOrd, (view, sessionId) -> {
                     Long known = t.knownSessionEnd(prefix + sessionId);
                     if (known != null) {
                         return known;
                     }
-                    List<SessionTurn> last = sorted(searcher, ofSession(Type.TURN, scope, sessionId).build(),
+                    // a new session (the usual miss) is told by the terms dictionary, without a search
+                    if (!view.mayHaveUidPrefix(LuceneDocuments.turnUidPrefix(Type.TURN, scope, sessionId))) {
+                        return 0;
+                    }
+                    List<SessionTurn> last = sorted(view.searcher(), ofSession(Type.TURN, scope, sessionId).build(),
                             BY_SEQ_DESCENDING, 0, 1, LuceneDocuments::sessionTurnOf);
                     return last.isEmpty() ? 0 : last.get(0).seq() + 1;
                 });
@@ -588,7 +605,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         TenantIndex t = index(tenant);
         // a joint write bypasses the translog, so in that (default, durable) mode it is made durable by
         // a Lucene commit of its own: one for the whole group of end users
-        t.write((writer, current) -> plan.apply(writer, current, t::nextOrd, (searcher, sessionId) -> {
+        t.write((writer, current) -> plan.apply(writer, TenantIndex.View.of(current), t::nextOrd, (searcher, sessionId) -> {
             throw new IllegalStateException("no session turn in a writeAll plan");
         }), policy == TenantIndex.CommitPolicy.TRANSLOG);
         return true;

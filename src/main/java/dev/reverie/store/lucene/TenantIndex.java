@@ -9,38 +9,58 @@ import org.apache.lucene.index.ConcurrentMergeScheduler;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.index.PointValues;
 import org.apache.lucene.index.TieredMergePolicy;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.LockObtainFailedException;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.StringHelper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.ObjIntConsumer;
 
 /**
  * One tenant's index directory: its single {@link IndexWriter}, a {@link SearcherManager} for
  * near-real-time reads, and the lock that serializes writers.
  *
- * <p>Reads acquire a searcher and release it in {@code finally}; they never block on writers. A
- * write runs under {@link #writeLock} (never by synchronizing on the writer, whose own monitors
- * Lucene uses internally), then, per the commit policy, commits and always refreshes before the lock
- * is released, so a write is visible to every read that starts after it returns, and the searcher a
- * writer sees under the lock is always current (which makes validate-then-apply sound).
+ * <p>Reads acquire a searcher and release it in {@code finally}. A write runs under
+ * {@link #writeLock} (never by synchronizing on the writer, whose own monitors Lucene uses
+ * internally) and, per the commit policy, commits before it returns; it does not refresh the searcher:
+ * it counts itself {@linkplain #written written}, and the next read that finds the searcher older than
+ * the last write refreshes it first ({@link #publishIfStale}). So a write is visible to every read that
+ * starts after it returns, a burst of writes without reads flushes no segment per write, and a read
+ * after a write pays the refresh the write used to pay. Refreshing takes {@link #publishLock}, which a
+ * writer holds while the writer has changes that are not acknowledged yet (applied but not yet in the
+ * translog, or not yet committed in the commit-per-write policy): a refresh never shows a write that
+ * could still fail. A read that finds the searcher current never waits for a writer; one that must
+ * refresh may wait for the write group in progress.
+ *
+ * <p>Validate-then-apply reads under the write lock: the last turn of a session, whether a turn
+ * exists, the stored version of a record whose status changes. A batch reads them from the published
+ * searcher when none of them was written since it was refreshed ({@link WrittenSince}); otherwise the
+ * index refreshes first (or, inside a write group whose earlier writes are not durable yet, opens a
+ * private reader that is never published).
  *
  * <p>After an I/O failure the index stops accepting reads and writes ({@link #failure}); reopening
  * the store restarts from the last commit (and, in the {@link CommitPolicy#TRANSLOG} policy, replays
@@ -49,7 +69,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>In the {@link CommitPolicy#TRANSLOG} policy, writes go through {@link #writeLogged}: concurrent
  * writers are grouped (one leader applies every queued write, appends their entries to the
- * {@link Translog} and fsyncs once, then refreshes), so a durable write costs a share of one append;
+ * {@link Translog} and fsyncs once), so a durable write costs a share of one append;
  * Lucene commits happen in the background ({@link #commitInBackground}), on erase and on close.
  *
  * <p>Thread-safe.
@@ -84,25 +104,115 @@ final class TenantIndex implements AutoCloseable {
         void apply(IndexWriter writer, IndexSearcher current) throws IOException;
     }
 
-    /** A write in the {@link CommitPolicy#TRANSLOG} policy: applied, then logged by the group's leader. */
-    interface LoggedWrite extends Writing {
-        /**
-         * Keys of the sessions it appends turns to: a later write of the same group that appends to one
-         * of them is validated against a reader that sees this one.
-         */
-        Set<String> sessions();
+    /**
+     * What a batch reads under the write lock: a searcher, which may be older than the last writes,
+     * and what was written since it was opened. The index hands out an older searcher only when the
+     * batch's {@link LoggedWrite#sessions() sessions} and {@link LoggedWrite#storedReads() stored
+     * reads} were not written since, so the searcher answers those reads exactly.
+     */
+    static final class View {
+        private final IndexSearcher searcher;
+        private final WrittenSince since;
+        /** Per segment, its uid terms ({@link TermsEnum#EMPTY}: none); opened on the first lookup. */
+        private TermsEnum[] uids;
+        private PostingsEnum postings;
 
-        /** Its translog entry; called once it was applied. */
-        byte[] entry();
+        View(IndexSearcher searcher, WrittenSince since) {
+            this.searcher = searcher;
+            this.since = since;
+        }
+
+        /** A view of a searcher that sees every write. */
+        static View of(IndexSearcher current) {
+            return new View(current, new WrittenSince());
+        }
+
+        IndexSearcher searcher() {
+            return searcher;
+        }
 
         /**
-         * Whether applying it reads stored records it changes (status-only changes re-index the
-         * stored record): then it is validated against a reader that sees every earlier write of
-         * its group.
+         * Whether a document with this uid may exist: exact for a uid not written since the searcher
+         * was opened, and for a session turn (turns are never deleted but by erasing, which refreshes);
+         * {@code true} for any other uid written since.
          */
-        default boolean readsStored() {
+        boolean mayExist(String uid) throws IOException {
+            if (since.wrote(uid)) {
+                return true;
+            }
+            // one seek per segment, reusing each segment's terms enum: a TermQuery would build its
+            // weight (a seek per segment) and then seek again to count
+            List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+            if (uids == null) {
+                uids = new TermsEnum[leaves.size()];
+            }
+            BytesRef term = new BytesRef(uid);
+            for (int i = 0; i < leaves.size(); i++) {
+                LeafReader leaf = leaves.get(i).reader();
+                if (uids[i] == null) {
+                    Terms terms = leaf.terms(LuceneDocuments.UID);
+                    uids[i] = terms == null ? TermsEnum.EMPTY : terms.iterator();
+                }
+                if (uids[i] != TermsEnum.EMPTY && uids[i].seekExact(term)) {
+                    Bits live = leaf.getLiveDocs();
+                    if (live == null) {
+                        return true;
+                    }
+                    postings = uids[i].postings(postings, PostingsEnum.NONE);
+                    for (int d = postings.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = postings.nextDoc()) {
+                        if (live.get(d)) {
+                            return true;
+                        }
+                    }
+                }
+            }
             return false;
         }
+
+        /**
+         * Whether the searcher holds a uid that starts with {@code prefix} (deleted documents count:
+         * {@code true} may be wrong, {@code false} never is). It ignores what was written since the
+         * searcher was opened: call it only where {@link WrittenSince#affects} made the searcher exact,
+         * as for a session's end.
+         */
+        boolean mayHaveUidPrefix(String prefix) throws IOException {
+            BytesRef start = new BytesRef(prefix);
+            for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+                Terms terms = leaf.reader().terms(LuceneDocuments.UID);
+                if (terms == null) {
+                    continue;
+                }
+                TermsEnum e = terms.iterator();
+                if (e.seekCeil(start) != TermsEnum.SeekStatus.END && StringHelper.startsWith(e.term(), start)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /**
+     * A batch: applied under the write lock (in the {@link CommitPolicy#TRANSLOG} policy then logged by
+     * its group's leader). Besides applying itself it says what it reads and writes, so the index
+     * refreshes before it only when it reads something written since the last refresh.
+     */
+    interface LoggedWrite {
+        /** Applies it; what it reads through {@code current} is exact (see {@link View}). */
+        void apply(IndexWriter writer, View current) throws IOException;
+
+        /** Keys of the sessions it appends turns to or looks up the end of. */
+        Set<String> sessions();
+
+        /** Uids of the stored records it reads (status-only changes re-index the stored record). */
+        default Set<String> storedReads() {
+            return Set.of();
+        }
+
+        /** Uids of the documents it put or deleted; called once it was applied. */
+        Set<String> uidsWritten();
+
+        /** Its translog entry; called once it was applied (TRANSLOG policy only). */
+        byte[] entry();
     }
 
     /** The commit user-data key of the translog generation whose entries a commit does not hold yet. */
@@ -111,6 +221,8 @@ final class TenantIndex implements AutoCloseable {
     private static final int MAX_GROUP = 256;
     /** Sessions whose next seq is remembered. */
     private static final int MAX_SESSION_ENDS = 16_384;
+    /** The most keys {@link #sincePublished} holds before a write refreshes (bounds its memory). */
+    private static final int MAX_UNPUBLISHED = 4_096;
 
     private final String label;
     private final Directory directory;
@@ -118,6 +230,21 @@ final class TenantIndex implements AutoCloseable {
     private final SearcherManager searchers;
     private final CommitPolicy policy;
     private final ReentrantLock writeLock = new ReentrantLock();
+    /**
+     * Held to refresh the searcher, and by a writer from applying a write until it is acknowledged
+     * (durable per the policy): a refresh never publishes a write that could still fail. Taken after
+     * {@link #writeLock} when both are needed. Fair, so a reader waiting to refresh gets it before the
+     * next write group of a steady stream of writers.
+     */
+    private final ReentrantLock publishLock = new ReentrantLock(true);
+    /** Writes acknowledged (or being acknowledged); only grows, and only under {@link #publishLock}. */
+    private volatile long written;
+    /** The value of {@link #written} when the published searcher was opened: it sees those writes. */
+    private volatile long published;
+    /** What was written since the published searcher was opened; guarded by {@link #publishLock}. */
+    private final WrittenSince sincePublished = new WrittenSince();
+    /** Refreshes that opened a new searcher or found it current (tests). */
+    private final AtomicLong refreshes = new AtomicLong();
     private final AtomicLong nextOrd;
     /** The folder of the translog, or {@code null} unless the policy is {@link CommitPolicy#TRANSLOG}. */
     private final Path translogFolder;
@@ -276,6 +403,7 @@ final class TenantIndex implements AutoCloseable {
 
     <T> T read(Reading<T> work) {
         checkUsable();
+        publishIfStale();
         IndexSearcher searcher = acquire();
         try {
             return work.read(searcher);
@@ -291,25 +419,57 @@ final class TenantIndex implements AutoCloseable {
     // ---------------------------------------------------------------- writes
 
     /**
-     * Runs {@code work} under the write lock, then commits (per the policy, or always when
-     * {@code forceCommit}) and refreshes so that the next read sees it.
+     * Runs {@code work} under the write lock, given a searcher that sees every earlier write, then
+     * commits (per the policy, or always when {@code forceCommit}) and refreshes: work of this kind
+     * (reindexing, joint writes, erasing) does not say what it changed, so the next batch could not
+     * tell whether an older searcher still answers its reads.
      */
     void write(Writing work, boolean forceCommit) {
         boolean interrupted = Thread.interrupted(); // see restoreInterrupt
         writeLock.lock();
+        publishLock.lock();
         try {
             checkUsable();
+            if (published != written) {
+                publish();
+            }
             IndexSearcher current = acquire();
             try {
-                applyOrFail(work, current);
+                applyOrWrap(() -> work.apply(writer, current));
             } finally {
                 release(current);
             }
             if (forceCommit || policy == CommitPolicy.EVERY_WRITE) {
                 commitOrRollBack();
             }
-            refresh();
+            written++;
+            publish();
         } finally {
+            publishLock.unlock();
+            writeLock.unlock();
+            restoreInterrupt(interrupted);
+        }
+    }
+
+    /**
+     * Applies one batch under the write lock and commits it per the policy (policies other than
+     * {@link CommitPolicy#TRANSLOG}); visible to every read that starts after it returns.
+     */
+    void write(LoggedWrite work) {
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
+        writeLock.lock();
+        publishLock.lock();
+        try {
+            checkUsable();
+            applyAll(List.of(work), false, (x, i) -> {
+                throw x;
+            });
+            if (policy == CommitPolicy.EVERY_WRITE) {
+                commitOrRollBack();
+            }
+            acknowledged();
+        } finally {
+            publishLock.unlock();
             writeLock.unlock();
             restoreInterrupt(interrupted);
         }
@@ -329,10 +489,15 @@ final class TenantIndex implements AutoCloseable {
         }
     }
 
-    /** Applies {@code work}; an I/O failure that broke the writer fails the index. */
-    private void applyOrFail(Writing work, IndexSearcher current) {
+    /** Work against the writer. */
+    private interface Applying {
+        void run() throws IOException;
+    }
+
+    /** Runs {@code work}; an I/O failure that broke the writer fails the index. */
+    private void applyOrWrap(Applying work) {
         try {
-            work.apply(writer, current);
+            work.run();
         } catch (IOException e) {
             failIfWriterBroke(e);
             throw new MemoryStoreException("Lucene write failed on " + label + ": " + e.getMessage(), e);
@@ -362,9 +527,12 @@ final class TenantIndex implements AutoCloseable {
     private void commitGroup(List<GroupCommit.Entry<LoggedWrite>> writes) {
         boolean interrupted = Thread.interrupted(); // see restoreInterrupt
         writeLock.lock();
+        publishLock.lock();
         try {
             checkUsable();
-            List<byte[]> entries = applyAll(writes);
+            List<LoggedWrite> items = new ArrayList<>(writes.size());
+            writes.forEach(e -> items.add(e.item()));
+            List<byte[]> entries = applyAll(items, true, (x, i) -> writes.get(i).fail(x));
             if (entries.isEmpty()) {
                 return;
             }
@@ -376,62 +544,105 @@ final class TenantIndex implements AutoCloseable {
                 throw new MemoryStoreException("could not append to the translog of Lucene index " + label + " ("
                         + e.getMessage() + "); the index accepts no more reads or writes: reopen the store", e);
             }
-            refresh();
+            acknowledged();
         } finally {
+            publishLock.unlock();
             writeLock.unlock();
             restoreInterrupt(interrupted);
         }
     }
 
     /**
-     * Applies each write (marking the ones that fail) and returns the entries of those that applied.
-     * A write appending to a session that an earlier one of the group appended to is validated against
-     * a private reader that sees the group so far (never published: reads see the group only once
-     * it is durable).
+     * Counts the writes just applied as acknowledged, so the next read refreshes first; refreshes now
+     * when what was written since the last refresh grew too large to track. Under {@link #publishLock}.
      */
-    private List<byte[]> applyAll(List<GroupCommit.Entry<LoggedWrite>> writes) {
+    private void acknowledged() {
+        written++;
+        if (sincePublished.size() > MAX_UNPUBLISHED) {
+            publish();
+        }
+    }
+
+    /**
+     * Applies each write and returns the translog entries of those that applied ({@code log}; else
+     * none); {@code failed} gets each failure with the position of its write. A write reads from the
+     * published searcher unless it reads something written since that searcher was opened: then,
+     * before anything of the group was applied, the index refreshes (the writer holds only
+     * acknowledged writes); after, it opens a private reader that sees the group so far (never
+     * published: reads see the group only once it is acknowledged). Under both locks.
+     */
+    private List<byte[]> applyAll(List<LoggedWrite> writes, boolean log, ObjIntConsumer<RuntimeException> failed) {
         List<byte[]> entries = new ArrayList<>(writes.size());
-        Set<String> touched = new HashSet<>();
-        IndexSearcher published = acquire();
+        IndexSearcher published = null;
         DirectoryReader latest = null;
+        IndexSearcher privateSearcher = null;
+        WrittenSince sincePrivate = null;
+        boolean applied = false;
         try {
-            IndexSearcher current = published;
-            boolean wroteSince = false;
-            for (GroupCommit.Entry<LoggedWrite> e : writes) {
-                LoggedWrite w = e.item();
-                if (!Collections.disjoint(touched, w.sessions()) || (w.readsStored() && wroteSince)) {
-                    DirectoryReader fresh = DirectoryReader.open(writer);
-                    closeQuietly(latest);
-                    latest = fresh;
-                    current = new IndexSearcher(latest);
-                    touched.clear();
-                    wroteSince = false;
+            for (int i = 0; i < writes.size(); i++) {
+                LoggedWrite w = writes.get(i);
+                WrittenSince since = latest == null ? sincePublished : sincePrivate;
+                if (since.affects(w, sessionEnds::containsKey)) {
+                    if (!applied) {
+                        if (published != null) {
+                            release(published);
+                            published = null;
+                        }
+                        publish();
+                    } else {
+                        DirectoryReader fresh = latest == null ? DirectoryReader.open(writer)
+                                : DirectoryReader.openIfChanged(latest, writer);
+                        if (fresh != null) {
+                            closeQuietly(latest);
+                            latest = fresh;
+                            privateSearcher = new IndexSearcher(latest);
+                        }
+                        sincePrivate = new WrittenSince();
+                        since = sincePrivate;
+                    }
                 }
+                IndexSearcher current;
+                if (latest != null) {
+                    current = privateSearcher;
+                } else {
+                    if (published == null) {
+                        published = acquire();
+                    }
+                    current = published;
+                }
+                View view = new View(current, since);
                 try {
-                    applyOrFail(w, current);
+                    applyOrWrap(() -> w.apply(writer, view));
                 } catch (RuntimeException x) {
                     if (failure != null) {
                         throw x;
                     }
-                    e.fail(x);
+                    failed.accept(x, i);
                     continue;
                 }
-                try {
-                    entries.add(w.entry());
-                } catch (RuntimeException x) {
-                    // applied but impossible to log: it must never be committed
-                    failure = x;
-                    throw x;
+                applied = true;
+                sincePublished.add(w);
+                if (sincePrivate != null) {
+                    sincePrivate.add(w);
                 }
-                touched.addAll(w.sessions());
-                wroteSince = true;
+                if (log) {
+                    try {
+                        entries.add(w.entry());
+                    } catch (RuntimeException x) {
+                        // applied but impossible to log: it must never be committed
+                        failure = x;
+                        throw x;
+                    }
+                }
             }
         } catch (IOException e) {
             failIfWriterBroke(e);
             throw new MemoryStoreException("Lucene write failed on " + label + ": " + e.getMessage(), e);
         } finally {
             closeQuietly(latest);
-            release(published);
+            if (published != null) {
+                release(published);
+            }
         }
         return entries;
     }
@@ -442,6 +653,7 @@ final class TenantIndex implements AutoCloseable {
      */
     void recover(TranslogReplay decode) {
         writeLock.lock();
+        publishLock.lock();
         try {
             long committed = Long.parseLong(commitData(writer).getOrDefault(TRANSLOG_KEY, "0"));
             List<Long> pending = new ArrayList<>();
@@ -451,24 +663,22 @@ final class TenantIndex implements AutoCloseable {
                 }
             }
             long replayed = 0;
-            Set<String> touched = new HashSet<>();
-            boolean wroteSince = false;
             for (long g : pending) {
                 for (byte[] entry : Translog.read(translogFolder, g)) {
                     LoggedWrite w = decode.write(entry);
-                    if (!Collections.disjoint(touched, w.sessions()) || (w.readsStored() && wroteSince)) {
-                        refresh();
-                        touched.clear();
-                        wroteSince = false;
+                    // every entry replayed is durable: publishing it is safe
+                    if (sincePublished.affects(w, sessionEnds::containsKey)) {
+                        publish();
                     }
                     IndexSearcher current = acquire();
                     try {
-                        applyOrFail(w, current);
+                        View view = new View(current, sincePublished);
+                        applyOrWrap(() -> w.apply(writer, view));
                     } finally {
                         release(current);
                     }
-                    touched.addAll(w.sessions());
-                    wroteSince = true;
+                    sincePublished.add(w);
+                    written++;
                     replayed++;
                 }
             }
@@ -481,12 +691,13 @@ final class TenantIndex implements AutoCloseable {
             } else {
                 Translog.deleteBefore(translogFolder, last);
             }
-            refresh();
+            publish();
         } catch (IOException e) {
             failure = e;
             throw new MemoryStoreException("could not replay the translog of Lucene index " + label + ": "
                     + e.getMessage(), e);
         } finally {
+            publishLock.unlock();
             writeLock.unlock();
         }
     }
@@ -577,14 +788,46 @@ final class TenantIndex implements AutoCloseable {
         }
     }
 
-    private void refresh() {
+    /**
+     * Refreshes the searcher when a write was acknowledged since it was opened, so a read that starts
+     * after a write returned sees it. Waits for the write group in progress, if any (see
+     * {@link #publishLock}).
+     */
+    private void publishIfStale() {
+        if (published == written) {
+            return;
+        }
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt: a refresh writes segment files
+        publishLock.lock();
+        try {
+            checkUsable();
+            if (published != written) {
+                publish();
+            }
+        } finally {
+            publishLock.unlock();
+            restoreInterrupt(interrupted);
+        }
+    }
+
+    /** Opens a searcher that sees every write applied so far and publishes it; under {@link #publishLock}. */
+    private void publish() {
+        long seen = written;
         try {
             searchers.maybeRefreshBlocking();
         } catch (IOException | RuntimeException e) {
             failure = e;
-            throw new MemoryStoreException("could not refresh Lucene index " + label + " after a write ("
-                    + e.getMessage() + "); the index accepts no more reads or writes: reopen the store", e);
+            throw new MemoryStoreException("could not refresh Lucene index " + label + " (" + e.getMessage()
+                    + "); the index accepts no more reads or writes: reopen the store", e);
         }
+        refreshes.incrementAndGet();
+        sincePublished.clear();
+        published = seen;
+    }
+
+    /** How many times the searcher was refreshed (tests). */
+    long refreshes() {
+        return refreshes.get();
     }
 
     private void failIfWriterBroke(Throwable e) {
@@ -636,6 +879,7 @@ final class TenantIndex implements AutoCloseable {
     @Override
     public void close() {
         writeLock.lock();
+        publishLock.lock();
         try {
             if (closed) {
                 return;
@@ -690,6 +934,7 @@ final class TenantIndex implements AutoCloseable {
                 throw new MemoryStoreException("could not close Lucene index " + label + ": " + first.getMessage(), first);
             }
         } finally {
+            publishLock.unlock();
             writeLock.unlock();
         }
     }
