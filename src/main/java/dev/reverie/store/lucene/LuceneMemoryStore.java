@@ -627,6 +627,7 @@ public final class LuceneMemoryStore implements MemoryStore {
                 LuceneDocuments.scopeKey(scope))));
         leases.keySet().removeIf(k -> k.get(0).equals(scope));
         dev.reverie.internal.DecodedRecords.forget(scope);
+        DecodedDocs.clear(); // the hits decoded by segment and document: nothing of the user may linger
     }
 
     // ---------------------------------------------------------------- leases
@@ -1214,6 +1215,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        DecodedDocs.clear(); // a closed store's records are not kept in memory
         if (committer != null) {
             committer.shutdown();
             try {
@@ -1357,7 +1359,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         @SuppressWarnings("unchecked")
         T[] items = (T[]) new Object[n];
         for (int i : order) {
-            items[i] = decoder.decode(fields, hits.get(i).doc);
+            items[i] = DecodedDocs.read(s, hits.get(i).doc, decoder, fields);
         }
         return java.util.Arrays.asList(items);
     }
