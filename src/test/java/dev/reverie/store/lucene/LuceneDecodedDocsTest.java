@@ -1,15 +1,8 @@
 package dev.reverie.store.lucene;
 
-import dev.reverie.Cardinality;
-import dev.reverie.MemoryKind;
 import dev.reverie.Observation;
 import dev.reverie.ObservationStatus;
-import dev.reverie.Outcome;
-import dev.reverie.Polarity;
-import dev.reverie.Provenance;
 import dev.reverie.Scope;
-import dev.reverie.Source;
-import dev.reverie.Trust;
 import dev.reverie.spi.Scored;
 import dev.reverie.spi.WriteBatch;
 import org.junit.jupiter.api.AfterEach;
@@ -34,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LuceneDecodedDocsTest {
 
     private static final Instant T0 = Instant.parse("2026-03-01T09:00:00Z");
-    private static final Scope ANA = Scope.of("clinic", "desk", "ana");
+    private static final Scope ANA = LuceneRefreshOnReadTest.ANA;
     private static final EnumSet<ObservationStatus> ANY = EnumSet.allOf(ObservationStatus.class);
 
     @TempDir
@@ -53,10 +46,7 @@ class LuceneDecodedDocsTest {
     }
 
     private static Observation observation(String id, String text) {
-        Provenance provenance = new Provenance(Source.USER, "s1", "t-" + id, T0, Outcome.UNKNOWN, Trust.FIRST_PARTY);
-        return new Observation(id, ANA, MemoryKind.FACT, text, "user.fact." + id, text.toLowerCase(),
-                Cardinality.MULTI, Polarity.POSITIVE, 0.8, T0, "s1", provenance, List.of("t-" + id), 1,
-                ObservationStatus.PENDING, null, null);
+        return LuceneRefreshOnReadTest.observation(id, text);
     }
 
     private List<Observation> search(String text) {

@@ -49,7 +49,7 @@ class LuceneRefreshOnReadTest {
 
     private static final Instant T0 = Instant.parse("2026-03-01T09:00:00Z");
     private static final String TENANT = "clinic";
-    private static final Scope ANA = Scope.of(TENANT, "desk", "ana");
+    static final Scope ANA = Scope.of(TENANT, "desk", "ana");
 
     @TempDir
     Path dir;
@@ -66,7 +66,8 @@ class LuceneRefreshOnReadTest {
         store.close();
     }
 
-    private static Observation observation(String id, String text) {
+    /** A pending fact of {@code ANA} observed at {@code T0} (also used by {@code LuceneDecodedDocsTest}). */
+    static Observation observation(String id, String text) {
         Provenance provenance = new Provenance(Source.USER, "s1", "t-" + id, T0, Outcome.UNKNOWN, Trust.FIRST_PARTY);
         return new Observation(id, ANA, MemoryKind.FACT, text, "user.fact." + id, text.toLowerCase(),
                 Cardinality.MULTI, Polarity.POSITIVE, 0.8, T0, "s1", provenance, List.of("t-" + id), 1,
