@@ -788,8 +788,8 @@ public final class DreamCycle {
          * How many end users a {@link #runAll} computes at once, on threads of its own that live as long
          * as the run (default: the processors, at most {@value #MAX_DEFAULT_THREADS}; 1 computes them on
          * the calling thread). Results do not depend on it: each user's cycle reads and computes only
-         * that user. With more than one thread, the joint write of a step's users runs on the pool while
-         * the next step's users are computed; taking leases, the one-by-one fallback writes and every
+         * that user. With more than one thread, the joint write of a step's users runs on one more thread
+         * of the run (a writer) while the next step's users are computed; taking leases, the one-by-one fallback writes and every
          * listener call stay on the calling thread, in the users' order. {@link #run} and
          * {@link #consolidate} always use the calling thread.
          */

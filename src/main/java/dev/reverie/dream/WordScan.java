@@ -57,29 +57,31 @@ final class WordScan {
     }
 
     /**
-     * The maximal runs of word characters of {@code s}, as [start, end) pairs in one array: the
-     * stretches between two {@code \b}. An expression {@code \b(w1|w2)\b} whose alternatives are made
-     * of word characters matches exactly a run equal to one of them.
+     * The words of {@code s} as {@code \b} delimits them, as [start, end) pairs in one array, by
+     * start: each starts where a word character follows a non-word one (or the text's start) and ends
+     * at the next non-word character. An expression {@code \b(w1|w2)\b} whose alternatives are made of
+     * letters matches exactly such a word equal to one of them. Usually the words are the maximal runs
+     * of word characters; a combining mark outside the basic plane after a letter is the exception
+     * ({@code \b} counts it as part of the word seen from the right, not from the left), so a word may
+     * start inside a run, and the two overlap.
      */
     static int[] runs(String s) {
         int[] out = new int[16];
         int n = 0;
-        int i = 0;
         int len = s.length();
-        while (i < len) {
-            if (!wordAt(s, i)) {
-                i += Character.charCount(s.codePointAt(i));
+        for (int i = 0; i < len; i += Character.charCount(s.codePointAt(i))) {
+            if (!wordAt(s, i) || wordBefore(s, i)) {
                 continue;
             }
-            int start = i;
-            while (i < len && wordAt(s, i)) {
-                i += Character.charCount(s.codePointAt(i));
+            int end = i;
+            while (end < len && wordAt(s, end)) {
+                end += Character.charCount(s.codePointAt(end));
             }
             if (n + 2 > out.length) {
                 out = java.util.Arrays.copyOf(out, out.length * 2);
             }
-            out[n++] = start;
             out[n++] = i;
+            out[n++] = end;
         }
         return java.util.Arrays.copyOf(out, n);
     }
@@ -154,9 +156,13 @@ final class WordScan {
                 return true;
             }
             Set<String> seconds = pairs.get(run);
-            if (seconds != null && k + 2 < r.length && r[k + 2] == r[k + 1] + 1 && s.charAt(r[k + 1]) == ' '
-                    && seconds.contains(s.substring(r[k + 2], r[k + 3]))) {
-                return true;
+            if (seconds != null && r[k + 1] < s.length() && s.charAt(r[k + 1]) == ' ') {
+                int next = r[k + 1] + 1;
+                for (int j = k + 2; j < r.length && r[j] <= next; j += 2) {
+                    if (r[j] == next && seconds.contains(s.substring(r[j], r[j + 1]))) {
+                        return true;
+                    }
+                }
             }
         }
         return false;

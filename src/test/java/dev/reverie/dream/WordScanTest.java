@@ -54,7 +54,7 @@ class WordScanTest {
     private static final List<String> PIECES = pieces();
     private static final String[] SEPARATORS = {" ", " ", " ", "  ", "\t", "\n", "\r", "\f", "\u000B", "", "", "'",
         "’", "-", "_", ".", "!", "?", "...", "?!", ",", ", ", ": ", ";", "(", "\"", "“", "\u00A0", "\u2003", "\u0301",
-        "\u200B", "2", "é"};
+        "\u200B", "2", "é", "\uD834\uDD67", "\uD834\uDD67 "};
 
     @Test
     void every_scan_answers_as_the_expression_it_replaces() {
@@ -105,6 +105,10 @@ class WordScanTest {
         // a combining mark after a letter belongs to the word before it
         assertThat(WordScan.anyRun("cafe\u0301d", PAST_WORDS, "ed", 5)).isFalse();
         assertThat(PAST.matcher("cafe\u0301d").find()).isFalse();
+        // a combining mark outside the basic plane after a letter: \b sees a word start after it
+        assertThat(WordScan.anyRun("a\uD834\uDD67went", PAST_WORDS, "ed", 5)).isTrue();
+        assertThat(PAST.matcher("a\uD834\uDD67went").find()).isTrue();
+        assertThat(WordScan.anyDateWord("a\uD834\uDD67today", TEMPORAL_WORDS, TEMPORAL_PAIRS)).isTrue();
     }
 
     private static List<String> all(Pattern p, String s) {

@@ -374,6 +374,19 @@ public abstract class MemoryStoreContract {
         assertThat(store.observations(ALICE, ObservationFilter.all().withStatuses(ObservationStatus.DISCARDED)))
                 .extracting(Observation::id).containsExactlyInAnyOrder(mine.get(49).id(), mine.get(99).id(),
                         mine.get(149).id());
+
+        // one unbroken run longer than two of any grouping of 64
+        List<Observation> more = new java.util.ArrayList<>();
+        WriteBatch judged = WriteBatch.of(BOB);
+        for (int i = 0; i < 130; i++) {
+            more.add(observation(BOB, "more notes " + i, i));
+        }
+        put(BOB, more.toArray());
+        more.forEach(o -> judged.setStatus(o.id(), ObservationStatus.CONSOLIDATED, later));
+        store.write(judged);
+        assertThat(store.observations(BOB, ObservationFilter.all().withStatuses(ObservationStatus.CONSOLIDATED)))
+                .hasSize(130).allSatisfy(o -> assertThat(o.consolidatedAt()).isEqualTo(later));
+        assertThat(store.observation(BOB, bobs.id())).contains(bobs);
     }
 
     @Test

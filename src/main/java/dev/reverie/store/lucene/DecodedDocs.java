@@ -20,14 +20,22 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * <p>A direct-mapped table of {@value #SLOTS} slots keyed by the segment core's cache key (by
  * identity), the document within the segment and the decoder (by identity: a record type read by
  * one decoder). A slot is overwritten by the next key that maps to it; so at most {@value #SLOTS}
- * decoded records are held, whatever the number of end users or segments. Only for decoders of
- * immutable records. {@link #clear} empties it (a scope's erasure, a store's close), so an erased
- * user's records do not linger. Thread-safe, lock-free.
+ * decoded records are held, whatever the number of end users or segments: with 384-dimension
+ * vectors in the memories, about 20–30 MiB at most. Only for decoders of immutable records (a
+ * decoder is a method reference; a JVM that made a new one per call would only miss the table).
+ * {@link #clear} empties it (a scope's erasure, a store's close), and a segment's records are dropped
+ * when the segment closes (a merge, or the purge after an erasure), so a read that was decoding an
+ * erased user's hits while the table was cleared cannot leave them behind for long. One table for
+ * the JVM, like {@code DecodedRecords}: a store's erasure or close empties it for every store (a few
+ * misses). Thread-safe, lock-free.
  */
 final class DecodedDocs {
     static final int SLOTS = 1 << 13;
 
     private static final AtomicReferenceArray<Entry> TABLE = new AtomicReferenceArray<>(SLOTS);
+    /** The open segment cores with records in the table, each with a listener that drops them when it closes. */
+    private static final java.util.concurrent.ConcurrentHashMap<Object, Boolean> CORES =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     private record Entry(Object core, int doc, Object decoder, Object value) {
     }
@@ -56,8 +64,23 @@ final class DecodedDocs {
             return (T) e.value;
         }
         T value = decoder.decode(fields, doc);
+        if (CORES.putIfAbsent(core, Boolean.TRUE) == null) {
+            // the searcher holds the segment open, so the listener runs after this insert
+            helper.addClosedListener(DecodedDocs::forgetCore);
+        }
         TABLE.setOpaque(slot, new Entry(core, local, decoder, value));
         return value;
+    }
+
+    /** Drops the records of a segment that closed (merged away, or purged by an erasure). */
+    private static void forgetCore(IndexReader.CacheKey core) {
+        CORES.remove(core);
+        for (int i = 0; i < SLOTS; i++) {
+            Entry e = TABLE.get(i);
+            if (e != null && e.core == core) {
+                TABLE.compareAndSet(i, e, null);
+            }
+        }
     }
 
     /** Forgets every decoded record. */

@@ -111,7 +111,8 @@ import java.util.stream.Stream;
  * returns: an acknowledged write survives {@code kill -9} and power loss, and is visible to every read
  * that starts afterwards. Writes do not refresh the searcher: the first read after a write does (so a
  * burst of writes without reads flushes no segment per write, and that read pays one refresh; it may
- * wait for the write group in progress, never for a background commit). Concurrent writers of a tenant are
+ * wait for the write group in progress, and for a background commit's flush, which shares
+ * {@code IndexWriter}'s flush lock; it runs on a thread of its own, so an interrupted reader cannot fail the index). Concurrent writers of a tenant are
  * group-committed: the first to arrive applies every queued batch, appends all their entries and
  * fsyncs once; a batch that fails fails only its own caller. A background task commits each index
  * every second (the commit's user data records the log generation it holds, and older log files are

@@ -797,18 +797,57 @@ final class TenantIndex implements AutoCloseable {
         if (published == written) {
             return;
         }
-        boolean interrupted = Thread.interrupted(); // see restoreInterrupt: a refresh writes segment files
         publishLock.lock();
         try {
             checkUsable();
             if (published != written) {
-                publish();
+                publishUninterruptibly();
             }
         } finally {
             publishLock.unlock();
+        }
+    }
+
+    /**
+     * Runs {@link #publish} on {@link #REFRESHER} and waits for it (under {@link #publishLock}, held by
+     * this thread): a refresh flushes segment files through NIO channels, which close themselves when
+     * their thread is interrupted, and a failed refresh fails the index. A read is cancelled far more
+     * often than a write (a host's request timeout), so the read that finds the searcher stale never
+     * refreshes on its own thread; an interrupt meanwhile is kept for the caller.
+     */
+    private void publishUninterruptibly() {
+        java.util.concurrent.Future<?> refresh = REFRESHER.submit(this::publish);
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    refresh.get();
+                    return;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (java.util.concurrent.ExecutionException e) {
+                    if (e.getCause() instanceof RuntimeException r) {
+                        throw r;
+                    }
+                    if (e.getCause() instanceof Error err) {
+                        throw err;
+                    }
+                    throw new MemoryStoreException("could not refresh Lucene index " + label + ": " + e.getCause(),
+                            e.getCause());
+                }
+            }
+        } finally {
             restoreInterrupt(interrupted);
         }
     }
+
+    /** The threads that refresh for reads: daemons, never interrupted by a caller. */
+    private static final java.util.concurrent.ExecutorService REFRESHER =
+            java.util.concurrent.Executors.newCachedThreadPool(task -> {
+                Thread t = new Thread(task, "reverie-lucene-refresh");
+                t.setDaemon(true);
+                return t;
+            });
 
     /** Opens a searcher that sees every write applied so far and publishes it; under {@link #publishLock}. */
     private void publish() {

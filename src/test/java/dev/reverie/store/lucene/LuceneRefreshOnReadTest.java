@@ -98,6 +98,26 @@ class LuceneRefreshOnReadTest {
     }
 
     @Test
+    void a_read_on_an_interrupted_thread_refreshes_without_harm_and_keeps_the_interrupt() {
+        store.write(WriteBatch.of(ANA).put(observation("o1", "likes green tea")));
+        long before = store.refreshes(TENANT);
+
+        Thread.currentThread().interrupt(); // a host cancelled the request that reads
+        try {
+            assertThat(store.observations(ANA, ObservationFilter.all())).extracting(Observation::id)
+                    .containsExactly("o1");
+            assertThat(Thread.currentThread().isInterrupted()).as("the caller's interrupt is kept").isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+        assertThat(store.refreshes(TENANT)).isEqualTo(before + 1);
+        // the refresh's files were written off the interrupted thread: the index still works
+        store.write(WriteBatch.of(ANA).put(observation("o2", "likes black coffee")));
+        assertThat(store.observations(ANA, ObservationFilter.all())).extracting(Observation::id)
+                .containsExactlyInAnyOrder("o1", "o2");
+    }
+
+    @Test
     void a_write_is_visible_to_a_read_another_thread_starts_after_it_returns() throws Exception {
         int writes = 200;
         BlockingQueue<Integer> acknowledged = new LinkedBlockingQueue<>();
