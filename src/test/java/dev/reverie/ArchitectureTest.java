@@ -77,7 +77,7 @@ class ArchitectureTest {
                     "MemoryStoreProvider", "MemoryStores", "ReferenceValidator", "Scored", "SessionSummary",
                     "SessionTurn", "Subjects", "Summarizer", "TokenCounter", "TurnInput", "TurnRange", "WriteBatch"),
             EXTRACT, Set.of("LlmExtractor", "RuleBasedExtractor"),
-            INTERNAL, Set.of("Checks", "DecodedRecords", "GroupCommit", "Ids", "Jdbc", "Json", "NearestVectors",
+            INTERNAL, Set.of("Await", "Checks", "DecodedRecords", "GroupCommit", "Ids", "Jdbc", "Json", "NearestVectors",
                     "Resources", "ScopeLocks", "TenantNames", "Terms", "Vectors"),
             "dev.reverie.store.sqlite", Set.of("SqliteMemoryStore", "SqliteStoreProvider"),
             "dev.reverie.store.lucene", Set.of("LuceneMemoryStore", "LuceneStoreProvider"),

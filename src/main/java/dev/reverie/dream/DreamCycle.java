@@ -334,7 +334,7 @@ public final class DreamCycle {
             running.add(pool.submit(() -> stage(user, recorded)));
         }
         List<Throwable> outcomes = new ArrayList<>();
-        running.forEach(f -> outcomes.add(awaitUninterruptibly(f)));
+        running.forEach(f -> outcomes.add(dev.reverie.internal.Await.uninterruptibly(f)));
         if (write != null) {
             settle(writing, write, night);
         }
@@ -347,27 +347,6 @@ public final class DreamCycle {
             throw e;
         } else if (thrown instanceof Error e) {
             throw e;
-        }
-    }
-
-    /** Waits for a user's cycle or a joint write of the run (a bounded wait; an interrupt stops the run between users). */
-    private static Throwable awaitUninterruptibly(Future<?> future) {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    future.get();
-                    return null;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (java.util.concurrent.ExecutionException e) {
-                    return e.getCause();
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 
@@ -483,7 +462,7 @@ public final class DreamCycle {
      */
     private void settle(List<StagedCycle> users, Future<Boolean> write, Night night) {
         try {
-            Throwable failure = awaitUninterruptibly(write);
+            Throwable failure = dev.reverie.internal.Await.uninterruptibly(write);
             if (failure instanceof StoreClosedException e) {
                 throw e;
             } else if (failure instanceof Error e) {

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 
 /**
@@ -86,29 +85,18 @@ final class SyncOnceDirectory extends FilterDirectory {
         } catch (IOException e) {
             failure = e;
         }
-        boolean interrupted = false;
         for (CompletableFuture<Void> f : others) {
-            while (true) {
-                try {
-                    f.get();
-                    break;
-                } catch (InterruptedException e) {
-                    // the fsync runs on regardless: wait for it, then restore the flag
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    Throwable cause = e.getCause() instanceof UncheckedIOException u ? u.getCause() : e.getCause();
-                    IOException io = cause instanceof IOException x ? x : new IOException("fsync failed: " + cause, cause);
-                    if (failure == null) {
-                        failure = io;
-                    } else {
-                        failure.addSuppressed(io);
-                    }
-                    break;
+            // the fsync runs on regardless of an interrupt: wait for it (the flag is set again after)
+            Throwable thrown = dev.reverie.internal.Await.uninterruptibly(f);
+            if (thrown != null) {
+                Throwable cause = thrown instanceof UncheckedIOException u ? u.getCause() : thrown;
+                IOException io = cause instanceof IOException x ? x : new IOException("fsync failed: " + cause, cause);
+                if (failure == null) {
+                    failure = io;
+                } else {
+                    failure.addSuppressed(io);
                 }
             }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
         }
         if (failure != null) {
             throw failure;

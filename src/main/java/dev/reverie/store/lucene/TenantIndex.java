@@ -816,28 +816,15 @@ final class TenantIndex implements AutoCloseable {
      * refreshes on its own thread; an interrupt meanwhile is kept for the caller.
      */
     private void publishUninterruptibly() {
-        java.util.concurrent.Future<?> refresh = REFRESHER.submit(this::publish);
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    refresh.get();
-                    return;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                } catch (java.util.concurrent.ExecutionException e) {
-                    if (e.getCause() instanceof RuntimeException r) {
-                        throw r;
-                    }
-                    if (e.getCause() instanceof Error err) {
-                        throw err;
-                    }
-                    throw new MemoryStoreException("could not refresh Lucene index " + label + ": " + e.getCause(),
-                            e.getCause());
-                }
-            }
-        } finally {
-            restoreInterrupt(interrupted);
+        Throwable failed = dev.reverie.internal.Await.uninterruptibly(REFRESHER.submit(this::publish));
+        if (failed instanceof RuntimeException r) {
+            throw r;
+        }
+        if (failed instanceof Error err) {
+            throw err;
+        }
+        if (failed != null) {
+            throw new MemoryStoreException("could not refresh Lucene index " + label + ": " + failed, failed);
         }
     }
 
