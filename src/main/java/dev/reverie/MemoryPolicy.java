@@ -55,6 +55,7 @@ public final class MemoryPolicy {
     private final int neighbourAnchors;
     private final double neighbourMinRelevance;
     private final double neighbourDiscount;
+    private final double dateMatchBoost;
 
     private MemoryPolicy(Builder b) {
         relevanceWeight = b.relevanceWeight;
@@ -95,6 +96,7 @@ public final class MemoryPolicy {
         neighbourAnchors = b.neighbourAnchors;
         neighbourMinRelevance = b.neighbourMinRelevance;
         neighbourDiscount = b.neighbourDiscount;
+        dateMatchBoost = b.dateMatchBoost;
     }
 
     /** The defaults: DESIGN §5–§10's values, with the retrieval ones tuned on LoCoMo (docs/benchmarks.md). */
@@ -211,6 +213,12 @@ public final class MemoryPolicy {
     public double neighbourMinRelevance() { return neighbourMinRelevance; }
     /** A neighbour's score as a share of its anchor turn's (default 0.9). */
     public double neighbourDiscount() { return neighbourDiscount; }
+    /**
+     * How much more a candidate said on a day or in a month the query names ("on 3 June, 2023",
+     * "in March") scores: {@code 1 + boost} times as much (default 0.5; 0 turns it off, at most 4).
+     * Days are UTC days, as the context dates its turns.
+     */
+    public double dateMatchBoost() { return dateMatchBoost; }
 
     /** Decay half-life for a kind (default 30 days; SKILL and FACT 90 days; EVENT 180 days). */
     public Duration halfLife(MemoryKind kind) {
@@ -271,6 +279,7 @@ public final class MemoryPolicy {
         private int neighbourAnchors = 5;
         private double neighbourMinRelevance = 0.5;
         private double neighbourDiscount = 0.9;
+        private double dateMatchBoost = 0.5;
 
         private Builder() {
             for (MemoryKind kind : MemoryKind.values()) {
@@ -325,6 +334,7 @@ public final class MemoryPolicy {
             neighbourAnchors = p.neighbourAnchors;
             neighbourMinRelevance = p.neighbourMinRelevance;
             neighbourDiscount = p.neighbourDiscount;
+            dateMatchBoost = p.dateMatchBoost;
         }
 
         /** Sets the three score weights; they must each be in [0, 1] and sum to 1. */
@@ -387,6 +397,7 @@ public final class MemoryPolicy {
         public Builder neighbourAnchors(int v) { neighbourAnchors = Checks.nonNegative("neighbourAnchors", v); return this; }
         public Builder neighbourMinRelevance(double v) { neighbourMinRelevance = Checks.between("neighbourMinRelevance", v, 0, 1); return this; }
         public Builder neighbourDiscount(double v) { neighbourDiscount = Checks.between("neighbourDiscount", v, 0, 1); return this; }
+        public Builder dateMatchBoost(double v) { dateMatchBoost = Checks.between("dateMatchBoost", v, 0, 4); return this; }
         public Builder longSessionTurns(int v) { longSessionTurns = Checks.positive("longSessionTurns", v); return this; }
 
         /**

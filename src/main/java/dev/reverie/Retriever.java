@@ -97,7 +97,8 @@ final class Retriever {
                         currentSessionFromSeq, retainedFrom));
             }
         }
-        List<ScoredCandidate> scored = score(fuse(List.of(lexical, vector)), now);
+        List<QueryDates.Span> dates = policy.dateMatchBoost() > 0 ? QueryDates.of(query) : List.of();
+        List<ScoredCandidate> scored = score(fuse(List.of(lexical, vector)), now, dates);
         if (turns && policy.neighbourTurns() > 0) {
             scored = withNeighbours(scope, scored, currentSession, currentSessionFromSeq, retainedFrom);
         }
@@ -283,6 +284,16 @@ final class Retriever {
     }
 
     List<ScoredCandidate> score(List<Map.Entry<Candidate, Double>> relevance, Instant now) {
+        return score(relevance, now, List.of());
+    }
+
+    /**
+     * As {@link #score(List, Instant)}, with the candidates said on a day or in a month of {@code dates}
+     * (the dates the query names) scoring {@code 1 + dateMatchBoost} times as high.
+     */
+    List<ScoredCandidate> score(List<Map.Entry<Candidate, Double>> relevance, Instant now,
+                                List<QueryDates.Span> dates) {
+        double dateBoost = policy.dateMatchBoost();
         List<ScoredCandidate> out = new ArrayList<>(relevance.size());
         double halfLifeMs = policy.recencyHalfLife().toMillis();
         for (Map.Entry<Candidate, Double> e : relevance) {
@@ -291,6 +302,7 @@ final class Retriever {
             if (rel <= 0) {
                 continue;
             }
+
             long ageMs = Math.max(0, Duration.between(c.lastSeen(), now).toMillis());
             double recency = Math.pow(0.5, ageMs / halfLifeMs);
             double trust = 1.0;
@@ -302,6 +314,9 @@ final class Retriever {
             }
             double s = (policy.relevanceWeight() * rel + policy.importanceWeight() * c.importance() / 100.0
                     + policy.recencyWeight() * recency) * trust;
+            if (!dates.isEmpty() && QueryDates.covers(dates, c.provenance().observedAt())) {
+                s *= 1 + dateBoost;
+            }
             out.add(new ScoredCandidate(c, s, rel, recency, trust));
         }
         out.sort(Comparator.comparingDouble(ScoredCandidate::score).reversed()
