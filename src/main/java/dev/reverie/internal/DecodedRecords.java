@@ -41,13 +41,37 @@ public final class DecodedRecords {
     }
 
     /**
-     * The slot of a JSON text: {@link Terms#hash64}, which runs four FNV-1a lanes side by side (a
-     * single chain over each ~1 KiB hit was 40 % of {@link #read}'s time on LoCoMo; the lanes are
-     * ~2.5 times as fast). Only the slot depends on it: a hit is still confirmed by comparing the JSON.
+     * The slot of a JSON text, from a sample of it: its length, its first {@value #EDGE} and last
+     * {@value #EDGE} characters (a memory's or observation's id, a turn's scope, session and time)
+     * and {@value #SAMPLES} characters spread over the rest (the text). Hashing every character of
+     * each ~1 KiB hit was most of {@link #read}'s time when the record was found; only the slot
+     * depends on the sample, since a hit is still confirmed by comparing the whole JSON. Two versions
+     * of one record that differ only between sampled characters share a slot, so the newer replaces
+     * the older.
      */
     static int slot(String json) {
-        return (int) (Terms.hash64(json) & (SLOTS - 1));
+        int n = json.length();
+        long h = 0xCBF2_9CE4_8422_2325L ^ n;
+        int head = Math.min(n, EDGE);
+        for (int i = 0; i < head; i++) {
+            h = (h ^ json.charAt(i)) * 0x1000_0000_01B3L;
+        }
+        int tail = Math.max(head, n - EDGE);
+        int step = Math.max(1, (tail - head) / SAMPLES);
+        for (int i = head; i < tail; i += step) {
+            h = (h ^ json.charAt(i)) * 0x1000_0000_01B3L;
+        }
+        for (int i = tail; i < n; i++) {
+            h = (h ^ json.charAt(i)) * 0x1000_0000_01B3L;
+        }
+        h ^= h >>> 33;
+        h *= 0xFF51_AFD7_ED55_8CCDL;
+        h ^= h >>> 33;
+        return (int) (h & (SLOTS - 1));
     }
+
+    private static final int EDGE = 48;
+    private static final int SAMPLES = 64;
 
     /** Drops every remembered record of {@code scope} (its erasure). */
     public static void forget(dev.reverie.Scope scope) {

@@ -95,7 +95,7 @@ class HotPathCachesTest {
     }
 
     @Test
-    void decoded_record_slots_spread_like_random_ones_and_every_char_moves_the_slot() {
+    void decoded_record_slots_spread_like_random_ones_and_every_char_of_a_short_record_moves_the_slot() {
         // 4,096 texts shaped like stored records, differing in a few chars of id and text
         java.util.Set<Integer> slots = new java.util.HashSet<>();
         String base = "{\"id\":\"%08d\",\"scope\":{\"tenantId\":\"clinic-1\"},\"text\":\"%s\",\"at\":\"2026-01-01\"}";
@@ -104,7 +104,7 @@ class HotPathCachesTest {
         }
         // uniform slots would fill 1 - 1/e = 63 % of the table
         assertThat(slots.size()).isGreaterThan(DecodedRecords.SLOTS * 58 / 100);
-        // a change of one char at any position, in any of the four lanes, reaches the slot
+        // a record this short is hashed whole: a change of one char at any position reaches the slot
         String text = base.formatted(42, "the same words");
         int moved = 0;
         for (int i = 0; i < text.length(); i++) {
@@ -113,5 +113,31 @@ class HotPathCachesTest {
             moved += DecodedRecords.slot(new String(chars)) != DecodedRecords.slot(text) ? 1 : 0;
         }
         assertThat(moved).isGreaterThan(text.length() * 95 / 100);
+    }
+
+    @Test
+    void long_records_spread_by_their_sample_and_their_ids_and_times_move_the_slot() {
+        // 4,096 records of ~1 KiB: one user's scope, ids and times differ, texts of one length differ
+        String filler = "x".repeat(900);
+        java.util.Set<Integer> slots = new java.util.HashSet<>();
+        String base = "{\"id\":\"m-%08d\",\"scope\":{\"tenantId\":\"clinic-1\"},\"text\":\"%s\",\"at\":\"%s\"}";
+        for (int i = 0; i < DecodedRecords.SLOTS; i++) {
+            String text = (Integer.toString(i * 7919 % 10_007, 36) + filler).substring(0, 900);
+            slots.add(DecodedRecords.slot(base.formatted(i, text, "2026-01-01T00:00:00Z")));
+        }
+        assertThat(slots.size()).isGreaterThan(DecodedRecords.SLOTS * 58 / 100);
+        // the same text under another id, or said at another time, takes another slot
+        String text = "the same words ".repeat(60);
+        String one = base.formatted(1, text, "2026-01-01T00:00:00Z");
+        int movedById = 0;
+        int movedByTime = 0;
+        for (int i = 2; i < 202; i++) {
+            movedById += DecodedRecords.slot(base.formatted(i, text, "2026-01-01T00:00:00Z")) != DecodedRecords.slot(one)
+                    ? 1 : 0;
+            movedByTime += DecodedRecords.slot(base.formatted(1, text, "2026-01-01T00:%02d:%02dZ".formatted(i / 60, i % 60)))
+                    != DecodedRecords.slot(one) ? 1 : 0;
+        }
+        assertThat(movedById).isGreaterThan(190);
+        assertThat(movedByTime).isGreaterThan(190);
     }
 }
