@@ -97,7 +97,7 @@ final class Retriever {
                         currentSessionFromSeq, retainedFrom));
             }
         }
-        List<QueryDates.Span> dates = policy.dateMatchBoost() > 0 ? QueryDates.of(query) : List.of();
+        List<QueryDates.When> dates = policy.dateMatchBoost() > 0 ? QueryDates.of(query, now) : List.of();
         List<ScoredCandidate> scored = score(fuse(List.of(lexical, vector)), now, dates);
         if (turns && policy.neighbourTurns() > 0) {
             scored = withNeighbours(scope, scored, currentSession, currentSessionFromSeq, retainedFrom);
@@ -292,7 +292,7 @@ final class Retriever {
      * (the dates the query names) scoring {@code 1 + dateMatchBoost} times as high.
      */
     List<ScoredCandidate> score(List<Map.Entry<Candidate, Double>> relevance, Instant now,
-                                List<QueryDates.Span> dates) {
+                                List<QueryDates.When> dates) {
         double dateBoost = policy.dateMatchBoost();
         List<ScoredCandidate> out = new ArrayList<>(relevance.size());
         double halfLifeMs = policy.recencyHalfLife().toMillis();

@@ -13,6 +13,43 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The calendar dates a query names, in the forms people write them. */
 class QueryDatesTest {
 
+    /** A Wednesday. */
+    static final Instant NOW = Instant.parse("2024-03-13T15:30:00Z");
+
+    static QueryDates.When days(String first, int count) {
+        Instant from = Instant.parse(first + "T00:00:00Z");
+        return new QueryDates.Between(from, from.plus(java.time.Duration.ofDays(count)));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "what did I tell you yesterday?|2024-03-12|1",
+        "O que eu disse ontem?|2024-03-12|1",
+        "and the day before yesterday|2024-03-11|1",
+        "anything new today|2024-03-13|1",
+        "the dentist I mentioned three days ago|2024-03-09|3",
+        "what I said 10 days ago|2024-03-02|3",
+        "o que falei há 2 dias|2024-03-10|3",
+        "a week ago I said something|2024-02-28|14",
+        "what did we plan last week|2024-02-28|14",
+        "o que combinamos na semana passada|2024-02-28|14",
+        "this week's plans|2024-03-06|8",
+        "in the past month|2024-02-11|32",
+        "what happened last year|2023-01-01|365",
+        "two years ago|2022-01-01|365"})
+    void names_a_span_relative_to_now(String query, String first, int count) {
+        assertThat(QueryDates.of(query, NOW)).containsExactly(days(first, count));
+    }
+
+    @Test
+    void names_calendar_months_relative_to_now() {
+        assertThat(QueryDates.of("what did I buy last month?", NOW)).containsExactly(new QueryDates.Span(2024, 2, 0));
+        assertThat(QueryDates.of("este m\u00eas", NOW)).containsExactly(new QueryDates.Span(2024, 3, 0));
+        assertThat(QueryDates.of("two months ago", NOW)).containsExactly(new QueryDates.Span(2024, 1, 0));
+        assertThat(QueryDates.of("On 3 June, 2023 and yesterday", NOW))
+                .containsExactly(new QueryDates.Span(2023, 6, 3), days("2024-03-12", 1));
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "What did she start, as mentioned on 3 June, 2023?|2023|6|3",
@@ -30,7 +67,7 @@ class QueryDatesTest {
         "O que aconteceu em maio?|0|5|0",
         "what happened in março de 2024|2024|3|0"})
     void names_one_date(String query, int year, int month, int day) {
-        assertThat(QueryDates.of(query)).containsExactly(new QueryDates.Span(year, month, day));
+        assertThat(QueryDates.of(query, NOW)).containsExactly(new QueryDates.Span(year, month, day));
     }
 
     @ParameterizedTest
@@ -39,20 +76,22 @@ class QueryDatesTest {
         "you may want to march on",
         "What did she say about the 2 dogs?",
         "I was born in 1990",
+        "the days ago were fine",
+        "a weekly plan for the month",
         "the meeting at 10:30",
         "the jazz band played",
         "What happened on 31 February 2023?",
         "call 2023-13-40 is not a date",
         ""})
     void names_no_date(String query) {
-        assertThat(QueryDates.of(query)).isEmpty();
+        assertThat(QueryDates.of(query, NOW)).isEmpty();
     }
 
     @Test
     void names_every_date_once_in_order() {
-        assertThat(QueryDates.of("Between May 3, 2023 and 7 July 2023, and again on May 3, 2023?"))
+        assertThat(QueryDates.of("Between May 3, 2023 and 7 July 2023, and again on May 3, 2023?", NOW))
                 .containsExactly(new QueryDates.Span(2023, 5, 3), new QueryDates.Span(2023, 7, 7));
-        assertThat(QueryDates.of(null)).isEmpty();
+        assertThat(QueryDates.of(null, NOW)).isEmpty();
     }
 
     @Test
