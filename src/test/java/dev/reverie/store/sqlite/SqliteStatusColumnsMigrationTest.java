@@ -71,13 +71,10 @@ class SqliteStatusColumnsMigrationTest {
             assertReadsBack(store, BOB, bob);
         }
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
-            assertThat(version(st)).isEqualTo(5);
+            assertThat(number(st, "SELECT MAX(version) FROM schema_version")).isEqualTo(5);
             // the column holds the JSON's own text of the instant, as a status write after the migration writes it
-            try (ResultSet rs = st.executeQuery("SELECT count(*) FROM observations WHERE consolidated_at IS NOT"
-                    + " json_extract(data, '$.consolidatedAt') OR status IS NOT json_extract(data, '$.status')")) {
-                assertThat(rs.next()).isTrue();
-                assertThat(rs.getInt(1)).isZero();
-            }
+            assertThat(number(st, "SELECT count(*) FROM observations WHERE consolidated_at IS NOT"
+                    + " json_extract(data, '$.consolidatedAt') OR status IS NOT json_extract(data, '$.status')")).isZero();
         }
     }
 
@@ -138,12 +135,9 @@ class SqliteStatusColumnsMigrationTest {
         }
         assertThat(dump(file)).isEqualTo(before);
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
-            assertThat(version(st)).isEqualTo(4);
-            try (ResultSet rs = st.executeQuery("SELECT count(*) FROM pragma_table_info('observations')"
-                    + " WHERE name = 'consolidated_at'")) {
-                assertThat(rs.next()).isTrue();
-                assertThat(rs.getInt(1)).isZero();
-            }
+            assertThat(number(st, "SELECT MAX(version) FROM schema_version")).isEqualTo(4);
+            assertThat(number(st, "SELECT count(*) FROM pragma_table_info('observations')"
+                    + " WHERE name = 'consolidated_at'")).isZero();
             // repaired, the file migrates
             st.execute("DELETE FROM observations WHERE id = 'o9'");
         }
@@ -233,8 +227,9 @@ class SqliteStatusColumnsMigrationTest {
         }
     }
 
-    private static int version(Statement st) throws SQLException {
-        try (ResultSet rs = st.executeQuery("SELECT MAX(version) FROM schema_version")) {
+    /** The one number a query gives. */
+    private static int number(Statement st, String sql) throws SQLException {
+        try (ResultSet rs = st.executeQuery(sql)) {
             assertThat(rs.next()).isTrue();
             return rs.getInt(1);
         }
