@@ -92,6 +92,15 @@ public final class Json {
         }
     }
 
+    /**
+     * The instant an ISO-8601 text (as Reverie writes instants, {@link java.time.Instant#toString()})
+     * denotes, exactly as a JSON record field holding that text reads back.
+     */
+    public static java.time.Instant instant(String text) {
+        java.time.Instant fast = IsoInstants.parse(text);
+        return fast != null ? fast : read(write(text), java.time.Instant.class);
+    }
+
     private static double[] toDoubles(float[] v) {
         double[] d = new double[v.length];
         for (int i = 0; i < v.length; i++) {

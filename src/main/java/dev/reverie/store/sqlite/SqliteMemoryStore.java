@@ -294,8 +294,9 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     /** Most observations one status statement changes: its SQL text has this many id parameters. */
     private static final int STATUS_CHUNK = 64;
-    private static final String SET_OBSERVATION_STATUSES = "UPDATE observations SET status = ?, data = json_set(data,"
-            + " '$.status', ?, '$.consolidatedAt', json(?)) WHERE agent = ? AND usr = ? AND id IN ("
+    /** Only the columns: the JSON record keeps its last full write ({@link ObservationRows}). */
+    private static final String SET_OBSERVATION_STATUSES = "UPDATE observations SET status = ?, consolidated_at = ?"
+            + " WHERE agent = ? AND usr = ? AND id IN ("
             + String.join(", ", java.util.Collections.nCopies(STATUS_CHUNK, "?")) + ")";
 
     /**
@@ -323,14 +324,13 @@ public final class SqliteMemoryStore implements MemoryStore {
      */
     private static void setObservationStatuses(Connection c, Scope s, List<WriteBatch.Op> run) throws SQLException {
         WriteBatch.SetObservationStatus first = (WriteBatch.SetObservationStatus) run.get(0);
-        Object[] args = new Object[5 + STATUS_CHUNK];
+        Object[] args = new Object[4 + STATUS_CHUNK];
         args[0] = first.status().name();
-        args[1] = first.status().name();
-        args[2] = Json.write(first.consolidatedAt());
-        args[3] = s.agentId();
-        args[4] = s.endUserId();
+        args[1] = ObservationRows.text(first.consolidatedAt());
+        args[2] = s.agentId();
+        args[3] = s.endUserId();
         for (int k = 0; k < STATUS_CHUNK; k++) {
-            args[5 + k] = ((WriteBatch.SetObservationStatus) run.get(Math.min(k, run.size() - 1))).id();
+            args[4 + k] = ((WriteBatch.SetObservationStatus) run.get(Math.min(k, run.size() - 1))).id();
         }
         update(c, SET_OBSERVATION_STATUSES, args);
     }
@@ -408,9 +408,8 @@ public final class SqliteMemoryStore implements MemoryStore {
         } else if (op instanceof WriteBatch.DeleteMemory d) {
             deleteRow(c, s, "memories", "memories_fts", d.id());
         } else if (op instanceof WriteBatch.SetObservationStatus u) {
-            update(c, "UPDATE observations SET status = ?, data = json_set(data, '$.status', ?, '$.consolidatedAt',"
-                    + " json(?)) WHERE agent = ? AND usr = ? AND id = ?", u.status().name(), u.status().name(),
-                    Json.write(u.consolidatedAt()), s.agentId(), s.endUserId(), u.id());
+            update(c, "UPDATE observations SET status = ?, consolidated_at = ? WHERE agent = ? AND usr = ? AND id = ?",
+                    u.status().name(), ObservationRows.text(u.consolidatedAt()), s.agentId(), s.endUserId(), u.id());
         } else if (op instanceof WriteBatch.SetMemoryStatus u) {
             update(c, "UPDATE memories SET status = ?, data = json_set(data, '$.status', ?, '$.supersededBy', json(?),"
                     + " '$.updatedAt', json(?)) WHERE agent = ? AND usr = ? AND id = ?", u.status().name(),
@@ -446,12 +445,14 @@ public final class SqliteMemoryStore implements MemoryStore {
     private void putObservation(Connection c, Scope s, Observation o) throws SQLException {
         Embedding e = o.embedding();
         upsert(c, "observations", "observations_fts", s, o.id(), o.text(),
-                "INSERT INTO observations (agent, usr, id, kind, status, session_id, observed_at, dim, embedding, data,"
-                        + " text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                "INSERT INTO observations (agent, usr, id, kind, status, consolidated_at, session_id, observed_at, dim,"
+                        + " embedding, data, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                         + " ON CONFLICT (agent, usr, id) DO UPDATE SET kind = excluded.kind, status = excluded.status,"
-                        + " session_id = excluded.session_id, observed_at = excluded.observed_at, dim = excluded.dim,"
+                        + " consolidated_at = excluded.consolidated_at, session_id = excluded.session_id,"
+                        + " observed_at = excluded.observed_at, dim = excluded.dim,"
                         + " embedding = excluded.embedding, data = excluded.data, text = excluded.text",
-                s.agentId(), s.endUserId(), o.id(), o.kind().name(), o.status().name(), o.sessionId(),
+                s.agentId(), s.endUserId(), o.id(), o.kind().name(), o.status().name(),
+                ObservationRows.text(o.consolidatedAt()), o.sessionId(),
                 o.observedAt().toEpochMilli(), e == null ? null : e.dimension(),
                 e == null ? null : Vectors.toBytes(e.toArray()), Json.write(o.withEmbedding(null)), o.text());
     }
@@ -678,15 +679,16 @@ public final class SqliteMemoryStore implements MemoryStore {
         Checks.notNull("scope", scope);
         Checks.notNull("id", id);
         return first(db(scope.tenantId()).query(
-                "SELECT data, embedding FROM observations WHERE agent = ? AND usr = ? AND id = ?",
-                Jdbc::observationRow, scope.agentId(), scope.endUserId(), id));
+                "SELECT " + ObservationRows.columns("") + " FROM observations WHERE agent = ? AND usr = ? AND id = ?",
+                ObservationRows::row, scope.agentId(), scope.endUserId(), id));
     }
 
     @Override
     public List<Observation> observations(Scope scope, ObservationFilter f) {
         Checks.notNull("scope", scope);
         Checks.notNull("filter", f);
-        StringBuilder sql = new StringBuilder("SELECT data, embedding FROM observations WHERE agent = ? AND usr = ?");
+        StringBuilder sql = new StringBuilder("SELECT " + ObservationRows.columns("")
+                + " FROM observations WHERE agent = ? AND usr = ?");
         List<Object> args = new ArrayList<>(List.of(scope.agentId(), scope.endUserId()));
         in(sql, args, "status", names(f.statuses()));
         in(sql, args, "kind", names(f.kinds()));
@@ -697,7 +699,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         sql.append(" ORDER BY observed_at, id LIMIT ? OFFSET ?");
         args.add(f.limit());
         args.add(f.offset());
-        return db(scope.tenantId()).query(sql.toString(), Jdbc::observationRow, args.toArray());
+        return db(scope.tenantId()).query(sql.toString(), ObservationRows::row, args.toArray());
     }
 
     @Override
@@ -809,27 +811,27 @@ public final class SqliteMemoryStore implements MemoryStore {
         }
         args.add(0, match);
         args.add(limit);
-        return db.query(rankedSearch("observations", "observations_fts",
-                        "o.data, o.embedding", filter.toString()),
-                rs -> new Scored<>(Jdbc.observationRow(rs), -rs.getDouble(3)), args.toArray());
+        return db.query(rankedSearch("observations", "observations_fts", ObservationRows.columns("o"),
+                        filter.toString()),
+                rs -> new Scored<>(ObservationRows.row(rs), -rs.getDouble(ObservationRows.COUNT + 1)), args.toArray());
     }
 
     @Override
     public List<Scored<Memory>> searchMemoriesByVector(Scope scope, float[] vector, Set<MemoryStatus> statuses,
                                                        int limit) {
-        return vectorSearch(scope, "memories", vector, names(statuses), limit, NO_FLOOR, Jdbc::memoryRow);
+        return vectorSearch(scope, "memories", vector, names(statuses), limit, NO_FLOOR, MEMORY_ROWS);
     }
 
     @Override
     public List<Scored<Memory>> searchMemoriesByVector(Scope scope, float[] vector, Set<MemoryStatus> statuses,
                                                        int limit, double minSimilarity) {
-        return vectorSearch(scope, "memories", vector, names(statuses), limit, floor(minSimilarity), Jdbc::memoryRow);
+        return vectorSearch(scope, "memories", vector, names(statuses), limit, floor(minSimilarity), MEMORY_ROWS);
     }
 
     @Override
     public List<Scored<Observation>> searchObservationsByVector(Scope scope, float[] vector,
                                                                 Set<ObservationStatus> statuses, int limit) {
-        return vectorSearch(scope, "observations", vector, names(statuses), limit, NO_FLOOR, Jdbc::observationRow);
+        return vectorSearch(scope, "observations", vector, names(statuses), limit, NO_FLOOR, OBSERVATION_ROWS);
     }
 
     @Override
@@ -837,11 +839,19 @@ public final class SqliteMemoryStore implements MemoryStore {
                                                                 Set<ObservationStatus> statuses, int limit,
                                                                 double minSimilarity) {
         return vectorSearch(scope, "observations", vector, names(statuses), limit, floor(minSimilarity),
-                Jdbc::observationRow);
+                OBSERVATION_ROWS);
     }
 
+    /** The columns a table's records are read from, how many, and how a row of them is decoded. */
+    private record RecordColumns<T>(String columns, int count, RowMapper<T> mapper) {
+    }
+
+    private static final RecordColumns<Memory> MEMORY_ROWS = new RecordColumns<>("data, embedding", 2, Jdbc::memoryRow);
+    private static final RecordColumns<Observation> OBSERVATION_ROWS =
+            new RecordColumns<>(ObservationRows.columns(""), ObservationRows.COUNT, ObservationRows::row);
+
     private <T> List<Scored<T>> vectorSearch(Scope scope, String table, float[] vector, List<String> statuses,
-                                             int limit, double floor, RowMapper<T> mapper) {
+                                             int limit, double floor, RecordColumns<T> rows) {
         Checks.notNull("scope", scope);
         Checks.notNull("vector", vector);
         Checks.positive("limit", limit);
@@ -859,8 +869,8 @@ public final class SqliteMemoryStore implements MemoryStore {
         return db(scope.tenantId()).read(c -> {
             List<NearestVectors.Hit<Long>> best = nearest(c, sql.toString(), args.toArray(), vector, limit, floor,
                     table, scope);
-            return fetchByRid(c, "SELECT data, embedding, rid FROM " + table + " WHERE rid IN ", 3, best,
-                    (rs, score) -> new Scored<>(mapper.map(rs), score));
+            return fetchByRid(c, "SELECT " + rows.columns() + ", rid FROM " + table + " WHERE rid IN ", rows.count() + 1,
+                    best, (rs, score) -> new Scored<>(rows.mapper().map(rs), score));
         });
     }
 

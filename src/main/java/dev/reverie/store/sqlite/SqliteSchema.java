@@ -91,7 +91,14 @@ final class SqliteSchema {
                     CREATE TABLE leases (
                       agent TEXT NOT NULL, usr TEXT NOT NULL, name TEXT NOT NULL,
                       holder TEXT NOT NULL, until INTEGER NOT NULL,
-                      PRIMARY KEY (agent, usr, name))"""));
+                      PRIMARY KEY (agent, usr, name))"""),
+            // 4 -> 5: an observation's status and consolidation time are authoritative in columns
+            // (ObservationRows), so judging one rewrites two columns, not its JSON; both are filled from
+            // the JSON, which until now was what every read returned
+            List.of(
+                    "ALTER TABLE observations ADD COLUMN consolidated_at TEXT",
+                    "UPDATE observations SET status = json_extract(data, '$.status'),"
+                            + " consolidated_at = json_extract(data, '$.consolidatedAt')"));
 
     /**
      * Indexes every file has, created when it is opened if missing. They change no table, so they are

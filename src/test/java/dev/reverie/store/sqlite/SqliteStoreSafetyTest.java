@@ -54,6 +54,7 @@ class SqliteStoreSafetyTest extends StoreSafetyContract {
             st.execute("DROP TABLE archive_fts");
             st.execute("DROP INDEX archive_by_time");
             st.execute("DROP INDEX observations_by_status");
+            st.execute("ALTER TABLE observations DROP COLUMN consolidated_at");
             for (String column : new String[] {"text", "at", "dim", "embedding"}) {
                 st.execute("ALTER TABLE archive_turns DROP COLUMN " + column);
             }
