@@ -18,7 +18,10 @@ import java.util.concurrent.CountDownLatch;
  * assistant turns for random end users of one tenant, first from one thread (median and p99 per
  * call), then from four writer threads (turns per second, which group commit is for). The JMH
  * figures are in {@code RecordTurnBenchmark}; this harness adds the Lucene commit-per-write mode
- * ({@code ?commit=every}) as a baseline in the same process.
+ * ({@code ?commit=every}) as a baseline in the same process. The last column is the process's CPU
+ * time per call of the four-writer phase (every thread of the JVM: callers, the store's background
+ * commits and merges, GC, the JIT): unlike turns per second, it hardly moves when other processes
+ * share the cores, so it compares builds on a busy machine.
  *
  * <p>Run: {@code mvn -q -o test-compile exec:java -Dexec.classpathScope=test
  * -Dexec.mainClass=dev.reverie.RecordTurnTiming}; {@code -Dtiming.calls=600} calls per phase.
@@ -41,8 +44,8 @@ public final class RecordTurnTiming {
         int calls = Integer.getInteger("timing.calls", 600);
         List<String> modes = args.length > 0 ? Arrays.asList(args)
                 : List.of("sqlite:%s", "lucene:%s", "lucene:%s?commit=every");
-        System.out.printf(Locale.ROOT, "%-26s %10s %10s %14s %14s%n", "store", "p50 ms", "p99 ms", "turns/s x1",
-                "turns/s x4");
+        System.out.printf(Locale.ROOT, "%-26s %10s %10s %14s %14s %14s%n", "store", "p50 ms", "p99 ms",
+                "turns/s x1", "turns/s x4", "cpu ms/call x4");
         for (String mode : modes) {
             Path dir = Files.createTempDirectory("record-turn-timing");
             try (MemoryStore store = MemoryStores.open(String.format(Locale.ROOT, mode, dir));
@@ -57,13 +60,22 @@ public final class RecordTurnTiming {
                 }
                 double perSecond1 = 2.0 * calls / ((System.nanoTime() - t0) / 1e9);
                 Arrays.sort(single);
+                long cpu0 = processCpuNanos();
                 double perSecond4 = concurrent(memory, calls);
-                System.out.printf(Locale.ROOT, "%-26s %10.2f %10.2f %14.0f %14.0f%n", mode.replace("%s", "<dir>"),
-                        single[calls / 2] / 1e6, single[calls * 99 / 100] / 1e6, perSecond1, perSecond4);
+                double cpuPerCall = (processCpuNanos() - cpu0) / 1e6 / (calls * WRITERS);
+                System.out.printf(Locale.ROOT, "%-26s %10.2f %10.2f %14.0f %14.0f %14.3f%n",
+                        mode.replace("%s", "<dir>"), single[calls / 2] / 1e6, single[calls * 99 / 100] / 1e6,
+                        perSecond1, perSecond4, cpuPerCall);
             } finally {
                 delete(dir);
             }
         }
+    }
+
+    /** CPU time of the whole process so far. */
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     /** Turns per second of {@link #WRITERS} threads recording {@code calls} calls each, started together. */

@@ -7,6 +7,7 @@ import dev.reverie.Observation;
 import dev.reverie.Scope;
 import dev.reverie.StyleProfile;
 import dev.reverie.internal.Json;
+import dev.reverie.internal.TurnJson;
 import dev.reverie.spi.SessionSummary;
 import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
@@ -59,6 +60,7 @@ final class BatchCodec {
     static Encoded encode(WriteBatch batch) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(512);
         Set<String> atEnd = new LinkedHashSet<>();
+        TurnJson turns = new TurnJson();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             Scope s = batch.scope();
             string(out, s.tenantId());
@@ -85,10 +87,10 @@ final class BatchCodec {
                     string(out, Json.write(h.event()));
                 } else if (op instanceof WriteBatch.AppendTurn t) {
                     out.writeByte(APPEND_TURN);
-                    turn(out, t.turn(), t.atSessionEnd(), atEnd);
+                    turn(out, t.turn(), t.atSessionEnd(), atEnd, turns);
                 } else if (op instanceof WriteBatch.ArchiveTurn t) {
                     out.writeByte(ARCHIVE_TURN);
-                    turn(out, t.turn(), t.atSessionEnd(), atEnd);
+                    turn(out, t.turn(), t.atSessionEnd(), atEnd, turns);
                     vector(out, t.embedding());
                 } else if (op instanceof WriteBatch.PurgeArchive p) {
                     out.writeByte(PURGE_ARCHIVE);
@@ -191,10 +193,10 @@ final class BatchCodec {
         return batch;
     }
 
-    private static void turn(DataOutputStream out, SessionTurn t, boolean atSessionEnd, Set<String> atEnd)
-            throws IOException {
+    private static void turn(DataOutputStream out, SessionTurn t, boolean atSessionEnd, Set<String> atEnd,
+                             TurnJson turns) throws IOException {
         out.writeBoolean(atSessionEnd);
-        string(out, Json.write(t));
+        string(out, turns.of(t));
         if (atSessionEnd) {
             atEnd.add(t.sessionId());
         }

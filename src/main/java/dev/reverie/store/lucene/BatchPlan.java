@@ -3,6 +3,7 @@ package dev.reverie.store.lucene;
 import dev.reverie.MemoryEvent;
 import dev.reverie.MemoryStoreException;
 import dev.reverie.Scope;
+import dev.reverie.internal.TurnJson;
 import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
 import dev.reverie.store.lucene.LuceneDocuments.Type;
@@ -306,6 +307,7 @@ final class BatchPlan {
     private void resolveSessionEnds(TenantIndex.View current, SessionEnd ends) throws IOException {
         Map<String, Long> next = new LinkedHashMap<>();
         Map<String, Document> resolved = new LinkedHashMap<>();
+        TurnJson turns = new TurnJson();
         int pending = 0;
         for (Map.Entry<String, Document> e : byUid.entrySet()) {
             if (!e.getKey().startsWith("pending:")) {
@@ -327,11 +329,11 @@ final class BatchPlan {
                 }
                 appendedTurns.put(uid, turn);
                 newUids.add(uid);
-                resolved.put(uid, LuceneDocuments.sessionTurn(turn));
+                resolved.put(uid, LuceneDocuments.sessionTurn(turn, turns.of(turn)));
             } else {
                 resolved.remove(LuceneDocuments.turnUid(Type.ARCHIVE, scope, turn.sessionId(), turn.seq()));
                 resolved.put(LuceneDocuments.turnUid(Type.ARCHIVE, scope, turn.sessionId(), turn.seq()),
-                        LuceneDocuments.archivedTurn(turn, ((WriteBatch.ArchiveTurn) op).embedding()));
+                        LuceneDocuments.archivedTurn(turn, ((WriteBatch.ArchiveTurn) op).embedding(), turns.of(turn)));
             }
         }
         byUid.clear();
