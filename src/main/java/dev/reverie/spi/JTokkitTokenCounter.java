@@ -19,8 +19,9 @@ import java.util.regex.Pattern;
  * turn, and their BPE was most of the cost of counting a turn. So the counter splits the text with
  * o200k's pre-tokenizer and takes each piece's count from a fixed, direct-mapped table of
  * {@value #PIECE_SLOTS} entries, asking JTokkit only for a piece it has not seen (or whose entry was
- * overwritten). An entry keeps no text: the piece's 64-bit hash and its 32-bit {@code hashCode},
- * both compared, and the count. {@code PieceCountsTest} checks the sum against JTokkit's own count on
+ * overwritten). An entry keeps no text: two hashes of the piece, 96 bits compared (a 64-bit FNV-1a
+ * and its {@code String.hashCode}), and the count; a piece is hashed where it lies in the text, so
+ * a piece seen before costs no allocation. {@code PieceCountsTest} checks the sum against JTokkit's own count on
  * generated texts.
  */
 final class JTokkitTokenCounter implements TokenCounter {
@@ -46,7 +47,7 @@ final class JTokkitTokenCounter implements TokenCounter {
 
     private final Encoding encoding;
     private final Pattern pieces;
-    /** Entry i: [2i] the piece's {@link Terms#hash64}, [2i + 1] its {@code hashCode} (high half) and count. */
+    /** Entry i: [2i] the piece's 64-bit hash, [2i + 1] its {@code hashCode} (high half) and its count. */
     private final AtomicLongArray slots = new AtomicLongArray(2 * PIECE_SLOTS);
 
     private JTokkitTokenCounter(Encoding encoding, Pattern pieces) {
@@ -66,16 +67,23 @@ final class JTokkitTokenCounter implements TokenCounter {
         Matcher m = pieces.matcher(text);
         int n = 0;
         while (m.find()) {
-            n += piece(text.substring(m.start(), m.end()));
+            n += piece(text, m.start(), m.end());
         }
         return n;
     }
 
-    /** The count of one pre-tokenizer piece (never 0: a piece has at least one byte). */
-    private int piece(String piece) {
-        long h = Terms.hash64(piece);
+    /** The count of the piece {@code text[start, end)} (never 0: a piece has at least one byte). */
+    private int piece(String text, int start, int end) {
+        long h = 0xCBF2_9CE4_8422_2325L;
+        int hashCode = 0;
+        for (int k = start; k < end; k++) {
+            char c = text.charAt(k);
+            h = (h ^ c) * 0x1000_0000_01B3L;
+            hashCode = 31 * hashCode + c;
+        }
+        h = Terms.mix64(h);
         int i = (int) (h & (PIECE_SLOTS - 1)) << 1;
-        long check = (long) piece.hashCode() << 32;
+        long check = (long) hashCode << 32;
         // a torn pair (another thread rewriting the entry) holds halves of two pieces, which no piece matches
         if (slots.getOpaque(i) == h) {
             long entry = slots.getOpaque(i + 1);
@@ -84,7 +92,7 @@ final class JTokkitTokenCounter implements TokenCounter {
             }
         }
         // a piece re-split by the same pre-tokenizer is that one piece, so this is its BPE count
-        int n = encoding.countTokensOrdinary(piece);
+        int n = encoding.countTokensOrdinary(text.substring(start, end));
         slots.setOpaque(i, h);
         slots.setOpaque(i + 1, check | (n & 0xFFFF_FFFFL));
         return n;
