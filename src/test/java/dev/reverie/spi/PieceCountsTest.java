@@ -51,29 +51,32 @@ class PieceCountsTest {
         return sb.toString();
     }
 
-    @Test
-    void counts_match_jtokkit_on_generated_texts_cold_and_remembered() {
-        Random random = new Random(20261201);
+    private static List<String> texts(long seed, int n) {
+        Random random = new Random(seed);
         List<String> texts = new ArrayList<>();
-        for (int i = 0; i < 20_000; i++) {
+        for (int i = 0; i < n; i++) {
             texts.add(text(random));
         }
+        return texts;
+    }
+
+    @Test
+    void counts_match_jtokkit_on_generated_texts_cold_and_remembered() {
+        List<String> texts = texts(20261201, 20_000);
+        assertCountsMatch(texts); // cold
+        assertCountsMatch(texts); // from the table
+    }
+
+    private void assertCountsMatch(List<String> texts) {
         for (String t : texts) {
             assertThat(counter.count(t)).as("count of %s", t).isEqualTo(reference.countTokensOrdinary(t));
-        }
-        for (String t : texts) {
-            assertThat(counter.count(t)).as("remembered count of %s", t).isEqualTo(reference.countTokensOrdinary(t));
         }
     }
 
     @Test
     void counts_stay_exact_after_the_piece_table_was_overwritten() {
-        Random random = new Random(7);
-        List<String> first = new ArrayList<>();
-        for (int i = 0; i < 500; i++) {
-            first.add(text(random));
-            counter.count(first.get(i));
-        }
+        List<String> first = texts(7, 500);
+        first.forEach(counter::count);
         // more distinct pieces than the table has entries
         StringBuilder flood = new StringBuilder();
         for (int i = 0; i < JTokkitTokenCounter.PIECE_SLOTS * 2; i++) {
@@ -86,9 +89,7 @@ class PieceCountsTest {
                 flood.setLength(0);
             }
         }
-        for (String t : first) {
-            assertThat(counter.count(t)).as("count of %s", t).isEqualTo(reference.countTokensOrdinary(t));
-        }
+        assertCountsMatch(first);
     }
 
     @Test
