@@ -3,7 +3,6 @@ package dev.reverie.spi;
 import com.knuddels.jtokkit.Encodings;
 import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingType;
-import dev.reverie.internal.Terms;
 
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.regex.Matcher;
@@ -81,7 +80,9 @@ final class JTokkitTokenCounter implements TokenCounter {
             h = (h ^ c) * 0x1000_0000_01B3L;
             hashCode = 31 * hashCode + c;
         }
-        h = Terms.mix64(h);
+        h ^= h >>> 33; // MurmurHash3's finalizer
+        h *= 0xFF51_AFD7_ED55_8CCDL;
+        h ^= h >>> 33;
         int i = (int) (h & (PIECE_SLOTS - 1)) << 1;
         long check = (long) hashCode << 32;
         // a torn pair (another thread rewriting the entry) holds halves of two pieces, which no piece matches

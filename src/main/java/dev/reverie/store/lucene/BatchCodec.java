@@ -7,7 +7,6 @@ import dev.reverie.Observation;
 import dev.reverie.Scope;
 import dev.reverie.StyleProfile;
 import dev.reverie.internal.Json;
-import dev.reverie.internal.TurnJson;
 import dev.reverie.spi.SessionSummary;
 import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
@@ -60,7 +59,7 @@ final class BatchCodec {
     static Encoded encode(WriteBatch batch) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(512);
         Set<String> atEnd = new LinkedHashSet<>();
-        TurnJson turns = new TurnJson();
+        Json.Last turns = new Json.Last();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             Scope s = batch.scope();
             string(out, s.tenantId());
@@ -194,7 +193,7 @@ final class BatchCodec {
     }
 
     private static void turn(DataOutputStream out, SessionTurn t, boolean atSessionEnd, Set<String> atEnd,
-                             TurnJson turns) throws IOException {
+                             Json.Last turns) throws IOException {
         out.writeBoolean(atSessionEnd);
         string(out, turns.of(t));
         if (atSessionEnd) {

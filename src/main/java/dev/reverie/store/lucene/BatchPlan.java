@@ -3,7 +3,7 @@ package dev.reverie.store.lucene;
 import dev.reverie.MemoryEvent;
 import dev.reverie.MemoryStoreException;
 import dev.reverie.Scope;
-import dev.reverie.internal.TurnJson;
+import dev.reverie.internal.Json;
 import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
 import dev.reverie.store.lucene.LuceneDocuments.Type;
@@ -307,7 +307,7 @@ final class BatchPlan {
     private void resolveSessionEnds(TenantIndex.View current, SessionEnd ends) throws IOException {
         Map<String, Long> next = new LinkedHashMap<>();
         Map<String, Document> resolved = new LinkedHashMap<>();
-        TurnJson turns = new TurnJson();
+        Json.Last turns = new Json.Last();
         int pending = 0;
         for (Map.Entry<String, Document> e : byUid.entrySet()) {
             if (!e.getKey().startsWith("pending:")) {

@@ -22,7 +22,6 @@ import dev.reverie.internal.Json;
 import dev.reverie.internal.NearestVectors;
 import dev.reverie.internal.TenantNames;
 import dev.reverie.internal.Terms;
-import dev.reverie.internal.TurnJson;
 import dev.reverie.internal.Vectors;
 import dev.reverie.spi.SessionSummary;
 import dev.reverie.spi.SessionTurn;
@@ -411,7 +410,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         private final String scopeToken;
         private final String[] json;
         private final String[] words;
-        private final TurnJson turns = new TurnJson();
+        private final Json.Last turns = new Json.Last();
 
         Prepared(Scope scope, List<WriteBatch.Op> ops) {
             scopeToken = scopeToken(scope);
