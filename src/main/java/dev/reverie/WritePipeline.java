@@ -150,7 +150,7 @@ final class WritePipeline implements AutoCloseable {
             Provenance provenance = Provenance.ofTurn(t.role(), sessionId, turnIds.get(i), at);
             for (ExtractedFact f : facts.get(i)) {
                 Observation o = observation(scope, sessionId, turnIds.get(i), at, provenance, f);
-                batch.put(o);
+                batch.putNew(o);
                 observationIds.add(o.id());
                 observationTexts.add(o.text());
                 observations++;

@@ -4,6 +4,8 @@ import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A plain-Java timing harness (not a unit test, not JMH) for the durable write path, run in one JVM
@@ -18,7 +21,11 @@ import java.util.concurrent.CountDownLatch;
  * assistant turns for random end users of one tenant, first from one thread (median and p99 per
  * call), then from four writer threads (turns per second, which group commit is for). The JMH
  * figures are in {@code RecordTurnBenchmark}; this harness adds the Lucene commit-per-write mode
- * ({@code ?commit=every}) as a baseline in the same process.
+ * ({@code ?commit=every}) as a baseline in the same process. The last two columns are CPU time per
+ * call of the four-writer phase: of the whole process (callers, the store's background commits and
+ * merges, GC, the JIT) and of the four writer threads alone (what a call costs its caller, including
+ * the group commits a writer leads). Unlike turns per second, they hardly move when other processes
+ * share the cores, so they compare builds on a busy machine.
  *
  * <p>Run: {@code mvn -q -o test-compile exec:java -Dexec.classpathScope=test
  * -Dexec.mainClass=dev.reverie.RecordTurnTiming}; {@code -Dtiming.calls=600} calls per phase.
@@ -33,6 +40,7 @@ public final class RecordTurnTiming {
         "Please call me Ana Paula.", "I prefer short answers.", "ok, thanks!"};
     private static final int USERS = 200;
     private static final int WRITERS = 4;
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private RecordTurnTiming() {
     }
@@ -41,8 +49,8 @@ public final class RecordTurnTiming {
         int calls = Integer.getInteger("timing.calls", 600);
         List<String> modes = args.length > 0 ? Arrays.asList(args)
                 : List.of("sqlite:%s", "lucene:%s", "lucene:%s?commit=every");
-        System.out.printf(Locale.ROOT, "%-26s %10s %10s %14s %14s%n", "store", "p50 ms", "p99 ms", "turns/s x1",
-                "turns/s x4");
+        System.out.printf(Locale.ROOT, "%-26s %10s %10s %14s %14s %14s %14s%n", "store", "p50 ms", "p99 ms",
+                "turns/s x1", "turns/s x4", "cpu ms/call", "writers ms/call");
         for (String mode : modes) {
             Path dir = Files.createTempDirectory("record-turn-timing");
             try (MemoryStore store = MemoryStores.open(String.format(Locale.ROOT, mode, dir));
@@ -57,17 +65,31 @@ public final class RecordTurnTiming {
                 }
                 double perSecond1 = 2.0 * calls / ((System.nanoTime() - t0) / 1e9);
                 Arrays.sort(single);
-                double perSecond4 = concurrent(memory, calls);
-                System.out.printf(Locale.ROOT, "%-26s %10.2f %10.2f %14.0f %14.0f%n", mode.replace("%s", "<dir>"),
-                        single[calls / 2] / 1e6, single[calls * 99 / 100] / 1e6, perSecond1, perSecond4);
+                long cpu0 = processCpuNanos();
+                AtomicLong writersCpu = new AtomicLong();
+                double perSecond4 = concurrent(memory, calls, writersCpu);
+                double cpuPerCall = (processCpuNanos() - cpu0) / 1e6 / (calls * WRITERS);
+                System.out.printf(Locale.ROOT, "%-26s %10.2f %10.2f %14.0f %14.0f %14.3f %14.3f%n",
+                        mode.replace("%s", "<dir>"), single[calls / 2] / 1e6, single[calls * 99 / 100] / 1e6,
+                        perSecond1, perSecond4, cpuPerCall, writersCpu.get() / 1e6 / (calls * WRITERS));
             } finally {
                 delete(dir);
             }
         }
     }
 
-    /** Turns per second of {@link #WRITERS} threads recording {@code calls} calls each, started together. */
-    private static double concurrent(ContextManager memory, int calls) throws InterruptedException {
+    /** CPU time of the whole process so far. */
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
+    /**
+     * Turns per second of {@link #WRITERS} threads recording {@code calls} calls each, started together;
+     * adds the writers' CPU time to {@code writersCpu}.
+     */
+    private static double concurrent(ContextManager memory, int calls, AtomicLong writersCpu)
+            throws InterruptedException {
         CountDownLatch start = new CountDownLatch(1);
         List<Thread> writers = new ArrayList<>();
         for (int w = 0; w < WRITERS; w++) {
@@ -79,7 +101,9 @@ public final class RecordTurnTiming {
                     Thread.currentThread().interrupt();
                     return;
                 }
+                long cpu0 = THREADS.getCurrentThreadCpuTime();
                 record(memory, writer, calls, 0);
+                writersCpu.addAndGet(THREADS.getCurrentThreadCpuTime() - cpu0);
             });
             t.start();
             writers.add(t);

@@ -3,7 +3,9 @@ package dev.reverie.extract;
 import dev.reverie.internal.Terms;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -50,6 +52,25 @@ final class Sentence {
     private static final Pattern SINGLE_QUOTED = Pattern.compile("(?:^|[\\s:,])'(.{2,200}?)'(?=[\\s.,!?;]|$)");
     private static final Set<String> ABBREVIATIONS = Lexicon.words("abbreviations");
 
+    private static final int EN_MARKER = 1;
+    private static final int PT_MARKER = 1 << 1;
+    private static final int PT_FIRST_PERSON_VERB = 1 << 2;
+    private static final int FILLER = 1 << 3;
+    private static final int STOP = 1 << 4;
+    private static final int FIRST_PERSON = 1 << 5;
+    private static final int REPORTING_WORD = 1 << 6;
+    private static final int HEDGE_WORD = 1 << 7;
+    private static final int ELIDED = 1 << 8;
+    /**
+     * Which of the word lists above each listed word is in: the constructor looks a token up once
+     * instead of once per list.
+     */
+    private static final Map<String, Integer> WORD_LISTS = wordLists(Map.of(
+            EN_MARKER, Lexicon.EN_MARKERS, PT_MARKER, Lexicon.PT_MARKERS,
+            PT_FIRST_PERSON_VERB, Lexicon.PT_FIRST_PERSON_VERBS, FILLER, Lexicon.FILLER, STOP, Lexicon.STOP,
+            FIRST_PERSON, Lexicon.FIRST_PERSON, REPORTING_WORD, REPORTING_WORDS, HEDGE_WORD, HEDGE_WORDS,
+            ELIDED, ELIDED_FIRST_PERSON));
+
     final String text;
     final String folded;
     final int body;
@@ -80,47 +101,50 @@ final class Sentence {
         this.body = b;
         List<int[]> spans = Terms.wordSpans(folded);
         List<String> all = new ArrayList<>(spans.size());
-        List<String> bodyTokens = new ArrayList<>(spans.size());
-        for (int[] span : spans) {
-            String t = folded.substring(span[0], span[1]);
-            all.add(t);
-            if (span[0] >= b) {
-                bodyTokens.add(t);
-            }
-        }
-        this.tokens = all;
+        int[] lists = new int[spans.size()];
+        int firstBodyToken = spans.size();
         int en = 0;
         int pt = 0;
         int content = 0;
+        int any = 0;
         boolean allFiller = true;
-        boolean first = false;
-        for (String t : tokens) {
-            if (Lexicon.EN_MARKERS.contains(t)) {
+        for (int k = 0; k < spans.size(); k++) {
+            int[] span = spans.get(k);
+            String t = folded.substring(span[0], span[1]);
+            all.add(t);
+            if (span[0] >= b && firstBodyToken == spans.size()) {
+                firstBodyToken = k;
+            }
+            Integer listed = WORD_LISTS.get(t);
+            int in = listed == null ? 0 : listed;
+            lists[k] = in;
+            any |= in;
+            if ((in & EN_MARKER) != 0) {
                 en++;
             }
-            if (Lexicon.PT_MARKERS.contains(t) || Lexicon.PT_FIRST_PERSON_VERBS.contains(t) && !t.equals("to")) {
+            if ((in & PT_MARKER) != 0 || (in & PT_FIRST_PERSON_VERB) != 0 && !t.equals("to")) {
                 pt++;
             }
-            if (!Lexicon.FILLER.contains(t)) {
+            if ((in & FILLER) == 0) {
                 allFiller = false;
             }
-            if (!Lexicon.STOP.contains(t) && (t.length() > 1 || Character.isDigit(t.charAt(0)))) {
+            if ((in & STOP) == 0 && (t.length() > 1 || Character.isDigit(t.charAt(0)))) {
                 content++;
             }
-            if (Lexicon.FIRST_PERSON.contains(t)) {
-                first = true;
-            }
         }
+        this.tokens = all;
+        boolean first = (any & FIRST_PERSON) != 0;
         this.enScore = en;
         this.ptScore = pt;
         this.contentWords = content;
         this.filler = allFiller;
-        if (!first && !bodyTokens.isEmpty() && ELIDED_FIRST_PERSON.contains(bodyTokens.get(0))) {
+        if (!first && firstBodyToken < lists.length && (lists[firstBodyToken] & ELIDED) != 0) {
             first = true; // "Just got back from a road trip yesterday": the casual dropped "I"
         }
         if (!first && pt > en) {
-            for (String t : bodyTokens) {
-                if (Lexicon.PT_FIRST_PERSON_VERBS.contains(t) || (t.length() >= 5 && t.endsWith("ei"))) {
+            for (int k = firstBodyToken; k < lists.length; k++) {
+                String t = all.get(k);
+                if ((lists[k] & PT_FIRST_PERSON_VERB) != 0 || (t.length() >= 5 && t.endsWith("ei"))) {
                     first = true;
                     break;
                 }
@@ -128,8 +152,8 @@ final class Sentence {
         }
         this.firstPerson = first;
         this.question = isQuestion(text, folded, b);
-        this.reported = isReported(folded, b, tokens);
-        this.hedged = anyOf(tokens, HEDGE_WORDS) && HEDGE.matcher(folded).find();
+        this.reported = isReported(folded, b, (any & REPORTING_WORD) != 0);
+        this.hedged = (any & HEDGE_WORD) != 0 && HEDGE.matcher(folded).find();
         this.conditional = CONDITIONAL.matcher(folded).region(b, folded.length()).lookingAt();
     }
 
@@ -220,22 +244,20 @@ final class Sentence {
         return QUESTION_START.matcher(folded).region(body, folded.length()).lookingAt();
     }
 
-    private static boolean anyOf(List<String> tokens, Set<String> words) {
-        for (String t : tokens) {
-            if (words.contains(t)) {
-                return true;
-            }
-        }
-        return false;
+    private static Map<String, Integer> wordLists(Map<Integer, Set<String>> lists) {
+        Map<String, Integer> out = new HashMap<>();
+        lists.forEach((bit, words) -> words.forEach(w -> out.merge(w, bit, (x, y) -> x | y)));
+        return java.util.Collections.unmodifiableMap(out);
     }
 
-    private static boolean isReported(String folded, int body, List<String> tokens) {
+    /** {@code reportingWord}: whether a token is one of the reporting words. */
+    private static boolean isReported(String folded, int body, boolean reportingWord) {
         boolean openingQuote = false;
         for (int i = body; i < folded.length() && !openingQuote; i++) {
             // a quote that opens a span, not the apostrophe of "I'm"
             openingQuote = folded.charAt(i) == '"' || folded.charAt(i) == '\'' && (i == 0 || " :,(".indexOf(folded.charAt(i - 1)) >= 0);
         }
-        if (!openingQuote && !anyOf(tokens, REPORTING_WORDS)) {
+        if (!openingQuote && !reportingWord) {
             return false;
         }
         Matcher m = REPORTING.matcher(folded).region(body, folded.length());

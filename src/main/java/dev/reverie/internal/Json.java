@@ -71,6 +71,25 @@ public final class Json {
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     }
 
+    /**
+     * The JSON of the last value asked for: a store writing one record twice in a batch (a session turn
+     * appended and archived) serializes it once. Equal values give equal JSON, so a value equal to the
+     * last one gets the last JSON. Confined to the thread encoding or applying one batch.
+     */
+    public static final class Last {
+        private Object value;
+        private String json;
+
+        /** {@code v}'s JSON, written again only when {@code v} is not equal to the last value asked for. */
+        public String of(Object v) {
+            if (!v.equals(value)) {
+                json = write(v);
+                value = v;
+            }
+            return json;
+        }
+    }
+
     /** The shared mapper. */
     public static ObjectMapper mapper() {
         return MAPPER;

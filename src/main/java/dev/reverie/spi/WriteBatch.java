@@ -27,7 +27,16 @@ public final class WriteBatch {
             SetMemoryStatus {
     }
 
-    public record PutObservation(Observation observation) implements Op { }
+    /**
+     * Inserts or replaces an observation. With {@code newId} its id was generated for this write (see
+     * {@link WriteBatch#putNew}), so no stored observation has it and a store may skip looking for a
+     * previous version.
+     */
+    public record PutObservation(Observation observation, boolean newId) implements Op {
+        public PutObservation(Observation observation) {
+            this(observation, false);
+        }
+    }
     public record DeleteObservation(String id) implements Op { }
     public record PutMemory(Memory memory) implements Op { }
     public record DeleteMemory(String id) implements Op { }
@@ -134,6 +143,18 @@ public final class WriteBatch {
     public WriteBatch put(Observation o) {
         check(o.scope());
         ops.add(new PutObservation(o));
+        return this;
+    }
+
+    /**
+     * Inserts an observation whose id was generated for this write and was never written before (the
+     * pipeline's ids carry 122 random bits), so a store need not look for a previous version: the
+     * Lucene store skips its uid lookup. Otherwise as {@link #put(Observation)}; replay, import and
+     * every later change of the observation use {@code put}.
+     */
+    public WriteBatch putNew(Observation o) {
+        check(o.scope());
+        ops.add(new PutObservation(o, true));
         return this;
     }
 

@@ -177,6 +177,25 @@ public abstract class MemoryStoreContract {
     }
 
     @Test
+    void should_insert_an_observation_with_a_new_id_beside_session_end_turns_and_replace_it_later() {
+        Observation o = observation(ALICE, "plays the cello", 0);
+        SessionTurn turn = new SessionTurn(ALICE, "s1", 0, "t-new", Role.USER, null, "I play the cello", T0);
+        store.write(WriteBatch.of(ALICE).putNew(o).appendAtSessionEnd(turn).archiveAtSessionEnd(turn));
+        store.write(WriteBatch.of(ALICE).putNew(observation(ALICE, "plays the drums", 1))
+                .appendAtSessionEnd(turn.withSeq(0)).appendAtSessionEnd(turn.withSeq(1)));
+        assertThat(store.observation(ALICE, o.id())).contains(o);
+        assertThat(store.recentTurns(ALICE, "s1", 10)).extracting(SessionTurn::seq).containsExactly(0L, 1L, 2L);
+
+        Observation changed = o.withStatus(ObservationStatus.CONSOLIDATED, T0.plusSeconds(60));
+        store.write(WriteBatch.of(ALICE).put(changed));
+        reopen();
+        assertThat(store.observations(ALICE, ObservationFilter.all())).filteredOn(x -> x.id().equals(o.id()))
+                .containsExactly(changed);
+        assertThat(store.searchObservations(ALICE, "cello", EnumSet.allOf(ObservationStatus.class), 10))
+                .extracting(x -> x.item().id()).containsExactly(o.id());
+    }
+
+    @Test
     void should_delete_memories_and_observations_and_keep_history() {
         Memory m = memory(ALICE, "likes jazz", 0);
         Observation o = observation(ALICE, "likes jazz", 0);

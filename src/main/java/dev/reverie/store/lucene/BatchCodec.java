@@ -59,6 +59,7 @@ final class BatchCodec {
     static Encoded encode(WriteBatch batch) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(512);
         Set<String> atEnd = new LinkedHashSet<>();
+        Json.Last turns = new Json.Last();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             Scope s = batch.scope();
             string(out, s.tenantId());
@@ -85,10 +86,10 @@ final class BatchCodec {
                     string(out, Json.write(h.event()));
                 } else if (op instanceof WriteBatch.AppendTurn t) {
                     out.writeByte(APPEND_TURN);
-                    turn(out, t.turn(), t.atSessionEnd(), atEnd);
+                    turn(out, t.turn(), t.atSessionEnd(), atEnd, turns);
                 } else if (op instanceof WriteBatch.ArchiveTurn t) {
                     out.writeByte(ARCHIVE_TURN);
-                    turn(out, t.turn(), t.atSessionEnd(), atEnd);
+                    turn(out, t.turn(), t.atSessionEnd(), atEnd, turns);
                     vector(out, t.embedding());
                 } else if (op instanceof WriteBatch.PurgeArchive p) {
                     out.writeByte(PURGE_ARCHIVE);
@@ -191,10 +192,10 @@ final class BatchCodec {
         return batch;
     }
 
-    private static void turn(DataOutputStream out, SessionTurn t, boolean atSessionEnd, Set<String> atEnd)
-            throws IOException {
+    private static void turn(DataOutputStream out, SessionTurn t, boolean atSessionEnd, Set<String> atEnd,
+                             Json.Last turns) throws IOException {
         out.writeBoolean(atSessionEnd);
-        string(out, Json.write(t));
+        string(out, turns.of(t));
         if (atSessionEnd) {
             atEnd.add(t.sessionId());
         }

@@ -3,6 +3,7 @@ package dev.reverie.store.lucene;
 import dev.reverie.MemoryEvent;
 import dev.reverie.MemoryStoreException;
 import dev.reverie.Scope;
+import dev.reverie.internal.Json;
 import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
 import dev.reverie.store.lucene.LuceneDocuments.Type;
@@ -46,6 +47,12 @@ final class BatchPlan {
     private final Map<String, Document> byUid = new LinkedHashMap<>();
     /** uid → the appended turn, for the uniqueness check. */
     private final Map<String, SessionTurn> appendedTurns = new LinkedHashMap<>();
+    /**
+     * Uids no stored document can have, so {@link #apply} does not look them up: observations put
+     * with an id generated for the write ({@link WriteBatch.PutObservation#newId()}), and turns
+     * appended at their session's end (their seq is the session's next free one, read under the lock).
+     */
+    private final java.util.Set<String> newUids = new java.util.HashSet<>();
     private final List<MemoryEvent> events = new ArrayList<>();
     /** Delete-by-query operations (archive retention), applied before the documents. */
     private final List<Query> purges = new ArrayList<>();
@@ -106,7 +113,11 @@ final class BatchPlan {
                 // keep the batch order: a later op on the same uid still overrides this one
                 plan.byUid.put("pending:" + plan.atSessionEnd.size(), null);
             } else if (op instanceof WriteBatch.PutObservation p) {
-                plan.putRecord(LuceneDocuments.uid(Type.OBSERVATION, s, p.observation().id()), p.observation());
+                String uid = LuceneDocuments.uid(Type.OBSERVATION, s, p.observation().id());
+                plan.putRecord(uid, p.observation());
+                if (p.newId()) {
+                    plan.newUids.add(uid);
+                }
             } else if (op instanceof WriteBatch.DeleteObservation d) {
                 plan.put(LuceneDocuments.uid(Type.OBSERVATION, s, d.id()), null);
             } else if (op instanceof WriteBatch.PutMemory p) {
@@ -239,7 +250,7 @@ final class BatchPlan {
             resolveStoredStatus(current.searcher());
         }
         for (Map.Entry<String, SessionTurn> e : appendedTurns.entrySet()) {
-            if (current.mayExist(e.getKey())) {
+            if (!newUids.contains(e.getKey()) && current.mayExist(e.getKey())) {
                 throw duplicate(e.getValue(), "already in the store");
             }
         }
@@ -249,9 +260,10 @@ final class BatchPlan {
             if (e.getValue() != null) {
                 docs.add(e.getValue());
             }
-            // appended turns were just checked to be new, and most other uids are new too (fresh
-            // observation ids, turns archived at the session's end): delete only what may exist
-            if (!appendedTurns.containsKey(e.getKey()) && current.mayExist(e.getKey())) {
+            // appended turns were just checked to be new, new uids cannot exist, and most other uids are
+            // new too (turns archived at the session's end): delete only what may exist
+            if (!appendedTurns.containsKey(e.getKey()) && !newUids.contains(e.getKey())
+                    && current.mayExist(e.getKey())) {
                 replaced.add(new BytesRef(e.getKey()));
             }
         }
@@ -295,6 +307,7 @@ final class BatchPlan {
     private void resolveSessionEnds(TenantIndex.View current, SessionEnd ends) throws IOException {
         Map<String, Long> next = new LinkedHashMap<>();
         Map<String, Document> resolved = new LinkedHashMap<>();
+        Json.Last turns = new Json.Last();
         int pending = 0;
         for (Map.Entry<String, Document> e : byUid.entrySet()) {
             if (!e.getKey().startsWith("pending:")) {
@@ -315,11 +328,12 @@ final class BatchPlan {
                     throw duplicate(turn, "twice in one batch");
                 }
                 appendedTurns.put(uid, turn);
-                resolved.put(uid, LuceneDocuments.sessionTurn(turn));
+                newUids.add(uid);
+                resolved.put(uid, LuceneDocuments.sessionTurn(turn, turns.of(turn)));
             } else {
                 resolved.remove(LuceneDocuments.turnUid(Type.ARCHIVE, scope, turn.sessionId(), turn.seq()));
                 resolved.put(LuceneDocuments.turnUid(Type.ARCHIVE, scope, turn.sessionId(), turn.seq()),
-                        LuceneDocuments.archivedTurn(turn, ((WriteBatch.ArchiveTurn) op).embedding()));
+                        LuceneDocuments.archivedTurn(turn, ((WriteBatch.ArchiveTurn) op).embedding(), turns.of(turn)));
             }
         }
         byUid.clear();

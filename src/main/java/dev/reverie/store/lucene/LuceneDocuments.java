@@ -195,22 +195,32 @@ final class LuceneDocuments {
     }
 
     static Document sessionTurn(SessionTurn t) {
+        return sessionTurn(t, Json.write(t));
+    }
+
+    /** The document of a session turn whose JSON is {@code json}. */
+    static Document sessionTurn(SessionTurn t, String json) {
         Document d = base(Type.TURN, t.scope(), turnUid(Type.TURN, t.scope(), t.sessionId(), t.seq()));
         d.add(new StringField(SESSION, t.sessionId(), Field.Store.NO));
         d.add(new SortedDocValuesField(TURN_SESSION, new BytesRef(t.sessionId())));
         time(d, SEQ, t.seq());
         d.add(new NumericDocValuesField(AT, micros(t.at())));
-        d.add(new StoredField(JSON, Json.write(t)));
+        d.add(new StoredField(JSON, json));
         return d;
     }
 
     static Document archivedTurn(SessionTurn t, Embedding e) {
+        return archivedTurn(t, e, Json.write(t));
+    }
+
+    /** The document of an archived turn whose JSON is {@code json}. */
+    static Document archivedTurn(SessionTurn t, Embedding e, String json) {
         Document d = base(Type.ARCHIVE, t.scope(), turnUid(Type.ARCHIVE, t.scope(), t.sessionId(), t.seq()));
         d.add(new StringField(SESSION, t.sessionId(), Field.Store.NO));
         time(d, SEQ, t.seq());
         time(d, ARCHIVE_AT, micros(t.at()));
         d.add(new TextField(ARCHIVE_TEXT, t.searchText(), Field.Store.NO));
-        d.add(new StoredField(JSON, Json.write(t)));
+        d.add(new StoredField(JSON, json));
         vector(d, Type.ARCHIVE, e);
         return d;
     }

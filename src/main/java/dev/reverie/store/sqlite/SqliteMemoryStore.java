@@ -92,7 +92,6 @@ public final class SqliteMemoryStore implements MemoryStore {
     private static final int MERGE_PAGES = 2_000;
     /** Most merge steps per index in one {@link #maintain} call. */
     private static final int MERGE_STEPS = 64;
-    private static final java.util.regex.Pattern WORD = java.util.regex.Pattern.compile("[\\p{L}\\p{N}]+");
 
     private final Path folder;
     private final boolean inMemory;
@@ -273,6 +272,7 @@ public final class SqliteMemoryStore implements MemoryStore {
     private TenantDatabase.SqlWork<Void> work(WriteBatch batch) {
         Scope scope = batch.scope();
         List<WriteBatch.Op> ops = batch.ops();
+        Prepared prepared = new Prepared(scope, ops);
         return c -> {
             // session → next free seq, read inside this IMMEDIATE transaction, which holds SQLite's write
             // lock: no other connection or process can append to the session until it commits
@@ -283,7 +283,7 @@ public final class SqliteMemoryStore implements MemoryStore {
                     setObservationStatuses(c, scope, ops.subList(i, i + run));
                     i += run;
                 } else {
-                    apply(c, scope, resolve(c, scope, ops.get(i), ends));
+                    apply(c, scope, resolve(c, scope, ops.get(i), ends), prepared, i);
                     i++;
                 }
             }
@@ -398,13 +398,58 @@ public final class SqliteMemoryStore implements MemoryStore {
         return next;
     }
 
-    private void apply(Connection c, Scope s, WriteBatch.Op op) throws SQLException {
+    /**
+     * What a batch's statements need that does not depend on the transaction, made on the caller's
+     * thread before the batch queues for its (group's) transaction: the scope's FTS token, the JSON of
+     * its observations and memories, and the FTS words of rows that are new for sure (observations
+     * with a new id) or almost always (turns archived at their session's end). It also keeps the JSON
+     * of the last session turn written, so a turn appended to its session and archived in the same
+     * batch is serialized once. Confined to the batch's work.
+     */
+    private static final class Prepared {
+        private final String scopeToken;
+        private final String[] json;
+        private final String[] words;
+        private final Json.Last turns = new Json.Last();
+
+        Prepared(Scope scope, List<WriteBatch.Op> ops) {
+            scopeToken = scopeToken(scope);
+            json = new String[ops.size()];
+            words = new String[ops.size()];
+            for (int i = 0; i < ops.size(); i++) {
+                WriteBatch.Op op = ops.get(i);
+                if (op instanceof WriteBatch.PutObservation p) {
+                    json[i] = Json.write(p.observation().withEmbedding(null));
+                    if (p.newId()) {
+                        words[i] = scopedWords(scopeToken, p.observation().text());
+                    }
+                } else if (op instanceof WriteBatch.PutMemory p) {
+                    json[i] = Json.write(p.memory().toBuilder().embedding(null).build());
+                } else if (op instanceof WriteBatch.ArchiveTurn t && t.atSessionEnd()) {
+                    // the seq is not known yet, but the searched text does not depend on it
+                    words[i] = scopedWords(scopeToken, t.turn().searchText());
+                }
+            }
+        }
+
+        String turnJson(SessionTurn t) {
+            return turns.of(t);
+        }
+
+        /** The FTS words of {@code text}, the words op {@code i} prepared for it when it did. */
+        String words(int i, String text) {
+            return words[i] != null ? words[i] : scopedWords(scopeToken, text);
+        }
+    }
+
+    /** Applies op {@code i} of the batch ({@code op} is that op with its final seq). */
+    private void apply(Connection c, Scope s, WriteBatch.Op op, Prepared prepared, int i) throws SQLException {
         if (op instanceof WriteBatch.PutObservation p) {
-            putObservation(c, s, p.observation());
+            putObservation(c, s, p.observation(), prepared, i);
         } else if (op instanceof WriteBatch.DeleteObservation d) {
             deleteRow(c, s, "observations", "observations_fts", d.id());
         } else if (op instanceof WriteBatch.PutMemory p) {
-            putMemory(c, s, p.memory());
+            putMemory(c, s, p.memory(), prepared, i);
         } else if (op instanceof WriteBatch.DeleteMemory d) {
             deleteRow(c, s, "memories", "memories_fts", d.id());
         } else if (op instanceof WriteBatch.SetObservationStatus u) {
@@ -420,10 +465,10 @@ public final class SqliteMemoryStore implements MemoryStore {
                     s.agentId(), s.endUserId(), h.event().memoryId(), Json.write(h.event()));
         } else if (op instanceof WriteBatch.AppendTurn t) {
             update(c, "INSERT INTO session_turns (agent, usr, session_id, seq, data, first_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    s.agentId(), s.endUserId(), t.turn().sessionId(), t.turn().seq(), Json.write(t.turn()),
+                    s.agentId(), s.endUserId(), t.turn().sessionId(), t.turn().seq(), prepared.turnJson(t.turn()),
                     t.turn().at().toEpochMilli());
         } else if (op instanceof WriteBatch.ArchiveTurn t) {
-            putArchivedTurn(c, s, t.turn(), t.embedding());
+            putArchivedTurn(c, s, t.turn(), t.embedding(), prepared, i);
         } else if (op instanceof WriteBatch.PurgeArchive p) {
             Object[] k = {s.agentId(), s.endUserId(), p.before().toEpochMilli()};
             update(c, "DELETE FROM archive_fts WHERE rowid IN (SELECT rowid FROM archive_turns"
@@ -442,9 +487,9 @@ public final class SqliteMemoryStore implements MemoryStore {
         }
     }
 
-    private void putObservation(Connection c, Scope s, Observation o) throws SQLException {
+    private void putObservation(Connection c, Scope s, Observation o, Prepared prepared, int i) throws SQLException {
         Embedding e = o.embedding();
-        upsert(c, "observations", "observations_fts", s, o.id(), o.text(),
+        upsert(c, "observations", "observations_fts", s, o.id(), o.text(), prepared, i,
                 "INSERT INTO observations (agent, usr, id, kind, status, consolidated_at, session_id, observed_at, dim,"
                         + " embedding, data, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                         + " ON CONFLICT (agent, usr, id) DO UPDATE SET kind = excluded.kind, status = excluded.status,"
@@ -454,12 +499,12 @@ public final class SqliteMemoryStore implements MemoryStore {
                 s.agentId(), s.endUserId(), o.id(), o.kind().name(), o.status().name(),
                 ObservationRows.text(o.consolidatedAt()), o.sessionId(),
                 o.observedAt().toEpochMilli(), e == null ? null : e.dimension(),
-                e == null ? null : Vectors.toBytes(e.toArray()), Json.write(o.withEmbedding(null)), o.text());
+                e == null ? null : Vectors.toBytes(e.toArray()), prepared.json[i], o.text());
     }
 
-    private void putMemory(Connection c, Scope s, Memory m) throws SQLException {
+    private void putMemory(Connection c, Scope s, Memory m, Prepared prepared, int i) throws SQLException {
         Embedding e = m.embedding();
-        upsert(c, "memories", "memories_fts", s, m.id(), m.text(),
+        upsert(c, "memories", "memories_fts", s, m.id(), m.text(), prepared, i,
                 "INSERT INTO memories (agent, usr, id, kind, status, text, created_at, permanent, importance, dim,"
                         + " embedding, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                         + " ON CONFLICT (agent, usr, id) DO UPDATE SET kind = excluded.kind, status = excluded.status,"
@@ -468,11 +513,12 @@ public final class SqliteMemoryStore implements MemoryStore {
                         + " embedding = excluded.embedding, data = excluded.data",
                 s.agentId(), s.endUserId(), m.id(), m.kind().name(), m.status().name(), m.text(),
                 m.createdAt().toEpochMilli(), m.permanent() ? 1 : 0, m.importance(), e == null ? null : e.dimension(),
-                e == null ? null : Vectors.toBytes(e.toArray()), Json.write(m.toBuilder().embedding(null).build()));
+                e == null ? null : Vectors.toBytes(e.toArray()), prepared.json[i]);
     }
 
     /** Inserts or replaces an archived turn (same session and seq) and keeps its FTS entry in step. */
-    private void putArchivedTurn(Connection c, Scope s, SessionTurn t, Embedding e) throws SQLException {
+    private void putArchivedTurn(Connection c, Scope s, SessionTurn t, Embedding e, Prepared prepared, int i)
+            throws SQLException {
         String text = t.searchText();
         Long rid = null;
         String oldText = null;
@@ -490,9 +536,9 @@ public final class SqliteMemoryStore implements MemoryStore {
                         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (agent, usr, session_id, seq) DO UPDATE SET"
                         + " data = excluded.data, text = excluded.text, at = excluded.at, dim = excluded.dim,"
                         + " embedding = excluded.embedding",
-                s.agentId(), s.endUserId(), t.sessionId(), t.seq(), Json.write(t), text, t.at().toEpochMilli(),
+                s.agentId(), s.endUserId(), t.sessionId(), t.seq(), prepared.turnJson(t), text, t.at().toEpochMilli(),
                 e == null ? null : e.dimension(), e == null ? null : Vectors.toBytes(e.toArray()));
-        reindexIfChanged(c, "archive_fts", rid, oldText, s, text);
+        reindexIfChanged(c, "archive_fts", rid, oldText, text, prepared, i);
     }
 
 
@@ -516,8 +562,8 @@ public final class SqliteMemoryStore implements MemoryStore {
      * Inserts or updates a row and keeps its FTS entry in step; the FTS entry is rewritten only when
      * the text changed (the dream cycle mostly changes statuses, not text).
      */
-    private void upsert(Connection c, String table, String fts, Scope s, String id, String text, String sql,
-                        Object... args) throws SQLException {
+    private void upsert(Connection c, String table, String fts, Scope s, String id, String text, Prepared prepared,
+                        int i, String sql, Object... args) throws SQLException {
         Long rid = null;
         String oldText = null;
         try (PreparedStatement ps = c.prepareStatement("SELECT rid, text FROM " + table
@@ -531,15 +577,15 @@ public final class SqliteMemoryStore implements MemoryStore {
             }
         }
         update(c, sql, args);
-        reindexIfChanged(c, fts, rid, oldText, s, text);
+        reindexIfChanged(c, fts, rid, oldText, text, prepared, i);
     }
 
     /**
      * After an upsert: indexes a new row ({@code rid == null}: the row just inserted) or re-indexes an
      * existing one whose text changed.
      */
-    private void reindexIfChanged(Connection c, String fts, Long rid, String oldText, Scope s, String text)
-            throws SQLException {
+    private void reindexIfChanged(Connection c, String fts, Long rid, String oldText, String text, Prepared prepared,
+                                  int i) throws SQLException {
         boolean inserted = rid == null;
         if (inserted) {
             try (PreparedStatement ps = c.prepareStatement("SELECT last_insert_rowid()");
@@ -554,8 +600,7 @@ public final class SqliteMemoryStore implements MemoryStore {
             // a new row's rowid was never used (AUTOINCREMENT), so it has no old entry to delete
             update(c, "DELETE FROM " + fts + " WHERE rowid = ?", rid);
         }
-        update(c, "INSERT INTO " + fts + " (rowid, text) VALUES (?, ?)", rid,
-                scopedWords(scopeToken(s.agentId(), s.endUserId()), text));
+        update(c, "INSERT INTO " + fts + " (rowid, text) VALUES (?, ?)", rid, prepared.words(i, text));
     }
 
     private void deleteRow(Connection c, Scope s, String table, String fts, String id) throws SQLException {
@@ -1216,16 +1261,18 @@ public final class SqliteMemoryStore implements MemoryStore {
                 + " JOIN " + table + " " + a + " ON " + a + ".rid = t.k ORDER BY t.r, t.k";
     }
 
-    /** The text as FTS5 indexes it: every folded word prefixed by the scope token. */
+    /**
+     * The text as FTS5 indexes it: every folded word (a run of letters and numbers, {@code [\p{L}\p{N}]+},
+     * at most its first 40 chars) prefixed by the scope token. The words come from {@link Terms#foldedWords},
+     * which scans code points by hand (the regex was a twentieth of a recorded turn's CPU).
+     */
     static String scopedWords(String scopeToken, String text) {
-        String prefix = scopeToken + "_";
         StringBuilder sb = new StringBuilder(text.length() * 2);
-        java.util.regex.Matcher m = WORD.matcher(Terms.fold(text));
-        while (m.find()) {
+        for (String word : Terms.foldedWords(Terms.fold(text))) {
             if (!sb.isEmpty()) {
                 sb.append(' ');
             }
-            sb.append(prefix).append(m.group(), 0, Math.min(m.group().length(), 40));
+            sb.append(scopeToken).append('_').append(word, 0, Math.min(word.length(), 40));
         }
         return sb.toString();
     }

@@ -45,6 +45,13 @@ final class TenantDatabase implements AutoCloseable {
     private final SQLiteConfig.SynchronousMode sync;
     /** The writer connection; {@code null} while closed for idleness (reopened on the next write). */
     private Connection writer;
+    /**
+     * The writer's statements of shared (group-committed) writes, prepared once and kept across
+     * transactions while the writer lives: sqlite-jdbc compiles the SQL on every
+     * {@code prepareStatement}, and a recorded turn runs the same dozen statements. Dropped (closed)
+     * after any failure, so no statement in an unknown state is reused. Guarded by the write lock.
+     */
+    private StatementCache sharedStatements;
     private final ReentrantLock writeLock = new ReentrantLock();
     /** Shared by every operation; exclusive to close the connections (idle eviction, close). */
     private final java.util.concurrent.locks.ReentrantReadWriteLock lifecycle =
@@ -197,6 +204,7 @@ final class TenantDatabase implements AutoCloseable {
                 }
                 return result;
             } catch (SQLException | RuntimeException e) {
+                dropSharedStatements();
                 rollbackQuietly();
                 if (e instanceof SQLException sql) {
                     throw failed(sql);
@@ -226,7 +234,7 @@ final class TenantDatabase implements AutoCloseable {
 
     private void commitGroup(List<GroupCommit.Entry<SqlWork<?>>> entries) {
         if (entries.size() == 1) {
-            write(entries.get(0).item());
+            write(c -> entries.get(0).item().apply(sharedStatements(c)));
             return;
         }
         write(c -> {
@@ -234,8 +242,9 @@ final class TenantDatabase implements AutoCloseable {
                 for (GroupCommit.Entry<SqlWork<?>> e : entries) {
                     st.execute("SAVEPOINT batch");
                     try {
-                        e.item().apply(c);
+                        e.item().apply(sharedStatements(c));
                     } catch (SQLException | RuntimeException failure) {
+                        dropSharedStatements();
                         // an error that ended the whole transaction makes this throw: then every batch fails
                         st.execute("ROLLBACK TO batch");
                         e.fail(failure instanceof SQLException sql ? failed(sql) : (RuntimeException) failure);
@@ -245,6 +254,26 @@ final class TenantDatabase implements AutoCloseable {
             }
             return null;
         });
+    }
+
+    /** The writer {@code c} with {@link #sharedStatements}; called under the write lock. */
+    private Connection sharedStatements(Connection c) {
+        if (sharedStatements == null) {
+            sharedStatements = new StatementCache(c);
+        }
+        return sharedStatements.connection();
+    }
+
+    /** Closes the kept statements (after a failure, or before the writer closes). */
+    private void dropSharedStatements() {
+        if (sharedStatements != null) {
+            try {
+                sharedStatements.close();
+            } catch (SQLException ignored) {
+                // closing a statement fails only when its connection is gone: nothing is left to free
+            }
+            sharedStatements = null;
+        }
     }
 
     private MemoryStoreException failed(SQLException e) {
@@ -495,6 +524,7 @@ final class TenantDatabase implements AutoCloseable {
             openedReaders = 0;
         }
         if (writer != null) {
+            dropSharedStatements();
             closeQuietly(writer);
             writer = null;
         }

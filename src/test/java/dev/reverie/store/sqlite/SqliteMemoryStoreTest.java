@@ -140,6 +140,30 @@ class SqliteMemoryStoreTest extends MemoryStoreContract {
     }
 
     @Test
+    void scoped_words_are_what_the_letter_or_number_expression_finds_in_the_folded_text() {
+        java.util.regex.Pattern word = java.util.regex.Pattern.compile("[\\p{L}\\p{N}]+");
+        int[] alphabet = {'a', 'Z', '7', ' ', '_', '\'', '-', '.', 0xE9, 0xC7, 0x301, 0x200B, 0xB2, 0x2167, 0x0663,
+                0x4E2D, 0x1D400, 0x1F600, 0xD800, 0xDC00, 0x02B0, 0x01C5, 0xA0, 0x2019, 0xFB01, 0xFF21, 0x0130};
+        java.util.Random random = new java.util.Random(29);
+        String token = SqliteMemoryStore.scopeToken(ALICE);
+        for (int n = 0; n < 20_000; n++) {
+            StringBuilder text = new StringBuilder();
+            int length = random.nextInt(random.nextInt(8) == 0 ? 120 : 24);
+            for (int i = 0; i < length; i++) {
+                text.appendCodePoint(random.nextInt(6) == 0 ? 'x' : alphabet[random.nextInt(alphabet.length)]);
+            }
+            StringBuilder expected = new StringBuilder();
+            java.util.regex.Matcher m = word.matcher(dev.reverie.internal.Terms.fold(text.toString()));
+            while (m.find()) {
+                expected.append(expected.isEmpty() ? "" : " ").append(token).append('_')
+                        .append(m.group(), 0, Math.min(m.group().length(), 40));
+            }
+            assertThat(SqliteMemoryStore.scopedWords(token, text.toString())).as("words of %s", text)
+                    .isEqualTo(expected.toString());
+        }
+    }
+
+    @Test
     void should_index_each_users_words_under_their_own_prefix_and_still_stem() {
         put(ALICE, memory(ALICE, "She loves painting sunsets in São Paulo", 0));
         put(BOB, memory(BOB, "He loves painting too", 0));
