@@ -60,7 +60,8 @@ public final class RecalledMemory {
      * @param memoryId      the memory's or observation's id; for a verbatim turn, the turn's id
      * @param kind          its kind
      * @param text          its text as stored (before rendering)
-     * @param score         the final score (after the trust factor); pinned items score 1
+     * @param score         the final score (after the trust factor, and times {@code 1 + dateMatchBoost}
+     *                      when it was said on a date the query names); pinned items score 1
      * @param relevance     the fused lexical/vector relevance, 0 to 1
      * @param importance    importance, 0 to 100
      * @param recency       0.5^(age / half-life), 0 to 1

@@ -302,7 +302,6 @@ final class Retriever {
             if (rel <= 0) {
                 continue;
             }
-
             long ageMs = Math.max(0, Duration.between(c.lastSeen(), now).toMillis());
             double recency = Math.pow(0.5, ageMs / halfLifeMs);
             double trust = 1.0;
