@@ -64,10 +64,7 @@ public final class DecodedRecords {
         for (int i = tail; i < n; i++) {
             h = (h ^ json.charAt(i)) * 0x1000_0000_01B3L;
         }
-        h ^= h >>> 33;
-        h *= 0xFF51_AFD7_ED55_8CCDL;
-        h ^= h >>> 33;
-        return (int) (h & (SLOTS - 1));
+        return (int) (Terms.mix64(h) & (SLOTS - 1));
     }
 
     private static final int EDGE = 48;

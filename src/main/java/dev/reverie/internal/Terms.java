@@ -482,7 +482,7 @@ public final class Terms {
     }
 
     /** MurmurHash3's 64-bit finalizer. */
-    private static long mix64(long h) {
+    static long mix64(long h) {
         h ^= h >>> 33;
         h *= 0xFF51_AFD7_ED55_8CCDL;
         h ^= h >>> 33;
