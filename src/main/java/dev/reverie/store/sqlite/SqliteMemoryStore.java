@@ -410,17 +410,20 @@ public final class SqliteMemoryStore implements MemoryStore {
         private final String scopeToken;
         private final String[] json;
         private final String[] words;
+        private final boolean[] newIds;
         private final Json.Last turns = new Json.Last();
 
         Prepared(Scope scope, List<WriteBatch.Op> ops) {
             scopeToken = scopeToken(scope);
             json = new String[ops.size()];
             words = new String[ops.size()];
+            newIds = new boolean[ops.size()];
             for (int i = 0; i < ops.size(); i++) {
                 WriteBatch.Op op = ops.get(i);
                 if (op instanceof WriteBatch.PutObservation p) {
                     json[i] = Json.write(p.observation().withEmbedding(null));
                     if (p.newId()) {
+                        newIds[i] = true;
                         words[i] = scopedWords(scopeToken, p.observation().text());
                     }
                 } else if (op instanceof WriteBatch.PutMemory p) {
@@ -434,6 +437,11 @@ public final class SqliteMemoryStore implements MemoryStore {
 
         String turnJson(SessionTurn t) {
             return turns.of(t);
+        }
+
+        /** Whether op {@code i} puts an observation whose id was generated for this write. */
+        boolean newId(int i) {
+            return newIds[i];
         }
 
         /** The FTS words of {@code text}, the words op {@code i} prepared for it when it did. */
@@ -564,6 +572,14 @@ public final class SqliteMemoryStore implements MemoryStore {
      */
     private void upsert(Connection c, String table, String fts, Scope s, String id, String text, Prepared prepared,
                         int i, String sql, Object... args) throws SQLException {
+        if (prepared.newId(i)) {
+            // an id generated for this write (WriteBatch.putNew) has no stored row to look up: insert it
+            // without the upsert clause, so a caller that broke that promise gets a constraint error
+            // instead of a row whose FTS entry points elsewhere
+            update(c, sql.substring(0, sql.indexOf(" ON CONFLICT")), args);
+            reindexIfChanged(c, fts, null, null, text, prepared, i);
+            return;
+        }
         Long rid = null;
         String oldText = null;
         try (PreparedStatement ps = c.prepareStatement("SELECT rid, text FROM " + table

@@ -140,6 +140,25 @@ class SqliteMemoryStoreTest extends MemoryStoreContract {
     }
 
     @Test
+    void an_observation_put_as_new_under_an_existing_id_fails_the_batch_and_leaves_the_store_as_it_was() {
+        dev.reverie.Observation o = observation(ALICE, "plays the cello", 0);
+        store.write(WriteBatch.of(ALICE).putNew(o));
+        dev.reverie.Observation other = new dev.reverie.Observation(o.id(), o.scope(), o.kind(), "collects stamps",
+                o.subject(), o.value(), o.cardinality(), o.polarity(), o.confidence(), o.observedAt(), o.sessionId(),
+                o.provenance(), o.sourceTurnIds(), o.reinforcementCount(), o.status(), o.consolidatedAt(),
+                o.embedding());
+        // putNew promises the id is new; the store inserts without looking it up, so a broken promise is
+        // a constraint error, not a second FTS entry for the row
+        assertThatThrownBy(() -> store.write(WriteBatch.of(ALICE).putNew(other)))
+                .isInstanceOf(MemoryStoreException.class).hasMessageContaining("UNIQUE");
+        assertThat(store.observation(ALICE, o.id())).contains(o);
+        java.util.EnumSet<dev.reverie.ObservationStatus> all = java.util.EnumSet.allOf(dev.reverie.ObservationStatus.class);
+        assertThat(store.searchObservations(ALICE, "cello", all, 10)).extracting(x -> x.item().id())
+                .containsExactly(o.id());
+        assertThat(store.searchObservations(ALICE, "stamps", all, 10)).isEmpty();
+    }
+
+    @Test
     void scoped_words_are_what_the_letter_or_number_expression_finds_in_the_folded_text() {
         java.util.regex.Pattern word = java.util.regex.Pattern.compile("[\\p{L}\\p{N}]+");
         int[] alphabet = {'a', 'Z', '7', ' ', '_', '\'', '-', '.', 0xE9, 0xC7, 0x301, 0x200B, 0xB2, 0x2167, 0x0663,
