@@ -61,6 +61,9 @@ import java.util.stream.Stream;
  * the generator version marks it complete, so later runs reuse it. The fill writes in the store's
  * fast mode ({@code ?sync=normal} for SQLite, {@code ?commit=group} for Lucene): fill time is
  * reported, not measured by JMH. Benchmarks reopen the folder in the store's default, durable mode.
+ * Benchmarks write to the folder they open (turns, recall statistics, merges); with
+ * {@code -Dreverie.bench.copy=true} each run opens a fresh copy ({@code <folder>-run}) instead, so
+ * every run starts from the data set as generated.
  *
  * <p>Run on its own to fill (or inspect) a data set:
  * <pre>mvn -q -Pjmh compile exec:exec -Djmh.main=dev.reverie.benchmarks.TenantDataGenerator -Djmh.args="sqlite 10000"</pre>
@@ -191,6 +194,36 @@ public final class TenantDataGenerator {
      * cached.
      */
     public static Dataset prepare(String store, int users, boolean embeddings) {
+        Dataset cached = prepareCached(store, users, embeddings);
+        if (!Boolean.getBoolean("reverie.bench.copy")) {
+            return cached;
+        }
+        // every run starts from the data set as generated: runs write (turns, recall statistics, merges),
+        // and a data set reused by other benchmarks drifts from the generated one (on Lucene, a set shared
+        // with the recordTurn runs held 2.2 times the generated documents)
+        Path copy = cached.folder().resolveSibling(cached.folder().getFileName() + "-run");
+        deleteRecursively(copy);
+        try (java.util.stream.Stream<Path> files = Files.walk(cached.folder())) {
+            for (Path from : (Iterable<Path>) files::iterator) {
+                if (from.getFileName().toString().equals("write.lock")) {
+                    continue;
+                }
+                Path to = copy.resolve(cached.folder().relativize(from).toString());
+                if (Files.isDirectory(from)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(from, to);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        System.out.println("[reverie-jmh] running on a copy of the data set: " + copy);
+        return new Dataset(cached.store(), cached.users(), cached.embeddings(), copy, cached.fillMillis(),
+                cached.settleMillis(), cached.reused());
+    }
+
+    private static Dataset prepareCached(String store, int users, boolean embeddings) {
         if (users <= 0) {
             throw new IllegalArgumentException("users must be positive, was " + users);
         }
