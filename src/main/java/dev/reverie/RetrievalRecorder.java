@@ -189,9 +189,16 @@ final class RetrievalRecorder implements AutoCloseable {
         }
     }
 
-    /** The scope's memories with their counts and times updated, as they are in the store now. */
+    /**
+     * The scope's memories with their counts and times updated, as they are in the store now; for a
+     * store that understands {@link WriteBatch#addRecalls}, just the recalls to add (no reads).
+     */
     private WriteBatch batch(Scope scope, Map<String, Tally> tallies) {
         WriteBatch batch = WriteBatch.of(scope);
+        if (store.supportsRecallWrites()) {
+            tallies.forEach((id, t) -> batch.addRecalls(id, t.count(), t.last()));
+            return batch;
+        }
         for (Map.Entry<String, Tally> t : tallies.entrySet()) {
             Optional<Memory> m = store.memory(scope, t.getKey());
             if (m.isPresent()) {

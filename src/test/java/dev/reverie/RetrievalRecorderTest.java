@@ -26,9 +26,45 @@ class RetrievalRecorderTest {
     @TempDir
     Path dir;
 
-    @Test
-    void recalls_are_counted_in_memory_and_written_in_one_batch_on_flush() {
-        try (MemoryStore store = MemoryStores.open("sqlite:" + dir)) {
+    /**
+     * The store under test: SQLite or Lucene (both take {@link WriteBatch#addRecalls}), or SQLite behind
+     * a proxy that says it does not and fails any batch holding one (a store written against 0.1.0:
+     * the recorder re-reads and puts whole memories).
+     */
+    private MemoryStore open(String kind) {
+        if (!kind.endsWith("-without-recall-writes")) {
+            MemoryStore store = MemoryStores.open(kind + ":" + dir);
+            assertThat(store.supportsRecallWrites()).isTrue();
+            return store;
+        }
+        MemoryStore real = MemoryStores.open("sqlite:" + dir);
+        return (MemoryStore) java.lang.reflect.Proxy.newProxyInstance(MemoryStore.class.getClassLoader(),
+                new Class<?>[] {MemoryStore.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("supportsRecallWrites")) {
+                        return false;
+                    }
+                    if (method.getName().startsWith("write")) {
+                        List<?> written = args[0] instanceof List<?> l ? l : List.of(args[0]);
+                        for (Object b : written) {
+                            for (WriteBatch.Op op : ((WriteBatch) b).ops()) {
+                                if (op instanceof WriteBatch.AddRecalls) {
+                                    throw new IllegalArgumentException("unknown write operation " + op);
+                                }
+                            }
+                        }
+                    }
+                    try {
+                        return method.invoke(real, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"sqlite", "lucene", "sqlite-without-recall-writes"})
+    void recalls_are_counted_in_memory_and_written_in_one_batch_on_flush(String kind) {
+        try (MemoryStore store = open(kind)) {
             seed(store);
             try (RetrievalRecorder recorder = new RetrievalRecorder(store, new ScopeLocks(64), NEVER_MS)) {
                 for (int i = 0; i < 30; i++) {
@@ -50,6 +86,22 @@ class RetrievalRecorderTest {
                 }
                 recorder.flush();
                 assertThat(recorder.writes()).as("nothing pending, nothing written").isEqualTo(1);
+
+                // more recalls add up; one of a memory deleted before the flush creates nothing
+                recorder.recalled(USERS.get(0), List.of("m-0"), T0.minusSeconds(5));
+                recorder.recalled(USERS.get(1), List.of("m-1"), T0.plusSeconds(100));
+                store.write(WriteBatch.of(USERS.get(2)).deleteMemory("m-2"));
+                recorder.recalled(USERS.get(2), List.of("m-2"), T0.plusSeconds(100));
+                recorder.flush();
+                Memory m0 = store.memory(USERS.get(0), "m-0").orElseThrow();
+                assertThat(m0.retrievalCount()).isEqualTo(11);
+                assertThat(m0.lastRetrievedAt()).as("an earlier recall keeps the later time").isEqualTo(T0.plusSeconds(27));
+                Memory m1 = store.memory(USERS.get(1), "m-1").orElseThrow();
+                assertThat(m1.retrievalCount()).isEqualTo(11);
+                assertThat(m1.lastRetrievedAt()).isEqualTo(T0.plusSeconds(100));
+                assertThat(m1.text()).isEqualTo("Likes jazz records");
+                assertThat(store.memory(USERS.get(2), "m-2")).isEmpty();
+                assertThat(recorder.failed()).isZero();
             }
         }
     }

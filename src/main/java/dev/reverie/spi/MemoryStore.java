@@ -62,6 +62,18 @@ public interface MemoryStore extends AutoCloseable {
     }
 
     /**
+     * Whether {@link #write} and {@link #writeEach} understand {@link WriteBatch#addRecalls} (recall
+     * statistics added to a stored memory without rewriting it). The manager's recall statistics use
+     * it when the store says so and re-read and put the whole memory otherwise. The default is
+     * {@code false}; the built-in stores return {@code true} (Lucene updates two doc values in place
+     * instead of re-indexing the memory; SQLite and PostgreSQL rewrite the memory's JSON in the write
+     * transaction, so the manager need not read it first).
+     */
+    default boolean supportsRecallWrites() {
+        return false;
+    }
+
+    /**
      * A hint that a large run of writes to the tenant has ended (the dream cycle calls it after a
      * nightly run): the store may tidy its indexes (SQLite merges its full-text index segments), with
      * bounded work. The default does nothing.

@@ -24,7 +24,7 @@ public final class WriteBatch {
     /** One write operation; the store switches on the concrete type. */
     public sealed interface Op permits PutObservation, DeleteObservation, PutMemory, DeleteMemory, AppendHistory,
             AppendTurn, ArchiveTurn, PurgeArchive, PutSummary, PutStyle, DeleteStyle, SetObservationStatus,
-            SetMemoryStatus {
+            SetMemoryStatus, AddRecalls {
     }
 
     /**
@@ -54,6 +54,22 @@ public final class WriteBatch {
      */
     public record SetMemoryStatus(String id, MemoryStatus status, String supersededBy, java.time.Instant updatedAt)
             implements Op { }
+    /**
+     * Records that a stored memory was recalled {@code count} more times, the last at {@code at}:
+     * afterwards it reads as the stored memory with {@code retrievalCount} increased by {@code count}
+     * and {@code lastRetrievedAt} set to {@code at} unless it was later already. Nothing happens when
+     * the memory does not exist. Sent only to stores that {@link MemoryStore#supportsRecallWrites() say
+     * they understand it}; they apply it without re-indexing the record where they can.
+     */
+    public record AddRecalls(String id, int count, java.time.Instant at) implements Op {
+        /** {@code m} as this change leaves it (the count saturates at {@link Integer#MAX_VALUE}). */
+        public Memory applyTo(Memory m) {
+            java.time.Instant last = m.lastRetrievedAt() == null || at.isAfter(m.lastRetrievedAt())
+                    ? at : m.lastRetrievedAt();
+            return m.toBuilder().retrievalCount((int) Math.min(Integer.MAX_VALUE, (long) m.retrievalCount() + count))
+                    .lastRetrievedAt(last).build();
+        }
+    }
     public record AppendHistory(MemoryEvent event) implements Op { }
     /**
      * A turn appended to its session. With {@code atSessionEnd} its seq is an offset that the store
@@ -283,6 +299,18 @@ public final class WriteBatch {
                                       java.time.Instant updatedAt) {
         ops.add(new SetMemoryStatus(Checks.id("memory id", memoryId), Checks.notNull("status", status), supersededBy,
                 Checks.notNull("updatedAt", updatedAt)));
+        return this;
+    }
+
+    /**
+     * Adds {@code count} recalls to a stored memory, the last at {@code at} (see {@link AddRecalls});
+     * only for stores whose {@link MemoryStore#supportsRecallWrites()} is {@code true}.
+     */
+    public WriteBatch addRecalls(String memoryId, int count, java.time.Instant at) {
+        if (count <= 0) {
+            throw new IllegalArgumentException("count must be positive (the recalls to add), was " + count);
+        }
+        ops.add(new AddRecalls(Checks.id("memory id", memoryId), count, Checks.notNull("at", at)));
         return this;
     }
 

@@ -336,6 +336,55 @@ public abstract class MemoryStoreContract {
     }
 
     @Test
+    void should_add_recalls_to_a_stored_memory_leaving_the_rest_as_stored() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(store.supportsRecallWrites(),
+                "the store takes no recall writes (recall statistics then put whole memories)");
+        Memory m = memory(ALICE, "works as a nurse", 1).toBuilder().importance(61.5)
+                .embedding(Embedding.of(new float[] {0.25f, 2f})).build();
+        Memory putTogether = memory(ALICE, "plays the cello", 2);
+        Memory deleted = memory(ALICE, "lives in Recife", 3);
+        put(ALICE, m, deleted);
+        Instant t1 = T0.plusSeconds(3_600);
+
+        store.write(WriteBatch.of(ALICE).addRecalls(m.id(), 2, t1));
+        Memory twice = m.toBuilder().retrievalCount(2).lastRetrievedAt(t1).build();
+        assertThat(store.memory(ALICE, m.id())).contains(twice);
+        assertThat(store.searchMemories(ALICE, "nurse", EnumSet.allOf(MemoryStatus.class),
+                EnumSet.allOf(MemoryKind.class), 10)).extracting(Scored::item).containsExactly(twice);
+        assertThat(store.searchMemoriesByVector(ALICE, new float[] {0.25f, 2f}, EnumSet.allOf(MemoryStatus.class), 1))
+                .extracting(Scored::item).containsExactly(twice);
+
+        // an earlier recall adds to the count and keeps the later time; a status change in the same batch
+        // applies too, in batch order
+        store.write(WriteBatch.of(ALICE).addRecalls(m.id(), 1, T0)
+                .setMemoryStatus(m.id(), MemoryStatus.SUPERSEDED, "m-newer", t1.plusSeconds(1))
+                .addRecalls(m.id(), 4, t1.plusSeconds(2)));
+        Memory after = twice.toBuilder().retrievalCount(7).lastRetrievedAt(t1.plusSeconds(2))
+                .status(MemoryStatus.SUPERSEDED).supersededBy("m-newer").updatedAt(t1.plusSeconds(1)).build();
+        assertThat(store.memory(ALICE, m.id())).contains(after);
+
+        // a memory put in the same batch gets its recalls; one deleted before them, or never written, stays absent
+        store.write(WriteBatch.of(ALICE).put(putTogether).addRecalls(putTogether.id(), 3, t1)
+                .deleteMemory(deleted.id()).addRecalls(deleted.id(), 1, t1).addRecalls("never-written", 1, t1));
+        Memory recalledTogether = putTogether.toBuilder().retrievalCount(3).lastRetrievedAt(t1).build();
+        assertThat(store.memories(ALICE, MemoryFilter.all())).containsExactlyInAnyOrder(after, recalledTogether);
+        assertThat(store.memories(BOB, MemoryFilter.all())).isEmpty();
+
+        // a later put of the whole memory replaces the counts, as any put does
+        Memory replaced = after.toBuilder().retrievalCount(1).lastRetrievedAt(null).build();
+        put(ALICE, replaced);
+        assertThat(store.memory(ALICE, m.id())).contains(replaced);
+        store.writeEach(List.of(WriteBatch.of(ALICE).addRecalls(m.id(), 1, t1),
+                WriteBatch.of(ALICE).addRecalls(putTogether.id(), 1, t1.plusSeconds(9))));
+        reopen();
+        assertThat(store.memory(ALICE, m.id())).contains(replaced.toBuilder().retrievalCount(2).lastRetrievedAt(t1).build());
+        assertThat(store.memory(ALICE, putTogether.id()))
+                .contains(recalledTogether.toBuilder().retrievalCount(4).lastRetrievedAt(t1.plusSeconds(9)).build());
+        assertThatThrownBy(() -> WriteBatch.of(ALICE).addRecalls(m.id(), 0, t1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("count must be positive");
+    }
+
+    @Test
     void should_apply_a_status_change_in_batch_order_and_never_create_a_row() {
         org.junit.jupiter.api.Assumptions.assumeTrue(store.supportsStatusWrites(),
                 "the store takes no status-only writes (the dream then writes whole records)");

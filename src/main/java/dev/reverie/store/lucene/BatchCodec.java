@@ -47,6 +47,7 @@ final class BatchCodec {
     private static final byte DELETE_STYLE = 11;
     private static final byte SET_OBSERVATION_STATUS = 12;
     private static final byte SET_MEMORY_STATUS = 13;
+    private static final byte ADD_RECALLS = 14;
 
     /** An encoded batch and the sessions whose end seq {@link #entry} must record. */
     record Encoded(WriteBatch batch, byte[] body, Set<String> sessionsAtEnd) {
@@ -117,6 +118,11 @@ final class BatchCodec {
                         string(out, st.supersededBy());
                     }
                     instant(out, st.updatedAt());
+                } else if (op instanceof WriteBatch.AddRecalls r) {
+                    out.writeByte(ADD_RECALLS);
+                    string(out, r.id());
+                    out.writeInt(r.count());
+                    instant(out, r.at());
                 } else {
                     throw new IllegalArgumentException("unknown write operation " + op);
                 }
@@ -186,6 +192,7 @@ final class BatchCodec {
                     String supersededBy = in.readBoolean() ? string(in) : null;
                     batch.setMemoryStatus(id, status, supersededBy, instant(in));
                 }
+                case ADD_RECALLS -> batch.addRecalls(string(in), in.readInt(), instant(in));
                 default -> throw new IOException("unknown translog operation " + tag);
             }
         }

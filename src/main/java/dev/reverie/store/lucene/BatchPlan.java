@@ -65,10 +65,14 @@ final class BatchPlan {
     /** uid → the record a put of this batch wrote, so a later status change applies to it. */
     private final Map<String, Object> records = new LinkedHashMap<>();
     /**
-     * uid → a status change of a record this batch did not put: the stored document is read and
-     * rewritten in {@link #apply}; until then its {@link #byUid} entry holds {@link #STORED_RECORD}.
+     * uid → the changes (status, recalls), in batch order, of a record this batch did not put: the
+     * stored document is read in {@link #apply} and rewritten, or, when the changes are recalls only and
+     * the memory has its recall doc values, those are updated in place; until then its {@link #byUid}
+     * entry holds {@link #STORED_RECORD}.
      */
-    private final Map<String, WriteBatch.Op> statusOfStored = new LinkedHashMap<>();
+    private final Map<String, List<WriteBatch.Op>> changesOfStored = new LinkedHashMap<>();
+    /** uid → the recall doc values to update in place (memories whose only changes are recalls). */
+    private final Map<String, List<org.apache.lucene.document.NumericDocValuesField>> inPlace = new LinkedHashMap<>();
     /** After {@link #apply}: the uid of every document put or deleted. */
     private java.util.Set<String> written = java.util.Set.of();
     private static final Document STORED_RECORD = new Document();
@@ -125,9 +129,11 @@ final class BatchPlan {
             } else if (op instanceof WriteBatch.DeleteMemory d) {
                 plan.put(LuceneDocuments.uid(Type.MEMORY, s, d.id()), null);
             } else if (op instanceof WriteBatch.SetObservationStatus u) {
-                plan.setStatus(LuceneDocuments.uid(Type.OBSERVATION, s, u.id()), op);
+                plan.changeStored(LuceneDocuments.uid(Type.OBSERVATION, s, u.id()), op);
             } else if (op instanceof WriteBatch.SetMemoryStatus u) {
-                plan.setStatus(LuceneDocuments.uid(Type.MEMORY, s, u.id()), op);
+                plan.changeStored(LuceneDocuments.uid(Type.MEMORY, s, u.id()), op);
+            } else if (op instanceof WriteBatch.AddRecalls r) {
+                plan.changeStored(LuceneDocuments.uid(Type.MEMORY, s, r.id()), op);
             } else if (op instanceof WriteBatch.AppendHistory h) {
                 plan.events.add(h.event());
             } else if (op instanceof WriteBatch.AppendTurn t) {
@@ -156,7 +162,7 @@ final class BatchPlan {
     private void put(String uid, Document doc) {
         byUid.put(uid, doc);
         records.remove(uid);
-        statusOfStored.remove(uid);
+        changesOfStored.remove(uid);
     }
 
     /** Puts an observation or memory record ({@code null}: deletes it). */
@@ -167,19 +173,25 @@ final class BatchPlan {
         }
     }
 
-    /** A status change: applied to what this batch put, or to the stored record when the batch did not touch it. */
-    private void setStatus(String uid, WriteBatch.Op op) {
+    /**
+     * A status or recall change: applied to what this batch put, or to the stored record when the
+     * batch did not touch it.
+     */
+    private void changeStored(String uid, WriteBatch.Op op) {
         Object record = records.get(uid);
         if (record != null) {
-            putRecord(uid, withStatus(record, op));
+            putRecord(uid, withChange(record, op));
         } else if (!byUid.containsKey(uid) || byUid.get(uid) == STORED_RECORD) {
             byUid.put(uid, STORED_RECORD);
-            statusOfStored.put(uid, op);
+            changesOfStored.computeIfAbsent(uid, k -> new ArrayList<>(1)).add(op);
         }
         // else: deleted earlier in this batch, so there is nothing to change
     }
 
-    private static Object withStatus(Object record, WriteBatch.Op op) {
+    private static Object withChange(Object record, WriteBatch.Op op) {
+        if (record instanceof dev.reverie.Memory m && op instanceof WriteBatch.AddRecalls r) {
+            return r.applyTo(m);
+        }
         if (record instanceof dev.reverie.Observation o && op instanceof WriteBatch.SetObservationStatus u) {
             return o.withStatus(u.status(), u.consolidatedAt());
         }
@@ -194,22 +206,52 @@ final class BatchPlan {
                 : LuceneDocuments.memory((dev.reverie.Memory) record);
     }
 
-    /** Reads the stored records whose status this batch changes and puts their new versions (absent ones stay absent). */
-    private void resolveStoredStatus(IndexSearcher current) throws IOException {
-        for (Map.Entry<String, WriteBatch.Op> e : statusOfStored.entrySet()) {
+    private static java.time.Instant later(java.time.Instant a, java.time.Instant b) {
+        return a == null || b.isAfter(a) ? b : a;
+    }
+
+    /**
+     * Reads the stored records this batch changes and puts their new versions (absent ones stay
+     * absent); a memory whose changes are all recalls and which has the recall doc values gets those
+     * updated in place instead ({@link #inPlace}).
+     */
+    private void resolveStored(IndexSearcher current) throws IOException {
+        List<org.apache.lucene.index.LeafReaderContext> leaves = current.getIndexReader().leaves();
+        for (Map.Entry<String, List<WriteBatch.Op>> e : changesOfStored.entrySet()) {
             String uid = e.getKey();
+            List<WriteBatch.Op> changes = e.getValue();
             org.apache.lucene.search.ScoreDoc[] hits =
                     current.search(LuceneDocuments.term(LuceneDocuments.UID, uid), 1).scoreDocs;
             if (hits.length == 0) {
                 byUid.remove(uid);
                 continue;
             }
-            Object stored = e.getValue() instanceof WriteBatch.SetObservationStatus
-                    ? LuceneDocuments.observation(current.storedFields(), hits[0].doc)
-                    : LuceneDocuments.memory(current.storedFields(), hits[0].doc);
-            byUid.put(uid, document(withStatus(stored, e.getValue())));
+            int doc = hits[0].doc;
+            if (changes.stream().allMatch(WriteBatch.AddRecalls.class::isInstance)) {
+                org.apache.lucene.index.LeafReaderContext leaf =
+                        leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(doc, leaves));
+                long count = LuceneDocuments.recalls(leaf.reader(), doc - leaf.docBase);
+                if (count >= 0) {
+                    java.time.Instant at = LuceneDocuments.recalledAt(leaf.reader(), doc - leaf.docBase);
+                    for (WriteBatch.Op op : changes) {
+                        WriteBatch.AddRecalls r = (WriteBatch.AddRecalls) op;
+                        count = Math.min(Integer.MAX_VALUE, count + r.count()); // as AddRecalls.applyTo
+                        at = later(at, r.at());
+                    }
+                    byUid.remove(uid);
+                    inPlace.put(uid, LuceneDocuments.recalls(count, at));
+                    continue;
+                }
+            }
+            Object record = changes.get(0) instanceof WriteBatch.SetObservationStatus
+                    ? LuceneMemoryStore.decodeOne(current, current.storedFields(), doc, LuceneDocuments::observation)
+                    : LuceneMemoryStore.decodeOne(current, current.storedFields(), doc, LuceneDocuments.MEMORY);
+            for (WriteBatch.Op op : changes) {
+                record = withChange(record, op);
+            }
+            byUid.put(uid, document(record));
         }
-        statusOfStored.clear();
+        changesOfStored.clear();
     }
 
     private void appendTurn(SessionTurn t) {
@@ -226,9 +268,9 @@ final class BatchPlan {
         long next(TenantIndex.View current, String sessionId) throws IOException;
     }
 
-    /** Uids of the stored records whose status it changes (it reads them); call it before {@link #apply}. */
+    /** Uids of the stored records whose status or recalls it changes (it reads them); call it before {@link #apply}. */
     java.util.Set<String> storedReads() {
-        return java.util.Set.copyOf(statusOfStored.keySet());
+        return java.util.Set.copyOf(changesOfStored.keySet());
     }
 
     /** After {@link #apply}: the uid of every document it put or deleted (history events have none). */
@@ -246,8 +288,8 @@ final class BatchPlan {
         if (!atSessionEnd.isEmpty()) {
             resolveSessionEnds(current, ends);
         }
-        if (!statusOfStored.isEmpty()) {
-            resolveStoredStatus(current.searcher());
+        if (!changesOfStored.isEmpty()) {
+            resolveStored(current.searcher());
         }
         for (Map.Entry<String, SessionTurn> e : appendedTurns.entrySet()) {
             if (!newUids.contains(e.getKey()) && current.mayExist(e.getKey())) {
@@ -270,7 +312,20 @@ final class BatchPlan {
         for (MemoryEvent event : events) {
             docs.add(LuceneDocuments.history(event, ords.getAsLong()));
         }
-        written = java.util.Set.copyOf(byUid.keySet());
+        java.util.Set<String> changed = new java.util.HashSet<>(byUid.keySet());
+        changed.addAll(inPlace.keySet());
+        written = java.util.Set.copyOf(changed);
+        applyDocuments(writer, docs, replaced);
+        // recall doc values of memories the block does not touch: after it, so a block that fails to
+        // index leaves nothing of the batch behind (an update to a field the document has cannot fail
+        // but on I/O, which closes the writer)
+        for (Map.Entry<String, List<org.apache.lucene.document.NumericDocValuesField>> e : inPlace.entrySet()) {
+            writer.updateDocValues(new Term(LuceneDocuments.UID, e.getKey()),
+                    e.getValue().toArray(new org.apache.lucene.document.Field[0]));
+        }
+    }
+
+    private void applyDocuments(IndexWriter writer, List<Document> docs, List<BytesRef> replaced) throws IOException {
         // the delete (replaced versions and retention purges) is applied with the new block in one call,
         // so a failure leaves nothing of the batch behind; a single uid is deleted by term, which Lucene
         // applies far more cheaply than a query (a query delete runs against every segment at each flush)

@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * Search hits already decoded, remembered by segment and document: a Lucene segment never changes
  * (an update deletes the old document and adds a new one, in a new segment; a merge makes a new
  * segment with a new core), so a hit's document in a segment decodes to the same record for as long
- * as the segment lives. A user's questions bring the same memories and turns back call after call,
+ * as the segment lives (doc values updated in place, a memory's recall statistics, are not part of
+ * what is kept: {@link LuceneMemoryStore.Decoder#current} lays them over on every read). A user's questions bring the same memories and turns back call after call,
  * and reading their stored fields (decompressing a block per hit) and decoding the JSON was about a
  * quarter of {@code buildContext} on the Lucene store ({@code HotPathRatio}'s profile).
  *
@@ -52,16 +53,16 @@ final class DecodedDocs {
                       org.apache.lucene.index.StoredFields fields) throws IOException {
         List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
         LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+        int local = doc - leaf.docBase;
         IndexReader.CacheHelper helper = leaf.reader().getCoreCacheHelper();
         if (helper == null) {
-            return decoder.decode(fields, doc);
+            return decoder.current(decoder.decode(fields, doc), leaf.reader(), local);
         }
         Object core = helper.getKey();
-        int local = doc - leaf.docBase;
         int slot = slot(core, local, decoder);
         Entry e = TABLE.get(slot);
         if (e != null && e.core == core && e.doc == local && e.decoder == decoder) {
-            return (T) e.value;
+            return decoder.current((T) e.value, leaf.reader(), local);
         }
         T value = decoder.decode(fields, doc);
         if (CORES.putIfAbsent(core, Boolean.TRUE) == null) {
@@ -69,7 +70,7 @@ final class DecodedDocs {
             helper.addClosedListener(DecodedDocs::forgetCore);
         }
         TABLE.setOpaque(slot, new Entry(core, local, decoder, value));
-        return value;
+        return decoder.current(value, leaf.reader(), local);
     }
 
     /** Drops the records of a segment that closed (merged away, or purged by an erasure). */

@@ -106,6 +106,18 @@ final class LuceneDocuments {
     /** 1 for a permanent memory, 0 otherwise (doc values: memories written before it lack it). */
     static final String PERMANENT = "permanent";
     static final String VECTOR = "vector";
+    /**
+     * A memory's recall count and last recall time (epoch second and nano of second, the nano
+     * {@link #NEVER} for none: exact for any instant) as numeric doc values, updated in place by
+     * {@link dev.reverie.spi.WriteBatch.AddRecalls} without re-indexing the memory; when present they
+     * override the two fields of the stored JSON (memories written before them lack them and are
+     * re-indexed on their first recall).
+     */
+    static final String RECALLS = "recalls";
+    static final String RECALLED_SECOND = "recalled_s";
+    static final String RECALLED_NANO = "recalled_ns";
+    /** {@link #RECALLED_NANO} of a memory never recalled. */
+    static final long NEVER = -1;
     static final String VECTOR_DIMENSION = "vector_dim";
 
     private static final Set<String> STORED = Set.of(JSON, VECTOR);
@@ -174,6 +186,7 @@ final class LuceneDocuments {
         d.add(new TextField(MEMORY_TEXT, m.text(), Field.Store.NO));
         time(d, TIME, micros(m.createdAt()));
         d.add(new NumericDocValuesField(PERMANENT, m.permanent() ? 1 : 0));
+        recalls(m.retrievalCount(), m.lastRetrievedAt()).forEach(d::add);
         d.add(new StoredField(JSON, Json.write(m.toBuilder().embedding(null).build())));
         vector(d, Type.MEMORY, m.embedding());
         return d;
@@ -289,6 +302,62 @@ final class LuceneDocuments {
         Memory m = DecodedRecords.read(d.get(JSON), Memory.class);
         float[] v = vector(d);
         return v == null ? m : m.toBuilder().embedding(Embedding.of(v)).build();
+    }
+
+    /**
+     * The memory decoder: the stored JSON decoded (the part a segment never changes, which
+     * {@link DecodedDocs} may keep), then the recall statistics of the doc values laid over it.
+     */
+    static final LuceneMemoryStore.Decoder<Memory> MEMORY = new LuceneMemoryStore.Decoder<>() {
+        @Override
+        public Memory decode(StoredFields fields, int doc) throws IOException {
+            return memory(fields, doc);
+        }
+
+        @Override
+        public Memory current(Memory decoded, org.apache.lucene.index.LeafReader leaf, int localDoc) throws IOException {
+            return withRecalls(decoded, leaf, localDoc);
+        }
+    };
+
+    /**
+     * {@code m} (decoded from the JSON of segment-local document {@code localDoc}) with the recall
+     * count and time of its doc values, when it has them.
+     */
+    static Memory withRecalls(Memory m, org.apache.lucene.index.LeafReader leaf, int localDoc) throws IOException {
+        org.apache.lucene.index.NumericDocValues count = leaf.getNumericDocValues(RECALLS);
+        if (count == null || !count.advanceExact(localDoc)) {
+            return m;
+        }
+        Instant last = recalledAt(leaf, localDoc);
+        if (count.longValue() == m.retrievalCount() && java.util.Objects.equals(last, m.lastRetrievedAt())) {
+            return m;
+        }
+        return m.toBuilder().retrievalCount((int) count.longValue()).lastRetrievedAt(last).build();
+    }
+
+    /** The recall count of a memory document, or -1 when it has none in doc values (written before them). */
+    static long recalls(org.apache.lucene.index.LeafReader leaf, int localDoc) throws IOException {
+        org.apache.lucene.index.NumericDocValues count = leaf.getNumericDocValues(RECALLS);
+        return count != null && count.advanceExact(localDoc) ? count.longValue() : -1;
+    }
+
+    /** The last recall time in the doc values of a memory document that has {@link #RECALLS}. */
+    static Instant recalledAt(org.apache.lucene.index.LeafReader leaf, int localDoc) throws IOException {
+        org.apache.lucene.index.NumericDocValues second = leaf.getNumericDocValues(RECALLED_SECOND);
+        org.apache.lucene.index.NumericDocValues nano = leaf.getNumericDocValues(RECALLED_NANO);
+        if (second == null || nano == null || !second.advanceExact(localDoc) || !nano.advanceExact(localDoc)
+                || nano.longValue() == NEVER) {
+            return null;
+        }
+        return Instant.ofEpochSecond(second.longValue(), nano.longValue());
+    }
+
+    /** The doc-values fields of a recall count and time ({@code null}: never recalled). */
+    static List<NumericDocValuesField> recalls(long count, Instant at) {
+        return List.of(new NumericDocValuesField(RECALLS, count),
+                new NumericDocValuesField(RECALLED_SECOND, at == null ? 0 : at.getEpochSecond()),
+                new NumericDocValuesField(RECALLED_NANO, at == null ? NEVER : at.getNano()));
     }
 
     static Observation observation(StoredFields fields, int doc) throws IOException {

@@ -450,7 +450,7 @@ public final class LuceneMemoryStore implements MemoryStore {
      */
     private static void reindexOldMemories(TenantIndex index) {
         reindexLacking(index, Type.MEMORY, LuceneDocuments.PERMANENT, (fields, doc) -> {
-            Memory m = LuceneDocuments.memory(fields, doc);
+            Memory m = LuceneDocuments.memory(fields, doc); // written before the recall doc values too
             return Map.entry(LuceneDocuments.uid(Type.MEMORY, m.scope(), m.id()), LuceneDocuments.memory(m));
         });
     }
@@ -482,6 +482,12 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
 
     // ---------------------------------------------------------------- writes
+
+    /** Recall statistics update two doc values in place ({@link LuceneDocuments#RECALLS}); no re-indexing. */
+    @Override
+    public boolean supportsRecallWrites() {
+        return true;
+    }
 
     @Override
     public boolean supportsStatusWrites() {
@@ -681,7 +687,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         Checks.notNull("id", id);
         return read(scope, Optional.empty(), s -> first(s,
                 LuceneDocuments.term(LuceneDocuments.UID, LuceneDocuments.uid(Type.MEMORY, scope, id)),
-                LuceneDocuments::memory));
+                LuceneDocuments.MEMORY));
     }
 
     @Override
@@ -747,11 +753,11 @@ public final class LuceneMemoryStore implements MemoryStore {
                 : f.textContains().toLowerCase(Locale.ROOT);
         if (fragment == null) {
             return read(scope, List.of(), s -> sorted(s, query, BY_TIME_THEN_ID, f.offset(), f.limit(),
-                    LuceneDocuments::memory));
+                    LuceneDocuments.MEMORY));
         }
         // a substring is not a term: filter the scope's sorted memories, then page
         return read(scope, List.of(), s -> {
-            List<Memory> all = sorted(s, query, BY_TIME_THEN_ID, 0, Integer.MAX_VALUE, LuceneDocuments::memory);
+            List<Memory> all = sorted(s, query, BY_TIME_THEN_ID, 0, Integer.MAX_VALUE, LuceneDocuments.MEMORY);
             List<Memory> out = new ArrayList<>();
             int skipped = 0;
             for (Memory m : all) {
@@ -789,7 +795,7 @@ public final class LuceneMemoryStore implements MemoryStore {
             StoredFields fields = s.storedFields();
             List<Memory> out = new ArrayList<>(docs.size());
             for (int doc : docs) {
-                out.add(LuceneDocuments.memory(fields, doc));
+                out.add(decodeOne(s, fields, doc, LuceneDocuments.MEMORY));
             }
             return out;
         });
@@ -829,7 +835,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         BooleanQuery.Builder filters = LuceneDocuments.ofScope(Type.MEMORY, scope);
         LuceneDocuments.anyOf(filters, LuceneDocuments.STATUS, statuses, MemoryStatus.class);
         LuceneDocuments.anyOf(filters, LuceneDocuments.KIND, kinds, MemoryKind.class);
-        return lexical(scope, LuceneDocuments.MEMORY_TEXT, text, filters, limit, LuceneDocuments::memory);
+        return lexical(scope, LuceneDocuments.MEMORY_TEXT, text, filters, limit, LuceneDocuments.MEMORY);
     }
 
     @Override
@@ -880,7 +886,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         BooleanQuery.Builder filter = LuceneDocuments.ofScope(Type.MEMORY, checkVectorSearch(scope, vector, limit));
         LuceneDocuments.anyOf(filter, LuceneDocuments.STATUS, statuses, MemoryStatus.class);
         return statuses.isEmpty() ? List.of()
-                : nearest(scope, Type.MEMORY, vector, filter.build(), limit, LuceneDocuments::memory);
+                : nearest(scope, Type.MEMORY, vector, filter.build(), limit, LuceneDocuments.MEMORY);
     }
 
     @Override
@@ -1253,7 +1259,16 @@ public final class LuceneMemoryStore implements MemoryStore {
 
     /** Stored document to record. */
     interface Decoder<T> {
+        /** The record as the segment stores it (never changes while the segment lives: may be cached). */
         T decode(StoredFields fields, int doc) throws IOException;
+
+        /**
+         * The record as it reads now, given what {@link #decode} made of segment-local document
+         * {@code localDoc}: doc values updated in place (a memory's recall statistics) laid over it.
+         */
+        default T current(T decoded, org.apache.lucene.index.LeafReader leaf, int localDoc) throws IOException {
+            return decoded;
+        }
     }
 
     /** Called once per segment; returns what to do with each matching (live) document of it. */
@@ -1300,9 +1315,16 @@ public final class LuceneMemoryStore implements MemoryStore {
         });
     }
 
+    /** Document {@code doc} (top-level id) of {@code s} as it reads now, not cached. */
+    static <T> T decodeOne(IndexSearcher s, StoredFields fields, int doc, Decoder<T> decoder) throws IOException {
+        List<LeafReaderContext> leaves = s.getIndexReader().leaves();
+        LeafReaderContext leaf = leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(doc, leaves));
+        return decoder.current(decoder.decode(fields, doc), leaf.reader(), doc - leaf.docBase);
+    }
+
     private static <T> Optional<T> first(IndexSearcher s, Query q, Decoder<T> decoder) throws IOException {
         ScoreDoc[] hits = s.search(q, 1).scoreDocs;
-        return hits.length == 0 ? Optional.empty() : Optional.of(decoder.decode(s.storedFields(), hits[0].doc));
+        return hits.length == 0 ? Optional.empty() : Optional.of(decodeOne(s, s.storedFields(), hits[0].doc, decoder));
     }
 
     /** Pages up to this size are collected directly; larger ones count the matches first to size the queue. */

@@ -292,6 +292,12 @@ public final class PostgresMemoryStore implements MemoryStore {
         return true;
     }
 
+    /** The memory's JSON is read (locked) and rewritten in the write transaction. */
+    @Override
+    public boolean supportsRecallWrites() {
+        return true;
+    }
+
     @Override
     public void write(WriteBatch batch) {
         writeAll(List.of(Checks.notNull("batch", batch)));
@@ -369,6 +375,13 @@ public final class PostgresMemoryStore implements MemoryStore {
                             + " '{status}', ?::jsonb), '{supersededBy}', ?::jsonb), '{updatedAt}', ?::jsonb)::text"
                             + " WHERE agent = ? AND usr = ? AND id = ?", st.status().name(), Json.write(st.status()),
                     Json.write(st.supersededBy()), Json.write(st.updatedAt()), a, u, st.id());
+        } else if (op instanceof WriteBatch.AddRecalls r) {
+            List<String> data = query(c, schema, "SELECT data FROM ${s}.memories WHERE agent = ? AND usr = ? AND id = ?"
+                    + " FOR UPDATE", rs -> rs.getString(1), a, u, r.id());
+            if (!data.isEmpty()) {
+                update(c, schema, "UPDATE ${s}.memories SET data = ? WHERE agent = ? AND usr = ? AND id = ?",
+                        Json.write(r.applyTo(Json.read(data.get(0), Memory.class))), a, u, r.id());
+            }
         } else if (op instanceof WriteBatch.AppendHistory h) {
             update(c, schema, "INSERT INTO ${s}.history (agent, usr, memory_id, data) VALUES (?, ?, ?, ?)",
                     a, u, h.event().memoryId(), Json.write(h.event()));

@@ -224,6 +224,12 @@ public final class SqliteMemoryStore implements MemoryStore {
         return true;
     }
 
+    /** The memory's JSON is read and rewritten in the write transaction (the text is not re-indexed). */
+    @Override
+    public boolean supportsRecallWrites() {
+        return true;
+    }
+
     @Override
     public void write(WriteBatch batch) {
         Checks.notNull("batch", batch);
@@ -468,6 +474,13 @@ public final class SqliteMemoryStore implements MemoryStore {
                     + " '$.updatedAt', json(?)) WHERE agent = ? AND usr = ? AND id = ?", u.status().name(),
                     u.status().name(), Json.write(u.supersededBy()), Json.write(u.updatedAt()), s.agentId(),
                     s.endUserId(), u.id());
+        } else if (op instanceof WriteBatch.AddRecalls r) {
+            List<String> data = query(c, "SELECT data FROM memories WHERE agent = ? AND usr = ? AND id = ?",
+                    rs -> rs.getString(1), s.agentId(), s.endUserId(), r.id());
+            if (!data.isEmpty()) {
+                update(c, "UPDATE memories SET data = ? WHERE agent = ? AND usr = ? AND id = ?",
+                        Json.write(r.applyTo(Json.read(data.get(0), Memory.class))), s.agentId(), s.endUserId(), r.id());
+            }
         } else if (op instanceof WriteBatch.AppendHistory h) {
             update(c, "INSERT INTO history (agent, usr, memory_id, data) VALUES (?, ?, ?, ?)",
                     s.agentId(), s.endUserId(), h.event().memoryId(), Json.write(h.event()));

@@ -518,4 +518,84 @@ class LuceneMemoryStoreTest extends MemoryStoreContract {
         assertThat(store.pinnedMemories(ALICE, 10)).containsExactly(name);
         assertThat(store.memories(ALICE, MemoryFilter.all())).containsExactlyInAnyOrder(name, plain);
     }
+
+    @Test
+    void recalls_update_doc_values_in_place_and_no_read_returns_the_counts_before() throws IOException {
+        Memory m = memory(ALICE, "plays the cello on Sundays", 0);
+        put(ALICE, m);
+        LuceneMemoryStore lucene = (LuceneMemoryStore) store;
+        // decoded once: the hits of this segment's document are kept by DecodedDocs from here on
+        assertThat(store.searchMemories(ALICE, "cello", ANY_STATUS, ANY_KIND, 5)).extracting(Scored::item)
+                .containsExactly(m);
+        lucene.commit();
+        String before = placeOf(m);
+
+        for (int i = 1; i <= 3; i++) {
+            store.write(WriteBatch.of(ALICE).addRecalls(m.id(), 2, T0.plusSeconds(i)));
+            Memory recalled = m.toBuilder().retrievalCount(2 * i).lastRetrievedAt(T0.plusSeconds(i)).build();
+            assertThat(store.searchMemories(ALICE, "cello", ANY_STATUS, ANY_KIND, 5)).extracting(Scored::item)
+                    .containsExactly(recalled);
+            assertThat(store.memory(ALICE, m.id())).contains(recalled);
+            assertThat(store.memories(ALICE, MemoryFilter.all())).containsExactly(recalled);
+        }
+        lucene.commit();
+        assertThat(placeOf(m)).as("the same document of the same segment: updated in place").isEqualTo(before);
+    }
+
+    @Test
+    void a_memory_written_before_the_recall_doc_values_is_rewritten_once_then_updated_in_place() throws IOException {
+        Memory m = memory(ALICE, "plays the cello on Sundays", 0).toBuilder().retrievalCount(4)
+                .lastRetrievedAt(T0.plusNanos(123_456_789)).build();
+        put(ALICE, m);
+        store.close();
+        try (Directory dir = FSDirectory.open(folder.resolve("tenant-clinic-1"));
+             org.apache.lucene.index.IndexWriter w = new org.apache.lucene.index.IndexWriter(dir,
+                     new org.apache.lucene.index.IndexWriterConfig())) {
+            org.apache.lucene.document.Document d = LuceneDocuments.memory(m);
+            d.removeFields(LuceneDocuments.RECALLS);
+            d.removeFields(LuceneDocuments.RECALLED_SECOND);
+            d.removeFields(LuceneDocuments.RECALLED_NANO);
+            w.updateDocument(new org.apache.lucene.index.Term(LuceneDocuments.UID,
+                    LuceneDocuments.uid(LuceneDocuments.Type.MEMORY, ALICE, m.id())), d);
+            w.commit();
+        }
+        store = openStore(folder);
+        assertThat(store.memory(ALICE, m.id())).contains(m);
+        store.write(WriteBatch.of(ALICE).addRecalls(m.id(), 1, T0));
+        Memory once = m.toBuilder().retrievalCount(5).build(); // T0 is earlier: the stored time stays, to the nano
+        assertThat(store.memory(ALICE, m.id())).contains(once);
+        ((LuceneMemoryStore) store).commit();
+        String before = placeOf(m);
+        store.write(WriteBatch.of(ALICE).addRecalls(m.id(), 1, T0.plusSeconds(5).plusNanos(7)));
+        assertThat(store.memory(ALICE, m.id()))
+                .contains(once.toBuilder().retrievalCount(6).lastRetrievedAt(T0.plusSeconds(5).plusNanos(7)).build());
+        ((LuceneMemoryStore) store).commit();
+        assertThat(placeOf(m)).isEqualTo(before);
+    }
+
+    /**
+     * Where the committed index of tenant clinic-1 keeps the memory: its segment and document there
+     * (a re-indexed memory moves to a new segment; one whose doc values are updated stays).
+     */
+    private String placeOf(Memory m) throws IOException {
+        try (Directory dir = FSDirectory.open(folder.resolve("tenant-clinic-1"));
+             DirectoryReader r = DirectoryReader.open(dir)) {
+            org.apache.lucene.util.BytesRef uid = new org.apache.lucene.util.BytesRef(
+                    LuceneDocuments.uid(LuceneDocuments.Type.MEMORY, ALICE, m.id()));
+            List<String> places = new java.util.ArrayList<>();
+            for (org.apache.lucene.index.LeafReaderContext leaf : r.leaves()) {
+                org.apache.lucene.index.PostingsEnum docs = leaf.reader().postings(
+                        new org.apache.lucene.index.Term(LuceneDocuments.UID, uid));
+                org.apache.lucene.util.Bits live = leaf.reader().getLiveDocs();
+                for (int d = docs == null ? org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS : docs.nextDoc();
+                     d != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS; d = docs.nextDoc()) {
+                    if (live == null || live.get(d)) {
+                        places.add(((org.apache.lucene.index.SegmentReader) leaf.reader()).getSegmentName() + "#" + d);
+                    }
+                }
+            }
+            assertThat(places).hasSize(1);
+            return places.get(0);
+        }
+    }
 }

@@ -132,6 +132,10 @@ class LuceneTranslogTest {
                 .setMemoryStatus("m-vec", dev.reverie.MemoryStatus.SUPERSEDED, "m-other", T0.plusSeconds(6)));
         assertThat(store.memory(ANA, "m-vec")).get().extracting(Memory::status)
                 .isEqualTo(dev.reverie.MemoryStatus.SUPERSEDED);
+        // recall statistics (doc values updated in place) go through the log as well
+        store.write(WriteBatch.of(ANA).addRecalls("m-vec", 3, T0.plusSeconds(7)));
+        store.write(WriteBatch.of(ANA).addRecalls("m-vec", 2, T0.plusSeconds(8)));
+        assertThat(store.memory(ANA, "m-vec")).get().extracting(Memory::retrievalCount).isEqualTo(5);
     }
 
     private static List<String> state(MemoryStore s) {
