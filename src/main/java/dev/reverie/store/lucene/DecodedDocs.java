@@ -14,9 +14,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * (an update deletes the old document and adds a new one, in a new segment; a merge makes a new
  * segment with a new core), so a hit's document in a segment decodes to the same record for as long
  * as the segment lives (doc values updated in place, a memory's recall statistics, are not part of
- * what is kept: {@link LuceneMemoryStore.Decoder#current} lays them over on every read). A user's questions bring the same memories and turns back call after call,
- * and reading their stored fields (decompressing a block per hit) and decoding the JSON was about a
- * quarter of {@code buildContext} on the Lucene store ({@code HotPathRatio}'s profile).
+ * what is kept: {@link LuceneMemoryStore.Decoder#current} lays them over on every read). A user's
+ * questions bring the same memories and turns back call after call, and reading their stored
+ * fields (decompressing a block per hit) and decoding the JSON was about a quarter of
+ * {@code buildContext} on the Lucene store ({@code HotPathRatio}'s profile).
  *
  * <p>A direct-mapped table of {@value #SLOTS} slots keyed by the segment core's cache key (by
  * identity), the document within the segment and the decoder (by identity: a record type read by
