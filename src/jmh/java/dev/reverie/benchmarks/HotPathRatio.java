@@ -56,7 +56,10 @@ import java.util.Set;
  * <p>Run: {@code mvn -q -Pjmh compile exec:exec -Djmh.main=dev.reverie.benchmarks.HotPathRatio
  * -Djmh.args="sqlite,lucene 1000 20000"} (stores, end users in the data set, timed requests). With
  * {@code -Dreverie.bench.maintain=true} in {@code jmh.jvmArgs} the store's {@code maintain} runs on the
- * tenant first, as the nightly dream does (it changes the cached data set for later runs).
+ * tenant first, as the nightly dream does (it changes the cached data set for later runs, unless
+ * {@code -Dreverie.bench.copy=true} is given too). With {@code -Dreverie.bench.copy=true} the run
+ * works on a fresh copy of the generated data set, so runs do not age it (each writes its recall
+ * statistics, and a set shared with the recordTurn benchmarks grows): use it to compare builds.
  */
 public final class HotPathRatio {
 
