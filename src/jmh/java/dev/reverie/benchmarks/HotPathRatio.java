@@ -60,6 +60,9 @@ import java.util.Set;
  * {@code -Dreverie.bench.copy=true} is given too). With {@code -Dreverie.bench.copy=true} the run
  * works on a fresh copy of the generated data set, so runs do not age it (each writes its recall
  * statistics, and a set shared with the recordTurn benchmarks grows): use it to compare builds.
+ * {@code -Dreverie.bench.writesAfter=N} records N exchanges (a user and an assistant turn, random
+ * end users) through the manager before timing, after the maintenance if asked: the state of a
+ * store some traffic after its nightly dream.
  */
 public final class HotPathRatio {
 
@@ -91,6 +94,22 @@ public final class HotPathRatio {
                      .clock(Clock.fixed(TenantDataGenerator.NOW, ZoneOffset.UTC))
                      .immutable(TenantDataGenerator.SYSTEM_PROMPT).build()) {
             TenantDataGenerator.maintainIfAsked(store);
+            int later = Integer.getInteger("reverie.bench.writesAfter", 0);
+            if (later > 0) {
+                // a day's traffic after the (maintained) data set: exchanges recorded through the
+                // manager (redaction, extraction, archive), each end user's in a session of its own
+                Random writes = new Random(7);
+                long w0 = System.nanoTime();
+                for (int i = 0; i < later; i++) {
+                    int u = writes.nextInt(users);
+                    String[] exchange = TenantDataGenerator.exchange(u, writes);
+                    manager.recordTurn(TenantDataGenerator.user(u), "day-after", dev.reverie.Turn.user(exchange[0]),
+                            dev.reverie.Turn.assistant(exchange[1]));
+                }
+                manager.flush();
+                System.out.printf(Locale.ROOT, "[reverie-jmh] %d exchanges recorded first, in %.1f s%n", later,
+                        (System.nanoTime() - w0) / 1e9);
+            }
             for (int i = 0; i < sampled; i++) {
                 userOf[i] = random.nextInt(users);
                 indexes[i] = new Bm25(texts(store, TenantDataGenerator.user(userOf[i])));
