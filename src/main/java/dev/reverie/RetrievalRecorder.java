@@ -26,8 +26,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * everything pending into one batch per scope, written together with {@link MemoryStore#writeEach}
  * (one durable step per tenant). A flush runs when {@value #FLUSH_AT} recalls are pending, every
  * {@value #FLUSH_EVERY_MS} ms on a daemon thread, on {@link #flush()} (the manager calls it before a
- * dream reads the statistics) and on {@link #close()}. Each memory is re-read and updated under its
- * scope's lock, so a flush never overwrites a concurrent dream or admin change; reading never
+ * dream reads the statistics) and on {@link #close()}. Under each scope's lock, the recalls are
+ * added to the stored memories ({@link WriteBatch#addRecalls}, for stores that take it) or each
+ * memory is re-read and put with its new counts, so a flush never overwrites a concurrent dream or
+ * admin change; reading never
  * reinforces importance. A crash loses the statistics of the last interval at most (they are
  * counters for forgetting "not recalled in N sessions", not user data). Thread-safe. Not API.
  */

@@ -325,24 +325,33 @@ final class LuceneDocuments {
      * count and time of its doc values, when it has them.
      */
     static Memory withRecalls(Memory m, org.apache.lucene.index.LeafReader leaf, int localDoc) throws IOException {
-        org.apache.lucene.index.NumericDocValues count = leaf.getNumericDocValues(RECALLS);
-        if (count == null || !count.advanceExact(localDoc)) {
+        long count = recalls(leaf, localDoc);
+        if (count < 0) {
             return m;
         }
         Instant last = recalledAt(leaf, localDoc);
-        if (count.longValue() == m.retrievalCount() && java.util.Objects.equals(last, m.lastRetrievedAt())) {
+        if (count == m.retrievalCount() && java.util.Objects.equals(last, m.lastRetrievedAt())) {
             return m;
         }
-        return m.toBuilder().retrievalCount((int) count.longValue()).lastRetrievedAt(last).build();
+        return m.toBuilder().retrievalCount((int) count).lastRetrievedAt(last).build();
     }
 
-    /** The recall count of a memory document, or -1 when it has none in doc values (written before them). */
+    /**
+     * The recall count of a memory document, or -1 when it does not have all three recall doc values
+     * (written before them): then the stored JSON's count and time are the current ones.
+     */
     static long recalls(org.apache.lucene.index.LeafReader leaf, int localDoc) throws IOException {
         org.apache.lucene.index.NumericDocValues count = leaf.getNumericDocValues(RECALLS);
-        return count != null && count.advanceExact(localDoc) ? count.longValue() : -1;
+        org.apache.lucene.index.NumericDocValues second = leaf.getNumericDocValues(RECALLED_SECOND);
+        org.apache.lucene.index.NumericDocValues nano = leaf.getNumericDocValues(RECALLED_NANO);
+        if (count == null || second == null || nano == null || !count.advanceExact(localDoc)
+                || !second.advanceExact(localDoc) || !nano.advanceExact(localDoc)) {
+            return -1;
+        }
+        return count.longValue();
     }
 
-    /** The last recall time in the doc values of a memory document that has {@link #RECALLS}. */
+    /** The last recall time in the doc values of a memory document whose {@link #recalls} is not -1. */
     static Instant recalledAt(org.apache.lucene.index.LeafReader leaf, int localDoc) throws IOException {
         org.apache.lucene.index.NumericDocValues second = leaf.getNumericDocValues(RECALLED_SECOND);
         org.apache.lucene.index.NumericDocValues nano = leaf.getNumericDocValues(RECALLED_NANO);

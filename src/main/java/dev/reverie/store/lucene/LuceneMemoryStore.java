@@ -104,7 +104,10 @@ import java.util.stream.Stream;
  * <p><b>Writes and atomicity.</b> Writers of one tenant are serialized by a lock (never by
  * synchronizing on the {@code IndexWriter}). A batch is validated first (a session turn's seq must be
  * new), then applied with a single {@code IndexWriter.updateDocuments} call, which Lucene indexes as
- * one block: all of it becomes visible and durable together, or none of it. See {@code BatchPlan}.
+ * one block, followed by the in-place doc-values updates of memories whose only change is recalls
+ * ({@code WriteBatch.addRecalls}); readers refresh and commits run only between batches (under the
+ * same lock), so all of a batch becomes visible and durable together, or none of it. See
+ * {@code BatchPlan}.
  *
  * <p><b>Commit modes.</b> By default (the translog mode) every write is appended to the tenant's
  * write-ahead log ({@code translog-<generation>.tlog} beside the index files) and fsynced before it

@@ -721,11 +721,12 @@ final class TenantIndex implements AutoCloseable {
     }
 
     /**
-     * The group-commit tick: commits what was written since the last commit, without taking the write
-     * lock (IndexWriter commits concurrently with indexing, and a batch is one atomic block, so a commit
-     * never splits it). A failure is logged and fails the index, so later writes report it. In the
-     * TRANSLOG policy the commit takes the write lock instead (the generation it records must match
-     * exactly what it holds), and a failure loses nothing: the translog still has every write.
+     * The group-commit tick: commits what was written since the last commit, under the write lock (a
+     * batch may be more than one IndexWriter call, its document block and then in-place doc-values
+     * updates of recalled memories, so a commit between them would make half of it durable). A failure
+     * is logged and fails the index, so later writes report it. In the TRANSLOG policy the generation
+     * the commit records must also match exactly what it holds, and a failure loses nothing: the
+     * translog still has every write.
      */
     void commitInBackground() {
         if (closed || failure != null) {
@@ -745,8 +746,9 @@ final class TenantIndex implements AutoCloseable {
             }
             return;
         }
+        writeLock.lock();
         try {
-            if (writer.hasUncommittedChanges()) {
+            if (!closed && failure == null && writer.hasUncommittedChanges()) {
                 writer.commit();
             }
         } catch (IOException | RuntimeException e) {
@@ -755,6 +757,8 @@ final class TenantIndex implements AutoCloseable {
                 LOG.error("group commit of Lucene index {} failed; writes since the last commit may be lost and the"
                         + " index accepts no more writes until the store is reopened", label, e);
             }
+        } finally {
+            writeLock.unlock();
         }
     }
 

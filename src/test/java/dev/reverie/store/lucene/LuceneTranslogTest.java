@@ -103,6 +103,32 @@ class LuceneTranslogTest {
     }
 
     @Test
+    void recalls_before_a_commit_are_not_replayed_again_after_a_crash() throws IOException {
+        Path live = dir.resolve("live");
+        Path crashed = dir.resolve("crashed");
+        Memory a = memory("m-a", "recalled on both sides of a commit");
+        try (LuceneMemoryStore store = openWithoutBackgroundCommits(live)) {
+            store.write(WriteBatch.of(ANA).put(a));
+            store.write(WriteBatch.of(ANA).addRecalls("m-a", 1, T0.plusSeconds(1)));
+            store.commit();
+            store.write(WriteBatch.of(ANA).addRecalls("m-a", 2, T0.plusSeconds(2)));
+            // two recall batches of one memory in one joint write: they add up
+            store.writeEach(List.of(WriteBatch.of(ANA).addRecalls("m-a", 3, T0.plusSeconds(3)),
+                    WriteBatch.of(ANA).addRecalls("m-a", 4, T0.plusSeconds(4))));
+            store.write(WriteBatch.of(ANA).addRecalls("m-a", 5, T0.plusSeconds(5)));
+            assertThat(store.memory(ANA, "m-a")).get().extracting(Memory::retrievalCount).isEqualTo(15);
+            copy(tenantFolder(live), tenantFolder(crashed));
+        }
+        Memory expected = a.toBuilder().retrievalCount(15).lastRetrievedAt(T0.plusSeconds(5)).build();
+        try (LuceneMemoryStore reopened = LuceneMemoryStore.open(crashed)) {
+            assertThat(reopened.memory(ANA, "m-a")).contains(expected);
+        }
+        try (LuceneMemoryStore again = LuceneMemoryStore.open(crashed)) {
+            assertThat(again.memory(ANA, "m-a")).contains(expected);
+        }
+    }
+
+    @Test
     void commit_every_write_mode_keeps_no_translog() throws IOException {
         try (LuceneMemoryStore store = LuceneMemoryStore.builder(dir).commitEveryWrite().build()) {
             assertThat(store.describe()).endsWith("?commit=every");
