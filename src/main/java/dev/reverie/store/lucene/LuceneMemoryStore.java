@@ -869,12 +869,17 @@ public final class LuceneMemoryStore implements MemoryStore {
         if (terms.isEmpty()) {
             return List.of();
         }
-        BooleanQuery.Builder anyTerm = new BooleanQuery.Builder();
-        for (String term : terms) {
-            anyTerm.add(LuceneDocuments.term(field, term), BooleanClause.Occur.SHOULD);
-        }
-        Query query = filters.add(anyTerm.build(), BooleanClause.Occur.MUST).build();
+        BooleanQuery filter = filters.build();
         return read(scope, List.of(), s -> {
+            // each term's per-segment lookups come from SegmentTermStates where a segment met it before
+            BooleanQuery.Builder anyTerm = new BooleanQuery.Builder();
+            for (String term : terms) {
+                anyTerm.add(SegmentTermStates.query(s, new org.apache.lucene.index.Term(field, term)),
+                        BooleanClause.Occur.SHOULD);
+            }
+            BooleanQuery.Builder all = new BooleanQuery.Builder();
+            filter.clauses().forEach(all::add);
+            Query query = all.add(anyTerm.build(), BooleanClause.Occur.MUST).build();
             ScoreDoc[] hits = s.search(query, limit).scoreDocs;
             return scored(s, java.util.Arrays.asList(hits), decoder);
         });
