@@ -638,6 +638,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         leases.keySet().removeIf(k -> k.get(0).equals(scope));
         dev.reverie.internal.DecodedRecords.forget(scope);
         DecodedDocs.clear(); // the hits decoded by segment and document: nothing of the user may linger
+        SegmentTermStates.clear(); // remembered term lookups hold query words
     }
 
     // ---------------------------------------------------------------- leases

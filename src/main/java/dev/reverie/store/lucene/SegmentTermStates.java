@@ -94,6 +94,14 @@ final class SegmentTermStates {
         return new Entry(te.termState(), te.docFreq(), te.totalTermFreq());
     }
 
+    /**
+     * Forgets every remembered lookup (an erasure: the tables hold query words, and a segment's table
+     * would otherwise last until the segment closes).
+     */
+    static void clear() {
+        BY_CORE.values().forEach(ConcurrentHashMap::clear);
+    }
+
     /** Segment cores with a table (for tests). */
     static int segments() {
         return BY_CORE.size();
