@@ -80,7 +80,7 @@ final class JTokkitTokenCounter implements TokenCounter {
             h = (h ^ c) * 0x1000_0000_01B3L;
             hashCode = 31 * hashCode + c;
         }
-        h ^= h >>> 33; // MurmurHash3's finalizer
+        h ^= h >>> 33; // the first steps of MurmurHash3's finalizer (the spi keeps off dev.reverie.internal)
         h *= 0xFF51_AFD7_ED55_8CCDL;
         h ^= h >>> 33;
         int i = (int) (h & (PIECE_SLOTS - 1)) << 1;

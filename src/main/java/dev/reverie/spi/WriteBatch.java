@@ -64,10 +64,18 @@ public final class WriteBatch {
     public record AddRecalls(String id, int count, java.time.Instant at) implements Op {
         /** {@code m} as this change leaves it (the count saturates at {@link Integer#MAX_VALUE}). */
         public Memory applyTo(Memory m) {
-            java.time.Instant last = m.lastRetrievedAt() == null || at.isAfter(m.lastRetrievedAt())
-                    ? at : m.lastRetrievedAt();
-            return m.toBuilder().retrievalCount((int) Math.min(Integer.MAX_VALUE, (long) m.retrievalCount() + count))
-                    .lastRetrievedAt(last).build();
+            return m.toBuilder().retrievalCount(countAfter(m.retrievalCount()))
+                    .lastRetrievedAt(lastAfter(m.lastRetrievedAt())).build();
+        }
+
+        /** The recall count after this change of a memory whose count was {@code stored}. */
+        public int countAfter(int stored) {
+            return (int) Math.min(Integer.MAX_VALUE, (long) stored + count);
+        }
+
+        /** The last recall time after this change of a memory last recalled at {@code stored} ({@code null}: never). */
+        public java.time.Instant lastAfter(java.time.Instant stored) {
+            return stored == null || at.isAfter(stored) ? at : stored;
         }
     }
     public record AppendHistory(MemoryEvent event) implements Op { }

@@ -206,10 +206,6 @@ final class BatchPlan {
                 : LuceneDocuments.memory((dev.reverie.Memory) record);
     }
 
-    private static java.time.Instant later(java.time.Instant a, java.time.Instant b) {
-        return a == null || b.isAfter(a) ? b : a;
-    }
-
     /**
      * Reads the stored records this batch changes and puts their new versions (absent ones stay
      * absent); a memory whose changes are all recalls and which has the recall doc values gets those
@@ -230,16 +226,17 @@ final class BatchPlan {
             if (changes.stream().allMatch(WriteBatch.AddRecalls.class::isInstance)) {
                 org.apache.lucene.index.LeafReaderContext leaf =
                         leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(doc, leaves));
-                long count = LuceneDocuments.recalls(leaf.reader(), doc - leaf.docBase);
-                if (count >= 0) {
-                    java.time.Instant at = LuceneDocuments.recalledAt(leaf.reader(), doc - leaf.docBase);
+                LuceneDocuments.Recalls stored = LuceneDocuments.recalls(leaf.reader(), doc - leaf.docBase);
+                if (stored != null) {
+                    int count = stored.count();
+                    java.time.Instant at = stored.at();
                     for (WriteBatch.Op op : changes) {
                         WriteBatch.AddRecalls r = (WriteBatch.AddRecalls) op;
-                        count = Math.min(Integer.MAX_VALUE, count + r.count()); // as AddRecalls.applyTo
-                        at = later(at, r.at());
+                        count = r.countAfter(count);
+                        at = r.lastAfter(at);
                     }
                     byUid.remove(uid);
-                    inPlace.put(uid, LuceneDocuments.recalls(count, at));
+                    inPlace.put(uid, new LuceneDocuments.Recalls(count, at).fields());
                     continue;
                 }
             }

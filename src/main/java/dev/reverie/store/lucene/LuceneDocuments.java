@@ -186,7 +186,7 @@ final class LuceneDocuments {
         d.add(new TextField(MEMORY_TEXT, m.text(), Field.Store.NO));
         time(d, TIME, micros(m.createdAt()));
         d.add(new NumericDocValuesField(PERMANENT, m.permanent() ? 1 : 0));
-        recalls(m.retrievalCount(), m.lastRetrievedAt()).forEach(d::add);
+        new Recalls(m.retrievalCount(), m.lastRetrievedAt()).fields().forEach(d::add);
         d.add(new StoredField(JSON, Json.write(m.toBuilder().embedding(null).build())));
         vector(d, Type.MEMORY, m.embedding());
         return d;
@@ -325,48 +325,37 @@ final class LuceneDocuments {
      * count and time of its doc values, when it has them.
      */
     static Memory withRecalls(Memory m, org.apache.lucene.index.LeafReader leaf, int localDoc) throws IOException {
-        long count = recalls(leaf, localDoc);
-        if (count < 0) {
+        Recalls r = recalls(leaf, localDoc);
+        if (r == null || r.count() == m.retrievalCount() && java.util.Objects.equals(r.at(), m.lastRetrievedAt())) {
             return m;
         }
-        Instant last = recalledAt(leaf, localDoc);
-        if (count == m.retrievalCount() && java.util.Objects.equals(last, m.lastRetrievedAt())) {
-            return m;
+        return m.toBuilder().retrievalCount(r.count()).lastRetrievedAt(r.at()).build();
+    }
+
+    /** A memory's recall count and last recall time ({@code null}: never recalled) as its doc values hold them. */
+    record Recalls(int count, Instant at) {
+        /** The doc-values fields that hold them. */
+        List<NumericDocValuesField> fields() {
+            return List.of(new NumericDocValuesField(RECALLS, count),
+                    new NumericDocValuesField(RECALLED_SECOND, at == null ? 0 : at.getEpochSecond()),
+                    new NumericDocValuesField(RECALLED_NANO, at == null ? NEVER : at.getNano()));
         }
-        return m.toBuilder().retrievalCount((int) count).lastRetrievedAt(last).build();
     }
 
     /**
-     * The recall count of a memory document, or -1 when it does not have all three recall doc values
+     * The recall doc values of a memory document, or {@code null} when it does not have all three
      * (written before them): then the stored JSON's count and time are the current ones.
      */
-    static long recalls(org.apache.lucene.index.LeafReader leaf, int localDoc) throws IOException {
+    static Recalls recalls(org.apache.lucene.index.LeafReader leaf, int localDoc) throws IOException {
         org.apache.lucene.index.NumericDocValues count = leaf.getNumericDocValues(RECALLS);
         org.apache.lucene.index.NumericDocValues second = leaf.getNumericDocValues(RECALLED_SECOND);
         org.apache.lucene.index.NumericDocValues nano = leaf.getNumericDocValues(RECALLED_NANO);
         if (count == null || second == null || nano == null || !count.advanceExact(localDoc)
                 || !second.advanceExact(localDoc) || !nano.advanceExact(localDoc)) {
-            return -1;
-        }
-        return count.longValue();
-    }
-
-    /** The last recall time in the doc values of a memory document whose {@link #recalls} is not -1. */
-    static Instant recalledAt(org.apache.lucene.index.LeafReader leaf, int localDoc) throws IOException {
-        org.apache.lucene.index.NumericDocValues second = leaf.getNumericDocValues(RECALLED_SECOND);
-        org.apache.lucene.index.NumericDocValues nano = leaf.getNumericDocValues(RECALLED_NANO);
-        if (second == null || nano == null || !second.advanceExact(localDoc) || !nano.advanceExact(localDoc)
-                || nano.longValue() == NEVER) {
             return null;
         }
-        return Instant.ofEpochSecond(second.longValue(), nano.longValue());
-    }
-
-    /** The doc-values fields of a recall count and time ({@code null}: never recalled). */
-    static List<NumericDocValuesField> recalls(long count, Instant at) {
-        return List.of(new NumericDocValuesField(RECALLS, count),
-                new NumericDocValuesField(RECALLED_SECOND, at == null ? 0 : at.getEpochSecond()),
-                new NumericDocValuesField(RECALLED_NANO, at == null ? NEVER : at.getNano()));
+        Instant at = nano.longValue() == NEVER ? null : Instant.ofEpochSecond(second.longValue(), nano.longValue());
+        return new Recalls((int) count.longValue(), at);
     }
 
     static Observation observation(StoredFields fields, int doc) throws IOException {
