@@ -385,6 +385,48 @@ public abstract class MemoryStoreContract {
     }
 
     @Test
+    void should_give_each_memory_its_own_recalls_when_many_are_read_together() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(store.supportsRecallWrites(),
+                "the store takes no recall writes (recall statistics then put whole memories)");
+        // written together (one segment in an index), read together by every read path, in orders
+        // that are not the order they were written in; every third one never recalled
+        List<Memory> written = new java.util.ArrayList<>();
+        WriteBatch b = WriteBatch.of(ALICE);
+        for (int i = 0; i < 40; i++) {
+            Memory m = memory(ALICE, "garden note " + "x".repeat(1 + (i * 7) % 13), i).toBuilder()
+                    .importance(10 + (i * 37) % 80).permanent(i % 4 == 0).build();
+            written.add(m);
+            b.put(m);
+        }
+        store.write(b);
+        java.util.Map<String, Memory> expected = new java.util.HashMap<>();
+        WriteBatch recalls = WriteBatch.of(ALICE);
+        for (int i = 0; i < written.size(); i++) {
+            Memory m = written.get(i);
+            if (i % 3 == 2) {
+                expected.put(m.id(), m);
+                continue;
+            }
+            Instant at = T0.plusSeconds(1_000L * i).plusNanos(i * 1_001L);
+            recalls.addRecalls(m.id(), i + 1, at);
+            expected.put(m.id(), m.toBuilder().retrievalCount(i + 1).lastRetrievedAt(at).build());
+        }
+        store.write(recalls);
+
+        for (int round = 0; round < 2; round++) { // the second round reads what the first one may have cached
+            assertThat(store.searchMemories(ALICE, "garden note", EnumSet.of(MemoryStatus.ACTIVE), EnumSet.allOf(MemoryKind.class), 100))
+                    .extracting(Scored::item).containsExactlyInAnyOrderElementsOf(expected.values());
+            assertThat(store.memories(ALICE, MemoryFilter.all()))
+                    .containsExactlyInAnyOrderElementsOf(expected.values());
+            assertThat(store.pinnedMemories(ALICE, 100)).containsExactlyInAnyOrderElementsOf(
+                    expected.values().stream().filter(Memory::permanent).toList());
+            for (Memory m : written) {
+                assertThat(store.memory(ALICE, m.id())).contains(expected.get(m.id()));
+            }
+        }
+    }
+
+    @Test
     void should_apply_a_status_change_in_batch_order_and_never_create_a_row() {
         org.junit.jupiter.api.Assumptions.assumeTrue(store.supportsStatusWrites(),
                 "the store takes no status-only writes (the dream then writes whole records)");

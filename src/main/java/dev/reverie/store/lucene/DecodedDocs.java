@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * (an update deletes the old document and adds a new one, in a new segment; a merge makes a new
  * segment with a new core), so a hit's document in a segment decodes to the same record for as long
  * as the segment lives (doc values updated in place, a memory's recall statistics, are not part of
- * what is kept: {@link LuceneMemoryStore.Decoder#current} lays them over on every read). A user's
+ * what is kept: the decoder's {@link LuceneMemoryStore.Decoder#overlay} lays them over on every read). A user's
  * questions bring the same memories and turns back call after call, and reading their stored
  * fields (decompressing a block per hit) and decoding the JSON was about a quarter of
  * {@code buildContext} on the Lucene store ({@code HotPathRatio}'s profile).
@@ -46,24 +46,24 @@ final class DecodedDocs {
     }
 
     /**
-     * The hit {@code doc} (a top-level document id of {@code searcher}) as {@code decoder} decodes it,
-     * from the table when this segment's document was decoded by it before.
+     * Document {@code doc} (a top-level document id; {@code leaf} is its segment) as {@code decoder}
+     * decodes it from the stored fields, from the table when this segment's document was decoded by
+     * it before. What the segment updates in place is not part of it: lay the decoder's
+     * {@link LuceneMemoryStore.Decoder#overlay overlay} over it.
      */
     @SuppressWarnings("unchecked")
-    static <T> T read(IndexSearcher searcher, int doc, LuceneMemoryStore.Decoder<T> decoder,
-                      org.apache.lucene.index.StoredFields fields) throws IOException {
-        List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-        LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
+    static <T> T decoded(LeafReaderContext leaf, int doc, LuceneMemoryStore.Decoder<T> decoder,
+                         org.apache.lucene.index.StoredFields fields) throws IOException {
         int local = doc - leaf.docBase;
         IndexReader.CacheHelper helper = leaf.reader().getCoreCacheHelper();
         if (helper == null) {
-            return decoder.current(decoder.decode(fields, doc), leaf.reader(), local);
+            return decoder.decode(fields, doc);
         }
         Object core = helper.getKey();
         int slot = slot(core, local, decoder);
         Entry e = TABLE.get(slot);
         if (e != null && e.core == core && e.doc == local && e.decoder == decoder) {
-            return decoder.current((T) e.value, leaf.reader(), local);
+            return (T) e.value;
         }
         T value = decoder.decode(fields, doc);
         if (CORES.putIfAbsent(core, Boolean.TRUE) == null) {
@@ -71,7 +71,7 @@ final class DecodedDocs {
             helper.addClosedListener(DecodedDocs::forgetCore);
         }
         TABLE.setOpaque(slot, new Entry(core, local, decoder, value));
-        return decoder.current(value, leaf.reader(), local);
+        return value;
     }
 
     /** Drops the records of a segment that closed (merged away, or purged by an erasure). */

@@ -315,17 +315,70 @@ final class LuceneDocuments {
         }
 
         @Override
-        public Memory current(Memory decoded, org.apache.lucene.index.LeafReader leaf, int localDoc) throws IOException {
-            return withRecalls(decoded, leaf, localDoc);
+        public LuceneMemoryStore.Overlay<Memory> overlay(org.apache.lucene.index.LeafReader leaf) throws IOException {
+            RecallValues values = RecallValues.of(leaf);
+            return values == null ? LuceneMemoryStore.Overlay.none() : values::withRecalls;
         }
     };
 
     /**
-     * {@code m} (decoded from the JSON of segment-local document {@code localDoc}) with the recall
-     * count and time of its doc values, when it has them.
+     * The three recall doc-values iterators of one segment, each opened once and walked forward: a
+     * fresh iterator per document started each sparse block's scan over again, which was a tenth of
+     * a LoCoMo {@code buildContext} on this store. Documents in increasing order.
      */
-    static Memory withRecalls(Memory m, org.apache.lucene.index.LeafReader leaf, int localDoc) throws IOException {
-        Recalls r = recalls(leaf, localDoc);
+    private static final class RecallValues {
+        private final org.apache.lucene.index.NumericDocValues count;
+        private final org.apache.lucene.index.NumericDocValues second;
+        private final org.apache.lucene.index.NumericDocValues nano;
+        private int last = -1;
+        private Recalls lastRecalls;
+
+        private RecallValues(org.apache.lucene.index.NumericDocValues count,
+                             org.apache.lucene.index.NumericDocValues second,
+                             org.apache.lucene.index.NumericDocValues nano) {
+            this.count = count;
+            this.second = second;
+            this.nano = nano;
+        }
+
+        /** The segment's iterators, or {@code null} when it has none of these memories (all written before them). */
+        static RecallValues of(org.apache.lucene.index.LeafReader leaf) throws IOException {
+            org.apache.lucene.index.NumericDocValues count = leaf.getNumericDocValues(RECALLS);
+            org.apache.lucene.index.NumericDocValues second = leaf.getNumericDocValues(RECALLED_SECOND);
+            org.apache.lucene.index.NumericDocValues nano = leaf.getNumericDocValues(RECALLED_NANO);
+            return count == null || second == null || nano == null ? null : new RecallValues(count, second, nano);
+        }
+
+        /** The recalls of segment-local document {@code doc}, or {@code null} when it lacks one of the three. */
+        Recalls at(int doc) throws IOException {
+            if (doc == last) {
+                return lastRecalls; // an iterator cannot be asked for the document it is on again
+            }
+            if (doc < last) {
+                throw new IllegalStateException("recall doc values read out of order: document " + doc
+                        + " after " + last);
+            }
+            // all three are asked for every document, so each stays at or before the next target
+            boolean c = count.advanceExact(doc);
+            boolean s = second.advanceExact(doc);
+            boolean n = nano.advanceExact(doc);
+            last = doc;
+            if (!c || !s || !n) {
+                lastRecalls = null;
+                return null;
+            }
+            Instant at = nano.longValue() == NEVER ? null : Instant.ofEpochSecond(second.longValue(), nano.longValue());
+            lastRecalls = new Recalls((int) count.longValue(), at);
+            return lastRecalls;
+        }
+
+        Memory withRecalls(Memory m, int doc) throws IOException {
+            return LuceneDocuments.withRecalls(m, at(doc));
+        }
+    }
+
+    /** {@code m} with the recall count and time {@code r}, when there are any ({@code null}: the JSON's stand). */
+    static Memory withRecalls(Memory m, Recalls r) {
         if (r == null || r.count() == m.retrievalCount() && java.util.Objects.equals(r.at(), m.lastRetrievedAt())) {
             return m;
         }
@@ -347,15 +400,8 @@ final class LuceneDocuments {
      * (written before them): then the stored JSON's count and time are the current ones.
      */
     static Recalls recalls(org.apache.lucene.index.LeafReader leaf, int localDoc) throws IOException {
-        org.apache.lucene.index.NumericDocValues count = leaf.getNumericDocValues(RECALLS);
-        org.apache.lucene.index.NumericDocValues second = leaf.getNumericDocValues(RECALLED_SECOND);
-        org.apache.lucene.index.NumericDocValues nano = leaf.getNumericDocValues(RECALLED_NANO);
-        if (count == null || second == null || nano == null || !count.advanceExact(localDoc)
-                || !second.advanceExact(localDoc) || !nano.advanceExact(localDoc)) {
-            return null;
-        }
-        Instant at = nano.longValue() == NEVER ? null : Instant.ofEpochSecond(second.longValue(), nano.longValue());
-        return new Recalls((int) count.longValue(), at);
+        RecallValues values = RecallValues.of(leaf);
+        return values == null ? null : values.at(localDoc);
     }
 
     static Observation observation(StoredFields fields, int doc) throws IOException {

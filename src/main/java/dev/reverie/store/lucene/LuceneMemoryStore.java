@@ -794,14 +794,9 @@ public final class LuceneMemoryStore implements MemoryStore {
         // the order comes from importance, after decoding: the matches are gathered in doc-id order
         // (stored-fields blocks read once each), with no count query and no sort by time first
         List<Memory> found = read(scope, List.of(), s -> {
-            List<Integer> docs = new ArrayList<>();
-            forEachMatch(s, q, leaf -> doc -> docs.add(leaf.docBase + doc));
-            StoredFields fields = s.storedFields();
-            List<Memory> out = new ArrayList<>(docs.size());
-            for (int doc : docs) {
-                out.add(decodeOne(s, fields, doc, LuceneDocuments.MEMORY));
-            }
-            return out;
+            List<ScoreDoc> docs = new ArrayList<>();
+            forEachMatch(s, q, leaf -> doc -> docs.add(new ScoreDoc(leaf.docBase + doc, 0)));
+            return decodeAll(s, docs, LuceneDocuments.MEMORY);
         });
         return found.stream()
                 .sorted(java.util.Comparator.comparingDouble(Memory::importance).reversed().thenComparing(Memory::id))
@@ -1272,12 +1267,31 @@ public final class LuceneMemoryStore implements MemoryStore {
         T decode(StoredFields fields, int doc) throws IOException;
 
         /**
-         * The record as it reads now, given what {@link #decode} made of segment-local document
-         * {@code localDoc}: doc values updated in place (a memory's recall statistics) laid over it.
+         * What a segment holds of this record type beyond what {@link #decode} reads (doc values
+         * updated in place: a memory's recall statistics), to lay over the decoded records of that
+         * segment's documents. One per segment and read: it reuses its doc-values iterators, so it
+         * must be asked about documents in increasing order.
          */
-        default T current(T decoded, org.apache.lucene.index.LeafReader leaf, int localDoc) throws IOException {
-            return decoded;
+        default Overlay<T> overlay(org.apache.lucene.index.LeafReader leaf) throws IOException {
+            return Overlay.none();
         }
+    }
+
+    /** The in-place updates of one segment, laid over its decoded records (see {@link Decoder#overlay}). */
+    interface Overlay<T> {
+        /**
+         * The record as it reads now, given what {@link Decoder#decode} made of segment-local document
+         * {@code localDoc}; documents in increasing order.
+         */
+        T current(T decoded, int localDoc) throws IOException;
+
+        /** The overlay of a record type nothing updates in place. */
+        @SuppressWarnings("unchecked")
+        static <T> Overlay<T> none() {
+            return (Overlay<T>) NONE;
+        }
+
+        Overlay<Object> NONE = (decoded, localDoc) -> decoded;
     }
 
     /** Called once per segment; returns what to do with each matching (live) document of it. */
@@ -1328,7 +1342,7 @@ public final class LuceneMemoryStore implements MemoryStore {
     static <T> T decodeOne(IndexSearcher s, StoredFields fields, int doc, Decoder<T> decoder) throws IOException {
         List<LeafReaderContext> leaves = s.getIndexReader().leaves();
         LeafReaderContext leaf = leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(doc, leaves));
-        return decoder.current(decoder.decode(fields, doc), leaf.reader(), doc - leaf.docBase);
+        return decoder.overlay(leaf.reader()).current(decoder.decode(fields, doc), doc - leaf.docBase);
     }
 
     private static <T> Optional<T> first(IndexSearcher s, Query q, Decoder<T> decoder) throws IOException {
@@ -1390,8 +1404,19 @@ public final class LuceneMemoryStore implements MemoryStore {
         StoredFields fields = s.storedFields();
         @SuppressWarnings("unchecked")
         T[] items = (T[]) new Object[n];
+        List<LeafReaderContext> leaves = s.getIndexReader().leaves();
+        LeafReaderContext leaf = null;
+        int leafEnd = -1;
+        Overlay<T> overlay = null;
+        // in doc-id order, so each segment's overlay walks its doc values forward once
         for (int i : order) {
-            items[i] = DecodedDocs.read(s, hits.get(i).doc, decoder, fields);
+            int doc = hits.get(i).doc;
+            if (doc >= leafEnd) {
+                leaf = leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(doc, leaves));
+                leafEnd = leaf.docBase + leaf.reader().maxDoc();
+                overlay = decoder.overlay(leaf.reader());
+            }
+            items[i] = overlay.current(DecodedDocs.decoded(leaf, doc, decoder, fields), doc - leaf.docBase);
         }
         return java.util.Arrays.asList(items);
     }
