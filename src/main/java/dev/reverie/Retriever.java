@@ -164,10 +164,26 @@ final class Retriever {
         }
         List<ScoredCandidate> out = new ArrayList<>(scored);
         boolean changed = false;
-        // every anchor's window in one read; then each anchor takes its window in seq order
+        // the windows' turns the searches found are known; the others come in one read; then each
+        // anchor takes its window in seq order
         Map<String, java.util.TreeMap<Long, SessionTurn>> bySession = new java.util.HashMap<>();
-        for (SessionTurn nb : store.archivedTurns(scope, ranges)) {
-            bySession.computeIfAbsent(nb.sessionId(), k -> new java.util.TreeMap<>()).put(nb.seq(), nb);
+        for (TurnRange r : ranges) {
+            bySession.putIfAbsent(r.sessionId(), new java.util.TreeMap<>());
+        }
+        for (ScoredCandidate sc : scored) {
+            if (sc.candidate().episode()) {
+                SessionTurn t = sc.candidate().turn();
+                java.util.TreeMap<Long, SessionTurn> session = bySession.get(t.sessionId());
+                if (session != null) {
+                    session.putIfAbsent(t.seq(), t);
+                }
+            }
+        }
+        List<TurnRange> unknown = unknownParts(ranges, bySession);
+        if (!unknown.isEmpty()) {
+            for (SessionTurn nb : store.archivedTurns(scope, unknown)) {
+                bySession.get(nb.sessionId()).put(nb.seq(), nb);
+            }
         }
         for (int a = 0; a < anchors.size(); a++) {
             ScoredCandidate sc = anchors.get(a);
@@ -205,6 +221,41 @@ final class Retriever {
         }
         out.sort(Comparator.comparingDouble(ScoredCandidate::score).reversed()
                 .thenComparing(x -> x.candidate().id()));
+        return out;
+    }
+
+    /**
+     * The seqs of {@code ranges} that {@code known} (turns by session, then seq) does not hold, as
+     * runs of consecutive seqs, each seq once (anchors' windows overlap), sessions in the ranges' order.
+     */
+    static List<TurnRange> unknownParts(List<TurnRange> ranges, Map<String, java.util.TreeMap<Long, SessionTurn>> known) {
+        Map<String, java.util.TreeSet<Long>> wanted = new LinkedHashMap<>();
+        for (TurnRange r : ranges) {
+            java.util.TreeMap<Long, SessionTurn> have = known.get(r.sessionId());
+            java.util.TreeSet<Long> seqs = wanted.computeIfAbsent(r.sessionId(), k -> new java.util.TreeSet<>());
+            for (long seq = r.fromSeq(); seq <= r.toSeq(); seq++) {
+                if (have == null || !have.containsKey(seq)) {
+                    seqs.add(seq);
+                }
+            }
+        }
+        List<TurnRange> out = new ArrayList<>();
+        for (Map.Entry<String, java.util.TreeSet<Long>> e : wanted.entrySet()) {
+            long from = 0;
+            long to = -2;
+            for (long seq : e.getValue()) {
+                if (seq != to + 1) {
+                    if (to >= from) {
+                        out.add(new TurnRange(e.getKey(), from, to));
+                    }
+                    from = seq;
+                }
+                to = seq;
+            }
+            if (to >= from) {
+                out.add(new TurnRange(e.getKey(), from, to));
+            }
+        }
         return out;
     }
 

@@ -85,4 +85,64 @@ class NeighbourTurnsTest {
             assertThat(ranked).extracting(sc -> sc.candidate().id()).doesNotHaveDuplicates();
         }
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "lucene"})
+    void the_store_reads_only_the_window_turns_the_searches_did_not_find(String kind) {
+        try (MemoryStore real = MemoryStores.open(kind + ":" + dir)) {
+            WriteBatch batch = WriteBatch.of(SCOPE);
+            // one session: the question's words in turns 0, 1 and 3, none in 2 and 4
+            String[] texts = {"What do you plan for the summer holidays, Omar?", "Omar: summer plans first!",
+                    "Restoring an old sailboat with my uncle.", "Then the holidays in the Alps.", "Sounds great."};
+            for (int i = 0; i < texts.length; i++) {
+                batch.archive(new SessionTurn(SCOPE, "s1", i, "A:" + i, Role.USER, i % 2 == 0 ? "Lena" : "Ana",
+                        texts[i], T0.plusSeconds(30L * i)));
+            }
+            real.write(batch);
+            List<List<dev.reverie.spi.TurnRange>> reads = new java.util.ArrayList<>();
+            MemoryStore store = (MemoryStore) java.lang.reflect.Proxy.newProxyInstance(
+                    MemoryStore.class.getClassLoader(), new Class<?>[] {MemoryStore.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("archivedTurns") && args.length == 2 && args[1] instanceof List<?> l) {
+                            @SuppressWarnings("unchecked")
+                            List<dev.reverie.spi.TurnRange> ranges = (List<dev.reverie.spi.TurnRange>) l;
+                            reads.add(List.copyOf(ranges));
+                        }
+                        try {
+                            return method.invoke(real, args);
+                        } catch (java.lang.reflect.InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+
+            List<ScoredCandidate> ranked = retrieve(store, 2);
+            assertThat(ranked).extracting(sc -> sc.candidate().id())
+                    .contains("turn:s1:0", "turn:s1:1", "turn:s1:2", "turn:s1:3", "turn:s1:4").doesNotHaveDuplicates();
+            // the windows cover seqs 0–5; the searches found 0, 1 and 3: only 2, 4 and 5 (past the
+            // session's last turn) are read, each once
+            assertThat(reads).hasSize(1);
+            List<Long> read = new java.util.ArrayList<>();
+            for (dev.reverie.spi.TurnRange r : reads.get(0)) {
+                assertThat(r.sessionId()).isEqualTo("s1");
+                for (long seq = r.fromSeq(); seq <= r.toSeq(); seq++) {
+                    read.add(seq);
+                }
+            }
+            assertThat(read).as("a turn the search found is not read again").containsExactly(2L, 4L, 5L);
+            // and the ranking is what reading every window turn gives
+            assertThat(ranked).isEqualTo(retrieve(real, 2));
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void unknown_parts_of_ranges_are_the_runs_of_seqs_not_known() {
+        java.util.TreeMap<Long, SessionTurn> s1 = new java.util.TreeMap<>();
+        for (long seq : new long[] {3, 4, 7}) {
+            s1.put(seq, new SessionTurn(SCOPE, "s1", seq, "t" + seq, Role.USER, null, "x", T0));
+        }
+        java.util.Map<String, java.util.TreeMap<Long, SessionTurn>> known = java.util.Map.of("s1", s1);
+        assertThat(Retriever.unknownParts(List.of(new dev.reverie.spi.TurnRange("s1", 1, 9),
+                new dev.reverie.spi.TurnRange("s1", 3, 4), new dev.reverie.spi.TurnRange("s2", 0, 2)), known))
+                .containsExactly(new dev.reverie.spi.TurnRange("s1", 1, 2), new dev.reverie.spi.TurnRange("s1", 5, 6),
+                        new dev.reverie.spi.TurnRange("s1", 8, 9), new dev.reverie.spi.TurnRange("s2", 0, 2));
+    }
 }
