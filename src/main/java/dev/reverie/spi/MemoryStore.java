@@ -66,8 +66,9 @@ public interface MemoryStore extends AutoCloseable {
      * statistics added to a stored memory without rewriting it). The manager's recall statistics use
      * it when the store says so and re-read and put the whole memory otherwise. The default is
      * {@code false}; the built-in stores return {@code true} (Lucene updates two doc values in place
-     * instead of re-indexing the memory; SQLite and PostgreSQL rewrite the memory's JSON in the write
-     * transaction, so the manager need not read it first).
+     * instead of re-indexing the memory; SQLite updates two columns that reads lay over the JSON record;
+     * PostgreSQL rewrites the memory's JSON in the write transaction; none needs the manager to read
+     * the memory first).
      */
     default boolean supportsRecallWrites() {
         return false;

@@ -17,7 +17,6 @@ import dev.reverie.internal.Checks;
 import dev.reverie.internal.DecodedRecords;
 import dev.reverie.internal.GroupCommit;
 import dev.reverie.internal.Jdbc.RowMapper;
-import dev.reverie.internal.Jdbc;
 import dev.reverie.internal.Json;
 import dev.reverie.internal.NearestVectors;
 import dev.reverie.internal.TenantNames;
@@ -224,7 +223,10 @@ public final class SqliteMemoryStore implements MemoryStore {
         return true;
     }
 
-    /** The memory's JSON is read and rewritten in the write transaction (the text is not re-indexed). */
+    /**
+     * Only the memory's {@code retrieval_count} and {@code last_retrieved_at} columns change
+     * ({@link MemoryRows}): its JSON, text and FTS entry stay as they are.
+     */
     @Override
     public boolean supportsRecallWrites() {
         return true;
@@ -475,12 +477,7 @@ public final class SqliteMemoryStore implements MemoryStore {
                     u.status().name(), Json.write(u.supersededBy()), Json.write(u.updatedAt()), s.agentId(),
                     s.endUserId(), u.id());
         } else if (op instanceof WriteBatch.AddRecalls r) {
-            List<String> data = query(c, "SELECT data FROM memories WHERE agent = ? AND usr = ? AND id = ?",
-                    rs -> rs.getString(1), s.agentId(), s.endUserId(), r.id());
-            if (!data.isEmpty()) {
-                update(c, "UPDATE memories SET data = ? WHERE agent = ? AND usr = ? AND id = ?",
-                        Json.write(r.applyTo(Json.read(data.get(0), Memory.class))), s.agentId(), s.endUserId(), r.id());
-            }
+            addRecalls(c, s, r);
         } else if (op instanceof WriteBatch.AppendHistory h) {
             update(c, "INSERT INTO history (agent, usr, memory_id, data) VALUES (?, ?, ?, ?)",
                     s.agentId(), s.endUserId(), h.event().memoryId(), Json.write(h.event()));
@@ -508,6 +505,29 @@ public final class SqliteMemoryStore implements MemoryStore {
         }
     }
 
+    /**
+     * Adds recalls to a stored memory's columns, from their values read in this write transaction
+     * (the JSON record is left as it is: {@link MemoryRows}); nothing happens when the memory does not exist.
+     */
+    private static void addRecalls(Connection c, Scope s, WriteBatch.AddRecalls r) throws SQLException {
+        int count;
+        String at;
+        try (PreparedStatement ps = c.prepareStatement("SELECT retrieval_count, last_retrieved_at FROM memories"
+                + " WHERE agent = ? AND usr = ? AND id = ?")) {
+            bind(ps, s.agentId(), s.endUserId(), r.id());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return;
+                }
+                count = rs.getInt(1);
+                at = rs.getString(2);
+            }
+        }
+        java.time.Instant last = at == null ? null : Json.instant(at);
+        update(c, "UPDATE memories SET retrieval_count = ?, last_retrieved_at = ? WHERE agent = ? AND usr = ? AND id = ?",
+                r.countAfter(count), MemoryRows.text(r.lastAfter(last)), s.agentId(), s.endUserId(), r.id());
+    }
+
     private void putObservation(Connection c, Scope s, Observation o, Prepared prepared, int i) throws SQLException {
         Embedding e = o.embedding();
         upsert(c, "observations", "observations_fts", s, o.id(), o.text(), prepared, i,
@@ -527,14 +547,17 @@ public final class SqliteMemoryStore implements MemoryStore {
         Embedding e = m.embedding();
         upsert(c, "memories", "memories_fts", s, m.id(), m.text(), prepared, i,
                 "INSERT INTO memories (agent, usr, id, kind, status, text, created_at, permanent, importance, dim,"
-                        + " embedding, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                        + " embedding, data, retrieval_count, last_retrieved_at)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                         + " ON CONFLICT (agent, usr, id) DO UPDATE SET kind = excluded.kind, status = excluded.status,"
                         + " text = excluded.text, created_at = excluded.created_at, permanent = excluded.permanent,"
                         + " importance = excluded.importance, dim = excluded.dim,"
-                        + " embedding = excluded.embedding, data = excluded.data",
+                        + " embedding = excluded.embedding, data = excluded.data,"
+                        + " retrieval_count = excluded.retrieval_count, last_retrieved_at = excluded.last_retrieved_at",
                 s.agentId(), s.endUserId(), m.id(), m.kind().name(), m.status().name(), m.text(),
                 m.createdAt().toEpochMilli(), m.permanent() ? 1 : 0, m.importance(), e == null ? null : e.dimension(),
-                e == null ? null : Vectors.toBytes(e.toArray()), prepared.json[i]);
+                e == null ? null : Vectors.toBytes(e.toArray()), prepared.json[i], m.retrievalCount(),
+                MemoryRows.text(m.lastRetrievedAt()));
     }
 
     /** Inserts or replaces an archived turn (same session and seq) and keeps its FTS entry in step. */
@@ -781,15 +804,16 @@ public final class SqliteMemoryStore implements MemoryStore {
         Checks.notNull("scope", scope);
         Checks.notNull("id", id);
         return first(db(scope.tenantId()).query(
-                "SELECT data, embedding FROM memories WHERE agent = ? AND usr = ? AND id = ?",
-                Jdbc::memoryRow, scope.agentId(), scope.endUserId(), id));
+                "SELECT " + MemoryRows.columns("") + " FROM memories WHERE agent = ? AND usr = ? AND id = ?",
+                MemoryRows::row, scope.agentId(), scope.endUserId(), id));
     }
 
     @Override
     public List<Memory> memories(Scope scope, MemoryFilter f) {
         Checks.notNull("scope", scope);
         Checks.notNull("filter", f);
-        StringBuilder sql = new StringBuilder("SELECT data, embedding FROM memories WHERE agent = ? AND usr = ?");
+        StringBuilder sql = new StringBuilder("SELECT " + MemoryRows.columns("")
+                + " FROM memories WHERE agent = ? AND usr = ?");
         List<Object> args = new ArrayList<>(List.of(scope.agentId(), scope.endUserId()));
         in(sql, args, "status", names(f.statuses()));
         in(sql, args, "kind", names(f.kinds()));
@@ -811,15 +835,14 @@ public final class SqliteMemoryStore implements MemoryStore {
         sql.append(" ORDER BY created_at, id");
         if (!asciiFragment) {
             String lower = fragment.toLowerCase(Locale.ROOT);
-            List<Memory> all = db(scope.tenantId()).query(sql.toString(), Jdbc::memoryRow,
-                    args.toArray());
+            List<Memory> all = db(scope.tenantId()).query(sql.toString(), MemoryRows::row, args.toArray());
             return all.stream().filter(m -> m.text().toLowerCase(Locale.ROOT).contains(lower))
                     .skip(f.offset()).limit(f.limit()).toList();
         }
         sql.append(" LIMIT ? OFFSET ?");
         args.add(f.limit());
         args.add(f.offset());
-        return db(scope.tenantId()).query(sql.toString(), Jdbc::memoryRow, args.toArray());
+        return db(scope.tenantId()).query(sql.toString(), MemoryRows::row, args.toArray());
     }
 
     @Override
@@ -827,9 +850,9 @@ public final class SqliteMemoryStore implements MemoryStore {
         Checks.notNull("scope", scope);
         Checks.positive("limit", limit);
         return db(scope.tenantId()).query(
-                "SELECT data, embedding FROM memories WHERE agent = ? AND usr = ? AND permanent = 1"
+                "SELECT " + MemoryRows.columns("") + " FROM memories WHERE agent = ? AND usr = ? AND permanent = 1"
                         + " AND status = 'ACTIVE' ORDER BY importance DESC, id LIMIT ?",
-                Jdbc::memoryRow, scope.agentId(), scope.endUserId(), limit);
+                MemoryRows::row, scope.agentId(), scope.endUserId(), limit);
     }
 
     @Override
@@ -857,9 +880,9 @@ public final class SqliteMemoryStore implements MemoryStore {
         in(filter, args, "m.status", names(statuses));
         in(filter, args, "m.kind", names(kinds));
         args.add(limit);
-        return db(scope.tenantId()).query(rankedSearch("memories", "memories_fts", "m.data, m.embedding",
+        return db(scope.tenantId()).query(rankedSearch("memories", "memories_fts", MemoryRows.columns("m"),
                         filter.toString()),
-                rs -> new Scored<>(Jdbc.memoryRow(rs), -rs.getDouble(3)), args.toArray());
+                rs -> new Scored<>(MemoryRows.row(rs), -rs.getDouble(MemoryRows.COUNT + 1)), args.toArray());
     }
 
     @Override
@@ -920,7 +943,8 @@ public final class SqliteMemoryStore implements MemoryStore {
     private record RecordColumns<T>(String columns, int count, RowMapper<T> mapper) {
     }
 
-    private static final RecordColumns<Memory> MEMORY_ROWS = new RecordColumns<>("data, embedding", 2, Jdbc::memoryRow);
+    private static final RecordColumns<Memory> MEMORY_ROWS =
+            new RecordColumns<>(MemoryRows.columns(""), MemoryRows.COUNT, MemoryRows::row);
     private static final RecordColumns<Observation> OBSERVATION_ROWS =
             new RecordColumns<>(ObservationRows.columns(""), ObservationRows.COUNT, ObservationRows::row);
 

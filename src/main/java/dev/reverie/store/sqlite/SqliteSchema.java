@@ -98,7 +98,16 @@ final class SqliteSchema {
             List.of(
                     "ALTER TABLE observations ADD COLUMN consolidated_at TEXT",
                     "UPDATE observations SET status = json_extract(data, '$.status'),"
-                            + " consolidated_at = json_extract(data, '$.consolidatedAt')"));
+                            + " consolidated_at = json_extract(data, '$.consolidatedAt')"),
+            // 5 -> 6: a memory's recall count and last recall time are authoritative in columns (MemoryRows),
+            // so recording recalls rewrites two columns, not its JSON (which then stays the text the decode
+            // cache knows); both are filled from the JSON, which until now was what every read returned (a
+            // record whose JSON SQLite cannot parse fails the migration: json_extract raises an error)
+            List.of(
+                    "ALTER TABLE memories ADD COLUMN retrieval_count INTEGER NOT NULL DEFAULT 0",
+                    "ALTER TABLE memories ADD COLUMN last_retrieved_at TEXT",
+                    "UPDATE memories SET retrieval_count = COALESCE(json_extract(data, '$.retrievalCount'), 0),"
+                            + " last_retrieved_at = json_extract(data, '$.lastRetrievedAt')"));
 
     /**
      * Indexes every file has, created when it is opened if missing. They change no table, so they are
@@ -117,6 +126,9 @@ final class SqliteSchema {
 
     /** The version whose migration added the archive's search columns. */
     static final int ARCHIVE_SEARCH_VERSION = 3;
+
+    /** The version whose migration added a memory's recall columns, filled from the JSON records. */
+    static final int RECALL_COLUMNS_VERSION = 6;
 
     static int latestVersion() {
         return MIGRATIONS.size();

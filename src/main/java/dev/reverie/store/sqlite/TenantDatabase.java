@@ -148,8 +148,15 @@ final class TenantDatabase implements AutoCloseable {
                         + " (the file was left untouched)");
             }
             for (int v = version; v < latest; v++) {
-                for (String sql : SqliteSchema.MIGRATIONS.get(v)) {
-                    st.execute(sql);
+                try {
+                    for (String sql : SqliteSchema.MIGRATIONS.get(v)) {
+                        st.execute(sql);
+                    }
+                } catch (SQLException e) {
+                    if (v + 1 == SqliteSchema.RECALL_COLUMNS_VERSION) {
+                        throw MemoryRows.backfillFailed(writer, label, e);
+                    }
+                    throw e;
                 }
                 if (v + 1 == SqliteSchema.ARCHIVE_SEARCH_VERSION) {
                     SqliteMemoryStore.backfillArchive(writer);

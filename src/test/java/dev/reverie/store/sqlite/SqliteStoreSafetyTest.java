@@ -55,6 +55,8 @@ class SqliteStoreSafetyTest extends StoreSafetyContract {
             st.execute("DROP INDEX archive_by_time");
             st.execute("DROP INDEX observations_by_status");
             st.execute("ALTER TABLE observations DROP COLUMN consolidated_at");
+            st.execute("ALTER TABLE memories DROP COLUMN retrieval_count");
+            st.execute("ALTER TABLE memories DROP COLUMN last_retrieved_at");
             for (String column : new String[] {"text", "at", "dim", "embedding"}) {
                 st.execute("ALTER TABLE archive_turns DROP COLUMN " + column);
             }
