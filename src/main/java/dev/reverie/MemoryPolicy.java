@@ -47,6 +47,7 @@ public final class MemoryPolicy {
     private final int tokensPerTurnAlert;
     private final int longSessionTurns;
     private final double minVectorSimilarity;
+    private final int minVectorTurnTerms;
     private final boolean episodicRecall;
     private final Duration turnRetention;
     private final double episodeImportance;
@@ -88,6 +89,7 @@ public final class MemoryPolicy {
         tokensPerTurnAlert = b.tokensPerTurnAlert;
         longSessionTurns = b.longSessionTurns;
         minVectorSimilarity = b.minVectorSimilarity;
+        minVectorTurnTerms = b.minVectorTurnTerms;
         episodicRecall = b.episodicRecall;
         turnRetention = b.turnRetention;
         episodeImportance = b.episodeImportance;
@@ -185,6 +187,14 @@ public final class MemoryPolicy {
     public double minVectorSimilarity() { return minVectorSimilarity; }
 
     /**
+     * Fewest distinct content words a past turn needs to be a vector candidate (default 8; 0 keeps
+     * every vector hit). A short turn's embedding ("Cool! What did it look like?") lies close to
+     * almost any question, so it took places, and neighbour windows, from the evidence; short turns
+     * still compete lexically and as neighbours. Memories and observations are not affected.
+     */
+    public int minVectorTurnTerms() { return minVectorTurnTerms; }
+
+    /**
      * Whether the verbatim turns of past sessions (the archive) compete for the persistent layer next
      * to memories and observations (default {@code true}).
      */
@@ -271,6 +281,7 @@ public final class MemoryPolicy {
         private int tokensPerTurnAlert = 50_000;
         private int longSessionTurns = 200;
         private double minVectorSimilarity = 0.25;
+        private int minVectorTurnTerms = 8;
         private boolean episodicRecall = true;
         private Duration turnRetention = Duration.ofDays(365);
         private double episodeImportance = 50;
@@ -326,6 +337,7 @@ public final class MemoryPolicy {
             tokensPerTurnAlert = p.tokensPerTurnAlert;
             longSessionTurns = p.longSessionTurns;
             minVectorSimilarity = p.minVectorSimilarity;
+            minVectorTurnTerms = p.minVectorTurnTerms;
             episodicRecall = p.episodicRecall;
             turnRetention = p.turnRetention;
             episodeImportance = p.episodeImportance;
@@ -382,6 +394,7 @@ public final class MemoryPolicy {
         public Builder nullRetrievalAlert(double v) { nullRetrievalAlert = Checks.between("nullRetrievalAlert", v, 0, 1); return this; }
         public Builder tokensPerTurnAlert(int v) { tokensPerTurnAlert = Checks.positive("tokensPerTurnAlert", v); return this; }
         public Builder minVectorSimilarity(double v) { minVectorSimilarity = Checks.between("minVectorSimilarity", v, -1, 1); return this; }
+        public Builder minVectorTurnTerms(int v) { minVectorTurnTerms = Checks.nonNegative("minVectorTurnTerms", v); return this; }
         public Builder episodicRecall(boolean v) { episodicRecall = v; return this; }
         public Builder turnRetention(Duration v) {
             turnRetention = positive("turnRetention", v);

@@ -93,8 +93,8 @@ final class Retriever {
         if (turns) {
             lexical.add(turns(store.searchTurns(scope, query, n), currentSession, currentSessionFromSeq, retainedFrom));
             if (queryVector != null) {
-                vector.add(turns(store.searchTurnsByVector(scope, queryVector, n, floor), currentSession,
-                        currentSessionFromSeq, retainedFrom));
+                vector.add(longEnough(turns(store.searchTurnsByVector(scope, queryVector, n, floor), currentSession,
+                        currentSessionFromSeq, retainedFrom)));
             }
         }
         List<QueryDates.When> dates = policy.dateMatchBoost() > 0 ? QueryDates.of(query, now) : List.of();
@@ -151,7 +151,8 @@ final class Retriever {
             }
             anchors.add(sc);
             SessionTurn t = c.turn();
-            ranges.add(new TurnRange(t.sessionId(), Math.max(0, t.seq() - w), t.seq() + w));
+            ranges.add(new TurnRange(t.sessionId(), Math.max(0, t.seq() - w),
+                    t.seq() > Long.MAX_VALUE - w ? Long.MAX_VALUE : t.seq() + w));
         }
         if (anchors.isEmpty()) {
             return scored;
@@ -182,7 +183,7 @@ final class Retriever {
         List<TurnRange> unknown = unknownParts(ranges, bySession);
         if (!unknown.isEmpty()) {
             for (SessionTurn nb : store.archivedTurns(scope, unknown)) {
-                bySession.get(nb.sessionId()).put(nb.seq(), nb);
+                bySession.computeIfAbsent(nb.sessionId(), k -> new java.util.TreeMap<>()).put(nb.seq(), nb);
             }
         }
         for (int a = 0; a < anchors.size(); a++) {
@@ -225,39 +226,71 @@ final class Retriever {
     }
 
     /**
-     * The seqs of {@code ranges} that {@code known} (turns by session, then seq) does not hold, as
-     * runs of consecutive seqs, each seq once (anchors' windows overlap), sessions in the ranges' order.
+     * The vector hits among past turns with at least {@link MemoryPolicy#minVectorTurnTerms} distinct
+     * content words (counted on the term sets diversification caches and compares anyway).
      */
-    static List<TurnRange> unknownParts(List<TurnRange> ranges, Map<String, java.util.TreeMap<Long, SessionTurn>> known) {
-        Map<String, java.util.TreeSet<Long>> wanted = new LinkedHashMap<>();
-        for (TurnRange r : ranges) {
-            java.util.TreeMap<Long, SessionTurn> have = known.get(r.sessionId());
-            java.util.TreeSet<Long> seqs = wanted.computeIfAbsent(r.sessionId(), k -> new java.util.TreeSet<>());
-            for (long seq = r.fromSeq(); seq <= r.toSeq(); seq++) {
-                if (have == null || !have.containsKey(seq)) {
-                    seqs.add(seq);
-                }
-            }
+    private List<Candidate> longEnough(List<Candidate> turns) {
+        int min = policy.minVectorTurnTerms();
+        if (min == 0) {
+            return turns;
         }
-        List<TurnRange> out = new ArrayList<>();
-        for (Map.Entry<String, java.util.TreeSet<Long>> e : wanted.entrySet()) {
-            long from = 0;
-            long to = -2;
-            for (long seq : e.getValue()) {
-                if (seq != to + 1) {
-                    if (to >= from) {
-                        out.add(new TurnRange(e.getKey(), from, to));
-                    }
-                    from = seq;
-                }
-                to = seq;
-            }
-            if (to >= from) {
-                out.add(new TurnRange(e.getKey(), from, to));
+        List<Candidate> out = new ArrayList<>(turns.size());
+        for (Candidate c : turns) {
+            if (TERM_SETS.of(c.text()).length >= min) {
+                out.add(c);
             }
         }
         return out;
     }
+
+    /**
+     * What of {@code ranges} must be read, given the turns {@code known} (by session, then seq): each
+     * range trimmed to its first and last seq not known (dropped when it holds none), then overlapping
+     * or adjacent ranges of a session merged. At most one range per given range, as a store query
+     * grows with them (Lucene refuses a few hundred nested clauses); a known turn between two missing
+     * ones is read again, which costs less than another range.
+     */
+    static List<TurnRange> unknownParts(List<TurnRange> ranges, Map<String, java.util.TreeMap<Long, SessionTurn>> known) {
+        Map<String, List<TurnRange>> bySession = new LinkedHashMap<>();
+        for (TurnRange r : ranges) {
+            java.util.TreeMap<Long, SessionTurn> have = known.getOrDefault(r.sessionId(), EMPTY_SESSION);
+            long span = r.toSeq() - r.fromSeq(); // both non-negative: no overflow
+            long first = -1;
+            long last = -1;
+            for (long k = 0; k <= span; k++) {
+                long seq = r.fromSeq() + k;
+                if (!have.containsKey(seq)) {
+                    if (first < 0) {
+                        first = seq;
+                    }
+                    last = seq;
+                }
+            }
+            if (first >= 0) {
+                bySession.computeIfAbsent(r.sessionId(), x -> new ArrayList<>())
+                        .add(new TurnRange(r.sessionId(), first, last));
+            }
+        }
+        List<TurnRange> out = new ArrayList<>();
+        for (List<TurnRange> session : bySession.values()) {
+            session.sort(Comparator.comparingLong(TurnRange::fromSeq));
+            TurnRange open = null;
+            for (TurnRange r : session) {
+                if (open != null && r.fromSeq() - 1 <= open.toSeq()) {
+                    open = new TurnRange(open.sessionId(), open.fromSeq(), Math.max(open.toSeq(), r.toSeq()));
+                } else {
+                    if (open != null) {
+                        out.add(open);
+                    }
+                    open = r;
+                }
+            }
+            out.add(open);
+        }
+        return out;
+    }
+
+    private static final java.util.TreeMap<Long, SessionTurn> EMPTY_SESSION = new java.util.TreeMap<>();
 
     private List<Candidate> turns(List<Scored<SessionTurn>> hits, String currentSession, long currentSessionFromSeq,
                                   Instant retainedFrom) {

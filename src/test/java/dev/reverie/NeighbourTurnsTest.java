@@ -117,32 +117,59 @@ class NeighbourTurnsTest {
             List<ScoredCandidate> ranked = retrieve(store, 2);
             assertThat(ranked).extracting(sc -> sc.candidate().id())
                     .contains("turn:s1:0", "turn:s1:1", "turn:s1:2", "turn:s1:3", "turn:s1:4").doesNotHaveDuplicates();
-            // the windows cover seqs 0–5; the searches found 0, 1 and 3: only 2, 4 and 5 (past the
-            // session's last turn) are read, each once
-            assertThat(reads).hasSize(1);
-            List<Long> read = new java.util.ArrayList<>();
-            for (dev.reverie.spi.TurnRange r : reads.get(0)) {
-                assertThat(r.sessionId()).isEqualTo("s1");
-                for (long seq = r.fromSeq(); seq <= r.toSeq(); seq++) {
-                    read.add(seq);
-                }
-            }
-            assertThat(read).as("a turn the search found is not read again").containsExactly(2L, 4L, 5L);
-            // and the ranking is what reading every window turn gives
+            // the windows cover seqs 0–5 and the searches found 0, 1 and 3: one range, from the first
+            // turn they did not find to the last (2–5; 5 is past the session's last turn)
+            assertThat(reads).containsExactly(List.of(new dev.reverie.spi.TurnRange("s1", 2, 5)));
+            // the same ranking through the real store (which the proxy only watches)
             assertThat(ranked).isEqualTo(retrieve(real, 2));
         }
     }
 
     @org.junit.jupiter.api.Test
-    void unknown_parts_of_ranges_are_the_runs_of_seqs_not_known() {
+    void unknown_parts_are_the_ranges_trimmed_to_what_is_not_known_and_merged() {
         java.util.TreeMap<Long, SessionTurn> s1 = new java.util.TreeMap<>();
-        for (long seq : new long[] {3, 4, 7}) {
+        for (long seq : new long[] {3, 4, 7, 20, 21}) {
             s1.put(seq, new SessionTurn(SCOPE, "s1", seq, "t" + seq, Role.USER, null, "x", T0));
         }
         java.util.Map<String, java.util.TreeMap<Long, SessionTurn>> known = java.util.Map.of("s1", s1);
-        assertThat(Retriever.unknownParts(List.of(new dev.reverie.spi.TurnRange("s1", 1, 9),
-                new dev.reverie.spi.TurnRange("s1", 3, 4), new dev.reverie.spi.TurnRange("s2", 0, 2)), known))
-                .containsExactly(new dev.reverie.spi.TurnRange("s1", 1, 2), new dev.reverie.spi.TurnRange("s1", 5, 6),
-                        new dev.reverie.spi.TurnRange("s1", 8, 9), new dev.reverie.spi.TurnRange("s2", 0, 2));
+        long max = Long.MAX_VALUE;
+        assertThat(Retriever.unknownParts(List.of(
+                new dev.reverie.spi.TurnRange("s1", 3, 8),      // 5, 6, 8 missing: 5–8 (7 read again)
+                new dev.reverie.spi.TurnRange("s1", 3, 4),      // all known: nothing
+                new dev.reverie.spi.TurnRange("s2", 0, 2),      // a session with nothing known
+                new dev.reverie.spi.TurnRange("s1", 9, 11),     // adjacent to 5–8: merged into 5–11
+                new dev.reverie.spi.TurnRange("s1", 19, 22),    // 19 and 22 missing: 19–22
+                new dev.reverie.spi.TurnRange("s3", max - 4, max)), known)) // the last seqs there are
+                .containsExactly(new dev.reverie.spi.TurnRange("s1", 5, 11), new dev.reverie.spi.TurnRange("s1", 19, 22),
+                        new dev.reverie.spi.TurnRange("s2", 0, 2), new dev.reverie.spi.TurnRange("s3", max - 4, max));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "lucene"})
+    void hundreds_of_anchors_get_their_neighbours(String kind) {
+        try (MemoryStore store = MemoryStores.open(kind + ":" + dir)) {
+            // 400 sessions whose middle turn matches: 400 anchors, each with two unmatched neighbours
+            WriteBatch batch = WriteBatch.of(SCOPE);
+            for (int s = 0; s < 400; s++) {
+                batch.archive(new SessionTurn(SCOPE, "s" + s, 0, "a" + s, Role.USER, "Lena", "Good morning!",
+                        T0.plusSeconds(60L * s)));
+                batch.archive(new SessionTurn(SCOPE, "s" + s, 1, "b" + s, Role.USER, "Omar",
+                        "Summer holidays plan number " + s, T0.plusSeconds(60L * s + 1)));
+                batch.archive(new SessionTurn(SCOPE, "s" + s, 2, "c" + s, Role.USER, "Lena", "Lovely, enjoy!",
+                        T0.plusSeconds(60L * s + 2)));
+            }
+            store.write(batch);
+            MemoryPolicy policy = MemoryPolicy.builder().candidateLimit(500).neighbourTurns(1).neighbourAnchors(400)
+                    .neighbourMinRelevance(0).build();
+            List<ScoredCandidate> ranked = new Retriever(store, policy, null).retrieve(SCOPE,
+                    "summer holidays plan", null, KINDS, false, true, true, "s999", 0,
+                    T0.plus(Duration.ofDays(2)), 2_000, Integer.MAX_VALUE);
+            List<String> ids = ranked.stream().map(sc -> sc.candidate().id()).toList();
+            assertThat(ids).doesNotHaveDuplicates();
+            for (int s = 0; s < 400; s++) {
+                assertThat(ids).as("session %d's middle turn and both its neighbours", s)
+                        .contains("turn:s" + s + ":0", "turn:s" + s + ":1", "turn:s" + s + ":2");
+            }
+        }
     }
 }

@@ -388,17 +388,26 @@ public abstract class MemoryStoreContract {
     void should_give_each_memory_its_own_recalls_when_many_are_read_together() {
         org.junit.jupiter.api.Assumptions.assumeTrue(store.supportsRecallWrites(),
                 "the store takes no recall writes (recall statistics then put whole memories)");
-        // written together (one segment in an index), read together by every read path, in orders
-        // that are not the order they were written in; every third one never recalled
+        // written in four batches with reads between them (several segments in an index) and archived
+        // turns among them (so memories are a sparse part of each segment); read together by every read
+        // path, in orders that are not the order they were written in; every third one never recalled
         List<Memory> written = new java.util.ArrayList<>();
-        WriteBatch b = WriteBatch.of(ALICE);
-        for (int i = 0; i < 40; i++) {
-            Memory m = memory(ALICE, "garden note " + "x".repeat(1 + (i * 7) % 13), i).toBuilder()
-                    .importance(10 + (i * 37) % 80).permanent(i % 4 == 0).build();
-            written.add(m);
-            b.put(m);
+        for (int batch = 0; batch < 4; batch++) {
+            WriteBatch b = WriteBatch.of(ALICE);
+            for (int k = 0; k < 10; k++) {
+                int i = batch * 10 + k;
+                Memory m = memory(ALICE, "garden note " + "x".repeat(1 + (i * 7) % 13), i).toBuilder()
+                        .importance(10 + (i * 37) % 80).permanent(i % 4 == 0)
+                        .embedding(Embedding.of(new float[] {1, i / 40f})).build();
+                written.add(m);
+                b.put(m);
+                b.archive(new SessionTurn(ALICE, "s" + batch, k, "t" + i, Role.USER, null, "garden chat " + i,
+                        T0.plusSeconds(i)));
+            }
+            store.write(b);
+            assertThat(store.searchMemories(ALICE, "garden note", EnumSet.of(MemoryStatus.ACTIVE),
+                    EnumSet.allOf(MemoryKind.class), 100)).hasSize(written.size());
         }
-        store.write(b);
         java.util.Map<String, Memory> expected = new java.util.HashMap<>();
         WriteBatch recalls = WriteBatch.of(ALICE);
         for (int i = 0; i < written.size(); i++) {
@@ -420,6 +429,8 @@ public abstract class MemoryStoreContract {
                     .containsExactlyInAnyOrderElementsOf(expected.values());
             assertThat(store.pinnedMemories(ALICE, 100)).containsExactlyInAnyOrderElementsOf(
                     expected.values().stream().filter(Memory::permanent).toList());
+            assertThat(store.searchMemoriesByVector(ALICE, new float[] {1, 0.5f}, EnumSet.of(MemoryStatus.ACTIVE), 100))
+                    .extracting(Scored::item).containsExactlyInAnyOrderElementsOf(expected.values());
             for (Memory m : written) {
                 assertThat(store.memory(ALICE, m.id())).contains(expected.get(m.id()));
             }
@@ -862,6 +873,32 @@ public abstract class MemoryStoreContract {
                 .containsExactly("s1:3", "s1:4", "s1:5", "s1:6", "s2:8", "s2:9");
         assertThat(store.archivedTurns(ALICE, List.of())).isEmpty();
         assertThat(store.archivedTurns(BOB, ranges)).extracting(SessionTurn::text).containsExactly("bob's turn");
+    }
+
+    @Test
+    void should_return_search_hits_equal_to_the_archived_turns() {
+        // the manager takes a neighbour window's turns from the search hits instead of reading them
+        // again, so a hit must be the archived turn itself: every field, by text and by vector
+        SessionTurn named = new SessionTurn(ALICE, "s1", 0, "t-0", Role.USER, "Priya",
+                "We sailed along the coast at sunrise", T0.plusNanos(123_456_789));
+        SessionTurn reply = new SessionTurn(ALICE, "s1", 1, "t-1", Role.ASSISTANT, null,
+                "A sunrise sail sounds lovely", T0.plusSeconds(61));
+        SessionTurn old = new SessionTurn(ALICE, "s2", 4, "t-0", Role.TOOL, "weather",
+                "Sunrise at 06:12, wind 12 knots", Instant.parse("1969-07-20T20:17:40.000000001Z"));
+        store.write(WriteBatch.of(ALICE).archive(named, Embedding.of(new float[] {1, 0, 0}))
+                .archive(reply, Embedding.of(new float[] {0.8f, 0.6f, 0}))
+                .archive(old, Embedding.of(new float[] {0.6f, 0.8f, 0})));
+        for (int round = 0; round < 2; round++) {
+            List<SessionTurn> byText = store.searchTurns(ALICE, "sunrise sail", 10).stream().map(Scored::item).toList();
+            List<SessionTurn> byVector = store.searchTurnsByVector(ALICE, new float[] {1, 0, 0}, 10).stream()
+                    .map(Scored::item).toList();
+            assertThat(byText).containsExactlyInAnyOrder(named, reply, old);
+            assertThat(byVector).containsExactlyInAnyOrder(named, reply, old);
+            for (SessionTurn hit : byText) {
+                assertThat(store.archivedTurns(ALICE, hit.sessionId(), hit.seq(), hit.seq())).containsExactly(hit);
+            }
+            reopen();
+        }
     }
 
     @Test

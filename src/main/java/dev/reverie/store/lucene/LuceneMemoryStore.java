@@ -1073,6 +1073,9 @@ public final class LuceneMemoryStore implements MemoryStore {
         return read(scope, List.of(), s -> sorted(s, q, BY_SEQ, 0, most, LuceneDocuments::sessionTurnOf));
     }
 
+    /** Most ranges per query: each is a nested clause of three, and Lucene refuses over 1,024 clauses. */
+    static final int RANGES_PER_QUERY = 256;
+
     @Override
     public List<SessionTurn> archivedTurns(Scope scope, List<dev.reverie.spi.TurnRange> ranges) {
         Checks.notNull("scope", scope);
@@ -1080,6 +1083,22 @@ public final class LuceneMemoryStore implements MemoryStore {
         ensureOpen();
         if (ranges.isEmpty()) {
             return List.of();
+        }
+        if (ranges.size() > RANGES_PER_QUERY) {
+            // one query per group of ranges; a turn in two groups' ranges is returned once
+            Map<String, SessionTurn> found = new java.util.HashMap<>();
+            for (int from = 0; from < ranges.size(); from += RANGES_PER_QUERY) {
+                List<dev.reverie.spi.TurnRange> group = ranges.subList(from, Math.min(ranges.size(), from + RANGES_PER_QUERY));
+                for (int i = 0; i < group.size(); i++) {
+                    Checks.notNull("ranges[" + (from + i) + "]", group.get(i));
+                }
+                for (SessionTurn t : archivedTurns(scope, group)) {
+                    found.putIfAbsent(t.sessionId() + "\u0000" + t.seq(), t);
+                }
+            }
+            return found.values().stream()
+                    .sorted(java.util.Comparator.comparing(SessionTurn::sessionId).thenComparingLong(SessionTurn::seq))
+                    .toList();
         }
         BooleanQuery.Builder any = new BooleanQuery.Builder();
         long most = 0;

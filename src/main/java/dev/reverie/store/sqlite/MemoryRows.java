@@ -65,9 +65,10 @@ final class MemoryRows {
     /**
      * The failure of the migration to {@link SqliteSchema#RECALL_COLUMNS_VERSION} (cause {@code e}), naming
      * the first memory whose JSON record SQLite cannot read, when one is the reason; called inside the
-     * migration's transaction, which the caller then rolls back (so the file stays as it was).
+     * migration's transaction, which the caller then rolls back (so the file stays as it was, at
+     * {@code startVersion}: the migrations of one open run in one transaction).
      */
-    static MemoryStoreException backfillFailed(Connection c, String label, SQLException e) {
+    static MemoryStoreException backfillFailed(Connection c, String label, int startVersion, SQLException e) {
         String prefix = "could not open SQLite database " + label + ": ";
         String[] broken = null;
         try (var st = c.createStatement();
@@ -87,7 +88,7 @@ final class MemoryRows {
                 + SqliteSchema.RECALL_COLUMNS_VERSION + " copies each memory's retrievalCount and lastRetrievedAt"
                 + " from its JSON record, but the data column of memory '" + broken[0] + "' (agent '" + broken[1]
                 + "', end user '" + broken[2] + "') is not valid JSON (" + e.getMessage() + "); the file was left"
-                + " untouched at schema version " + (SqliteSchema.RECALL_COLUMNS_VERSION - 1)
+                + " untouched at schema version " + startVersion
                 + ": repair or delete that row, then open it again", e);
     }
 

@@ -154,7 +154,7 @@ final class TenantDatabase implements AutoCloseable {
                     }
                 } catch (SQLException e) {
                     if (v + 1 == SqliteSchema.RECALL_COLUMNS_VERSION) {
-                        throw MemoryRows.backfillFailed(writer, label, e);
+                        throw MemoryRows.backfillFailed(writer, label, version, e);
                     }
                     throw e;
                 }

@@ -68,7 +68,7 @@ class SqliteRecallColumnsMigrationTest {
         List<Memory> bob = memories(BOB);
         Path file = file();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
-            createAtVersion5(c);
+            createAtVersion(c, 5);
             insertAsVersion5(c, alice);
             insertAsVersion5(c, bob);
         }
@@ -97,7 +97,7 @@ class SqliteRecallColumnsMigrationTest {
         List<Memory> bob = memories(BOB);
         Path file = file();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
-            createAtVersion5(c);
+            createAtVersion(c, 5);
             insertAsVersion5(c, alice);
             insertAsVersion5(c, bob);
         }
@@ -163,12 +163,13 @@ class SqliteRecallColumnsMigrationTest {
         }
     }
 
-    @Test
-    void a_failing_migration_leaves_the_file_at_version_5_untouched() throws Exception {
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {4, 5})
+    void a_failing_migration_leaves_the_file_untouched_at_its_version(int version) throws Exception {
         List<Memory> alice = memories(ALICE);
         Path file = file();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
-            createAtVersion5(c);
+            createAtVersion(c, version);
             insertAsVersion5(c, alice);
             // a record the backfill cannot read: the migration fails on the last row
             st.execute("UPDATE memories SET data = '{\"id\": \"m9\", \"retrievalCount\": ' WHERE id = 'm9'");
@@ -184,12 +185,12 @@ class SqliteRecallColumnsMigrationTest {
                     .hasMessageContaining("schema version 6")
                     .hasMessageContaining("memory 'm9' (agent 'receptionist', end user 'alice') is not valid JSON")
                     .hasMessageContaining("malformed JSON")
-                    .hasMessageContaining("left untouched at schema version 5");
+                    .hasMessageContaining("left untouched at schema version " + version + ":");
         }
         assertThat(java.nio.file.Files.readAllBytes(file)).isEqualTo(before);
         assertThat(dump(file)).isEqualTo(dumped);
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
-            assertThat(number(st, "SELECT MAX(version) FROM schema_version")).isEqualTo(5);
+            assertThat(number(st, "SELECT MAX(version) FROM schema_version")).isEqualTo(version);
             assertThat(number(st, "SELECT count(*) FROM pragma_table_info('memories')"
                     + " WHERE name IN ('retrieval_count', 'last_retrieved_at')")).isZero();
             // repaired, the file migrates
@@ -303,12 +304,15 @@ class SqliteRecallColumnsMigrationTest {
         assertThat(exported).isEqualTo(wanted);
     }
 
-    /** A new file at schema version 5, as the released migrations made it (in WAL mode, as the store opens it). */
-    private static void createAtVersion5(Connection c) throws SQLException {
+    /**
+     * A new file at schema {@code version} (4 or 5: their memories tables are alike), as the released
+     * migrations made it (in WAL mode, as the store opens it).
+     */
+    private static void createAtVersion(Connection c, int version) throws SQLException {
         try (Statement st = c.createStatement()) {
             st.execute("PRAGMA journal_mode = WAL");
             st.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)");
-            for (int v = 0; v < 5; v++) {
+            for (int v = 0; v < version; v++) {
                 for (String sql : SqliteSchema.MIGRATIONS.get(v)) {
                     st.execute(sql);
                 }
