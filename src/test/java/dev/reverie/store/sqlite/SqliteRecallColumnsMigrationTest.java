@@ -66,12 +66,7 @@ class SqliteRecallColumnsMigrationTest {
     void a_version_5_file_migrates_and_every_memory_reads_back_identical() throws Exception {
         List<Memory> alice = memories(ALICE);
         List<Memory> bob = memories(BOB);
-        Path file = file();
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
-            createAtVersion(c, 5);
-            insertAsVersion5(c, alice);
-            insertAsVersion5(c, bob);
-        }
+        Path file = atVersion5(alice, bob);
         Map<String, String> dataBefore = data(file, ALICE);
 
         try (SqliteMemoryStore store = SqliteMemoryStore.open(folder)) {
@@ -79,14 +74,14 @@ class SqliteRecallColumnsMigrationTest {
             assertReadsBack(store, BOB, bob);
         }
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
-            assertThat(number(st, "SELECT MAX(version) FROM schema_version")).isEqualTo(6);
+            assertThat(OldSchemaFiles.number(st, "SELECT MAX(version) FROM schema_version")).isEqualTo(6);
             // the columns hold the JSON's own values (the time as the JSON's text of the instant), and the
             // migration left the JSON records alone
-            assertThat(number(st, "SELECT count(*) FROM memories WHERE retrieval_count IS NOT"
+            assertThat(OldSchemaFiles.number(st, "SELECT count(*) FROM memories WHERE retrieval_count IS NOT"
                     + " json_extract(data, '$.retrievalCount')"
                     + " OR last_retrieved_at IS NOT json_extract(data, '$.lastRetrievedAt')")).isZero();
-            assertThat(number(st, "SELECT count(*) FROM memories WHERE retrieval_count > 0")).isEqualTo(14);
-            assertThat(number(st, "SELECT count(*) FROM memories WHERE last_retrieved_at IS NULL")).isEqualTo(8);
+            assertThat(OldSchemaFiles.number(st, "SELECT count(*) FROM memories WHERE retrieval_count > 0")).isEqualTo(14);
+            assertThat(OldSchemaFiles.number(st, "SELECT count(*) FROM memories WHERE last_retrieved_at IS NULL")).isEqualTo(8);
         }
         assertThat(data(file, ALICE)).isEqualTo(dataBefore);
     }
@@ -95,12 +90,7 @@ class SqliteRecallColumnsMigrationTest {
     void recalls_change_only_the_columns_and_every_read_path_sees_them_until_a_full_write() throws Exception {
         List<Memory> alice = memories(ALICE);
         List<Memory> bob = memories(BOB);
-        Path file = file();
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
-            createAtVersion(c, 5);
-            insertAsVersion5(c, alice);
-            insertAsVersion5(c, bob);
-        }
+        Path file = atVersion5(alice, bob);
         Map<String, String> dataBefore = data(file, ALICE);
         Instant recalled = Instant.parse("2026-02-01T04:00:00.000000001Z");
         List<Memory> expected = new ArrayList<>();
@@ -143,7 +133,7 @@ class SqliteRecallColumnsMigrationTest {
             assertReadsBack(store, ALICE, expected);
         }
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
-            assertThat(number(st, "SELECT count(*) FROM memories WHERE id IN ('m3', 'm4') AND usr = 'alice'"
+            assertThat(OldSchemaFiles.number(st, "SELECT count(*) FROM memories WHERE id IN ('m3', 'm4') AND usr = 'alice'"
                     + " AND retrieval_count IS json_extract(data, '$.retrievalCount')"
                     + " AND last_retrieved_at IS json_extract(data, '$.lastRetrievedAt')")).isEqualTo(1);
         }
@@ -169,13 +159,13 @@ class SqliteRecallColumnsMigrationTest {
         List<Memory> alice = memories(ALICE);
         Path file = file();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
-            createAtVersion(c, version);
+            OldSchemaFiles.create(c, version, TENANT);
             insertAsVersion5(c, alice);
             // a record the backfill cannot read: the migration fails on the last row
             st.execute("UPDATE memories SET data = '{\"id\": \"m9\", \"retrievalCount\": ' WHERE id = 'm9'");
         }
         byte[] before = java.nio.file.Files.readAllBytes(file);
-        String dumped = dump(file);
+        String dumped = OldSchemaFiles.dump(file, "memories");
 
         try (SqliteMemoryStore store = SqliteMemoryStore.open(folder)) {
             assertThatThrownBy(() -> store.memories(ALICE, MemoryFilter.all()))
@@ -188,10 +178,10 @@ class SqliteRecallColumnsMigrationTest {
                     .hasMessageContaining("left untouched at schema version " + version + ":");
         }
         assertThat(java.nio.file.Files.readAllBytes(file)).isEqualTo(before);
-        assertThat(dump(file)).isEqualTo(dumped);
+        assertThat(OldSchemaFiles.dump(file, "memories")).isEqualTo(dumped);
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
-            assertThat(number(st, "SELECT MAX(version) FROM schema_version")).isEqualTo(version);
-            assertThat(number(st, "SELECT count(*) FROM pragma_table_info('memories')"
+            assertThat(OldSchemaFiles.number(st, "SELECT MAX(version) FROM schema_version")).isEqualTo(version);
+            assertThat(OldSchemaFiles.number(st, "SELECT count(*) FROM pragma_table_info('memories')"
                     + " WHERE name IN ('retrieval_count', 'last_retrieved_at')")).isZero();
             // repaired, the file migrates
             st.execute("DELETE FROM memories_fts WHERE rowid = (SELECT rid FROM memories WHERE id = 'm9')");
@@ -210,6 +200,19 @@ class SqliteRecallColumnsMigrationTest {
             assertThat(Json.instant(text)).isEqualTo(at).isEqualTo(Json.read(Json.write(at), Instant.class));
         }
         assertThat(MemoryRows.text(null)).isNull();
+    }
+
+    /** The tenant's file at schema version 5 with these memories, as version 5 wrote them. */
+    @SafeVarargs
+    private Path atVersion5(List<Memory>... memories) throws SQLException {
+        Path file = file();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+            OldSchemaFiles.create(c, 5, TENANT);
+            for (List<Memory> ms : memories) {
+                insertAsVersion5(c, ms);
+            }
+        }
+        return file;
     }
 
     private Path file() {
@@ -304,27 +307,6 @@ class SqliteRecallColumnsMigrationTest {
         assertThat(exported).isEqualTo(wanted);
     }
 
-    /**
-     * A new file at schema {@code version} (4 or 5: their memories tables are alike), as the released
-     * migrations made it (in WAL mode, as the store opens it).
-     */
-    private static void createAtVersion(Connection c, int version) throws SQLException {
-        try (Statement st = c.createStatement()) {
-            st.execute("PRAGMA journal_mode = WAL");
-            st.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)");
-            for (int v = 0; v < version; v++) {
-                for (String sql : SqliteSchema.MIGRATIONS.get(v)) {
-                    st.execute(sql);
-                }
-                st.execute("INSERT INTO schema_version (version) VALUES (" + (v + 1) + ")");
-            }
-            for (String sql : SqliteSchema.INDEXES) {
-                st.execute(sql);
-            }
-            st.execute("INSERT INTO meta (key, value) VALUES ('" + SqliteSchema.TENANT_KEY + "', '" + TENANT + "')");
-        }
-    }
-
     /** The rows version 5 wrote for a memory: its filter columns and the whole record as JSON, plus its FTS entry. */
     private static void insertAsVersion5(Connection c, List<Memory> memories) throws SQLException {
         try (PreparedStatement row = c.prepareStatement("INSERT INTO memories (agent, usr, id, kind, status, text,"
@@ -345,14 +327,6 @@ class SqliteRecallColumnsMigrationTest {
         }
     }
 
-    /** The one number a query gives. */
-    private static int number(Statement st, String sql) throws SQLException {
-        try (ResultSet rs = st.executeQuery(sql)) {
-            assertThat(rs.next()).isTrue();
-            return rs.getInt(1);
-        }
-    }
-
     /** The {@code data} column of each of the end user's memories, by id, read with plain JDBC. */
     private static Map<String, String> data(Path file, Scope scope) throws SQLException {
         Map<String, String> out = new HashMap<>();
@@ -367,25 +341,5 @@ class SqliteRecallColumnsMigrationTest {
             }
         }
         return out;
-    }
-
-    /** The schema and every memory row of the file, as text. */
-    private static String dump(Path file) throws SQLException {
-        StringBuilder sb = new StringBuilder();
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
-            for (String sql : List.of("SELECT type, name, sql FROM sqlite_master ORDER BY name",
-                    "SELECT * FROM memories ORDER BY rid", "SELECT * FROM schema_version")) {
-                try (ResultSet rs = st.executeQuery(sql)) {
-                    int n = rs.getMetaData().getColumnCount();
-                    while (rs.next()) {
-                        for (int k = 1; k <= n; k++) {
-                            sb.append(rs.getString(k)).append('|');
-                        }
-                        sb.append('\n');
-                    }
-                }
-            }
-        }
-        return sb.toString();
     }
 }

@@ -61,7 +61,7 @@ class SqliteStatusColumnsMigrationTest {
         List<Observation> bob = observations(BOB);
         Path file = folder.resolve(SqliteMemoryStore.fileName(TENANT));
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
-            createAtVersion4(c);
+            OldSchemaFiles.create(c, 4, TENANT);
             insertAsVersion4(c, alice);
             insertAsVersion4(c, bob);
         }
@@ -71,9 +71,9 @@ class SqliteStatusColumnsMigrationTest {
             assertReadsBack(store, BOB, bob);
         }
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
-            assertThat(number(st, "SELECT MAX(version) FROM schema_version")).isEqualTo(SqliteSchema.latestVersion());
+            assertThat(OldSchemaFiles.number(st, "SELECT MAX(version) FROM schema_version")).isEqualTo(SqliteSchema.latestVersion());
             // the column holds the JSON's own text of the instant, as a status write after the migration writes it
-            assertThat(number(st, "SELECT count(*) FROM observations WHERE consolidated_at IS NOT"
+            assertThat(OldSchemaFiles.number(st, "SELECT count(*) FROM observations WHERE consolidated_at IS NOT"
                     + " json_extract(data, '$.consolidatedAt') OR status IS NOT json_extract(data, '$.status')")).isZero();
         }
     }
@@ -83,7 +83,7 @@ class SqliteStatusColumnsMigrationTest {
         List<Observation> alice = observations(ALICE);
         Path file = folder.resolve(SqliteMemoryStore.fileName(TENANT));
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
-            createAtVersion4(c);
+            OldSchemaFiles.create(c, 4, TENANT);
             insertAsVersion4(c, alice);
         }
         String dataBefore = data(file, "o0");
@@ -119,12 +119,12 @@ class SqliteStatusColumnsMigrationTest {
         List<Observation> alice = observations(ALICE);
         Path file = folder.resolve(SqliteMemoryStore.fileName(TENANT));
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
-            createAtVersion4(c);
+            OldSchemaFiles.create(c, 4, TENANT);
             insertAsVersion4(c, alice);
             // a record the backfill cannot read: the migration fails on the last row
             st.execute("UPDATE observations SET data = '{\"id\": \"o9\", \"status\": ' WHERE id = 'o9'");
         }
-        String before = dump(file);
+        String before = OldSchemaFiles.dump(file, "observations");
 
         try (SqliteMemoryStore store = SqliteMemoryStore.open(folder)) {
             assertThatThrownBy(() -> store.observations(ALICE, ObservationFilter.all()))
@@ -133,10 +133,10 @@ class SqliteStatusColumnsMigrationTest {
                     .hasMessageContaining(file.getFileName().toString())
                     .hasMessageContaining("malformed JSON");
         }
-        assertThat(dump(file)).isEqualTo(before);
+        assertThat(OldSchemaFiles.dump(file, "observations")).isEqualTo(before);
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
-            assertThat(number(st, "SELECT MAX(version) FROM schema_version")).isEqualTo(4);
-            assertThat(number(st, "SELECT count(*) FROM pragma_table_info('observations')"
+            assertThat(OldSchemaFiles.number(st, "SELECT MAX(version) FROM schema_version")).isEqualTo(4);
+            assertThat(OldSchemaFiles.number(st, "SELECT count(*) FROM pragma_table_info('observations')"
                     + " WHERE name = 'consolidated_at'")).isZero();
             // repaired, the file migrates
             st.execute("DELETE FROM observations WHERE id = 'o9'");
@@ -190,23 +190,6 @@ class SqliteStatusColumnsMigrationTest {
                 .containsExactlyInAnyOrderElementsOf(expected.stream().filter(o -> o.embedding() != null).toList());
     }
 
-    /** A new file at schema version 4, as the released migrations made it. */
-    private static void createAtVersion4(Connection c) throws SQLException {
-        try (Statement st = c.createStatement()) {
-            st.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)");
-            for (int v = 0; v < 4; v++) {
-                for (String sql : SqliteSchema.MIGRATIONS.get(v)) {
-                    st.execute(sql);
-                }
-                st.execute("INSERT INTO schema_version (version) VALUES (" + (v + 1) + ")");
-            }
-            for (String sql : SqliteSchema.INDEXES) {
-                st.execute(sql);
-            }
-            st.execute("INSERT INTO meta (key, value) VALUES ('" + SqliteSchema.TENANT_KEY + "', '" + TENANT + "')");
-        }
-    }
-
     /** The rows version 4 wrote for an observation: the status column and the whole record as JSON, plus its FTS entry. */
     private static void insertAsVersion4(Connection c, List<Observation> observations) throws SQLException {
         try (PreparedStatement row = c.prepareStatement("INSERT INTO observations (agent, usr, id, kind, status,"
@@ -227,14 +210,6 @@ class SqliteStatusColumnsMigrationTest {
         }
     }
 
-    /** The one number a query gives. */
-    private static int number(Statement st, String sql) throws SQLException {
-        try (ResultSet rs = st.executeQuery(sql)) {
-            assertThat(rs.next()).isTrue();
-            return rs.getInt(1);
-        }
-    }
-
     private static String data(Path file, String id) throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
              PreparedStatement ps = c.prepareStatement("SELECT data FROM observations WHERE id = ? AND usr = 'alice'")) {
@@ -244,25 +219,5 @@ class SqliteStatusColumnsMigrationTest {
                 return rs.getString(1);
             }
         }
-    }
-
-    /** The schema and every observation row of the file, as text. */
-    private static String dump(Path file) throws SQLException {
-        StringBuilder sb = new StringBuilder();
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
-            for (String sql : List.of("SELECT type, name, sql FROM sqlite_master ORDER BY name",
-                    "SELECT * FROM observations ORDER BY rid", "SELECT * FROM schema_version")) {
-                try (ResultSet rs = st.executeQuery(sql)) {
-                    int n = rs.getMetaData().getColumnCount();
-                    while (rs.next()) {
-                        for (int k = 1; k <= n; k++) {
-                            sb.append(rs.getString(k)).append('|');
-                        }
-                        sb.append('\n');
-                    }
-                }
-            }
-        }
-        return sb.toString();
     }
 }

@@ -1,0 +1,67 @@
+package dev.reverie.store.sqlite;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** SQLite files as earlier schema versions left them, for the migration tests, and ways to look into them. */
+final class OldSchemaFiles {
+
+    private OldSchemaFiles() {
+    }
+
+    /**
+     * A new file at schema {@code version} for {@code tenant}, as the released migrations made it (in
+     * WAL mode, as the store opens it).
+     */
+    static void create(Connection c, int version, String tenant) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute("PRAGMA journal_mode = WAL");
+            st.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)");
+            for (int v = 0; v < version; v++) {
+                for (String sql : SqliteSchema.MIGRATIONS.get(v)) {
+                    st.execute(sql);
+                }
+                st.execute("INSERT INTO schema_version (version) VALUES (" + (v + 1) + ")");
+            }
+            for (String sql : SqliteSchema.INDEXES) {
+                st.execute(sql);
+            }
+            st.execute("INSERT INTO meta (key, value) VALUES ('" + SqliteSchema.TENANT_KEY + "', '" + tenant + "')");
+        }
+    }
+
+    /** The one number a query gives. */
+    static int number(Statement st, String sql) throws SQLException {
+        try (ResultSet rs = st.executeQuery(sql)) {
+            assertThat(rs.next()).isTrue();
+            return rs.getInt(1);
+        }
+    }
+
+    /** The schema, every row of {@code table} and the schema versions of the file, as text. */
+    static String dump(Path file, String table) throws SQLException {
+        StringBuilder sb = new StringBuilder();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
+            for (String sql : List.of("SELECT type, name, sql FROM sqlite_master ORDER BY name",
+                    "SELECT * FROM " + table + " ORDER BY rid", "SELECT * FROM schema_version")) {
+                try (ResultSet rs = st.executeQuery(sql)) {
+                    int n = rs.getMetaData().getColumnCount();
+                    while (rs.next()) {
+                        for (int k = 1; k <= n; k++) {
+                            sb.append(rs.getString(k)).append('|');
+                        }
+                        sb.append('\n');
+                    }
+                }
+            }
+        }
+        return sb.toString();
+    }
+}
