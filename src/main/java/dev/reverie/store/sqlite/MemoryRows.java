@@ -91,12 +91,4 @@ final class MemoryRows {
                 + " untouched at schema version " + startVersion
                 + ": repair or delete that row, then open it again", e);
     }
-
-    /**
-     * The {@code last_retrieved_at} value of an instant: its ISO-8601 text, the form the JSON record
-     * holds (so the migration copies it from the JSON as is), read back exactly by {@link #row}.
-     */
-    static String text(Instant at) {
-        return at == null ? null : at.toString();
-    }
 }

@@ -42,12 +42,4 @@ final class ObservationRows {
         return o.status() == status && Objects.equals(o.consolidatedAt(), consolidatedAt)
                 ? o : o.withStatus(status, consolidatedAt);
     }
-
-    /**
-     * The {@code consolidated_at} value of an instant: its ISO-8601 text, the form the JSON record
-     * holds (so the migration copies it from the JSON as is), read back exactly by {@link #row}.
-     */
-    static String text(Instant at) {
-        return at == null ? null : at.toString();
-    }
 }

@@ -334,7 +334,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         WriteBatch.SetObservationStatus first = (WriteBatch.SetObservationStatus) run.get(0);
         Object[] args = new Object[4 + STATUS_CHUNK];
         args[0] = first.status().name();
-        args[1] = ObservationRows.text(first.consolidatedAt());
+        args[1] = SqliteSchema.timeText(first.consolidatedAt());
         args[2] = s.agentId();
         args[3] = s.endUserId();
         for (int k = 0; k < STATUS_CHUNK; k++) {
@@ -470,7 +470,7 @@ public final class SqliteMemoryStore implements MemoryStore {
             deleteRow(c, s, "memories", "memories_fts", d.id());
         } else if (op instanceof WriteBatch.SetObservationStatus u) {
             update(c, "UPDATE observations SET status = ?, consolidated_at = ? WHERE agent = ? AND usr = ? AND id = ?",
-                    u.status().name(), ObservationRows.text(u.consolidatedAt()), s.agentId(), s.endUserId(), u.id());
+                    u.status().name(), SqliteSchema.timeText(u.consolidatedAt()), s.agentId(), s.endUserId(), u.id());
         } else if (op instanceof WriteBatch.SetMemoryStatus u) {
             update(c, "UPDATE memories SET status = ?, data = json_set(data, '$.status', ?, '$.supersededBy', json(?),"
                     + " '$.updatedAt', json(?)) WHERE agent = ? AND usr = ? AND id = ?", u.status().name(),
@@ -525,7 +525,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         }
         java.time.Instant last = at == null ? null : Json.instant(at);
         update(c, "UPDATE memories SET retrieval_count = ?, last_retrieved_at = ? WHERE agent = ? AND usr = ? AND id = ?",
-                r.countAfter(count), MemoryRows.text(r.lastAfter(last)), s.agentId(), s.endUserId(), r.id());
+                r.countAfter(count), SqliteSchema.timeText(r.lastAfter(last)), s.agentId(), s.endUserId(), r.id());
     }
 
     private void putObservation(Connection c, Scope s, Observation o, Prepared prepared, int i) throws SQLException {
@@ -538,7 +538,7 @@ public final class SqliteMemoryStore implements MemoryStore {
                         + " observed_at = excluded.observed_at, dim = excluded.dim,"
                         + " embedding = excluded.embedding, data = excluded.data, text = excluded.text",
                 s.agentId(), s.endUserId(), o.id(), o.kind().name(), o.status().name(),
-                ObservationRows.text(o.consolidatedAt()), o.sessionId(),
+                SqliteSchema.timeText(o.consolidatedAt()), o.sessionId(),
                 o.observedAt().toEpochMilli(), e == null ? null : e.dimension(),
                 e == null ? null : Vectors.toBytes(e.toArray()), prepared.json[i], o.text());
     }
@@ -557,7 +557,7 @@ public final class SqliteMemoryStore implements MemoryStore {
                 s.agentId(), s.endUserId(), m.id(), m.kind().name(), m.status().name(), m.text(),
                 m.createdAt().toEpochMilli(), m.permanent() ? 1 : 0, m.importance(), e == null ? null : e.dimension(),
                 e == null ? null : Vectors.toBytes(e.toArray()), prepared.json[i], m.retrievalCount(),
-                MemoryRows.text(m.lastRetrievedAt()));
+                SqliteSchema.timeText(m.lastRetrievedAt()));
     }
 
     /** Inserts or replaces an archived turn (same session and seq) and keeps its FTS entry in step. */

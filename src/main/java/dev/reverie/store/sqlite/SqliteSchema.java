@@ -130,6 +130,16 @@ final class SqliteSchema {
     /** The version whose migration added a memory's recall columns, filled from the JSON records. */
     static final int RECALL_COLUMNS_VERSION = 6;
 
+    /**
+     * The value of a TEXT time column ({@code observations.consolidated_at}, {@code
+     * memories.last_retrieved_at}): the instant's ISO-8601 text, the form the JSON records hold (so a
+     * migration copies it from the JSON as is), read back exactly with {@code Json.instant};
+     * {@code null} for none.
+     */
+    static String timeText(java.time.Instant at) {
+        return at == null ? null : at.toString();
+    }
+
     static int latestVersion() {
         return MIGRATIONS.size();
     }

@@ -195,11 +195,11 @@ class SqliteRecallColumnsMigrationTest {
     @Test
     void the_column_holds_the_instant_as_the_json_record_writes_it_and_reads_it_back_exactly() {
         for (Instant at : TIMES) {
-            String text = MemoryRows.text(at);
+            String text = SqliteSchema.timeText(at);
             assertThat(Json.write(at)).isEqualTo("\"" + text + "\"");
             assertThat(Json.instant(text)).isEqualTo(at).isEqualTo(Json.read(Json.write(at), Instant.class));
         }
-        assertThat(MemoryRows.text(null)).isNull();
+        assertThat(SqliteSchema.timeText(null)).isNull();
     }
 
     /** The tenant's file at schema version 5 with these memories, as version 5 wrote them. */

@@ -149,11 +149,11 @@ class SqliteStatusColumnsMigrationTest {
     @Test
     void the_column_holds_the_instant_as_the_json_record_writes_it_and_reads_it_back_exactly() {
         for (Instant at : TIMES) {
-            String text = ObservationRows.text(at);
+            String text = SqliteSchema.timeText(at);
             assertThat(Json.write(at)).isEqualTo("\"" + text + "\"");
             assertThat(Json.instant(text)).isEqualTo(at).isEqualTo(Json.read(Json.write(at), Instant.class));
         }
-        assertThat(ObservationRows.text(null)).isNull();
+        assertThat(SqliteSchema.timeText(null)).isNull();
     }
 
     /** Ten observations: every status, with every shape of consolidation time, some with an embedding. */
