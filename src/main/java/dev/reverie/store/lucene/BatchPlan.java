@@ -73,8 +73,15 @@ final class BatchPlan {
     private final Map<String, List<WriteBatch.Op>> changesOfStored = new LinkedHashMap<>();
     /** uid → the recall doc values to update in place (memories whose only changes are recalls). */
     private final Map<String, List<org.apache.lucene.document.NumericDocValuesField>> inPlace = new LinkedHashMap<>();
+    /**
+     * uid → the recall statistics of memories whose only changes are recalls, when the index defers
+     * them ({@link TenantIndex.View#defersRecalls}) instead of updating doc values in place.
+     */
+    private final Map<String, LuceneDocuments.Recalls> deferred = new LinkedHashMap<>();
     /** After {@link #apply}: the uid of every document put or deleted. */
     private java.util.Set<String> written = java.util.Set.of();
+    /** After {@link #apply}: whether it gave the writer anything to do. */
+    private boolean changedIndex;
     private static final Document STORED_RECORD = new Document();
 
     private BatchPlan(WriteBatch batch) {
@@ -209,9 +216,12 @@ final class BatchPlan {
     /**
      * Reads the stored records this batch changes and puts their new versions (absent ones stay
      * absent); a memory whose changes are all recalls and which has the recall doc values gets those
-     * updated in place instead ({@link #inPlace}).
+     * updated in place instead ({@link #inPlace}), or left to the index's unfolded recalls when it
+     * defers them ({@link #deferred}). A memory's current recall statistics are its unfolded ones when
+     * it has any, else its doc values.
      */
-    private void resolveStored(IndexSearcher current) throws IOException {
+    private void resolveStored(TenantIndex.View view) throws IOException {
+        IndexSearcher current = view.searcher();
         List<org.apache.lucene.index.LeafReaderContext> leaves = current.getIndexReader().leaves();
         for (Map.Entry<String, List<WriteBatch.Op>> e : changesOfStored.entrySet()) {
             String uid = e.getKey();
@@ -228,21 +238,30 @@ final class BatchPlan {
                         leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(doc, leaves));
                 LuceneDocuments.Recalls stored = LuceneDocuments.recalls(leaf.reader(), doc - leaf.docBase);
                 if (stored != null) {
-                    int count = stored.count();
-                    java.time.Instant at = stored.at();
+                    LuceneDocuments.Recalls unfolded = view.unfoldedRecalls(uid);
+                    LuceneDocuments.Recalls base = unfolded == null ? stored : unfolded;
+                    int count = base.count();
+                    java.time.Instant at = base.at();
                     for (WriteBatch.Op op : changes) {
                         WriteBatch.AddRecalls r = (WriteBatch.AddRecalls) op;
                         count = r.countAfter(count);
                         at = r.lastAfter(at);
                     }
                     byUid.remove(uid);
-                    inPlace.put(uid, new LuceneDocuments.Recalls(count, at).fields());
+                    LuceneDocuments.Recalls next = new LuceneDocuments.Recalls(count, at);
+                    if (view.defersRecalls()) {
+                        deferred.put(uid, next);
+                    } else {
+                        inPlace.put(uid, next.fields());
+                    }
                     continue;
                 }
             }
             Object record = changes.get(0) instanceof WriteBatch.SetObservationStatus
                     ? LuceneMemoryStore.decodeOne(current, current.storedFields(), doc, LuceneDocuments::observation)
-                    : LuceneMemoryStore.decodeOne(current, current.storedFields(), doc, LuceneDocuments.MEMORY);
+                    : LuceneDocuments.withRecalls(
+                            LuceneMemoryStore.decodeOne(current, current.storedFields(), doc, LuceneDocuments.MEMORY),
+                            view.unfoldedRecalls(uid));
             for (WriteBatch.Op op : changes) {
                 record = withChange(record, op);
             }
@@ -286,7 +305,7 @@ final class BatchPlan {
             resolveSessionEnds(current, ends);
         }
         if (!changesOfStored.isEmpty()) {
-            resolveStored(current.searcher());
+            resolveStored(current);
         }
         for (Map.Entry<String, SessionTurn> e : appendedTurns.entrySet()) {
             if (!newUids.contains(e.getKey()) && current.mayExist(e.getKey())) {
@@ -312,6 +331,7 @@ final class BatchPlan {
         java.util.Set<String> changed = new java.util.HashSet<>(byUid.keySet());
         changed.addAll(inPlace.keySet());
         written = java.util.Set.copyOf(changed);
+        changedIndex = !docs.isEmpty() || !replaced.isEmpty() || !purges.isEmpty() || !inPlace.isEmpty();
         applyDocuments(writer, docs, replaced);
         // recall doc values of memories the block does not touch: after it, so a block that fails to
         // index leaves nothing of the batch behind (an update to a field the document has cannot fail
@@ -320,6 +340,13 @@ final class BatchPlan {
             writer.updateDocValues(new Term(LuceneDocuments.UID, e.getKey()),
                     e.getValue().toArray(new org.apache.lucene.document.Field[0]));
         }
+        // last, once nothing can fail: a failed batch stages nothing
+        current.stage(written, deferred);
+    }
+
+    /** After {@link #apply}: whether it gave the writer anything to do (not when it only deferred recalls). */
+    boolean changedIndex() {
+        return changedIndex;
     }
 
     private void applyDocuments(IndexWriter writer, List<Document> docs, List<BytesRef> replaced) throws IOException {

@@ -173,6 +173,26 @@ public final class LuceneMemoryStore implements MemoryStore {
     private final TenantIndex.CommitPolicy policy;
     private final TextAnalysis analysis = new TextAnalysis();
     private final ConcurrentMap<String, TenantIndex> tenants = new ConcurrentHashMap<>();
+    /**
+     * Memories as reads see them: the stored record, its recall doc values, and the recall statistics
+     * its tenant index has acknowledged but not folded into the doc values yet.
+     */
+    private final Decoder<Memory> memoryDecoder = new Decoder<>() {
+        @Override
+        public Memory decode(StoredFields fields, int doc) throws IOException {
+            return LuceneDocuments.MEMORY.decode(fields, doc);
+        }
+
+        @Override
+        public Overlay<Memory> overlay(org.apache.lucene.index.LeafReader leaf) throws IOException {
+            Overlay<Memory> docValues = LuceneDocuments.MEMORY.overlay(leaf);
+            return (decoded, localDoc) -> {
+                Memory m = docValues.current(decoded, localDoc);
+                TenantIndex t = tenants.get(m.scope().tenantId());
+                return t == null ? m : t.withUnfoldedRecalls(m);
+            };
+        }
+    };
     private final ConcurrentMap<List<Object>, Lease> leases = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final ScheduledExecutorService committer;
@@ -333,6 +353,12 @@ public final class LuceneMemoryStore implements MemoryStore {
         return t == null ? 0 : t.refreshes();
     }
 
+    /** How many memories of the tenant's open index have recall statistics not folded into it yet (tests). */
+    int unfoldedRecalls(String tenantId) {
+        TenantIndex t = tenants.get(tenantId);
+        return t == null ? 0 : t.unfoldedRecalls();
+    }
+
     /** One group-commit tick (what the background task runs; in the translog mode, a Lucene commit). */
     void commitTick() {
         for (TenantIndex t : tenants.values()) {
@@ -468,7 +494,8 @@ public final class LuceneMemoryStore implements MemoryStore {
         if (index.read(s -> s.count(old)) == 0) {
             return;
         }
-        index.write((writer, current) -> {
+        index.write((writer, view) -> {
+            IndexSearcher current = view.searcher();
             StoredFields fields = current.storedFields();
             for (ScoreDoc hit : current.search(old, Integer.MAX_VALUE).scoreDocs) {
                 Map.Entry<String, org.apache.lucene.document.Document> next = rewrite.decode(fields, hit.doc);
@@ -566,6 +593,11 @@ public final class LuceneMemoryStore implements MemoryStore {
             }
 
             @Override
+            public boolean changedIndex() {
+                return plan.changedIndex();
+            }
+
+            @Override
             public void apply(org.apache.lucene.index.IndexWriter writer, TenantIndex.View current) throws IOException {
                 plan.apply(writer, current, t::nextOrd, (view, sessionId) -> {
                     Long known = t.knownSessionEnd(prefix + sessionId);
@@ -615,7 +647,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         TenantIndex t = index(tenant);
         // a joint write bypasses the translog, so in that (default, durable) mode it is made durable by
         // a Lucene commit of its own: one for the whole group of end users
-        t.write((writer, current) -> plan.apply(writer, TenantIndex.View.of(current), t::nextOrd, (searcher, sessionId) -> {
+        t.write((writer, current) -> plan.apply(writer, current, t::nextOrd, (searcher, sessionId) -> {
             throw new IllegalStateException("no session turn in a writeAll plan");
         }), policy == TenantIndex.CommitPolicy.TRANSLOG);
         return true;
@@ -634,7 +666,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         Checks.notNull("scope", scope);
         Optional<TenantIndex> t = existingIndex(scope.tenantId());
         t.ifPresent(index -> index.eraseAndPurge(LuceneDocuments.term(LuceneDocuments.SCOPE,
-                LuceneDocuments.scopeKey(scope))));
+                LuceneDocuments.scopeKey(scope)), LuceneDocuments.uid(Type.MEMORY, scope, "")));
         leases.keySet().removeIf(k -> k.get(0).equals(scope));
         dev.reverie.internal.DecodedRecords.forget(scope);
         DecodedDocs.clear(); // the hits decoded by segment and document: nothing of the user may linger
@@ -691,7 +723,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         Checks.notNull("id", id);
         return read(scope, Optional.empty(), s -> first(s,
                 LuceneDocuments.term(LuceneDocuments.UID, LuceneDocuments.uid(Type.MEMORY, scope, id)),
-                LuceneDocuments.MEMORY));
+                memoryDecoder));
     }
 
     @Override
@@ -757,11 +789,11 @@ public final class LuceneMemoryStore implements MemoryStore {
                 : f.textContains().toLowerCase(Locale.ROOT);
         if (fragment == null) {
             return read(scope, List.of(), s -> sorted(s, query, BY_TIME_THEN_ID, f.offset(), f.limit(),
-                    LuceneDocuments.MEMORY));
+                    memoryDecoder));
         }
         // a substring is not a term: filter the scope's sorted memories, then page
         return read(scope, List.of(), s -> {
-            List<Memory> all = sorted(s, query, BY_TIME_THEN_ID, 0, Integer.MAX_VALUE, LuceneDocuments.MEMORY);
+            List<Memory> all = sorted(s, query, BY_TIME_THEN_ID, 0, Integer.MAX_VALUE, memoryDecoder);
             List<Memory> out = new ArrayList<>();
             int skipped = 0;
             for (Memory m : all) {
@@ -796,7 +828,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         List<Memory> found = read(scope, List.of(), s -> {
             List<ScoreDoc> docs = new ArrayList<>();
             forEachMatch(s, q, leaf -> doc -> docs.add(new ScoreDoc(leaf.docBase + doc, 0)));
-            return decodeAll(s, docs, LuceneDocuments.MEMORY);
+            return decodeAll(s, docs, memoryDecoder);
         });
         return found.stream()
                 .sorted(java.util.Comparator.comparingDouble(Memory::importance).reversed().thenComparing(Memory::id))
@@ -834,7 +866,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         BooleanQuery.Builder filters = LuceneDocuments.ofScope(Type.MEMORY, scope);
         LuceneDocuments.anyOf(filters, LuceneDocuments.STATUS, statuses, MemoryStatus.class);
         LuceneDocuments.anyOf(filters, LuceneDocuments.KIND, kinds, MemoryKind.class);
-        return lexical(scope, LuceneDocuments.MEMORY_TEXT, text, filters, limit, LuceneDocuments.MEMORY);
+        return lexical(scope, LuceneDocuments.MEMORY_TEXT, text, filters, limit, memoryDecoder);
     }
 
     @Override
@@ -890,7 +922,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         BooleanQuery.Builder filter = LuceneDocuments.ofScope(Type.MEMORY, checkVectorSearch(scope, vector, limit));
         LuceneDocuments.anyOf(filter, LuceneDocuments.STATUS, statuses, MemoryStatus.class);
         return statuses.isEmpty() ? List.of()
-                : nearest(scope, Type.MEMORY, vector, filter.build(), limit, LuceneDocuments.MEMORY);
+                : nearest(scope, Type.MEMORY, vector, filter.build(), limit, memoryDecoder);
     }
 
     @Override

@@ -101,7 +101,7 @@ final class TenantIndex implements AutoCloseable {
 
     /** Work against the writer, given a searcher that sees every write applied so far. */
     interface Writing {
-        void apply(IndexWriter writer, IndexSearcher current) throws IOException;
+        void apply(IndexWriter writer, View current) throws IOException;
     }
 
     /**
@@ -113,22 +113,67 @@ final class TenantIndex implements AutoCloseable {
     static final class View {
         private final IndexSearcher searcher;
         private final WrittenSince since;
+        /** The index's acknowledged recall statistics not folded into the documents yet. */
+        private final Map<String, LuceneDocuments.Recalls> unfolded;
+        /**
+         * What the writes of this group (before this one) and this write change in {@link #unfolded}:
+         * uid → new value, or {@code null} for an entry to drop (its document was rewritten or deleted).
+         */
+        private final Map<String, LuceneDocuments.Recalls> staged;
+        private final boolean deferRecalls;
         /** Per segment, its uid terms ({@link TermsEnum#EMPTY}: none); opened on the first lookup. */
         private TermsEnum[] uids;
         private PostingsEnum postings;
 
-        View(IndexSearcher searcher, WrittenSince since) {
+        private View(IndexSearcher searcher, WrittenSince since, Map<String, LuceneDocuments.Recalls> unfolded,
+                     Map<String, LuceneDocuments.Recalls> staged, boolean deferRecalls) {
             this.searcher = searcher;
             this.since = since;
+            this.unfolded = unfolded;
+            this.staged = staged;
+            this.deferRecalls = deferRecalls;
         }
 
-        /** A view of a searcher that sees every write. */
+        /** A view of a searcher that sees every write, of an index with no unfolded recalls (tests). */
         static View of(IndexSearcher current) {
-            return new View(current, new WrittenSince());
+            return new View(current, new WrittenSince(), Map.of(), new HashMap<>(), false);
         }
 
         IndexSearcher searcher() {
             return searcher;
+        }
+
+        /**
+         * Whether a write leaves recall statistics ({@link dev.reverie.spi.WriteBatch#addRecalls}) to
+         * {@link #stage} instead of updating doc values: in the {@link CommitPolicy#TRANSLOG} policy
+         * they are folded into the index at its next commit.
+         */
+        boolean defersRecalls() {
+            return deferRecalls;
+        }
+
+        /**
+         * The recall statistics of a memory acknowledged (or staged by an earlier write of the group)
+         * but not yet in its document's doc values, or {@code null}: then the document's are current.
+         */
+        LuceneDocuments.Recalls unfoldedRecalls(String uid) {
+            if (staged.containsKey(uid)) {
+                return staged.get(uid);
+            }
+            return unfolded.get(uid);
+        }
+
+        /**
+         * Records what an applied write changes in the unfolded recalls: the uids it put or deleted lose
+         * theirs (the new document, or none, is what counts), then {@code deferred} are the new values.
+         */
+        void stage(java.util.Collection<String> written, Map<String, LuceneDocuments.Recalls> deferred) {
+            for (String uid : written) {
+                if (staged.containsKey(uid) || unfolded.containsKey(uid)) {
+                    staged.put(uid, null);
+                }
+            }
+            staged.putAll(deferred);
         }
 
         /**
@@ -213,6 +258,15 @@ final class TenantIndex implements AutoCloseable {
 
         /** Its translog entry; called once it was applied (TRANSLOG policy only). */
         byte[] entry();
+
+        /**
+         * Whether applying it changed the index ({@code false}: it had nothing to do there, as a batch
+         * of recall statistics left to the unfolded recalls); called once it was applied. A write that
+         * did not change the index does not make the next read refresh.
+         */
+        default boolean changedIndex() {
+            return true;
+        }
     }
 
     /** The commit user-data key of the translog generation whose entries a commit does not hold yet. */
@@ -245,6 +299,22 @@ final class TenantIndex implements AutoCloseable {
     private final WrittenSince sincePublished = new WrittenSince();
     /** Refreshes that opened a new searcher or found it current (tests). */
     private final AtomicLong refreshes = new AtomicLong();
+    /**
+     * Memory uid → its recall statistics, acknowledged (in the translog) but not yet written into the
+     * memory's doc values ({@link CommitPolicy#TRANSLOG} policy; empty otherwise). Reads lay them over
+     * the documents ({@link #withUnfoldedRecalls}); each commit folds them into the doc values first
+     * ({@link #foldRecalls}). Why not update the doc values at once: Lucene rewrites a segment's whole
+     * doc-values field for each refresh that follows an in-place update, so on a large tenant every
+     * read after a recall flush waited 150–465 ms for that rewrite; folded once per commit, the rewrite
+     * runs on the committing thread and reads never wait for it. Written under both locks; read by
+     * anyone.
+     */
+    private final java.util.concurrent.ConcurrentHashMap<String, LuceneDocuments.Recalls> unfolded =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    /** What the last commit folded, dropped from {@link #unfolded} once a searcher opened after it was published. */
+    private Map<String, LuceneDocuments.Recalls> lastFolded = Map.of();
+    /** {@link #refreshes} when {@link #lastFolded} was committed. */
+    private long foldedAtRefresh;
     private final AtomicLong nextOrd;
     /** The folder of the translog, or {@code null} unless the policy is {@link CommitPolicy#TRANSLOG}. */
     private final Path translogFolder;
@@ -434,16 +504,19 @@ final class TenantIndex implements AutoCloseable {
                 publish();
             }
             IndexSearcher current = acquire();
+            Map<String, LuceneDocuments.Recalls> staged = new HashMap<>();
             try {
-                applyOrWrap(() -> work.apply(writer, current));
+                View view = new View(current, new WrittenSince(), unfolded, staged, false);
+                applyOrWrap(() -> work.apply(writer, view));
             } finally {
                 release(current);
             }
             if (forceCommit || policy == CommitPolicy.EVERY_WRITE) {
-                commitOrRollBack();
+                commitOrRollBack(staged);
             }
             written++;
             publish();
+            unfold(staged);
         } finally {
             publishLock.unlock();
             writeLock.unlock();
@@ -461,12 +534,14 @@ final class TenantIndex implements AutoCloseable {
         publishLock.lock();
         try {
             checkUsable();
-            applyAll(List.of(work), false, (x, i) -> {
+            Map<String, LuceneDocuments.Recalls> staged = new HashMap<>();
+            applyAll(List.of(work), false, staged, (x, i) -> {
                 throw x;
             });
             if (policy == CommitPolicy.EVERY_WRITE) {
                 commitOrRollBack();
             }
+            unfold(staged);
             acknowledged();
         } finally {
             publishLock.unlock();
@@ -532,9 +607,14 @@ final class TenantIndex implements AutoCloseable {
             checkUsable();
             List<LoggedWrite> items = new ArrayList<>(writes.size());
             writes.forEach(e -> items.add(e.item()));
-            List<byte[]> entries = applyAll(items, true, (x, i) -> writes.get(i).fail(x));
+            Map<String, LuceneDocuments.Recalls> staged = new HashMap<>();
+            List<byte[]> entries = applyAll(items, true, staged, (x, i) -> writes.get(i).fail(x));
             if (entries.isEmpty()) {
                 return;
+            }
+            boolean changedIndex = false;
+            for (int i = 0; i < items.size(); i++) {
+                changedIndex |= !writes.get(i).failed() && items.get(i).changedIndex();
             }
             try {
                 translog.append(entries);
@@ -544,7 +624,10 @@ final class TenantIndex implements AutoCloseable {
                 throw new MemoryStoreException("could not append to the translog of Lucene index " + label + " ("
                         + e.getMessage() + "); the index accepts no more reads or writes: reopen the store", e);
             }
-            acknowledged();
+            unfold(staged);
+            if (changedIndex) {
+                acknowledged();
+            }
         } finally {
             publishLock.unlock();
             writeLock.unlock();
@@ -571,7 +654,8 @@ final class TenantIndex implements AutoCloseable {
      * acknowledged writes); after, it opens a private reader that sees the group so far (never
      * published: reads see the group only once it is acknowledged). Under both locks.
      */
-    private List<byte[]> applyAll(List<LoggedWrite> writes, boolean log, ObjIntConsumer<RuntimeException> failed) {
+    private List<byte[]> applyAll(List<LoggedWrite> writes, boolean log, Map<String, LuceneDocuments.Recalls> staged,
+                                  ObjIntConsumer<RuntimeException> failed) {
         List<byte[]> entries = new ArrayList<>(writes.size());
         IndexSearcher published = null;
         DirectoryReader latest = null;
@@ -610,7 +694,8 @@ final class TenantIndex implements AutoCloseable {
                     }
                     current = published;
                 }
-                View view = new View(current, since);
+                // a write that fails leaves nothing staged: it stages only after its last change to the writer
+                View view = new View(current, since, unfolded, staged, log);
                 try {
                     applyOrWrap(() -> w.apply(writer, view));
                 } catch (RuntimeException x) {
@@ -671,12 +756,14 @@ final class TenantIndex implements AutoCloseable {
                         publish();
                     }
                     IndexSearcher current = acquire();
+                    Map<String, LuceneDocuments.Recalls> staged = new HashMap<>();
                     try {
-                        View view = new View(current, sincePublished);
+                        View view = new View(current, sincePublished, unfolded, staged, true);
                         applyOrWrap(() -> w.apply(writer, view));
                     } finally {
                         release(current);
                     }
+                    unfold(staged);
                     sincePublished.add(w);
                     written++;
                     replayed++;
@@ -713,10 +800,26 @@ final class TenantIndex implements AutoCloseable {
         writeLock.lock();
         try {
             checkUsable();
-            commitOrRollBack();
+            if (commitOrRollBack()) {
+                publishFolded();
+            }
         } finally {
             writeLock.unlock();
             restoreInterrupt(interrupted);
+        }
+    }
+
+    /**
+     * Publishes a searcher that sees the recall statistics a commit just folded, so the next commit
+     * can drop them from the unfolded recalls; the refresh is cheap, the commit having written the doc
+     * values already. Under the write lock (so no write group is in progress).
+     */
+    private void publishFolded() {
+        publishLock.lock();
+        try {
+            publish();
+        } finally {
+            publishLock.unlock();
         }
     }
 
@@ -736,7 +839,11 @@ final class TenantIndex implements AutoCloseable {
             writeLock.lock();
             try {
                 if (!closed && failure == null && (writer.hasUncommittedChanges() || translog.bytes() > 0)) {
-                    commitOrRollBack();
+                    if (commitOrRollBack()) {
+                        publishFolded();
+                    }
+                } else if (!closed && failure == null) {
+                    retireFolded();
                 }
             } catch (RuntimeException e) {
                 LOG.error("background commit of Lucene index {} failed; acknowledged writes stay in its translog"
@@ -762,17 +869,34 @@ final class TenantIndex implements AutoCloseable {
         }
     }
 
-    private void commitOrRollBack() {
+    private boolean commitOrRollBack() {
+        return commitOrRollBack(Map.of());
+    }
+
+    /**
+     * As {@link #commitOrRollBack()}, inside a write that is not acknowledged yet and staged
+     * {@code staged}: the unfolded recalls of the memories it rewrote or deleted are not folded (the new
+     * document's are the current ones).
+     */
+    private boolean commitOrRollBack(Map<String, LuceneDocuments.Recalls> staged) {
         try {
             if (policy == CommitPolicy.TRANSLOG) {
+                retireFolded();
+                Map<String, LuceneDocuments.Recalls> folded = foldRecalls(staged);
                 // the commit holds every entry of the generations before the new one
                 long next = translog.roll();
                 commitData(writer, TRANSLOG_KEY, Long.toString(next));
                 writer.commit();
                 translog.deleteBefore(next);
+                if (!folded.isEmpty()) {
+                    lastFolded = folded;
+                    foldedAtRefresh = refreshes.get();
+                    return true;
+                }
             } else {
                 writer.commit();
             }
+            return false;
         } catch (IOException | RuntimeException e) {
             failure = e;
             String what = switch (policy) {
@@ -790,6 +914,70 @@ final class TenantIndex implements AutoCloseable {
             throw new MemoryStoreException("could not commit Lucene index " + label + " (" + e.getMessage() + "); "
                     + what + "; the index accepts no more reads or writes: reopen the store", e);
         }
+    }
+
+    /**
+     * Writes the unfolded recall statistics into their memories' doc values, before a commit (under the
+     * write lock): the commit then holds them, so the translog entries it drops lose nothing. They stay
+     * in the unfolded recalls until {@link #retireFolded} (a read on a searcher opened before the commit
+     * still needs them). Those of {@code staged} uids are left out. Returns what it folded.
+     */
+    private Map<String, LuceneDocuments.Recalls> foldRecalls(Map<String, LuceneDocuments.Recalls> staged)
+            throws IOException {
+        if (unfolded.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, LuceneDocuments.Recalls> folding = new HashMap<>(unfolded);
+        folding.keySet().removeAll(staged.keySet());
+        for (Map.Entry<String, LuceneDocuments.Recalls> e : folding.entrySet()) {
+            // a memory deleted since matches no document: nothing happens
+            writer.updateDocValues(new org.apache.lucene.index.Term(LuceneDocuments.UID, e.getKey()),
+                    e.getValue().fields().toArray(new org.apache.lucene.document.Field[0]));
+        }
+        return folding;
+    }
+
+    /**
+     * Drops from the unfolded recalls what the last commit folded, once a searcher opened after that
+     * commit was published: reads then find the same values in the documents. This runs at the next
+     * commit (or commit tick), a commit interval later, so a read that acquired a searcher before the
+     * fold has long finished (one holding its searcher that long would see the folded memories' recall
+     * statistics as the commit before found them). Under the write lock.
+     */
+    private void retireFolded() {
+        if (!lastFolded.isEmpty() && refreshes.get() > foldedAtRefresh) {
+            // by identity: a value staged again since (even an equal one) is not in a document yet
+            lastFolded.forEach((uid, r) -> unfolded.computeIfPresent(uid, (k, now) -> now == r ? null : now));
+            lastFolded = Map.of();
+        }
+    }
+
+    /**
+     * Makes what a write staged the index's unfolded recalls, once the write is acknowledged (durable
+     * per the policy): from then on reads see them. Under the write lock.
+     */
+    private void unfold(Map<String, LuceneDocuments.Recalls> staged) {
+        staged.forEach((uid, r) -> {
+            if (r == null) {
+                unfolded.remove(uid);
+            } else {
+                unfolded.put(uid, r);
+            }
+        });
+    }
+
+    /** {@code m} with its unfolded recall statistics, if it has any. */
+    dev.reverie.Memory withUnfoldedRecalls(dev.reverie.Memory m) {
+        if (unfolded.isEmpty()) {
+            return m;
+        }
+        LuceneDocuments.Recalls r = unfolded.get(LuceneDocuments.uid(LuceneDocuments.Type.MEMORY, m.scope(), m.id()));
+        return r == null ? m : LuceneDocuments.withRecalls(m, r);
+    }
+
+    /** How many memories have recall statistics not folded into the index yet (tests). */
+    int unfoldedRecalls() {
+        return unfolded.size();
     }
 
     /**
@@ -985,11 +1173,13 @@ final class TenantIndex implements AutoCloseable {
      * commits, refreshes (so no searcher still holds the old segments) and deletes the files no commit
      * or reader references: when this returns, no index file holds the deleted documents' bytes.
      */
-    void eraseAndPurge(Query query) {
+    void eraseAndPurge(Query query, String uidPrefix) {
         write((w, current) -> {
             sessionEnds.clear();
             w.deleteDocuments(query);
             purgeDeletes(w);
+            // and the erased memories' recall statistics not folded yet
+            current.stage(unfolded.keySet().stream().filter(uid -> uid.startsWith(uidPrefix)).toList(), Map.of());
         }, true);
         writeLock.lock();
         try {

@@ -1,0 +1,202 @@
+package dev.reverie.store.lucene;
+
+import dev.reverie.Memory;
+import dev.reverie.MemoryFilter;
+import dev.reverie.MemoryKind;
+import dev.reverie.MemoryStatus;
+import dev.reverie.Scope;
+import dev.reverie.spi.Scored;
+import dev.reverie.spi.WriteBatch;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.BytesRef;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Recall statistics in the Lucene store's default (translog) mode: acknowledged in the translog and
+ * read at once, but written into the memories' doc values only at the next commit, so a recall flush
+ * never makes the next read refresh the searcher (on a large tenant that refresh rewrote whole
+ * doc-values fields while reads waited). Real indexes in a temporary folder; background commits are
+ * pushed out of the way, so the tests decide when commits happen.
+ */
+class LuceneUnfoldedRecallsTest {
+
+    private static final Instant T0 = Instant.parse("2026-03-01T09:00:00Z");
+    private static final String TENANT = "clinic";
+    private static final Scope ANA = Scope.of(TENANT, "desk", "ana");
+    private static final Scope BEA = Scope.of(TENANT, "desk", "bea");
+
+    @TempDir
+    Path dir;
+
+    private LuceneMemoryStore store;
+
+    @BeforeEach
+    void open() {
+        store = openStore();
+    }
+
+    @AfterEach
+    void close() {
+        store.close();
+    }
+
+    private LuceneMemoryStore openStore() {
+        return LuceneMemoryStore.builder(dir).translogCommitInterval(Duration.ofMinutes(10)).build();
+    }
+
+    private static Memory memory(Scope scope, String id, String text) {
+        return Memory.builder(id, scope, MemoryKind.FACT, text, T0).subject("user.fact." + id).build();
+    }
+
+    private static Memory recalled(Memory m, int count, Instant at) {
+        return m.toBuilder().retrievalCount(count).lastRetrievedAt(at).build();
+    }
+
+    @Test
+    void recall_writes_are_read_at_once_and_never_make_a_read_refresh() {
+        Memory cello = memory(ANA, "m-cello", "plays the cello on Sundays");
+        store.write(WriteBatch.of(ANA).put(cello).put(memory(ANA, "m-jazz", "likes jazz")));
+        assertThat(store.memory(ANA, "m-cello")).contains(cello);
+        long refreshes = store.refreshes(TENANT);
+
+        store.write(WriteBatch.of(ANA).addRecalls("m-cello", 2, T0.plusSeconds(1)));
+        store.writeEach(List.of(WriteBatch.of(ANA).addRecalls("m-cello", 1, T0.plusSeconds(3)),
+                WriteBatch.of(ANA).addRecalls("m-jazz", 4, T0.plusSeconds(2)),
+                WriteBatch.of(ANA).addRecalls("m-cello", 3, T0.plusSeconds(2))));
+
+        Memory expected = recalled(cello, 6, T0.plusSeconds(3));
+        assertThat(store.memory(ANA, "m-cello")).contains(expected);
+        assertThat(store.searchMemories(ANA, "cello", EnumSet.allOf(MemoryStatus.class),
+                EnumSet.allOf(MemoryKind.class), 5)).extracting(Scored::item).containsExactly(expected);
+        assertThat(store.memories(ANA, MemoryFilter.all())).extracting(Memory::retrievalCount)
+                .containsExactly(6, 4);
+        assertThat(store.refreshes(TENANT)).as("no read refreshed for the recalls").isEqualTo(refreshes);
+        assertThat(store.unfoldedRecalls(TENANT)).isEqualTo(2);
+
+        // an ordinary write still makes the next read refresh, and the recalls stay as they were
+        store.write(WriteBatch.of(ANA).put(memory(ANA, "m-tea", "drinks green tea")));
+        assertThat(store.memory(ANA, "m-cello")).contains(expected);
+        assertThat(store.refreshes(TENANT)).isEqualTo(refreshes + 1);
+    }
+
+    @Test
+    void a_commit_folds_them_into_the_doc_values_and_they_survive_reopening() throws IOException {
+        Memory cello = memory(ANA, "m-cello", "plays the cello on Sundays");
+        store.write(WriteBatch.of(ANA).put(cello));
+        store.write(WriteBatch.of(ANA).addRecalls("m-cello", 5, T0.plusSeconds(9)));
+        assertThat(committedRecallCount(cello)).as("not in the index before a commit").isZero();
+
+        store.commit();
+        assertThat(committedRecallCount(cello)).as("folded by the commit").isEqualTo(5);
+        assertThat(store.memory(ANA, "m-cello")).contains(recalled(cello, 5, T0.plusSeconds(9)));
+
+        // the next commit drops them from memory: the published searcher has them now
+        store.write(WriteBatch.of(ANA).addRecalls("m-cello", 1, T0.plusSeconds(10)));
+        store.commit();
+        store.commit();
+        assertThat(store.unfoldedRecalls(TENANT)).isZero();
+        Memory after = recalled(cello, 6, T0.plusSeconds(10));
+        assertThat(store.memory(ANA, "m-cello")).contains(after);
+
+        store.close();
+        store = openStore();
+        assertThat(store.memory(ANA, "m-cello")).contains(after);
+    }
+
+    @Test
+    void a_status_change_keeps_them_and_a_rewrite_or_delete_replaces_them() throws IOException {
+        Memory cello = memory(ANA, "m-cello", "plays the cello on Sundays");
+        store.write(WriteBatch.of(ANA).put(cello));
+        store.write(WriteBatch.of(ANA).addRecalls("m-cello", 3, T0.plusSeconds(1)));
+
+        // one group: recalls, a status change that rewrites the memory, recalls again
+        store.writeEach(List.of(WriteBatch.of(ANA).addRecalls("m-cello", 2, T0.plusSeconds(2)),
+                WriteBatch.of(ANA).setMemoryStatus("m-cello", MemoryStatus.SUPERSEDED, "m-other", T0.plusSeconds(3)),
+                WriteBatch.of(ANA).addRecalls("m-cello", 1, T0.plusSeconds(4))));
+        Memory superseded = store.memory(ANA, "m-cello").orElseThrow();
+        assertThat(superseded.status()).isEqualTo(MemoryStatus.SUPERSEDED);
+        assertThat(superseded.retrievalCount()).isEqualTo(6);
+        assertThat(superseded.lastRetrievedAt()).isEqualTo(T0.plusSeconds(4));
+
+        // a put with its own statistics replaces the unfolded ones, also through the commit
+        Memory reset = cello.toBuilder().retrievalCount(0).lastRetrievedAt(null).build();
+        store.write(WriteBatch.of(ANA).put(reset));
+        assertThat(store.memory(ANA, "m-cello")).contains(reset);
+        store.commit();
+        assertThat(store.memory(ANA, "m-cello")).contains(reset);
+        assertThat(committedRecallCount(cello)).isZero();
+
+        // a joint write (the dream's) reads them too and leaves no stale ones behind
+        store.write(WriteBatch.of(ANA).addRecalls("m-cello", 2, T0.plusSeconds(5)));
+        assertThat(store.writeAll(List.of(WriteBatch.of(ANA).addRecalls("m-cello", 1, T0.plusSeconds(6)),
+                WriteBatch.of(BEA).put(memory(BEA, "m-bea", "runs marathons"))))).isTrue();
+        assertThat(store.memory(ANA, "m-cello")).contains(recalled(cello, 3, T0.plusSeconds(6)));
+        store.commit();
+        assertThat(committedRecallCount(cello)).isEqualTo(3);
+
+        // a deleted memory keeps nothing: put again under its id, it starts from its own record
+        store.write(WriteBatch.of(ANA).addRecalls("m-cello", 4, T0.plusSeconds(7)));
+        store.write(WriteBatch.of(ANA).deleteMemory("m-cello"));
+        assertThat(store.memory(ANA, "m-cello")).isEmpty();
+        store.write(WriteBatch.of(ANA).put(cello));
+        store.commit();
+        assertThat(store.memory(ANA, "m-cello")).contains(cello);
+        assertThat(committedRecallCount(cello)).isZero();
+    }
+
+    @Test
+    void erasing_a_user_drops_theirs_and_keeps_the_others() {
+        Memory ana = memory(ANA, "m-1", "plays the cello");
+        Memory bea = memory(BEA, "m-1", "plays the cello too");
+        store.write(WriteBatch.of(ANA).put(ana));
+        store.write(WriteBatch.of(BEA).put(bea));
+        store.writeEach(List.of(WriteBatch.of(ANA).addRecalls("m-1", 2, T0.plusSeconds(1)),
+                WriteBatch.of(BEA).addRecalls("m-1", 3, T0.plusSeconds(1))));
+
+        store.erase(ANA);
+
+        assertThat(store.unfoldedRecalls(TENANT)).isEqualTo(1);
+        assertThat(store.memory(BEA, "m-1")).contains(recalled(bea, 3, T0.plusSeconds(1)));
+        store.write(WriteBatch.of(ANA).put(ana));
+        assertThat(store.memory(ANA, "m-1")).contains(ana);
+    }
+
+    /** The recall count the last commit on disk holds for the memory (0: none, or no document). */
+    private long committedRecallCount(Memory m) throws IOException {
+        try (Directory d = FSDirectory.open(dir.resolve(LuceneMemoryStore.folderName(TENANT)));
+             DirectoryReader r = DirectoryReader.open(d)) {
+            BytesRef uid = new BytesRef(LuceneDocuments.uid(LuceneDocuments.Type.MEMORY, m.scope(), m.id()));
+            for (LeafReaderContext leaf : r.leaves()) {
+                PostingsEnum docs = leaf.reader().postings(new Term(LuceneDocuments.UID, uid));
+                if (docs == null) {
+                    continue;
+                }
+                for (int doc = docs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = docs.nextDoc()) {
+                    if (leaf.reader().getLiveDocs() == null || leaf.reader().getLiveDocs().get(doc)) {
+                        LuceneDocuments.Recalls recalls = LuceneDocuments.recalls(leaf.reader(), doc);
+                        return recalls == null ? 0 : recalls.count();
+                    }
+                }
+            }
+            return 0;
+        }
+    }
+}
