@@ -344,6 +344,35 @@ final class BatchPlan {
         current.stage(written, deferred);
     }
 
+    /**
+     * What a batch the index already holds, but whose recall statistics it did not fold, changes in
+     * them: its recalls add to {@code deltas}; a memory it puts, deletes or whose status it changes was
+     * rewritten (or removed) by it with whatever of its recalls applied, as {@link #apply} does, so
+     * that memory's deltas start over and the batch's recalls of it are not added again.
+     */
+    static void recalls(WriteBatch batch, TenantIndex.RecallDeltas deltas) {
+        Scope s = batch.scope();
+        java.util.Set<String> rewritten = new java.util.HashSet<>();
+        for (WriteBatch.Op op : batch.ops()) {
+            if (op instanceof WriteBatch.PutMemory p) {
+                rewritten.add(LuceneDocuments.uid(Type.MEMORY, s, p.memory().id()));
+            } else if (op instanceof WriteBatch.DeleteMemory d) {
+                rewritten.add(LuceneDocuments.uid(Type.MEMORY, s, d.id()));
+            } else if (op instanceof WriteBatch.SetMemoryStatus u) {
+                rewritten.add(LuceneDocuments.uid(Type.MEMORY, s, u.id()));
+            }
+        }
+        rewritten.forEach(deltas::reset);
+        for (WriteBatch.Op op : batch.ops()) {
+            if (op instanceof WriteBatch.AddRecalls r) {
+                String uid = LuceneDocuments.uid(Type.MEMORY, s, r.id());
+                if (!rewritten.contains(uid)) {
+                    deltas.add(uid, r.count(), r.at());
+                }
+            }
+        }
+    }
+
     /** After {@link #apply}: whether it gave the writer anything to do (not when it only deferred recalls). */
     boolean changedIndex() {
         return changedIndex;

@@ -156,6 +156,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     private static final Logger LOG = LoggerFactory.getLogger(LuceneMemoryStore.class);
     /** Translog mode: how often the background task commits the indexes (and so truncates their logs). */
     private static final Duration TRANSLOG_COMMIT_INTERVAL = Duration.ofSeconds(1);
+    /** Translog mode: the longest time background commits leave recall statistics out of the doc values. */
+    private static final Duration RECALL_FOLD_INTERVAL = Duration.ofSeconds(30);
     /** Group commit: newly flushed or merged segments up to this size stay in RAM until committed. */
     private static final double NRT_CACHE_MAX_MERGE_MB = 4;
     /** Threads that fsync the new files of a commit concurrently (a commit has three or four). */
@@ -196,12 +198,16 @@ public final class LuceneMemoryStore implements MemoryStore {
     private final ConcurrentMap<List<Object>, Lease> leases = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final ScheduledExecutorService committer;
+    /** Translog mode: see {@link Builder#recallFoldInterval}. */
+    private final Duration recallFold;
     /** Runs the fsyncs of one commit in parallel (see SyncOnceDirectory); null for in-memory stores. */
     private final ExecutorService fsyncs;
 
-    private LuceneMemoryStore(Path folder, Duration groupCommit, boolean commitEveryWrite, Duration translogCommit) {
+    private LuceneMemoryStore(Path folder, Duration groupCommit, boolean commitEveryWrite, Duration translogCommit,
+                              Duration recallFold) {
         this.folder = folder;
         this.groupCommit = groupCommit;
+        this.recallFold = recallFold;
         if (folder == null) {
             policy = TenantIndex.CommitPolicy.NEVER;
         } else if (groupCommit != null) {
@@ -234,7 +240,7 @@ public final class LuceneMemoryStore implements MemoryStore {
 
     /** A store whose tenant indexes live in memory and vanish on close. */
     public static LuceneMemoryStore inMemory() {
-        return new LuceneMemoryStore(null, null, false, null);
+        return new LuceneMemoryStore(null, null, false, null, RECALL_FOLD_INTERVAL);
     }
 
     /** A builder for a store under {@code folder}; durable unless {@link Builder#groupCommit} is set. */
@@ -251,6 +257,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         private Duration groupCommit;
         private boolean commitEveryWrite;
         private Duration translogCommit = TRANSLOG_COMMIT_INTERVAL;
+        private Duration recallFold = RECALL_FOLD_INTERVAL;
 
         private Builder(Path folder) {
             this.folder = folder;
@@ -300,6 +307,15 @@ public final class LuceneMemoryStore implements MemoryStore {
             return this;
         }
 
+        /**
+         * Translog mode: how long background commits may leave recall statistics out of the doc values
+         * (see {@code TenantIndex.unfolded}; tests set it long to control folds).
+         */
+        Builder recallFoldInterval(Duration interval) {
+            this.recallFold = Checks.notNull("interval", interval);
+            return this;
+        }
+
         /** Opens the store, creating the folder when missing. */
         public LuceneMemoryStore build() {
             try {
@@ -307,7 +323,7 @@ public final class LuceneMemoryStore implements MemoryStore {
             } catch (IOException e) {
                 throw new MemoryStoreException("could not create the store folder " + folder + ": " + e.getMessage(), e);
             }
-            return new LuceneMemoryStore(folder, groupCommit, commitEveryWrite, translogCommit);
+            return new LuceneMemoryStore(folder, groupCommit, commitEveryWrite, translogCommit, recallFold);
         }
     }
 
@@ -447,9 +463,20 @@ public final class LuceneMemoryStore implements MemoryStore {
         }
         TenantIndex index = TenantIndex.open(dir.toString(), directory, analysis.indexAnalyzer(), policy, tenantId,
                 policy == TenantIndex.CommitPolicy.TRANSLOG ? dir : null);
+        index.foldEvery(recallFold);
         try {
             if (policy == TenantIndex.CommitPolicy.TRANSLOG) {
-                index.recover(entry -> logged(index, BatchCodec.decode(entry), null));
+                index.recover(new TenantIndex.TranslogReplay() {
+                    @Override
+                    public TenantIndex.LoggedWrite write(byte[] entry) throws IOException {
+                        return logged(index, BatchCodec.decode(entry), null);
+                    }
+
+                    @Override
+                    public void recalls(byte[] entry, TenantIndex.RecallDeltas deltas) throws IOException {
+                        BatchPlan.recalls(BatchCodec.decode(entry), deltas);
+                    }
+                });
             }
             reindexOldArchive(index);
             reindexOldMemories(index);

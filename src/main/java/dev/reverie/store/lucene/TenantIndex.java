@@ -271,6 +271,14 @@ final class TenantIndex implements AutoCloseable {
 
     /** The commit user-data key of the translog generation whose entries a commit does not hold yet. */
     static final String TRANSLOG_KEY = "reverie.translog.generation";
+    /**
+     * The commit user-data key of the translog generation from which the recall statistics are not in
+     * the commit's doc values (the commit did not fold them, see {@link #unfolded}): recovery replays
+     * the recalls of the generations from it to {@link #TRANSLOG_KEY}. Absent: the same as that key.
+     */
+    static final String FOLDED_KEY = "reverie.translog.folded";
+    /** The most unfolded recall statistics kept before a background commit folds them, however recent the last fold. */
+    private static final int MAX_UNFOLDED = 1 << 18;
     /** The most writes one translog append (and fsync) takes. */
     private static final int MAX_GROUP = 256;
     /** Sessions whose next seq is remembered. */
@@ -315,6 +323,15 @@ final class TenantIndex implements AutoCloseable {
     private Map<String, LuceneDocuments.Recalls> lastFolded = Map.of();
     /** {@link #refreshes} when {@link #lastFolded} was committed. */
     private long foldedAtRefresh;
+    /**
+     * The translog generation from which recall statistics are not in the last commit's doc values;
+     * the translog keeps it and every later one. Under the write lock.
+     */
+    private long foldedGeneration;
+    /** When the last fold was committed ({@link System#nanoTime}); under the write lock. */
+    private long lastFoldNanos = System.nanoTime();
+    /** How long background commits may leave the recall statistics unfolded. */
+    private volatile long foldEveryNanos = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
     private final AtomicLong nextOrd;
     /** The folder of the translog, or {@code null} unless the policy is {@link CommitPolicy#TRANSLOG}. */
     private final Path translogFolder;
@@ -512,7 +529,8 @@ final class TenantIndex implements AutoCloseable {
                 release(current);
             }
             if (forceCommit || policy == CommitPolicy.EVERY_WRITE) {
-                commitOrRollBack(staged);
+                // always folding: this write is not in the translog, so a recovery could not tell what it rewrote
+                commitOrRollBack(staged, true);
             }
             written++;
             publish();
@@ -740,13 +758,23 @@ final class TenantIndex implements AutoCloseable {
         writeLock.lock();
         publishLock.lock();
         try {
-            long committed = Long.parseLong(commitData(writer).getOrDefault(TRANSLOG_KEY, "0"));
+            Map<String, String> data = commitData(writer);
+            long committed = Long.parseLong(data.getOrDefault(TRANSLOG_KEY, "0"));
+            long folded = Math.min(committed, Long.parseLong(data.getOrDefault(FOLDED_KEY, Long.toString(committed))));
+            foldedGeneration = folded;
             List<Long> pending = new ArrayList<>();
+            RecallDeltas deltas = new RecallDeltas();
             for (long g : Translog.generations(translogFolder)) {
                 if (g >= committed) {
                     pending.add(g);
+                } else if (g >= folded) {
+                    // committed, but not their recalls: those are added to what the commit's doc values hold
+                    for (byte[] entry : Translog.read(translogFolder, g)) {
+                        decode.recalls(entry, deltas);
+                    }
                 }
             }
+            int recalled = unfoldDeltas(deltas);
             long replayed = 0;
             for (long g : pending) {
                 for (byte[] entry : Translog.read(translogFolder, g)) {
@@ -771,9 +799,10 @@ final class TenantIndex implements AutoCloseable {
             }
             long last = pending.isEmpty() ? committed : Math.max(committed, pending.get(pending.size() - 1));
             translog = Translog.open(translogFolder, last);
-            if (replayed > 0 || translog.bytes() > 0) {
+            if (replayed > 0 || recalled > 0 || translog.bytes() > 0) {
                 // a torn tail may end the last file: never append after it, start the next generation
-                LOG.info("Lucene index {}: replayed {} translog entries written after its last commit", label, replayed);
+                LOG.info("Lucene index {}: replayed {} translog entries written after its last commit and the"
+                        + " recall statistics of {} memories", label, replayed, recalled);
                 commitOrRollBack();
             } else {
                 Translog.deleteBefore(translogFolder, last);
@@ -792,6 +821,69 @@ final class TenantIndex implements AutoCloseable {
     /** Turns a translog entry back into its write. */
     interface TranslogReplay {
         LoggedWrite write(byte[] entry) throws IOException;
+
+        /** Adds the recall statistics of an entry the last commit holds but did not fold to {@code deltas}. */
+        void recalls(byte[] entry, RecallDeltas deltas) throws IOException;
+    }
+
+    /**
+     * The recalls of committed but unfolded translog entries, in log order, per memory uid: added to
+     * what the committed document holds. A write that rewrote or deleted the memory since resets it
+     * (the committed document is that write's or a later one, with the statistics it then had).
+     */
+    static final class RecallDeltas {
+        private final Map<String, LuceneDocuments.Recalls> byUid = new HashMap<>();
+
+        void add(String uid, int count, java.time.Instant at) {
+            byUid.merge(uid, new LuceneDocuments.Recalls(count, at), TenantIndex::sum);
+        }
+
+        void reset(String uid) {
+            byUid.remove(uid);
+        }
+    }
+
+    /**
+     * Makes each memory's committed recall statistics plus its deltas unfolded recalls (during
+     * recovery, under both locks); returns how many. A memory no longer in the index is skipped.
+     */
+    private int unfoldDeltas(RecallDeltas deltas) throws IOException {
+        if (deltas.byUid.isEmpty()) {
+            return 0;
+        }
+        int n = 0;
+        IndexSearcher current = acquire();
+        try {
+            List<LeafReaderContext> leaves = current.getIndexReader().leaves();
+            for (Map.Entry<String, LuceneDocuments.Recalls> e : deltas.byUid.entrySet()) {
+                org.apache.lucene.search.ScoreDoc[] hits =
+                        current.search(LuceneDocuments.term(LuceneDocuments.UID, e.getKey()), 1).scoreDocs;
+                if (hits.length == 0) {
+                    continue;
+                }
+                LeafReaderContext leaf = leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(hits[0].doc, leaves));
+                LuceneDocuments.Recalls stored = LuceneDocuments.recalls(leaf.reader(), hits[0].doc - leaf.docBase);
+                if (stored == null) {
+                    continue; // written before the recall doc values: reopening rewrites it (reindexOldMemories)
+                }
+                unfolded.put(e.getKey(), sum(stored, e.getValue()));
+                n++;
+            }
+        } finally {
+            release(current);
+        }
+        return n;
+    }
+
+    /** Recall statistics added up: the counts (saturating, as {@code AddRecalls} does) and the later time. */
+    private static LuceneDocuments.Recalls sum(LuceneDocuments.Recalls a, LuceneDocuments.Recalls b) {
+        java.time.Instant at = a.at() == null || b.at() != null && b.at().isAfter(a.at()) ? b.at() : a.at();
+        return new LuceneDocuments.Recalls((int) Math.min(Integer.MAX_VALUE, (long) a.count() + b.count()), at);
+    }
+
+    /** How long background commits may leave recall statistics unfolded (tests shorten or lengthen it). */
+    void foldEvery(java.time.Duration interval) {
+        foldEveryNanos = interval.toNanos();
     }
 
     /** Commits now (under the write lock, so never half a write). */
@@ -839,7 +931,9 @@ final class TenantIndex implements AutoCloseable {
             writeLock.lock();
             try {
                 if (!closed && failure == null && (writer.hasUncommittedChanges() || translog.bytes() > 0)) {
-                    if (commitOrRollBack()) {
+                    boolean fold = System.nanoTime() - lastFoldNanos >= foldEveryNanos
+                            || unfolded.size() >= MAX_UNFOLDED;
+                    if (commitOrRollBack(Map.of(), fold)) {
                         publishFolded();
                     }
                 } else if (!closed && failure == null) {
@@ -870,24 +964,36 @@ final class TenantIndex implements AutoCloseable {
     }
 
     private boolean commitOrRollBack() {
-        return commitOrRollBack(Map.of());
+        return commitOrRollBack(Map.of(), true);
     }
 
     /**
-     * As {@link #commitOrRollBack()}, inside a write that is not acknowledged yet and staged
-     * {@code staged}: the unfolded recalls of the memories it rewrote or deleted are not folded (the new
-     * document's are the current ones).
+     * As {@link #commitOrRollBack()}; inside a write that is not acknowledged yet and staged
+     * {@code staged}, the unfolded recalls of the memories it rewrote or deleted are not folded (the new
+     * document's are the current ones). Unless {@code fold}, the unfolded recall statistics stay out of
+     * the doc values (in the TRANSLOG policy), and the translog keeps the generations whose recalls they
+     * are: folding rewrites the recall doc values of every segment holding a recalled memory, on a large
+     * tenant a tenth of a second of CPU, which background commits pay only every
+     * {@link #foldEveryNanos}. Returns whether it folded anything.
      */
-    private boolean commitOrRollBack(Map<String, LuceneDocuments.Recalls> staged) {
+    private boolean commitOrRollBack(Map<String, LuceneDocuments.Recalls> staged, boolean fold) {
         try {
             if (policy == CommitPolicy.TRANSLOG) {
                 retireFolded();
-                Map<String, LuceneDocuments.Recalls> folded = foldRecalls(staged);
-                // the commit holds every entry of the generations before the new one
+                fold |= unfolded.isEmpty();
+                Map<String, LuceneDocuments.Recalls> folded = fold ? foldRecalls(staged) : Map.of();
+                // the commit holds every entry of the generations before the new one, and, when it folds,
+                // every recall of them in its doc values
                 long next = translog.roll();
+                long keepFrom = fold ? next : foldedGeneration;
                 commitData(writer, TRANSLOG_KEY, Long.toString(next));
+                commitData(writer, FOLDED_KEY, Long.toString(keepFrom));
                 writer.commit();
-                translog.deleteBefore(next);
+                translog.deleteBefore(keepFrom);
+                if (fold) {
+                    foldedGeneration = next;
+                    lastFoldNanos = System.nanoTime();
+                }
                 if (!folded.isEmpty()) {
                     lastFolded = folded;
                     foldedAtRefresh = refreshes.get();

@@ -207,7 +207,7 @@ class LuceneTranslogTest {
     }
 
     /** What is on disk now: the files of an open index, without what it holds in RAM. */
-    private static void copy(Path from, Path to) throws IOException {
+    static void copy(Path from, Path to) throws IOException {
         Files.createDirectories(to);
         try (Stream<Path> files = Files.list(from)) {
             for (Path p : files.toList()) {

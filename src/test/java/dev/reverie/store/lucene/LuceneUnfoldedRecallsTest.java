@@ -59,7 +59,12 @@ class LuceneUnfoldedRecallsTest {
     }
 
     private LuceneMemoryStore openStore() {
-        return LuceneMemoryStore.builder(dir).translogCommitInterval(Duration.ofMinutes(10)).build();
+        return openStore(dir);
+    }
+
+    private static LuceneMemoryStore openStore(Path folder) {
+        return LuceneMemoryStore.builder(folder).translogCommitInterval(Duration.ofMinutes(10))
+                .recallFoldInterval(Duration.ofMinutes(10)).build();
     }
 
     private static Memory memory(Scope scope, String id, String text) {
@@ -177,6 +182,60 @@ class LuceneUnfoldedRecallsTest {
         assertThat(store.memory(BEA, "m-1")).contains(recalled(bea, 3, T0.plusSeconds(1)));
         store.write(WriteBatch.of(ANA).put(ana));
         assertThat(store.memory(ANA, "m-1")).contains(ana);
+    }
+
+    @Test
+    void background_commits_leave_them_unfolded_and_a_crash_loses_none_of_them() throws IOException {
+        Memory cello = memory(ANA, "m-cello", "plays the cello on Sundays");
+        Memory jazz = memory(ANA, "m-jazz", "likes jazz");
+        Memory tea = memory(ANA, "m-tea", "drinks green tea");
+        store.write(WriteBatch.of(ANA).put(cello).put(jazz).put(tea));
+        store.write(WriteBatch.of(ANA).addRecalls("m-cello", 2, T0.plusSeconds(1)));
+        store.write(WriteBatch.of(ANA).addRecalls("m-tea", 7, T0.plusSeconds(1)));
+        store.commitTick(); // a background commit before the fold is due: it commits the memories, not the recalls
+        assertThat(committedRecallCount(cello)).isZero();
+
+        store.writeEach(List.of(WriteBatch.of(ANA).addRecalls("m-cello", 3, T0.plusSeconds(2)),
+                WriteBatch.of(ANA).addRecalls("m-jazz", 1, T0.plusSeconds(2))));
+        // rewritten with its statistics of then (5), after which its recalls count from there
+        store.write(WriteBatch.of(ANA).addRecalls("m-cello", 1, T0.plusSeconds(3))
+                .setMemoryStatus("m-cello", MemoryStatus.SUPERSEDED, "m-other", T0.plusSeconds(3)));
+        store.write(WriteBatch.of(ANA).addRecalls("m-cello", 1, T0.plusSeconds(4)));
+        store.write(WriteBatch.of(ANA).put(tea)); // put again with its own (zero) statistics
+        store.commitTick();
+        assertThat(committedRecallCount(cello)).as("the rewrite's own statistics").isEqualTo(6);
+        store.write(WriteBatch.of(ANA).addRecalls("m-cello", 4, T0.plusSeconds(5)));
+        store.write(WriteBatch.of(ANA).addRecalls("m-jazz", 1, T0.plusSeconds(6)));
+
+        Memory celloNow = recalled(cello, 11, T0.plusSeconds(5)).toBuilder().status(MemoryStatus.SUPERSEDED)
+                .supersededBy("m-other").updatedAt(T0.plusSeconds(3)).build();
+        Memory jazzNow = recalled(jazz, 2, T0.plusSeconds(6));
+        assertThat(store.memory(ANA, "m-cello")).contains(celloNow);
+        assertThat(store.memory(ANA, "m-jazz")).contains(jazzNow);
+        assertThat(store.memory(ANA, "m-tea")).contains(tea);
+        Path crashed = dir.resolve("crashed");
+        LuceneTranslogTest.copy(dir.resolve(LuceneMemoryStore.folderName(TENANT)),
+                crashed.resolve(LuceneMemoryStore.folderName(TENANT)));
+
+        for (int open = 0; open < 2; open++) { // replayed, then found folded and committed
+            try (LuceneMemoryStore reopened = openStore(crashed)) {
+                assertThat(reopened.memory(ANA, "m-cello")).contains(celloNow);
+                assertThat(reopened.memory(ANA, "m-jazz")).contains(jazzNow);
+                assertThat(reopened.memory(ANA, "m-tea")).contains(tea);
+            }
+        }
+    }
+
+    @Test
+    void a_background_commit_folds_them_once_the_fold_is_due() throws IOException {
+        store.close();
+        store = LuceneMemoryStore.builder(dir).translogCommitInterval(Duration.ofMinutes(10))
+                .recallFoldInterval(Duration.ZERO).build();
+        Memory cello = memory(ANA, "m-cello", "plays the cello on Sundays");
+        store.write(WriteBatch.of(ANA).put(cello));
+        store.write(WriteBatch.of(ANA).addRecalls("m-cello", 2, T0.plusSeconds(1)));
+        store.commitTick();
+        assertThat(committedRecallCount(cello)).isEqualTo(2);
     }
 
     /** The recall count the last commit on disk holds for the memory (0: none, or no document). */
