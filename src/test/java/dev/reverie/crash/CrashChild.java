@@ -29,6 +29,10 @@ import java.util.List;
  *       each phase starts, {@code DONE} at the end</li>
  *   <li>{@code import <uri> <folder of exports>}: imports {@code <user>.json} for each user;
  *       {@code ACK <user>} after each</li>
+ *   <li>{@code recalls <uri> <before> <after>}: puts one memory per user, adds {@code before} recalls to them
+ *       in turn, one write each; on a Lucene folder then waits until a background commit left the recalls
+ *       unfolded (the translog keeps their generation: two log files); adds {@code after} more, prints
+ *       {@code DONE} and waits to be killed</li>
  * </ul>
  */
 public final class CrashChild {
@@ -50,6 +54,36 @@ public final class CrashChild {
             "ok, thanks!");
 
     private CrashChild() {
+    }
+
+    /** The memory whose recalls the {@code recalls} mode counts, one per user. */
+    static final String RECALLED_ID = "m-recalled";
+    static final Instant RECALLS_FROM = Instant.parse("2026-03-01T09:00:00Z");
+
+    static dev.reverie.Memory recalledMemory(String user) {
+        return dev.reverie.Memory.builder(RECALLED_ID, scope(user), dev.reverie.MemoryKind.FACT,
+                "plays the cello on Sundays", RECALLS_FROM).subject("user.hobby").build();
+    }
+
+    /**
+     * Waits until some tenant folder under {@code folder} holds at least {@code n} translog files (a
+     * background commit that did not fold the recalls keeps the older generation), checking every 10 ms.
+     */
+    private static void awaitTranslogFiles(Path folder, int n) throws Exception {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            try (java.util.stream.Stream<Path> tenants = Files.list(folder)) {
+                for (Path tenant : tenants.filter(Files::isDirectory).toList()) {
+                    try (java.util.stream.Stream<Path> files = Files.list(tenant)) {
+                        if (files.filter(p -> p.getFileName().toString().endsWith(".tlog")).count() >= n) {
+                            return;
+                        }
+                    }
+                }
+            }
+            Thread.sleep(10);
+        }
+        throw new IllegalStateException("no background commit kept " + n + " translog files under " + folder);
     }
 
     static Scope scope(String user) {
@@ -126,6 +160,26 @@ public final class CrashChild {
                         out.println("ACK " + user);
                         out.flush();
                     }
+                }
+            }
+            case "recalls" -> {
+                try (MemoryStore store = MemoryStores.open(args[1])) {
+                    for (String user : USERS) {
+                        store.write(dev.reverie.spi.WriteBatch.of(scope(user)).put(recalledMemory(user)));
+                    }
+                    int before = Integer.parseInt(args[2]);
+                    int total = before + Integer.parseInt(args[3]);
+                    for (int i = 0; i < total; i++) {
+                        if (i == before && args[1].startsWith("lucene:")) {
+                            awaitTranslogFiles(Path.of(args[1].substring("lucene:".length())), 2);
+                        }
+                        String user = USERS.get(i % USERS.size());
+                        store.write(dev.reverie.spi.WriteBatch.of(scope(user))
+                                .addRecalls(RECALLED_ID, 1, RECALLS_FROM.plusMillis(i)));
+                    }
+                    out.println("DONE");
+                    out.flush();
+                    System.in.read(); // killed here
                 }
             }
             default -> throw new IllegalArgumentException("unknown mode " + args[0]);

@@ -119,6 +119,38 @@ class KillNineCrash {
         }
     }
 
+    // ------------------------------------------------------------------ recall statistics
+
+    /**
+     * Recall statistics written one at a time: on Lucene they are logged, kept in memory and folded into
+     * the index only now and then, so a background commit leaves them out of the doc values while the
+     * translog keeps their generation; the child writes recalls, waits for such a commit, writes more,
+     * and is killed without a clean close. Recovery must count every recall exactly once: the committed
+     * generation's recalls added to the committed doc values, the later ones replayed on top.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "lucene"})
+    void recalls_killed_after_unfolded_commits_are_each_counted_once(String store) throws Exception {
+        int before = 600;
+        int after = 300;
+        Path data = dir.resolve("recalls");
+        try (ChildJvm child = ChildJvm.start(CrashChild.class, dir.resolve("recalls.err"), "recalls",
+                uri(store, data), Integer.toString(before), Integer.toString(after))) {
+            assertThat(child.awaitLine("DONE", WAIT_MS)).as("child stderr: %s", child.stderr()).isNotNull();
+            child.kill();
+        }
+        try (MemoryStore reopened = MemoryStores.open(uri(store, data))) {
+            for (int u = 0; u < CrashChild.USERS.size(); u++) {
+                String user = CrashChild.USERS.get(u);
+                int written = (before + after) / CrashChild.USERS.size() + (u < (before + after) % CrashChild.USERS.size() ? 1 : 0);
+                assertThat(reopened.memory(CrashChild.scope(user), CrashChild.RECALLED_ID).orElseThrow()
+                        .retrievalCount()).as("recalls of " + user).isEqualTo(written);
+            }
+            System.out.println("crash suite: " + store + " recalls killed after " + (before + after)
+                    + " acknowledged recalls, each counted once");
+        }
+    }
+
     // ------------------------------------------------------------------ dream
 
     @ParameterizedTest
