@@ -59,7 +59,22 @@ public final class NearestVectors<K> {
             throw new IllegalArgumentException("vector dimension " + query.length
                     + " does not match the stored embeddings' dimension " + dimension + " in " + where);
         }
-        double score = Vectors.cosine(query, Vectors.fromBytes(vector), norm);
+        keep(key, Vectors.cosine(query, Vectors.fromBytes(vector), norm));
+    }
+
+    /**
+     * As {@link #offer(Object, int, byte[])} for a stored vector already decoded, with its
+     * {@link Vectors#norm}: the same score.
+     */
+    public void offer(K key, float[] vector, double vectorNorm) {
+        if (vector.length != query.length) {
+            throw new IllegalArgumentException("vector dimension " + query.length
+                    + " does not match the stored embeddings' dimension " + vector.length + " in " + where);
+        }
+        keep(key, Vectors.cosine(query, vector, norm, vectorNorm));
+    }
+
+    private void keep(K key, double score) {
         if (score < floor) {
             return; // under the floor: never read back
         }

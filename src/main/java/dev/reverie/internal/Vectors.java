@@ -69,6 +69,18 @@ public final class Vectors {
         return normA == 0 || nb == 0 ? 0 : dot / (normA * Math.sqrt(nb));
     }
 
+    /**
+     * {@link #cosine(float[], float[], double)} with {@code b}'s norm given too ({@link #norm} of it):
+     * the same value to the last bit, without recomputing the norm of a vector kept for many searches.
+     */
+    public static double cosine(float[] a, float[] b, double normA, double normB) {
+        double dot = 0;
+        for (int i = 0; i < a.length; i++) {
+            dot += a[i] * b[i];
+        }
+        return normA == 0 || normB == 0 ? 0 : dot / (normA * normB);
+    }
+
     public static double norm(float[] a) {
         double n = 0;
         for (float x : a) {

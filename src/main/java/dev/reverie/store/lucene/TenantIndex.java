@@ -134,11 +134,6 @@ final class TenantIndex implements AutoCloseable {
             this.deferRecalls = deferRecalls;
         }
 
-        /** A view of a searcher that sees every write, of an index with no unfolded recalls (tests). */
-        static View of(IndexSearcher current) {
-            return new View(current, new WrittenSince(), Map.of(), new HashMap<>(), false);
-        }
-
         IndexSearcher searcher() {
             return searcher;
         }
@@ -315,7 +310,9 @@ final class TenantIndex implements AutoCloseable {
      * doc-values field for each refresh that follows an in-place update, so on a large tenant every
      * read after a recall flush waited 150–465 ms for that rewrite; folded once per commit, the rewrite
      * runs on the committing thread and reads never wait for it. Written under both locks; read by
-     * anyone.
+     * anyone. A memory's entry goes when a write that rewrote or deleted it is acknowledged, before the
+     * next read refreshes: a read that acquired its searcher before that write (one running
+     * concurrently with it) may then see the old document's statistics.
      */
     private final java.util.concurrent.ConcurrentHashMap<String, LuceneDocuments.Recalls> unfolded =
             new java.util.concurrent.ConcurrentHashMap<>();

@@ -98,6 +98,8 @@ public final class SqliteMemoryStore implements MemoryStore {
     private final String instanceId = UUID.randomUUID().toString();
     private final ConcurrentMap<String, TenantDatabase> tenants = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Decoded vectors of recently searched scopes, checked against {@code vector_versions} on every search. */
+    private final VectorCache vectorCache = new VectorCache(VectorCache.DEFAULT_MAX_BYTES);
     /** The tenants that may have open connections, least recently used first; guarded by itself. */
     private final java.util.LinkedHashMap<String, TenantDatabase> recent = new java.util.LinkedHashMap<>(16, 0.75f, true);
     private final int maxOpenTenants;
@@ -677,6 +679,7 @@ public final class SqliteMemoryStore implements MemoryStore {
             return null;
         });
         DecodedRecords.forget(scope);
+        vectorCache.forget(scope.tenantId(), scope.agentId(), scope.endUserId());
         db.scrub();
     }
 
@@ -960,16 +963,84 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (statuses.isEmpty()) {
             return List.of();
         }
-        StringBuilder sql = new StringBuilder("SELECT rid, dim, embedding FROM " + table
-                + " WHERE agent = ? AND usr = ? AND embedding IS NOT NULL");
-        List<Object> args = new ArrayList<>(List.of(scope.agentId(), scope.endUserId()));
-        in(sql, args, "status", statuses);
         return db(scope.tenantId()).read(c -> {
-            List<NearestVectors.Hit<Long>> best = nearest(c, sql.toString(), args.toArray(), vector, limit, floor,
-                    table, scope);
+            List<NearestVectors.Hit<Long>> best = nearestCached(c, scope, table, statuses, vector, limit, floor);
             return fetchByRid(c, "SELECT " + rows.columns() + ", rid FROM " + table + " WHERE rid IN ", rows.count() + 1,
                     best, (rs, score) -> new Scored<>(rows.mapper().map(rs), score));
         });
+    }
+
+    /**
+     * The rowids and cosines of the {@code limit} vectors of the scope's rows in {@code table} (with one
+     * of {@code statuses}; {@code null} for archived turns, which have none) nearest to {@code vector},
+     * from the {@link VectorCache} when the scope's {@code vector_versions} number says its entry is
+     * current, else read from the table (and kept). The number is read before the rows, so an entry
+     * is never newer than the number it is kept under claims to be stale (a write in between makes
+     * the next search read the rows again).
+     */
+    private List<NearestVectors.Hit<Long>> nearestCached(Connection c, Scope scope, String table, List<String> statuses,
+                                                         float[] vector, int limit, double floor) throws SQLException {
+        String rowKey = table.equals("archive_turns") ? "rowid" : "rid";
+        Long version = null;
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT version FROM vector_versions WHERE agent = ? AND usr = ? AND tbl = ?")) {
+            bind(ps, new Object[] {scope.agentId(), scope.endUserId(), table});
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    version = rs.getLong(1);
+                }
+            }
+        }
+        if (version == null) {
+            // no vector in the scope (every write of one keeps the number): the scan finds nothing, cheaply
+            StringBuilder sql = new StringBuilder("SELECT " + rowKey + ", dim, embedding FROM " + table
+                    + " WHERE agent = ? AND usr = ? AND embedding IS NOT NULL");
+            List<Object> args = new ArrayList<>(List.of(scope.agentId(), scope.endUserId()));
+            if (statuses != null) {
+                in(sql, args, "status", statuses);
+            }
+            return nearest(c, sql.toString(), args.toArray(), vector, limit, floor, table, scope);
+        }
+        VectorCache.Key key = new VectorCache.Key(scope.tenantId(), scope.agentId(), scope.endUserId(), table);
+        VectorCache.Scope vectors = vectorCache.get(key, version);
+        if (vectors == null) {
+            vectors = readVectors(c, scope, table, rowKey, version);
+            vectorCache.put(key, vectors);
+        }
+        NearestVectors<Long> nearest = new NearestVectors<>(vector, limit, floor, table + " of " + scope,
+                Comparator.naturalOrder());
+        vectors.offerTo(nearest, statuses);
+        return nearest.best();
+    }
+
+    /** Every vector of the scope's rows in {@code table}, as {@link VectorCache} keeps them. */
+    private static VectorCache.Scope readVectors(Connection c, Scope scope, String table, String rowKey, long version)
+            throws SQLException {
+        boolean withStatus = !table.equals("archive_turns");
+        List<Long> rids = new ArrayList<>();
+        List<float[]> vectors = new ArrayList<>();
+        List<String> statuses = new ArrayList<>();
+        Map<String, String> interned = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + rowKey + ", embedding"
+                + (withStatus ? ", status" : "") + " FROM " + table
+                + " WHERE agent = ? AND usr = ? AND embedding IS NOT NULL")) {
+            bind(ps, new Object[] {scope.agentId(), scope.endUserId()});
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rids.add(rs.getLong(1));
+                    vectors.add(Vectors.fromBytes(rs.getBytes(2)));
+                    if (withStatus) {
+                        statuses.add(interned.computeIfAbsent(rs.getString(3), k -> k));
+                    }
+                }
+            }
+        }
+        long[] keys = new long[rids.size()];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = rids.get(i);
+        }
+        return new VectorCache.Scope(version, keys, vectors.toArray(new float[0][]),
+                withStatus ? statuses.toArray(new String[0]) : null);
     }
 
     /** No similarity floor: every vector hit counts. */
@@ -1197,9 +1268,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         }
         ensureOpen();
         return db(scope.tenantId()).read(c -> {
-            List<NearestVectors.Hit<Long>> best = nearest(c, "SELECT rowid, dim, embedding FROM archive_turns"
-                            + " WHERE agent = ? AND usr = ? AND embedding IS NOT NULL",
-                    new Object[] {scope.agentId(), scope.endUserId()}, vector, limit, floor, "archive_turns", scope);
+            List<NearestVectors.Hit<Long>> best = nearestCached(c, scope, "archive_turns", null, vector, limit, floor);
             return fetchByRid(c, "SELECT data, rowid FROM archive_turns WHERE rowid IN ", 2, best,
                     (rs, score) -> new Scored<>(DecodedRecords.read(rs.getString(1), SessionTurn.class), score));
         });
@@ -1263,6 +1332,12 @@ public final class SqliteMemoryStore implements MemoryStore {
             db.close();
         }
         tenants.clear();
+        vectorCache.clear();
+    }
+
+    /** The vector cache (tests). */
+    VectorCache vectorCache() {
+        return vectorCache;
     }
 
     // ---------------------------------------------------------------- helpers

@@ -121,6 +121,59 @@ final class SqliteSchema {
     static final List<String> INDEXES = List.of(
             "CREATE INDEX IF NOT EXISTS observations_by_status ON observations (agent, usr, status)");
 
+    /** Where a scope's {@code vector_versions} number starts: random, below 10^12 (never overflows counting up). */
+    private static final String VERSION_START = "abs(random() % 1000000000000)";
+
+    /** The tables whose rows carry embeddings searched by vector. */
+    static final List<String> VECTOR_TABLES = List.of("archive_turns", "memories", "observations");
+
+    /**
+     * A per-scope, per-table number that changes whenever a row's embedding (or, for memories and
+     * observations, status) is inserted, changed or deleted, kept by triggers, so every writer of the
+     * file keeps it, whichever process or Reverie version: a process caches a scope's vectors and asks
+     * this one row whether they are still current ({@code VectorCache}). A scope's row starts at a
+     * random value (a scope whose vectors were all deleted loses its row, so a cache of the scope from
+     * before can never match its new number), then counts up. Created when a file is opened, not a
+     * migration (like {@link #INDEXES}): an older Reverie still opens the file, and its writes keep the
+     * number too. {@link #VECTOR_VERSIONS_INIT} fills it for the rows already there.
+     */
+    static final List<String> VECTOR_VERSIONS = vectorVersions();
+
+    /** Fills {@code vector_versions} for the rows a file held before it had the table (same transaction). */
+    static final List<String> VECTOR_VERSIONS_INIT = VECTOR_TABLES.stream()
+            .map(t -> "INSERT OR IGNORE INTO vector_versions (agent, usr, tbl, version)"
+                    + " SELECT agent, usr, '" + t + "', " + VERSION_START + " FROM (SELECT DISTINCT agent, usr FROM " + t
+                    + " WHERE embedding IS NOT NULL)")
+            .toList();
+
+    private static List<String> vectorVersions() {
+        List<String> out = new java.util.ArrayList<>();
+        out.add("CREATE TABLE IF NOT EXISTS vector_versions (agent TEXT NOT NULL, usr TEXT NOT NULL,"
+                + " tbl TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (agent, usr, tbl)) WITHOUT ROWID");
+        for (String t : VECTOR_TABLES) {
+            String columns = t.equals("archive_turns") ? "embedding, dim" : "embedding, dim, status";
+            out.add("CREATE TRIGGER IF NOT EXISTS " + t + "_vectors_insert AFTER INSERT ON " + t
+                    + " WHEN NEW.embedding IS NOT NULL BEGIN " + bump("NEW", t) + " END");
+            out.add("CREATE TRIGGER IF NOT EXISTS " + t + "_vectors_update AFTER UPDATE OF " + columns + " ON " + t
+                    + " WHEN NEW.embedding IS NOT NULL OR OLD.embedding IS NOT NULL BEGIN " + bump("NEW", t)
+                    + dropWhenNone("NEW", t) + " END");
+            out.add("CREATE TRIGGER IF NOT EXISTS " + t + "_vectors_delete AFTER DELETE ON " + t
+                    + " WHEN OLD.embedding IS NOT NULL BEGIN " + bump("OLD", t) + dropWhenNone("OLD", t) + " END");
+        }
+        return List.copyOf(out);
+    }
+
+    private static String bump(String row, String table) {
+        return "INSERT INTO vector_versions (agent, usr, tbl, version) VALUES (" + row + ".agent, " + row + ".usr, '"
+                + table + "', " + VERSION_START + ") ON CONFLICT (agent, usr, tbl) DO UPDATE SET version = version + 1;";
+    }
+
+    private static String dropWhenNone(String row, String table) {
+        return " DELETE FROM vector_versions WHERE agent = " + row + ".agent AND usr = " + row + ".usr AND tbl = '"
+                + table + "' AND NOT EXISTS (SELECT 1 FROM " + table + " WHERE agent = " + row + ".agent AND usr = "
+                + row + ".usr AND embedding IS NOT NULL);";
+    }
+
     /** The {@code meta} key of the tenant id the file belongs to, written when it is created or first migrated. */
     static final String TENANT_KEY = "tenant_id";
 

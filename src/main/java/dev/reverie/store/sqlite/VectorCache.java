@@ -1,0 +1,134 @@
+package dev.reverie.store.sqlite;
+
+import dev.reverie.internal.NearestVectors;
+import dev.reverie.internal.Vectors;
+
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The decoded vectors of recently searched scopes, one entry per (tenant, agent, end user, table),
+ * each tagged with the scope's {@code vector_versions} number it was read at ({@link SqliteSchema#VECTOR_VERSIONS}):
+ * a vector search reads that one row and, when the number is the entry's, scores the kept vectors
+ * instead of reading and decoding every embedding BLOB of the scope again (on LoCoMo's hybrid runs
+ * that read was about a third of {@code buildContext}). Any write of an embedding or a status, by any
+ * process, changes the number, so a stale entry is never used; it is replaced on the next search.
+ *
+ * <p>Bounded by the bytes of the vectors it holds ({@link #maxBytes}), least recently used entries
+ * dropped first; a scope larger than a quarter of the bound is never kept (searching it reads the
+ * table as before). Erasing an end user drops the user's entries. Thread-safe (one lock around the
+ * map; scoring runs outside it on an entry that never changes). Not API.
+ */
+final class VectorCache {
+
+    /** The bound when none is given: 64 MiB of vectors, about 44,000 of 384 dimensions. */
+    static final long DEFAULT_MAX_BYTES = 64L << 20;
+
+    record Key(String tenant, String agent, String user, String table) {
+    }
+
+    /**
+     * A scope's vectors as one table held them at {@code version}: row keys, vectors, their norms and,
+     * for memories and observations, statuses (interned names; {@code null} for archived turns).
+     */
+    static final class Scope {
+        final long version;
+        final long[] rids;
+        final float[][] vectors;
+        final double[] norms;
+        final String[] statuses;
+        final long bytes;
+
+        Scope(long version, long[] rids, float[][] vectors, String[] statuses) {
+            this.version = version;
+            this.rids = rids;
+            this.vectors = vectors;
+            this.statuses = statuses;
+            this.norms = new double[vectors.length];
+            long b = 64L + 24L * rids.length;
+            for (int i = 0; i < vectors.length; i++) {
+                norms[i] = Vectors.norm(vectors[i]);
+                b += 16L + 4L * vectors[i].length;
+            }
+            this.bytes = b;
+        }
+
+        /** Offers every row with one of {@code statuses} ({@code null}: every row) to {@code nearest}. */
+        void offerTo(NearestVectors<Long> nearest, List<String> statuses) {
+            for (int i = 0; i < rids.length; i++) {
+                if (statuses == null || statuses.contains(this.statuses[i])) {
+                    nearest.offer(rids[i], vectors[i], norms[i]);
+                }
+            }
+        }
+    }
+
+    private final long maxBytes;
+    private final LinkedHashMap<Key, Scope> byKey = new LinkedHashMap<>(64, 0.75f, true);
+    private long bytes;
+    private long puts;
+
+    VectorCache(long maxBytes) {
+        this.maxBytes = maxBytes;
+    }
+
+    /** The entry of {@code key} if it was read at {@code version}, else {@code null}. */
+    synchronized Scope get(Key key, long version) {
+        Scope s = byKey.get(key);
+        return s != null && s.version == version ? s : null;
+    }
+
+    /** Keeps {@code scope} for {@code key} (replacing an older entry), unless it is too large to keep. */
+    synchronized void put(Key key, Scope scope) {
+        puts++;
+        Scope old = byKey.remove(key);
+        if (old != null) {
+            bytes -= old.bytes;
+        }
+        if (scope.bytes > maxBytes / 4) {
+            return;
+        }
+        byKey.put(key, scope);
+        bytes += scope.bytes;
+        Iterator<Map.Entry<Key, Scope>> eldest = byKey.entrySet().iterator();
+        while (bytes > maxBytes && eldest.hasNext()) {
+            bytes -= eldest.next().getValue().bytes;
+            eldest.remove();
+        }
+    }
+
+    /** Drops every entry of an end user (erasure). */
+    synchronized void forget(String tenant, String agent, String user) {
+        Iterator<Map.Entry<Key, Scope>> it = byKey.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<Key, Scope> e = it.next();
+            Key k = e.getKey();
+            if (k.tenant().equals(tenant) && k.agent().equals(agent) && k.user().equals(user)) {
+                bytes -= e.getValue().bytes;
+                it.remove();
+            }
+        }
+    }
+
+    synchronized void clear() {
+        byKey.clear();
+        bytes = 0;
+    }
+
+    /** Bytes held (tests). */
+    synchronized long bytes() {
+        return bytes;
+    }
+
+    /** How many scopes' vectors were read from their table and offered to the cache (tests). */
+    synchronized long puts() {
+        return puts;
+    }
+
+    /** Entries held (tests). */
+    synchronized int size() {
+        return byKey.size();
+    }
+}

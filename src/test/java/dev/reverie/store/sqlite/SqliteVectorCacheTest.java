@@ -1,0 +1,175 @@
+package dev.reverie.store.sqlite;
+
+import dev.reverie.Embedding;
+import dev.reverie.Memory;
+import dev.reverie.MemoryKind;
+import dev.reverie.MemoryStatus;
+import dev.reverie.Role;
+import dev.reverie.Scope;
+import dev.reverie.spi.Scored;
+import dev.reverie.spi.SessionTurn;
+import dev.reverie.spi.WriteBatch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The SQLite store's vector cache: a scope's vectors are read from the file once and scored from
+ * memory while the scope's {@code vector_versions} number (kept by triggers, so by every writer of
+ * the file) stays the same; any write of an embedding or a status, in this process or another,
+ * makes the next search read them again. Real files in a temporary folder.
+ */
+class SqliteVectorCacheTest {
+
+    private static final Instant T0 = Instant.parse("2026-03-01T09:00:00Z");
+    private static final Scope ANA = Scope.of("clinic", "desk", "ana");
+    private static final Scope BEA = Scope.of("clinic", "desk", "bea");
+    private static final EnumSet<MemoryStatus> ACTIVE = EnumSet.of(MemoryStatus.ACTIVE);
+
+    @TempDir
+    Path dir;
+
+    private SqliteMemoryStore store;
+
+    @BeforeEach
+    void open() {
+        store = SqliteMemoryStore.open(dir);
+    }
+
+    @AfterEach
+    void close() {
+        store.close();
+    }
+
+    private static Embedding vector(float... v) {
+        return Embedding.of(v);
+    }
+
+    private static Memory memory(Scope scope, String id, float... v) {
+        return Memory.builder(id, scope, MemoryKind.FACT, "fact " + id, T0).subject("user.fact." + id)
+                .embedding(vector(v)).build();
+    }
+
+    private static SessionTurn turn(Scope scope, long seq, String text) {
+        return new SessionTurn(scope, "s1", seq, "t" + seq, Role.USER, null, text, T0.plusSeconds(seq));
+    }
+
+    private List<String> nearestMemories(SqliteMemoryStore s, Scope scope, float... query) {
+        return s.searchMemoriesByVector(scope, query, ACTIVE, 10).stream().map(h -> h.item().id()).toList();
+    }
+
+    private List<String> nearestTurns(SqliteMemoryStore s, Scope scope, float... query) {
+        return s.searchTurnsByVector(scope, query, 10).stream().map(h -> h.item().turnId()).toList();
+    }
+
+    @Test
+    void vectors_are_read_once_and_every_later_write_is_seen() {
+        store.write(WriteBatch.of(ANA).put(memory(ANA, "m-x", 1, 0, 0)).put(memory(ANA, "m-y", 0, 1, 0))
+                .archive(turn(ANA, 0, "about x"), vector(1, 0, 0)));
+        long puts = store.vectorCache().puts();
+
+        assertThat(nearestMemories(store, ANA, 1, 0.1f, 0)).containsExactly("m-x", "m-y");
+        assertThat(nearestMemories(store, ANA, 0.1f, 1, 0)).containsExactly("m-y", "m-x");
+        assertThat(nearestTurns(store, ANA, 1, 0, 0)).containsExactly("t0");
+        assertThat(nearestTurns(store, ANA, 0, 0, 1)).containsExactly("t0");
+        assertThat(store.vectorCache().puts()).as("each table's vectors read once").isEqualTo(puts + 2);
+
+        // a new vector, a status change, a deletion, a new embedding: each seen by the next search
+        store.write(WriteBatch.of(ANA).put(memory(ANA, "m-z", 0.9f, 0.1f, 0)));
+        assertThat(nearestMemories(store, ANA, 1, 0, 0)).containsExactly("m-x", "m-z", "m-y");
+        store.write(WriteBatch.of(ANA).setMemoryStatus("m-x", MemoryStatus.SUPERSEDED, "m-z", T0.plusSeconds(5)));
+        assertThat(nearestMemories(store, ANA, 1, 0, 0)).containsExactly("m-z", "m-y");
+        assertThat(store.searchMemoriesByVector(ANA, new float[] {1, 0, 0}, EnumSet.allOf(MemoryStatus.class), 1))
+                .extracting(h -> h.item().id()).containsExactly("m-x");
+        store.write(WriteBatch.of(ANA).deleteMemory("m-z"));
+        assertThat(nearestMemories(store, ANA, 1, 0, 0)).containsExactly("m-y");
+        store.write(WriteBatch.of(ANA).put(memory(ANA, "m-y", 1, 0, 0)));
+        assertThat(store.searchMemoriesByVector(ANA, new float[] {1, 0, 0}, ACTIVE, 10))
+                .extracting(Scored::score).containsExactly(1.0);
+        store.write(WriteBatch.of(ANA).archive(turn(ANA, 1, "about z"), vector(0, 0, 1)));
+        assertThat(nearestTurns(store, ANA, 0, 0, 1)).containsExactly("t1", "t0");
+
+        // another end user's vectors are theirs alone
+        store.write(WriteBatch.of(BEA).put(memory(BEA, "m-b", 1, 0, 0)));
+        assertThat(nearestMemories(store, BEA, 1, 0, 0)).containsExactly("m-b");
+        assertThat(nearestMemories(store, ANA, 1, 0, 0)).containsExactly("m-y");
+    }
+
+    @Test
+    void another_process_writing_the_file_makes_the_cache_read_again() {
+        store.write(WriteBatch.of(ANA).put(memory(ANA, "m-x", 1, 0, 0)).archive(turn(ANA, 0, "x"), vector(1, 0, 0)));
+        assertThat(nearestMemories(store, ANA, 0, 1, 0)).containsExactly("m-x");
+        assertThat(nearestTurns(store, ANA, 0, 1, 0)).containsExactly("t0");
+
+        try (SqliteMemoryStore other = SqliteMemoryStore.open(dir)) {
+            other.write(WriteBatch.of(ANA).put(memory(ANA, "m-y", 0, 1, 0)).archive(turn(ANA, 1, "y"), vector(0, 1, 0)));
+            other.write(WriteBatch.of(ANA).setMemoryStatus("m-x", MemoryStatus.DEPRECATED, null, T0.plusSeconds(1)));
+        }
+
+        assertThat(nearestMemories(store, ANA, 0, 1, 0)).containsExactly("m-y");
+        assertThat(nearestTurns(store, ANA, 0, 1, 0)).containsExactly("t1", "t0");
+    }
+
+    @Test
+    void a_file_from_before_the_vector_versions_gets_them_for_its_vectors() throws Exception {
+        store.write(WriteBatch.of(ANA).put(memory(ANA, "m-x", 1, 0, 0)).archive(turn(ANA, 0, "x"), vector(1, 0, 0)));
+        store.close();
+        Path file = dir.resolve("tenant-clinic.db");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
+            for (String table : SqliteSchema.VECTOR_TABLES) {
+                for (String op : new String[] {"insert", "update", "delete"}) {
+                    st.execute("DROP TRIGGER " + table + "_vectors_" + op);
+                }
+            }
+            st.execute("DROP TABLE vector_versions");
+        }
+
+        store = SqliteMemoryStore.open(dir);
+        assertThat(nearestMemories(store, ANA, 1, 0, 0)).containsExactly("m-x");
+        assertThat(nearestTurns(store, ANA, 1, 0, 0)).containsExactly("t0");
+        store.write(WriteBatch.of(ANA).put(memory(ANA, "m-y", 1, 0, 0)));
+        assertThat(nearestMemories(store, ANA, 1, 0, 0)).containsExactly("m-x", "m-y");
+        assertThat(versionRows(file, ANA)).isEqualTo(2);
+    }
+
+    @Test
+    void erasing_a_user_leaves_no_version_row_and_no_cached_vector() throws Exception {
+        store.write(WriteBatch.of(ANA).put(memory(ANA, "m-x", 1, 0, 0)).archive(turn(ANA, 0, "x"), vector(1, 0, 0)));
+        store.write(WriteBatch.of(BEA).put(memory(BEA, "m-b", 1, 0, 0)));
+        nearestMemories(store, ANA, 1, 0, 0);
+        nearestTurns(store, ANA, 1, 0, 0);
+        nearestMemories(store, BEA, 1, 0, 0);
+        assertThat(store.vectorCache().size()).isEqualTo(3);
+
+        store.erase(ANA);
+
+        assertThat(store.vectorCache().size()).isEqualTo(1);
+        Path file = dir.resolve("tenant-clinic.db");
+        assertThat(versionRows(file, ANA)).isZero();
+        assertThat(versionRows(file, BEA)).isEqualTo(1);
+        assertThat(nearestMemories(store, ANA, 1, 0, 0)).isEmpty();
+        // the same user again starts afresh
+        store.write(WriteBatch.of(ANA).put(memory(ANA, "m-new", 1, 0, 0)));
+        assertThat(nearestMemories(store, ANA, 1, 0, 0)).containsExactly("m-new");
+    }
+
+    private static int versionRows(Path file, Scope scope) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT count(*) FROM vector_versions WHERE agent = '" + scope.agentId()
+                     + "' AND usr = '" + scope.endUserId() + "'")) {
+            return rs.getInt(1);
+        }
+    }
+}
