@@ -226,6 +226,15 @@ final class BatchPlan {
         for (Map.Entry<String, List<WriteBatch.Op>> e : changesOfStored.entrySet()) {
             String uid = e.getKey();
             List<WriteBatch.Op> changes = e.getValue();
+            boolean recallsOnly = changes.stream().allMatch(WriteBatch.AddRecalls.class::isInstance);
+            LuceneDocuments.Recalls pending = view.defersRecalls() ? view.unfoldedRecalls(uid) : null;
+            if (recallsOnly && pending != null) {
+                // unfolded recalls exist only for a memory document that has the recall doc values (a
+                // rewrite or delete of it drops them): no need to look the document up
+                byUid.remove(uid);
+                deferred.put(uid, recallsAfter(pending, changes));
+                continue;
+            }
             org.apache.lucene.search.ScoreDoc[] hits =
                     current.search(LuceneDocuments.term(LuceneDocuments.UID, uid), 1).scoreDocs;
             if (hits.length == 0) {
@@ -233,22 +242,14 @@ final class BatchPlan {
                 continue;
             }
             int doc = hits[0].doc;
-            if (changes.stream().allMatch(WriteBatch.AddRecalls.class::isInstance)) {
+            if (recallsOnly) {
                 org.apache.lucene.index.LeafReaderContext leaf =
                         leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(doc, leaves));
                 LuceneDocuments.Recalls stored = LuceneDocuments.recalls(leaf.reader(), doc - leaf.docBase);
                 if (stored != null) {
                     LuceneDocuments.Recalls unfolded = view.unfoldedRecalls(uid);
-                    LuceneDocuments.Recalls base = unfolded == null ? stored : unfolded;
-                    int count = base.count();
-                    java.time.Instant at = base.at();
-                    for (WriteBatch.Op op : changes) {
-                        WriteBatch.AddRecalls r = (WriteBatch.AddRecalls) op;
-                        count = r.countAfter(count);
-                        at = r.lastAfter(at);
-                    }
+                    LuceneDocuments.Recalls next = recallsAfter(unfolded == null ? stored : unfolded, changes);
                     byUid.remove(uid);
-                    LuceneDocuments.Recalls next = new LuceneDocuments.Recalls(count, at);
                     if (view.defersRecalls()) {
                         deferred.put(uid, next);
                     } else {
@@ -268,6 +269,18 @@ final class BatchPlan {
             byUid.put(uid, document(record));
         }
         changesOfStored.clear();
+    }
+
+    /** A memory's recall statistics {@code base} after {@code changes} (recalls only). */
+    private static LuceneDocuments.Recalls recallsAfter(LuceneDocuments.Recalls base, List<WriteBatch.Op> changes) {
+        int count = base.count();
+        java.time.Instant at = base.at();
+        for (WriteBatch.Op op : changes) {
+            WriteBatch.AddRecalls r = (WriteBatch.AddRecalls) op;
+            count = r.countAfter(count);
+            at = r.lastAfter(at);
+        }
+        return new LuceneDocuments.Recalls(count, at);
     }
 
     private void appendTurn(SessionTurn t) {
