@@ -31,8 +31,8 @@ import java.util.List;
  *       {@code ACK <user>} after each</li>
  *   <li>{@code recalls <uri> <before> <after>}: puts one memory per user, adds {@code before} recalls to them
  *       in turn, one write each; on a Lucene folder then waits until a background commit left the recalls
- *       unfolded (the translog keeps their generation: two log files); adds {@code after} more, prints
- *       {@code DONE} and waits to be killed</li>
+ *       unfolded (its commit data says so); adds {@code after} more, prints {@code DONE} and waits to be
+ *       killed</li>
  * </ul>
  */
 public final class CrashChild {
@@ -66,24 +66,32 @@ public final class CrashChild {
     }
 
     /**
-     * Waits until some tenant folder under {@code folder} holds at least {@code n} translog files (a
-     * background commit that did not fold the recalls keeps the older generation), checking every 10 ms.
+     * Waits until a background commit of some tenant index under {@code folder} left recall
+     * statistics unfolded: its commit data's {@code reverie.translog.folded} ({@code <from>@<translog
+     * generation>}) keeps generations before the one the commit holds. Checks every 10 ms.
      */
-    private static void awaitTranslogFiles(Path folder, int n) throws Exception {
+    private static void awaitUnfoldedCommit(Path folder) throws Exception {
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
             try (java.util.stream.Stream<Path> tenants = Files.list(folder)) {
                 for (Path tenant : tenants.filter(Files::isDirectory).toList()) {
-                    try (java.util.stream.Stream<Path> files = Files.list(tenant)) {
-                        if (files.filter(p -> p.getFileName().toString().endsWith(".tlog")).count() >= n) {
-                            return;
+                    try (org.apache.lucene.store.Directory d = org.apache.lucene.store.FSDirectory.open(tenant)) {
+                        String folded = org.apache.lucene.index.SegmentInfos.readLatestCommit(d).getUserData()
+                                .get("reverie.translog.folded");
+                        if (folded != null) {
+                            String[] parts = folded.split("@");
+                            if (Long.parseLong(parts[0]) < Long.parseLong(parts[1])) {
+                                return;
+                            }
                         }
+                    } catch (java.io.IOException e) {
+                        // no commit yet, or one being written: look again
                     }
                 }
             }
             Thread.sleep(10);
         }
-        throw new IllegalStateException("no background commit kept " + n + " translog files under " + folder);
+        throw new IllegalStateException("no background commit left recalls unfolded under " + folder);
     }
 
     static Scope scope(String user) {
@@ -171,7 +179,7 @@ public final class CrashChild {
                     int total = before + Integer.parseInt(args[3]);
                     for (int i = 0; i < total; i++) {
                         if (i == before && args[1].startsWith("lucene:")) {
-                            awaitTranslogFiles(Path.of(args[1].substring("lucene:".length())), 2);
+                            awaitUnfoldedCommit(Path.of(args[1].substring("lucene:".length())));
                         }
                         String user = USERS.get(i % USERS.size());
                         store.write(dev.reverie.spi.WriteBatch.of(scope(user))

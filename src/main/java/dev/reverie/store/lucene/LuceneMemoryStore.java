@@ -165,6 +165,8 @@ public final class LuceneMemoryStore implements MemoryStore {
     private static final Duration TRANSLOG_COMMIT_INTERVAL = Duration.ofSeconds(1);
     /** Translog mode: the longest time background commits leave recall statistics out of the doc values. */
     private static final Duration RECALL_FOLD_INTERVAL = Duration.ofSeconds(30);
+    /** Translog mode: the least time folded recall statistics stay in memory (for reads on older searchers). */
+    private static final Duration RECALL_RETIRE_DELAY = Duration.ofSeconds(1);
     /** Group commit: newly flushed or merged segments up to this size stay in RAM until committed. */
     private static final double NRT_CACHE_MAX_MERGE_MB = 4;
     /** Threads that fsync the new files of a commit concurrently (a commit has three or four). */
@@ -207,14 +209,17 @@ public final class LuceneMemoryStore implements MemoryStore {
     private final ScheduledExecutorService committer;
     /** Translog mode: see {@link Builder#recallFoldInterval}. */
     private final Duration recallFold;
+    /** Translog mode: see {@link Builder#recallRetireDelay}. */
+    private final Duration recallRetire;
     /** Runs the fsyncs of one commit in parallel (see SyncOnceDirectory); null for in-memory stores. */
     private final ExecutorService fsyncs;
 
     private LuceneMemoryStore(Path folder, Duration groupCommit, boolean commitEveryWrite, Duration translogCommit,
-                              Duration recallFold) {
+                              Duration recallFold, Duration recallRetire) {
         this.folder = folder;
         this.groupCommit = groupCommit;
         this.recallFold = recallFold;
+        this.recallRetire = recallRetire;
         if (folder == null) {
             policy = TenantIndex.CommitPolicy.NEVER;
         } else if (groupCommit != null) {
@@ -247,7 +252,7 @@ public final class LuceneMemoryStore implements MemoryStore {
 
     /** A store whose tenant indexes live in memory and vanish on close. */
     public static LuceneMemoryStore inMemory() {
-        return new LuceneMemoryStore(null, null, false, null, RECALL_FOLD_INTERVAL);
+        return new LuceneMemoryStore(null, null, false, null, RECALL_FOLD_INTERVAL, RECALL_RETIRE_DELAY);
     }
 
     /** A builder for a store under {@code folder}; durable unless {@link Builder#groupCommit} is set. */
@@ -265,6 +270,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         private boolean commitEveryWrite;
         private Duration translogCommit = TRANSLOG_COMMIT_INTERVAL;
         private Duration recallFold = RECALL_FOLD_INTERVAL;
+        private Duration recallRetire = RECALL_RETIRE_DELAY;
 
         private Builder(Path folder) {
             this.folder = folder;
@@ -323,6 +329,12 @@ public final class LuceneMemoryStore implements MemoryStore {
             return this;
         }
 
+        /** Translog mode: how long folded recall statistics stay in memory at least (tests set it to zero). */
+        Builder recallRetireDelay(Duration delay) {
+            this.recallRetire = Checks.notNull("delay", delay);
+            return this;
+        }
+
         /** Opens the store, creating the folder when missing. */
         public LuceneMemoryStore build() {
             try {
@@ -330,7 +342,7 @@ public final class LuceneMemoryStore implements MemoryStore {
             } catch (IOException e) {
                 throw new MemoryStoreException("could not create the store folder " + folder + ": " + e.getMessage(), e);
             }
-            return new LuceneMemoryStore(folder, groupCommit, commitEveryWrite, translogCommit, recallFold);
+            return new LuceneMemoryStore(folder, groupCommit, commitEveryWrite, translogCommit, recallFold, recallRetire);
         }
     }
 
@@ -470,7 +482,7 @@ public final class LuceneMemoryStore implements MemoryStore {
         }
         TenantIndex index = TenantIndex.open(dir.toString(), directory, analysis.indexAnalyzer(), policy, tenantId,
                 policy == TenantIndex.CommitPolicy.TRANSLOG ? dir : null);
-        index.foldEvery(recallFold);
+        index.foldEvery(recallFold, recallRetire);
         try {
             if (policy == TenantIndex.CommitPolicy.TRANSLOG) {
                 index.recover(new TenantIndex.TranslogReplay() {
@@ -508,14 +520,19 @@ public final class LuceneMemoryStore implements MemoryStore {
     }
 
     /**
-     * Memories written before the permanent flag was indexed lack it: rewrite them from their stored
-     * JSON once, at open, so {@link #pinnedMemories} finds them from the index.
+     * Memories written before the permanent flag was indexed lack it, and those written before the
+     * recall doc values lack those: rewrite them from their stored JSON once, at open, so
+     * {@link #pinnedMemories} finds them from the index and every memory's recalls are counted in its
+     * doc values (recovery adds unfolded recalls to those: a memory without them, rewritten whole on
+     * its first recall, would have that recall counted twice by a recovery).
      */
     private static void reindexOldMemories(TenantIndex index) {
-        reindexLacking(index, Type.MEMORY, LuceneDocuments.PERMANENT, (fields, doc) -> {
-            Memory m = LuceneDocuments.memory(fields, doc); // written before the recall doc values too
-            return Map.entry(LuceneDocuments.uid(Type.MEMORY, m.scope(), m.id()), LuceneDocuments.memory(m));
-        });
+        for (String field : List.of(LuceneDocuments.PERMANENT, LuceneDocuments.RECALLS)) {
+            reindexLacking(index, Type.MEMORY, field, (fields, doc) -> {
+                Memory m = LuceneDocuments.memory(fields, doc); // its JSON holds its recalls: no doc values yet
+                return Map.entry(LuceneDocuments.uid(Type.MEMORY, m.scope(), m.id()), LuceneDocuments.memory(m));
+            });
+        }
     }
 
     /** Rewrites, in one committed write, the documents of {@code type} that lack {@code field}: uid and new document. */
@@ -547,7 +564,10 @@ public final class LuceneMemoryStore implements MemoryStore {
 
     // ---------------------------------------------------------------- writes
 
-    /** Recall statistics update two doc values in place ({@link LuceneDocuments#RECALLS}); no re-indexing. */
+    /**
+     * Recall statistics update three doc values ({@link LuceneDocuments#RECALLS} and the time), deferred to
+     * the next folding commit in the translog mode; no re-indexing.
+     */
     @Override
     public boolean supportsRecallWrites() {
         return true;

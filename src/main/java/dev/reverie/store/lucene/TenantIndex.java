@@ -269,11 +269,16 @@ final class TenantIndex implements AutoCloseable {
     /**
      * The commit user-data key of the translog generation from which the recall statistics are not in
      * the commit's doc values (the commit did not fold them, see {@link #unfolded}): recovery replays
-     * the recalls of the generations from it to {@link #TRANSLOG_KEY}. Absent: the same as that key.
+     * the recalls of the generations from it to {@link #TRANSLOG_KEY}. Absent: the same as that key
+     * (see {@link #foldedGeneration}).
      */
     static final String FOLDED_KEY = "reverie.translog.folded";
-    /** The most unfolded recall statistics kept before a background commit folds them, however recent the last fold. */
-    private static final int MAX_UNFOLDED = 1 << 18;
+    /**
+     * The most memories with unfolded recall statistics before a background commit folds them, however
+     * recent the last fold (an entry is a uid, two small objects and a map node: about 10 MiB at most).
+     */
+    private static final int MAX_UNFOLDED = 1 << 16;
+
     /** The most writes one translog append (and fsync) takes. */
     private static final int MAX_GROUP = 256;
     /** Sessions whose next seq is remembered. */
@@ -305,14 +310,14 @@ final class TenantIndex implements AutoCloseable {
     /**
      * Memory uid → its recall statistics, acknowledged (in the translog) but not yet written into the
      * memory's doc values ({@link CommitPolicy#TRANSLOG} policy; empty otherwise). Reads lay them over
-     * the documents ({@link #withUnfoldedRecalls}); each commit folds them into the doc values first
-     * ({@link #foldRecalls}). Why not update the doc values at once: Lucene rewrites a segment's whole
+     * the documents ({@link #withUnfoldedRecalls}); folding commits write them into the doc values
+     * first ({@link #foldRecalls}). Why not update the doc values at once: Lucene rewrites a segment's whole
      * doc-values field for each refresh that follows an in-place update, so on a large tenant every
      * read after a recall flush waited 150–465 ms for that rewrite; folded once per commit, the rewrite
-     * runs on the committing thread and reads never wait for it. Written under both locks; read by
-     * anyone. A memory's entry goes when a write that rewrote or deleted it is acknowledged, before the
-     * next read refreshes: a read that acquired its searcher before that write (one running
-     * concurrently with it) may then see the old document's statistics.
+     * runs on the committing thread and reads never wait for it. Written under the write lock; read by
+     * anyone. A memory's entry goes when a write that rewrote or deleted it is acknowledged: a read
+     * that acquired its searcher before that write (one running concurrently with it) may then see the
+     * old document's statistics.
      */
     private final java.util.concurrent.ConcurrentHashMap<String, LuceneDocuments.Recalls> unfolded =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -329,6 +334,10 @@ final class TenantIndex implements AutoCloseable {
     private long lastFoldNanos = System.nanoTime();
     /** How long background commits may leave the recall statistics unfolded. */
     private volatile long foldEveryNanos = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    /** How long folded entries stay in {@link #unfolded} at least, for reads still on an older searcher. */
+    private volatile long retireAfterNanos = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
+    /** Whether {@link #unfolded} holds a value no commit folded yet; under the write lock. */
+    private boolean toFold;
     private final AtomicLong nextOrd;
     /** The folder of the translog, or {@code null} unless the policy is {@link CommitPolicy#TRANSLOG}. */
     private final Path translogFolder;
@@ -639,10 +648,13 @@ final class TenantIndex implements AutoCloseable {
                 throw new MemoryStoreException("could not append to the translog of Lucene index " + label + " ("
                         + e.getMessage() + "); the index accepts no more reads or writes: reopen the store", e);
             }
-            unfold(staged);
+            // counted as written first: a read that starts after this refreshes (waiting for the
+            // publish lock held here) and so never meets a rewritten memory's old document without
+            // its dropped entry
             if (changedIndex) {
                 acknowledged();
             }
+            unfold(staged);
         } finally {
             publishLock.unlock();
             writeLock.unlock();
@@ -757,7 +769,7 @@ final class TenantIndex implements AutoCloseable {
         try {
             Map<String, String> data = commitData(writer);
             long committed = Long.parseLong(data.getOrDefault(TRANSLOG_KEY, "0"));
-            long folded = Math.min(committed, Long.parseLong(data.getOrDefault(FOLDED_KEY, Long.toString(committed))));
+            long folded = foldedGeneration(data.get(FOLDED_KEY), committed);
             foldedGeneration = folded;
             List<Long> pending = new ArrayList<>();
             RecallDeltas deltas = new RecallDeltas();
@@ -812,6 +824,27 @@ final class TenantIndex implements AutoCloseable {
         } finally {
             publishLock.unlock();
             writeLock.unlock();
+        }
+    }
+
+    /**
+     * The generation from which a commit's recalls are unfolded, from its {@link #FOLDED_KEY} value
+     * {@code <generation>@<translog generation>}: {@code committed} (none unfolded) when the key is
+     * absent, or was written with another translog generation (a later commit by a Reverie that does
+     * not know it left it behind), or cannot be read.
+     */
+    static long foldedGeneration(String value, long committed) {
+        if (value == null) {
+            return committed;
+        }
+        int at = value.indexOf('@');
+        try {
+            if (at < 0 || Long.parseLong(value.substring(at + 1)) != committed) {
+                return committed;
+            }
+            return Math.min(committed, Long.parseLong(value.substring(0, at)));
+        } catch (NumberFormatException e) {
+            return committed;
         }
     }
 
@@ -878,9 +911,13 @@ final class TenantIndex implements AutoCloseable {
         return new LuceneDocuments.Recalls((int) Math.min(Integer.MAX_VALUE, (long) a.count() + b.count()), at);
     }
 
-    /** How long background commits may leave recall statistics unfolded (tests shorten or lengthen it). */
-    void foldEvery(java.time.Duration interval) {
+    /**
+     * How long background commits may leave recall statistics unfolded, and how long folded ones stay
+     * in memory at least (tests shorten or lengthen them).
+     */
+    void foldEvery(java.time.Duration interval, java.time.Duration retireAfter) {
         foldEveryNanos = interval.toNanos();
+        retireAfterNanos = retireAfter.toNanos();
     }
 
     /** Commits now (under the write lock, so never half a write). */
@@ -927,9 +964,10 @@ final class TenantIndex implements AutoCloseable {
         if (policy == CommitPolicy.TRANSLOG) {
             writeLock.lock();
             try {
-                if (!closed && failure == null && (writer.hasUncommittedChanges() || translog.bytes() > 0)) {
-                    boolean fold = System.nanoTime() - lastFoldNanos >= foldEveryNanos
-                            || unfolded.size() >= MAX_UNFOLDED;
+                boolean fold = toFold && (System.nanoTime() - lastFoldNanos >= foldEveryNanos
+                        || unfolded.size() >= MAX_UNFOLDED);
+                if (!closed && failure == null && (writer.hasUncommittedChanges() || translog.bytes() > 0 || fold)) {
+                    // a due fold commits even when nothing else was written since the last commit
                     if (commitOrRollBack(Map.of(), fold)) {
                         publishFolded();
                     }
@@ -984,12 +1022,15 @@ final class TenantIndex implements AutoCloseable {
                 long next = translog.roll();
                 long keepFrom = fold ? next : foldedGeneration;
                 commitData(writer, TRANSLOG_KEY, Long.toString(next));
-                commitData(writer, FOLDED_KEY, Long.toString(keepFrom));
+                // with the generation it belongs to: a commit by an older Reverie (which keeps unknown
+                // keys but moves the translog key) makes it stale, and recovery then ignores it
+                commitData(writer, FOLDED_KEY, keepFrom + "@" + next);
                 writer.commit();
                 translog.deleteBefore(keepFrom);
                 if (fold) {
                     foldedGeneration = next;
                     lastFoldNanos = System.nanoTime();
+                    toFold = false;
                 }
                 if (!folded.isEmpty()) {
                     lastFolded = folded;
@@ -1042,13 +1083,14 @@ final class TenantIndex implements AutoCloseable {
 
     /**
      * Drops from the unfolded recalls what the last commit folded, once a searcher opened after that
-     * commit was published: reads then find the same values in the documents. This runs at the next
-     * commit (or commit tick), a commit interval later, so a read that acquired a searcher before the
-     * fold has long finished (one holding its searcher that long would see the folded memories' recall
-     * statistics as the commit before found them). Under the write lock.
+     * commit was published and at least a second has passed: reads then find the same values in the
+     * documents, and a read that acquired a searcher before the fold has long finished (one holding
+     * its searcher that long would see the folded memories' recall statistics as the commit before
+     * found them). Runs at the next commit or commit tick. Under the write lock.
      */
     private void retireFolded() {
-        if (!lastFolded.isEmpty() && refreshes.get() > foldedAtRefresh) {
+        if (!lastFolded.isEmpty() && refreshes.get() > foldedAtRefresh
+                && System.nanoTime() - lastFoldNanos >= retireAfterNanos) {
             // by identity: a value staged again since (even an equal one) is not in a document yet
             lastFolded.forEach((uid, r) -> unfolded.computeIfPresent(uid, (k, now) -> now == r ? null : now));
             lastFolded = Map.of();
@@ -1065,6 +1107,7 @@ final class TenantIndex implements AutoCloseable {
                 unfolded.remove(uid);
             } else {
                 unfolded.put(uid, r);
+                toFold = true;
             }
         });
     }

@@ -64,7 +64,7 @@ class LuceneUnfoldedRecallsTest {
 
     private static LuceneMemoryStore openStore(Path folder) {
         return LuceneMemoryStore.builder(folder).translogCommitInterval(Duration.ofMinutes(10))
-                .recallFoldInterval(Duration.ofMinutes(10)).build();
+                .recallFoldInterval(Duration.ofMinutes(10)).recallRetireDelay(Duration.ZERO).build();
     }
 
     private static Memory memory(Scope scope, String id, String text) {
@@ -236,6 +236,53 @@ class LuceneUnfoldedRecallsTest {
         store.write(WriteBatch.of(ANA).addRecalls("m-cello", 2, T0.plusSeconds(1)));
         store.commitTick();
         assertThat(committedRecallCount(cello)).isEqualTo(2);
+    }
+
+    @Test
+    void a_memory_from_before_the_recall_doc_values_is_rewritten_at_open_and_counted_once_after_a_crash()
+            throws IOException {
+        Memory old = memory(ANA, "m-old", "plays the cello on Sundays").toBuilder().retrievalCount(4).build();
+        Memory jazz = memory(ANA, "m-jazz", "likes jazz");
+        store.write(WriteBatch.of(ANA).put(old).put(jazz));
+        store.close();
+        // what an index written before the recall doc values holds: the memory without them
+        try (Directory d = FSDirectory.open(dir.resolve(LuceneMemoryStore.folderName(TENANT)));
+             org.apache.lucene.index.IndexWriter w = new org.apache.lucene.index.IndexWriter(d,
+                     new org.apache.lucene.index.IndexWriterConfig())) {
+            org.apache.lucene.document.Document doc = LuceneDocuments.memory(old);
+            doc.removeFields(LuceneDocuments.RECALLS);
+            doc.removeFields(LuceneDocuments.RECALLED_SECOND);
+            doc.removeFields(LuceneDocuments.RECALLED_NANO);
+            w.updateDocument(new Term(LuceneDocuments.UID, LuceneDocuments.uid(LuceneDocuments.Type.MEMORY, ANA,
+                    old.id())), doc);
+            w.commit();
+        }
+        store = openStore();
+        assertThat(committedRecallCount(old)).as("rewritten with its recall doc values at open").isEqualTo(4);
+
+        store.write(WriteBatch.of(ANA).addRecalls("m-jazz", 1, T0.plusSeconds(1)));
+        store.write(WriteBatch.of(ANA).addRecalls("m-old", 2, T0.plusSeconds(2)));
+        store.commitTick(); // leaves them unfolded
+        Memory expected = recalled(old, 6, T0.plusSeconds(2));
+        assertThat(store.memory(ANA, "m-old")).contains(expected);
+        Path crashed = dir.resolve("crashed");
+        LuceneTranslogTest.copy(dir.resolve(LuceneMemoryStore.folderName(TENANT)),
+                crashed.resolve(LuceneMemoryStore.folderName(TENANT)));
+        try (LuceneMemoryStore reopened = openStore(crashed)) {
+            assertThat(reopened.memory(ANA, "m-old")).contains(expected);
+            assertThat(reopened.memory(ANA, "m-jazz")).contains(recalled(jazz, 1, T0.plusSeconds(1)));
+        }
+    }
+
+    @Test
+    void the_unfolded_generation_is_trusted_only_with_the_commit_it_was_written_with() {
+        assertThat(TenantIndex.foldedGeneration(null, 7)).isEqualTo(7);
+        assertThat(TenantIndex.foldedGeneration("3@7", 7)).isEqualTo(3);
+        // left behind by a later commit of a Reverie that does not know the key: ignored
+        assertThat(TenantIndex.foldedGeneration("3@6", 7)).isEqualTo(7);
+        assertThat(TenantIndex.foldedGeneration("9@7", 7)).isEqualTo(7);
+        assertThat(TenantIndex.foldedGeneration("3", 7)).isEqualTo(7);
+        assertThat(TenantIndex.foldedGeneration("x@7", 7)).isEqualTo(7);
     }
 
     /** The recall count the last commit on disk holds for the memory (0: none, or no document). */
