@@ -676,6 +676,8 @@ public final class SqliteMemoryStore implements MemoryStore {
                     "session_summaries", "style_profiles", "history", "leases")) {
                 update(c, "DELETE FROM " + table + " WHERE agent = ? AND usr = ?", k);
             }
+            // last: the deletes above fire the triggers that keep it (which drop it when no vector is left)
+            update(c, "DELETE FROM vector_versions WHERE agent = ? AND usr = ?", k);
             return null;
         });
         DecodedRecords.forget(scope);
@@ -974,13 +976,16 @@ public final class SqliteMemoryStore implements MemoryStore {
      * The rowids and cosines of the {@code limit} vectors of the scope's rows in {@code table} (with one
      * of {@code statuses}; {@code null} for archived turns, which have none) nearest to {@code vector},
      * from the {@link VectorCache} when the scope's {@code vector_versions} number says its entry is
-     * current, else read from the table (and kept). The number is read before the rows, so an entry
-     * is never newer than the number it is kept under claims to be stale (a write in between makes
-     * the next search read the rows again).
+     * current; else read whole and kept when the scope was searched at this number before, or scanned
+     * (only the rows of the wanted statuses). The number is read before the rows, so an entry is
+     * never older than the number it is kept under (a write in between makes the next search read the
+     * rows again).
      */
     private List<NearestVectors.Hit<Long>> nearestCached(Connection c, Scope scope, String table, List<String> statuses,
                                                          float[] vector, int limit, double floor) throws SQLException {
         String rowKey = table.equals("archive_turns") ? "rowid" : "rid";
+        VectorCache.Key key = new VectorCache.Key(scope.tenantId(), scope.agentId(), scope.endUserId(), table);
+        long epoch = vectorCache.epoch();
         Long version = null;
         try (PreparedStatement ps = c.prepareStatement(
                 "SELECT version FROM vector_versions WHERE agent = ? AND usr = ? AND tbl = ?")) {
@@ -992,25 +997,29 @@ public final class SqliteMemoryStore implements MemoryStore {
             }
         }
         if (version == null) {
-            // no vector in the scope (every write of one keeps the number): the scan finds nothing, cheaply
-            StringBuilder sql = new StringBuilder("SELECT " + rowKey + ", dim, embedding FROM " + table
-                    + " WHERE agent = ? AND usr = ? AND embedding IS NOT NULL");
-            List<Object> args = new ArrayList<>(List.of(scope.agentId(), scope.endUserId()));
-            if (statuses != null) {
-                in(sql, args, "status", statuses);
+            // no vector in the scope (every write of one keeps the number; erased, perhaps by another
+            // process): nothing to keep, and the scan finds nothing, cheaply
+            vectorCache.remove(key);
+        } else {
+            VectorCache.Scope vectors = vectorCache.get(key, version);
+            if (vectors == null && vectorCache.worthReading(key, version)) {
+                vectors = readVectors(c, scope, table, rowKey, version);
+                vectorCache.put(key, vectors, epoch);
             }
-            return nearest(c, sql.toString(), args.toArray(), vector, limit, floor, table, scope);
+            if (vectors != null) {
+                NearestVectors<Long> nearest = new NearestVectors<>(vector, limit, floor, table + " of " + scope,
+                        Comparator.naturalOrder());
+                vectors.offerTo(nearest, statuses);
+                return nearest.best();
+            }
         }
-        VectorCache.Key key = new VectorCache.Key(scope.tenantId(), scope.agentId(), scope.endUserId(), table);
-        VectorCache.Scope vectors = vectorCache.get(key, version);
-        if (vectors == null) {
-            vectors = readVectors(c, scope, table, rowKey, version);
-            vectorCache.put(key, vectors);
+        StringBuilder sql = new StringBuilder("SELECT " + rowKey + ", dim, embedding FROM " + table
+                + " WHERE agent = ? AND usr = ? AND embedding IS NOT NULL");
+        List<Object> args = new ArrayList<>(List.of(scope.agentId(), scope.endUserId()));
+        if (statuses != null) {
+            in(sql, args, "status", statuses);
         }
-        NearestVectors<Long> nearest = new NearestVectors<>(vector, limit, floor, table + " of " + scope,
-                Comparator.naturalOrder());
-        vectors.offerTo(nearest, statuses);
-        return nearest.best();
+        return nearest(c, sql.toString(), args.toArray(), vector, limit, floor, table, scope);
     }
 
     /** Every vector of the scope's rows in {@code table}, as {@link VectorCache} keeps them. */

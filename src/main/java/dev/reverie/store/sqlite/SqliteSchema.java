@@ -139,12 +139,19 @@ final class SqliteSchema {
      */
     static final List<String> VECTOR_VERSIONS = vectorVersions();
 
-    /** Fills {@code vector_versions} for the rows a file held before it had the table (same transaction). */
+    /**
+     * Fills {@code vector_versions} for the rows a file held before it had the table, and after
+     * migrations (same transaction; a migration that rebuilds a table renumbers its rows and drops its
+     * triggers, so every number is moved on too, see {@link #VECTOR_VERSIONS_MOVE}).
+     */
     static final List<String> VECTOR_VERSIONS_INIT = VECTOR_TABLES.stream()
             .map(t -> "INSERT OR IGNORE INTO vector_versions (agent, usr, tbl, version)"
                     + " SELECT agent, usr, '" + t + "', " + VERSION_START + " FROM (SELECT DISTINCT agent, usr FROM " + t
                     + " WHERE embedding IS NOT NULL)")
             .toList();
+
+    /** Moves every scope's number on: any cache of any process reads its vectors again. */
+    static final String VECTOR_VERSIONS_MOVE = "UPDATE vector_versions SET version = version + 1";
 
     private static List<String> vectorVersions() {
         List<String> out = new java.util.ArrayList<>();
@@ -157,21 +164,31 @@ final class SqliteSchema {
             out.add("CREATE TRIGGER IF NOT EXISTS " + t + "_vectors_update AFTER UPDATE OF " + columns + " ON " + t
                     + " WHEN NEW.embedding IS NOT NULL OR OLD.embedding IS NOT NULL BEGIN " + bump("NEW", t)
                     + dropWhenNone("NEW", t) + " END");
+            // a deleted row's embedding counts as gone (OLD.embedding is not null here)
             out.add("CREATE TRIGGER IF NOT EXISTS " + t + "_vectors_delete AFTER DELETE ON " + t
-                    + " WHEN OLD.embedding IS NOT NULL BEGIN " + bump("OLD", t) + dropWhenNone("OLD", t) + " END");
+                    + " WHEN OLD.embedding IS NOT NULL BEGIN " + bump("OLD", t)
+                    + dropWhenNone("OLD", t).replace("OLD.embedding IS NULL AND ", "") + " END");
         }
         return List.copyOf(out);
     }
 
+    /**
+     * Counts up the scope's number, creating it when missing. Neither UPSERT (older SQLite tools could
+     * not read the schema) nor {@code INSERT OR IGNORE} (inside a trigger the statement that fired it
+     * imposes its own conflict policy, so an upsert of a memory would fail on the ignored conflict).
+     */
     private static String bump(String row, String table) {
-        return "INSERT INTO vector_versions (agent, usr, tbl, version) VALUES (" + row + ".agent, " + row + ".usr, '"
-                + table + "', " + VERSION_START + ") ON CONFLICT (agent, usr, tbl) DO UPDATE SET version = version + 1;";
+        String scope = "agent = " + row + ".agent AND usr = " + row + ".usr AND tbl = '" + table + "'";
+        return "UPDATE vector_versions SET version = version + 1 WHERE " + scope + ";"
+                + " INSERT INTO vector_versions (agent, usr, tbl, version) SELECT " + row + ".agent, " + row + ".usr, '"
+                + table + "', " + VERSION_START + " WHERE NOT EXISTS (SELECT 1 FROM vector_versions WHERE " + scope + ");";
     }
 
+    /** Drops the scope's number when the row just changed left it without any vector. */
     private static String dropWhenNone(String row, String table) {
-        return " DELETE FROM vector_versions WHERE agent = " + row + ".agent AND usr = " + row + ".usr AND tbl = '"
-                + table + "' AND NOT EXISTS (SELECT 1 FROM " + table + " WHERE agent = " + row + ".agent AND usr = "
-                + row + ".usr AND embedding IS NOT NULL);";
+        return " DELETE FROM vector_versions WHERE " + row + ".embedding IS NULL AND agent = " + row
+                + ".agent AND usr = " + row + ".usr AND tbl = '" + table + "' AND NOT EXISTS (SELECT 1 FROM " + table
+                + " WHERE agent = " + row + ".agent AND usr = " + row + ".usr AND embedding IS NOT NULL);";
     }
 
     /** The {@code meta} key of the tenant id the file belongs to, written when it is created or first migrated. */

@@ -174,7 +174,10 @@ final class TenantDatabase implements AutoCloseable {
             for (String sql : SqliteSchema.VECTOR_VERSIONS) {
                 st.execute(sql);
             }
-            if (!versioned) {
+            if (!versioned || version < latest) {
+                if (versioned) {
+                    st.execute(SqliteSchema.VECTOR_VERSIONS_MOVE);
+                }
                 for (String sql : SqliteSchema.VECTOR_VERSIONS_INIT) {
                     st.execute(sql);
                 }

@@ -16,10 +16,14 @@ import java.util.Map;
  * that read was about a third of {@code buildContext}). Any write of an embedding or a status, by any
  * process, changes the number, so a stale entry is never used; it is replaced on the next search.
  *
- * <p>Bounded by the bytes of the vectors it holds ({@link #maxBytes}), least recently used entries
- * dropped first; a scope larger than a quarter of the bound is never kept (searching it reads the
- * table as before). Erasing an end user drops the user's entries. Thread-safe (one lock around the
- * map; scoring runs outside it on an entry that never changes). Not API.
+ * <p>An entry is built only when a scope is searched a second time at the same number: a scope
+ * written between every two searches (a chat loop's archived turns, with an embedder) is searched as
+ * before, by a scan that reads only the rows of the wanted statuses, and never decoded whole for
+ * nothing. Bounded by the bytes of the vectors it holds ({@link #maxBytes}), least recently used
+ * entries dropped first; a scope larger than a quarter of the bound is never kept, and once found
+ * too large it is not read whole again (it is searched by the scan). Erasing an end user drops the
+ * user's entries, and an entry read before an erasure is never kept. Thread-safe (one lock around
+ * the maps; scoring runs outside it on an entry that never changes). Not API.
  */
 final class VectorCache {
 
@@ -65,10 +69,22 @@ final class VectorCache {
         }
     }
 
+    /** Scopes remembered as searched without an entry, with the number they were searched at. */
+    private static final int MAX_SEEN = 4096;
+
     private final long maxBytes;
     private final LinkedHashMap<Key, Scope> byKey = new LinkedHashMap<>(64, 0.75f, true);
+    private final LinkedHashMap<Key, Long> seen = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Key, Long> eldest) {
+            return size() > MAX_SEEN;
+        }
+    };
+    private final java.util.Set<Key> tooLarge = new java.util.HashSet<>();
     private long bytes;
     private long puts;
+    /** Counts erasures: an entry read before one is not kept. */
+    private long epoch;
 
     VectorCache(long maxBytes) {
         this.maxBytes = maxBytes;
@@ -80,14 +96,40 @@ final class VectorCache {
         return s != null && s.version == version ? s : null;
     }
 
-    /** Keeps {@code scope} for {@code key} (replacing an older entry), unless it is too large to keep. */
-    synchronized void put(Key key, Scope scope) {
+    /** The erasure count to pass to {@link #put} for what is read from now on. */
+    synchronized long epoch() {
+        return epoch;
+    }
+
+    /**
+     * Whether a search of {@code key} at {@code version}, which found no entry, should read the scope
+     * whole and keep it: when the previous search of it was at the same number (and it is not known to
+     * be too large). Remembers this search's number otherwise.
+     */
+    synchronized boolean worthReading(Key key, long version) {
+        if (tooLarge.contains(key)) {
+            return false;
+        }
+        Long before = seen.put(key, version);
+        return before != null && before == version;
+    }
+
+    /**
+     * Keeps {@code scope} for {@code key} (replacing an older entry), unless it is too large to keep
+     * or an erasure happened since {@code epochAtRead}.
+     */
+    synchronized void put(Key key, Scope scope, long epochAtRead) {
         puts++;
         Scope old = byKey.remove(key);
         if (old != null) {
             bytes -= old.bytes;
         }
+        seen.remove(key);
+        if (epochAtRead != epoch) {
+            return;
+        }
         if (scope.bytes > maxBytes / 4) {
+            tooLarge.add(key);
             return;
         }
         byKey.put(key, scope);
@@ -99,8 +141,22 @@ final class VectorCache {
         }
     }
 
+    /** Drops the entry of {@code key} (its scope has no vectors any more). */
+    synchronized void remove(Key key) {
+        Scope old = byKey.remove(key);
+        if (old != null) {
+            bytes -= old.bytes;
+        }
+        seen.remove(key);
+    }
+
     /** Drops every entry of an end user (erasure). */
     synchronized void forget(String tenant, String agent, String user) {
+        epoch++;
+        java.util.function.Predicate<Key> theirs = k -> k.tenant().equals(tenant) && k.agent().equals(agent)
+                && k.user().equals(user);
+        seen.keySet().removeIf(theirs);
+        tooLarge.removeIf(theirs);
         Iterator<Map.Entry<Key, Scope>> it = byKey.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<Key, Scope> e = it.next();
@@ -114,6 +170,8 @@ final class VectorCache {
 
     synchronized void clear() {
         byKey.clear();
+        seen.clear();
+        tooLarge.clear();
         bytes = 0;
     }
 
