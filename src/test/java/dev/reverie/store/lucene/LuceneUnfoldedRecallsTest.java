@@ -258,6 +258,7 @@ class LuceneUnfoldedRecallsTest {
             w.commit();
         }
         store = openStore();
+        assertThat(store.memory(ANA, "m-old")).contains(old); // opens the tenant's index
         assertThat(committedRecallCount(old)).as("rewritten with its recall doc values at open").isEqualTo(4);
 
         store.write(WriteBatch.of(ANA).addRecalls("m-jazz", 1, T0.plusSeconds(1)));
