@@ -548,17 +548,7 @@ class LuceneMemoryStoreTest extends MemoryStoreContract {
                 .lastRetrievedAt(T0.plusNanos(123_456_789)).build();
         put(ALICE, m);
         store.close();
-        try (Directory dir = FSDirectory.open(folder.resolve("tenant-clinic-1"));
-             org.apache.lucene.index.IndexWriter w = new org.apache.lucene.index.IndexWriter(dir,
-                     new org.apache.lucene.index.IndexWriterConfig())) {
-            org.apache.lucene.document.Document d = LuceneDocuments.memory(m);
-            d.removeFields(LuceneDocuments.RECALLS);
-            d.removeFields(LuceneDocuments.RECALLED_SECOND);
-            d.removeFields(LuceneDocuments.RECALLED_NANO);
-            w.updateDocument(new org.apache.lucene.index.Term(LuceneDocuments.UID,
-                    LuceneDocuments.uid(LuceneDocuments.Type.MEMORY, ALICE, m.id())), d);
-            w.commit();
-        }
+        putWithoutRecallDocValues(folder.resolve("tenant-clinic-1"), m);
         store = openStore(folder);
         assertThat(store.memory(ALICE, m.id())).contains(m);
         store.write(WriteBatch.of(ALICE).addRecalls(m.id(), 1, T0));
@@ -571,6 +561,24 @@ class LuceneMemoryStoreTest extends MemoryStoreContract {
                 .contains(once.toBuilder().retrievalCount(6).lastRetrievedAt(T0.plusSeconds(5).plusNanos(7)).build());
         ((LuceneMemoryStore) store).commit();
         assertThat(placeOf(m)).isEqualTo(before);
+    }
+
+    /**
+     * Rewrites memory {@code m} in the closed index in {@code tenantFolder} as a Reverie from before the
+     * recall doc values wrote it (its recall count and time only in the JSON), and commits.
+     */
+    static void putWithoutRecallDocValues(Path tenantFolder, Memory m) throws IOException {
+        try (Directory dir = FSDirectory.open(tenantFolder);
+             org.apache.lucene.index.IndexWriter w = new org.apache.lucene.index.IndexWriter(dir,
+                     new org.apache.lucene.index.IndexWriterConfig())) {
+            org.apache.lucene.document.Document d = LuceneDocuments.memory(m);
+            d.removeFields(LuceneDocuments.RECALLS);
+            d.removeFields(LuceneDocuments.RECALLED_SECOND);
+            d.removeFields(LuceneDocuments.RECALLED_NANO);
+            w.updateDocument(new org.apache.lucene.index.Term(LuceneDocuments.UID,
+                    LuceneDocuments.uid(LuceneDocuments.Type.MEMORY, m.scope(), m.id())), d);
+            w.commit();
+        }
     }
 
     /**

@@ -246,17 +246,7 @@ class LuceneUnfoldedRecallsTest {
         store.write(WriteBatch.of(ANA).put(old).put(jazz));
         store.close();
         // what an index written before the recall doc values holds: the memory without them
-        try (Directory d = FSDirectory.open(dir.resolve(LuceneMemoryStore.folderName(TENANT)));
-             org.apache.lucene.index.IndexWriter w = new org.apache.lucene.index.IndexWriter(d,
-                     new org.apache.lucene.index.IndexWriterConfig())) {
-            org.apache.lucene.document.Document doc = LuceneDocuments.memory(old);
-            doc.removeFields(LuceneDocuments.RECALLS);
-            doc.removeFields(LuceneDocuments.RECALLED_SECOND);
-            doc.removeFields(LuceneDocuments.RECALLED_NANO);
-            w.updateDocument(new Term(LuceneDocuments.UID, LuceneDocuments.uid(LuceneDocuments.Type.MEMORY, ANA,
-                    old.id())), doc);
-            w.commit();
-        }
+        LuceneMemoryStoreTest.putWithoutRecallDocValues(dir.resolve(LuceneMemoryStore.folderName(TENANT)), old);
         store = openStore();
         assertThat(store.memory(ANA, "m-old")).contains(old); // opens the tenant's index
         assertThat(committedRecallCount(old)).as("rewritten with its recall doc values at open").isEqualTo(4);

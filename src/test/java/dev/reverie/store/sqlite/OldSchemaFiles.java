@@ -37,6 +37,16 @@ final class OldSchemaFiles {
         }
     }
 
+    /** Takes away what a file gets when opened since session 10: the vector versions and their triggers. */
+    static void dropVectorVersions(Statement st) throws SQLException {
+        for (String table : SqliteSchema.VECTOR_TABLES) {
+            for (String op : new String[] {"insert", "update", "delete"}) {
+                st.execute("DROP TRIGGER " + table + "_vectors_" + op);
+            }
+        }
+        st.execute("DROP TABLE vector_versions");
+    }
+
     /** The one number a query gives. */
     static int number(Statement st, String sql) throws SQLException {
         try (ResultSet rs = st.executeQuery(sql)) {

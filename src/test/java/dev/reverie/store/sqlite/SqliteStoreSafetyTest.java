@@ -50,12 +50,7 @@ class SqliteStoreSafetyTest extends StoreSafetyContract {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
             // what a version-1 file looks like: no meta table, no archive search columns or index, no
             // vector versions (their triggers name the columns dropped below)
-            for (String table : SqliteSchema.VECTOR_TABLES) {
-                for (String op : new String[] {"insert", "update", "delete"}) {
-                    st.execute("DROP TRIGGER " + table + "_vectors_" + op);
-                }
-            }
-            st.execute("DROP TABLE vector_versions");
+            OldSchemaFiles.dropVectorVersions(st);
             st.execute("DROP TABLE meta");
             st.execute("DROP TABLE leases");
             st.execute("DROP TABLE archive_fts");

@@ -131,12 +131,7 @@ class SqliteVectorCacheTest {
         store.close();
         Path file = dir.resolve("tenant-clinic.db");
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
-            for (String table : SqliteSchema.VECTOR_TABLES) {
-                for (String op : new String[] {"insert", "update", "delete"}) {
-                    st.execute("DROP TRIGGER " + table + "_vectors_" + op);
-                }
-            }
-            st.execute("DROP TABLE vector_versions");
+            OldSchemaFiles.dropVectorVersions(st);
         }
 
         store = SqliteMemoryStore.open(dir);
