@@ -5,7 +5,6 @@ import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingType;
 
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -16,7 +15,9 @@ import java.util.regex.Pattern;
  * <p>Byte-pair encoding never merges across the pre-tokenizer's pieces, so a text's count is the
  * sum of its pieces' counts; the same pieces (" the", " allergic", a user's name) recur in every
  * turn, and their BPE was most of the cost of counting a turn. So the counter splits the text with
- * o200k's pre-tokenizer and takes each piece's count from a fixed, direct-mapped table of
+ * o200k's pre-tokenizer (the expression below, run as the hand-written {@link O200kPieces}: the
+ * expression's backtracking was then most of the cost, a tenth of a SQLite {@code buildContext})
+ * and takes each piece's count from a fixed, direct-mapped table of
  * {@value #PIECE_SLOTS} entries, asking JTokkit only for a piece it has not seen (or whose entry was
  * overwritten). An entry keeps no text: two hashes of the piece, 96 bits compared (a 64-bit FNV-1a
  * and its {@code String.hashCode}), and the count; a piece is hashed where it lies in the text, so
@@ -42,16 +43,14 @@ final class JTokkitTokenCounter implements TokenCounter {
     static final int PIECE_SLOTS = 1 << 16;
 
     private static final JTokkitTokenCounter O200K = new JTokkitTokenCounter(
-            Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE), O200K_PIECES);
+            Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE));
 
     private final Encoding encoding;
-    private final Pattern pieces;
     /** Entry i: [2i] the piece's 64-bit hash, [2i + 1] its {@code hashCode} (high half) and its count. */
     private final AtomicLongArray slots = new AtomicLongArray(2 * PIECE_SLOTS);
 
-    private JTokkitTokenCounter(Encoding encoding, Pattern pieces) {
+    private JTokkitTokenCounter(Encoding encoding) {
         this.encoding = encoding;
-        this.pieces = pieces;
     }
 
     static JTokkitTokenCounter o200kBase() {
@@ -63,10 +62,11 @@ final class JTokkitTokenCounter implements TokenCounter {
         if (text.isEmpty()) {
             return 0;
         }
-        Matcher m = pieces.matcher(text);
         int n = 0;
-        while (m.find()) {
-            n += piece(text, m.start(), m.end());
+        for (int at = 0; at < text.length(); ) {
+            int end = O200kPieces.end(text, at);
+            n += piece(text, at, end);
+            at = end;
         }
         return n;
     }

@@ -35,7 +35,7 @@ class PieceCountsTest {
     private final Encoding reference = Encodings.newLazyEncodingRegistry().getEncoding(EncodingType.O200K_BASE);
     private final TokenCounter counter = TokenCounter.o200k();
 
-    private static String text(Random random) {
+    static String text(Random random) {
         StringBuilder sb = new StringBuilder();
         int n = random.nextInt(40);
         for (int i = 0; i < n; i++) {
