@@ -109,7 +109,7 @@ import java.util.stream.Stream;
  * same lock), so all of a batch becomes visible and durable together, or none of it. See
  * {@code BatchPlan}. In the translog mode (the default) recalls are not even applied to the index
  * when written: they are logged, kept in memory per memory ({@code TenantIndex.unfolded}, laid over
- * every read at once) and folded into the doc values by a commit at most every 30 seconds (and by
+ * every read at once) and folded into the doc values by a background commit about every 30 seconds (and by
  * erasing, {@link #commit()}, {@link #close()} and every joint write), because Lucene rewrites a
  * segment's whole doc-values field at the refresh or commit after an in-place update: on a tenant of
  * 10,000 end users, reads that refreshed after each recall flush waited 150–465 ms. The log keeps the
@@ -386,6 +386,14 @@ public final class LuceneMemoryStore implements MemoryStore {
     long refreshes(String tenantId) {
         TenantIndex t = tenants.get(tenantId);
         return t == null ? 0 : t.refreshes();
+    }
+
+    /** Changes how often the tenant's open index folds recall statistics and how long it keeps folded ones (tests). */
+    void foldEvery(String tenantId, Duration fold, Duration retire) {
+        TenantIndex t = tenants.get(tenantId);
+        if (t != null) {
+            t.foldEvery(fold, retire);
+        }
     }
 
     /** How many memories of the tenant's open index have recall statistics not folded into it yet (tests). */

@@ -322,9 +322,12 @@ final class TenantIndex implements AutoCloseable {
     private final java.util.concurrent.ConcurrentHashMap<String, LuceneDocuments.Recalls> unfolded =
             new java.util.concurrent.ConcurrentHashMap<>();
     /** What the last commit folded, dropped from {@link #unfolded} once a searcher opened after it was published. */
-    private Map<String, LuceneDocuments.Recalls> lastFolded = Map.of();
-    /** {@link #refreshes} when {@link #lastFolded} was committed. */
-    private long foldedAtRefresh;
+    private final java.util.ArrayDeque<Folded> folds = new java.util.ArrayDeque<>();
+    /**
+     * Uid → the value of it a commit folded whose batch is not retired yet (the latest), so a later
+     * fold does not write it again. Under the write lock.
+     */
+    private final Map<String, LuceneDocuments.Recalls> inDocValues = new HashMap<>();
     /**
      * The translog generation from which recall statistics are not in the last commit's doc values;
      * the translog keeps it and every later one. Under the write lock.
@@ -650,11 +653,14 @@ final class TenantIndex implements AutoCloseable {
             }
             // counted as written first: a read that starts after this refreshes (waiting for the
             // publish lock held here) and so never meets a rewritten memory's old document without
-            // its dropped entry
+            // its dropped entry, nor, after a publish, its new document with its old entry
             if (changedIndex) {
-                acknowledged();
+                written++;
             }
             unfold(staged);
+            if (changedIndex && sincePublished.size() > MAX_UNPUBLISHED) {
+                publish();
+            }
         } finally {
             publishLock.unlock();
             writeLock.unlock();
@@ -1033,8 +1039,8 @@ final class TenantIndex implements AutoCloseable {
                     toFold = false;
                 }
                 if (!folded.isEmpty()) {
-                    lastFolded = folded;
-                    foldedAtRefresh = refreshes.get();
+                    folds.add(new Folded(folded, System.nanoTime(), refreshes.get()));
+                    inDocValues.putAll(folded);
                     return true;
                 }
             } else {
@@ -1073,6 +1079,8 @@ final class TenantIndex implements AutoCloseable {
         }
         Map<String, LuceneDocuments.Recalls> folding = new HashMap<>(unfolded);
         folding.keySet().removeAll(staged.keySet());
+        // a value an earlier fold wrote (the same object) is in the doc values already
+        folding.entrySet().removeIf(e -> inDocValues.get(e.getKey()) == e.getValue());
         for (Map.Entry<String, LuceneDocuments.Recalls> e : folding.entrySet()) {
             // a memory deleted since matches no document: nothing happens
             writer.updateDocValues(new org.apache.lucene.index.Term(LuceneDocuments.UID, e.getKey()),
@@ -1082,19 +1090,31 @@ final class TenantIndex implements AutoCloseable {
     }
 
     /**
-     * Drops from the unfolded recalls what the last commit folded, once a searcher opened after that
-     * commit was published and at least a second has passed: reads then find the same values in the
+     * Drops from the unfolded recalls what each commit folded, once a searcher opened after that
+     * commit was published and at least a second has passed since that commit (each fold on its own
+     * clock, so folds in quick succession, a dream's joint writes, do not keep each other's values): reads then find the same values in the
      * documents, and a read that acquired a searcher before the fold has long finished (one holding
      * its searcher that long would see the folded memories' recall statistics as the commit before
      * found them). Runs at the next commit or commit tick. Under the write lock.
      */
     private void retireFolded() {
-        if (!lastFolded.isEmpty() && refreshes.get() > foldedAtRefresh
-                && System.nanoTime() - lastFoldNanos >= retireAfterNanos) {
+        long now = System.nanoTime();
+        while (!folds.isEmpty()) {
+            Folded f = folds.peek();
+            if (refreshes.get() <= f.refreshes() || now - f.nanos() < retireAfterNanos) {
+                return;
+            }
+            folds.poll();
             // by identity: a value staged again since (even an equal one) is not in a document yet
-            lastFolded.forEach((uid, r) -> unfolded.computeIfPresent(uid, (k, now) -> now == r ? null : now));
-            lastFolded = Map.of();
+            f.values().forEach((uid, r) -> {
+                unfolded.computeIfPresent(uid, (k, current) -> current == r ? null : current);
+                inDocValues.computeIfPresent(uid, (k, current) -> current == r ? null : current);
+            });
         }
+    }
+
+    /** The values one commit folded, when, and {@link #refreshes} then. */
+    private record Folded(Map<String, LuceneDocuments.Recalls> values, long nanos, long refreshes) {
     }
 
     /**

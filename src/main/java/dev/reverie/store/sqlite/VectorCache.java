@@ -21,7 +21,7 @@ import java.util.Map;
  * before, by a scan that reads only the rows of the wanted statuses, and never decoded whole for
  * nothing. Bounded by the bytes of the vectors it holds ({@link #maxBytes}), least recently used
  * entries dropped first; a scope larger than a quarter of the bound is never kept, and once found
- * too large it is not read whole again (it is searched by the scan). Erasing an end user drops the
+ * too large at a number it is not read whole again at that number (it is searched by the scan). Erasing an end user drops the
  * user's entries, and an entry read before an erasure is never kept. Thread-safe (one lock around
  * the maps; scoring runs outside it on an entry that never changes). Not API.
  */
@@ -70,7 +70,7 @@ final class VectorCache {
     }
 
     /** Scopes remembered as searched without an entry, with the number they were searched at. */
-    private static final int MAX_SEEN = 4096;
+    private static final int MAX_SEEN = 16_384;
 
     private final long maxBytes;
     private final LinkedHashMap<Key, Scope> byKey = new LinkedHashMap<>(64, 0.75f, true);
@@ -80,7 +80,13 @@ final class VectorCache {
             return size() > MAX_SEEN;
         }
     };
-    private final java.util.Set<Key> tooLarge = new java.util.HashSet<>();
+    /** Scopes found too large to keep, with the number they were read at (bounded like {@link #seen}). */
+    private final LinkedHashMap<Key, Long> tooLarge = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Key, Long> eldest) {
+            return size() > MAX_SEEN;
+        }
+    };
     private long bytes;
     private long puts;
     /** Counts erasures: an entry read before one is not kept. */
@@ -107,7 +113,8 @@ final class VectorCache {
      * be too large). Remembers this search's number otherwise.
      */
     synchronized boolean worthReading(Key key, long version) {
-        if (tooLarge.contains(key)) {
+        Long large = tooLarge.get(key);
+        if (large != null && large == version) {
             return false;
         }
         Long before = seen.put(key, version);
@@ -129,7 +136,7 @@ final class VectorCache {
             return;
         }
         if (scope.bytes > maxBytes / 4) {
-            tooLarge.add(key);
+            tooLarge.put(key, scope.version); // tried again only when searched twice at another number
             return;
         }
         byKey.put(key, scope);
@@ -148,6 +155,7 @@ final class VectorCache {
             bytes -= old.bytes;
         }
         seen.remove(key);
+        tooLarge.remove(key);
     }
 
     /** Drops every entry of an end user (erasure). */
@@ -156,7 +164,7 @@ final class VectorCache {
         java.util.function.Predicate<Key> theirs = k -> k.tenant().equals(tenant) && k.agent().equals(agent)
                 && k.user().equals(user);
         seen.keySet().removeIf(theirs);
-        tooLarge.removeIf(theirs);
+        tooLarge.keySet().removeIf(theirs);
         Iterator<Map.Entry<Key, Scope>> it = byKey.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<Key, Scope> e = it.next();

@@ -266,6 +266,46 @@ class LuceneUnfoldedRecallsTest {
     }
 
     @Test
+    void folded_values_stay_in_memory_for_their_delay_and_are_not_folded_twice() throws IOException {
+        Memory cello = memory(ANA, "m-cello", "plays the cello on Sundays");
+        Memory jazz = memory(ANA, "m-jazz", "likes jazz");
+        store.write(WriteBatch.of(ANA).put(cello).put(jazz));
+        store.memory(ANA, "m-cello");
+        store.foldEvery(TENANT, Duration.ofMinutes(10), Duration.ofHours(1));
+
+        store.write(WriteBatch.of(ANA).addRecalls("m-cello", 2, T0.plusSeconds(1)));
+        // a dream's joint writes in quick succession: each folds and commits
+        assertThat(store.writeAll(List.of(WriteBatch.of(BEA).put(memory(BEA, "m-b1", "runs"))))).isTrue();
+        store.write(WriteBatch.of(ANA).addRecalls("m-jazz", 3, T0.plusSeconds(2)));
+        assertThat(store.writeAll(List.of(WriteBatch.of(BEA).put(memory(BEA, "m-b2", "swims"))))).isTrue();
+
+        assertThat(store.unfoldedRecalls(TENANT)).as("kept for reads on older searchers").isEqualTo(2);
+        assertThat(committedRecallCount(cello)).isEqualTo(2);
+        assertThat(committedRecallCount(jazz)).isEqualTo(3);
+        assertThat(store.memory(ANA, "m-cello")).contains(recalled(cello, 2, T0.plusSeconds(1)));
+
+        store.foldEvery(TENANT, Duration.ofMinutes(10), Duration.ZERO);
+        store.commit();
+        assertThat(store.unfoldedRecalls(TENANT)).as("both folds retired on their own").isZero();
+        assertThat(store.memory(ANA, "m-jazz")).contains(recalled(jazz, 3, T0.plusSeconds(2)));
+    }
+
+    @Test
+    void an_idle_index_folds_once_the_fold_is_due() throws IOException {
+        Memory cello = memory(ANA, "m-cello", "plays the cello on Sundays");
+        store.write(WriteBatch.of(ANA).put(cello));
+        store.write(WriteBatch.of(ANA).addRecalls("m-cello", 2, T0.plusSeconds(1)));
+        store.commitTick(); // commits the write, leaves the recalls unfolded
+        assertThat(committedRecallCount(cello)).isZero();
+
+        store.foldEvery(TENANT, Duration.ZERO, Duration.ZERO);
+        store.commitTick(); // nothing written since: it commits only to fold
+        assertThat(committedRecallCount(cello)).isEqualTo(2);
+        store.commitTick();
+        assertThat(store.unfoldedRecalls(TENANT)).isZero();
+    }
+
+    @Test
     void the_unfolded_generation_is_trusted_only_with_the_commit_it_was_written_with() {
         assertThat(TenantIndex.foldedGeneration(null, 7)).isEqualTo(7);
         assertThat(TenantIndex.foldedGeneration("3@7", 7)).isEqualTo(3);

@@ -213,6 +213,8 @@ class SqliteVectorCacheTest {
         assertThat(cache.get(key, 5)).isNull();
         assertThat(cache.worthReading(key, 5)).isFalse();
         assertThat(cache.worthReading(key, 5)).as("known to be too large").isFalse();
+        assertThat(cache.worthReading(key, 6)).as("changed since: tried again once searched twice").isFalse();
+        assertThat(cache.worthReading(key, 6)).isTrue();
 
         VectorCache.Key small = new VectorCache.Key("t", "a", "v", "memories");
         VectorCache.Scope one = new VectorCache.Scope(9, new long[] {1}, new float[][] {new float[4]}, new String[] {"ACTIVE"});
