@@ -62,14 +62,7 @@ final class O200kPieces {
         // 4
         int from = c == ' ' ? next : start;
         if (from < n && symbol(text.codePointAt(from))) {
-            int end = from;
-            while (end < n) {
-                int d = text.codePointAt(end);
-                if (!symbol(d)) {
-                    break;
-                }
-                end += Character.charCount(d);
-            }
+            int end = skip(text, from, O200kPieces::symbol);
             while (end < n) {
                 char d = text.charAt(end);
                 if (d != '\r' && d != '\n' && d != '/') {
@@ -128,14 +121,7 @@ final class O200kPieces {
         }
         int end;
         if (run < n && lowerLike(text.codePointAt(run))) {
-            end = run;
-            while (end < n) {
-                int d = text.codePointAt(end);
-                if (!lowerLike(d)) {
-                    break;
-                }
-                end += Character.charCount(d);
-            }
+            end = skip(text, run, O200kPieces::lowerLike);
         } else if (lastLowerInRun >= 0) {
             end = lastLowerInRun + Character.charCount(text.codePointAt(lastLowerInRun));
         } else {
@@ -146,26 +132,25 @@ final class O200kPieces {
 
     /** The end of alternative 2 from {@code from} (upper-case-like letters, lower-case-like ones, a contraction), or -1. */
     private static int upperEnding(String text, int from) {
-        int n = text.length();
-        int end = from;
-        while (end < n) {
-            int d = text.codePointAt(end);
-            if (!upperLike(d)) {
-                break;
-            }
-            end += Character.charCount(d);
-        }
+        int end = skip(text, from, O200kPieces::upperLike);
         if (end == from) {
             return -1;
         }
-        while (end < n) {
+        end = skip(text, end, O200kPieces::lowerLike);
+        return end + contraction(text, end);
+    }
+
+    /** The end of the run of characters of {@code kind} from {@code from}. */
+    private static int skip(String text, int from, java.util.function.IntPredicate kind) {
+        int end = from;
+        while (end < text.length()) {
             int d = text.codePointAt(end);
-            if (!lowerLike(d)) {
+            if (!kind.test(d)) {
                 break;
             }
             end += Character.charCount(d);
         }
-        return end + contraction(text, end);
+        return end;
     }
 
     /** The length of a contraction at {@code at} ({@code 's 't 're 've 'm 'll 'd}, any case), or 0. */
