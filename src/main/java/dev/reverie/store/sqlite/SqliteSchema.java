@@ -135,22 +135,17 @@ final class SqliteSchema {
      * random value (a scope whose vectors were all deleted loses its row, so a cache of the scope from
      * before can never match its new number), then counts up. Created when a file is opened, not a
      * migration (like {@link #INDEXES}): an older Reverie still opens the file, and its writes keep the
-     * number too. {@link #VECTOR_VERSIONS_INIT} fills it for the rows already there.
+     * number too. The vectors a file held before it had the table get no number (filling it would
+     * scan every vector table of a large file while opening it): such a scope is searched by the scan
+     * until its next vector write creates its number, and from then on the cache reads all of its
+     * vectors, old ones included.
      */
     static final List<String> VECTOR_VERSIONS = vectorVersions();
 
     /**
-     * Fills {@code vector_versions} for the rows a file held before it had the table, and after
-     * migrations (same transaction; a migration that rebuilds a table renumbers its rows and drops its
-     * triggers, so every number is moved on too, see {@link #VECTOR_VERSIONS_MOVE}).
+     * Moves every scope's number on, after migrations (same transaction; a migration that rebuilds a
+     * table renumbers its rows and drops its triggers): any cache of any process reads its vectors again.
      */
-    static final List<String> VECTOR_VERSIONS_INIT = VECTOR_TABLES.stream()
-            .map(t -> "INSERT OR IGNORE INTO vector_versions (agent, usr, tbl, version)"
-                    + " SELECT agent, usr, '" + t + "', " + VERSION_START + " FROM (SELECT DISTINCT agent, usr FROM " + t
-                    + " WHERE embedding IS NOT NULL)")
-            .toList();
-
-    /** Moves every scope's number on: any cache of any process reads its vectors again. */
     static final String VECTOR_VERSIONS_MOVE = "UPDATE vector_versions SET version = version + 1";
 
     private static List<String> vectorVersions() {

@@ -166,21 +166,11 @@ final class TenantDatabase implements AutoCloseable {
             for (String sql : SqliteSchema.INDEXES) {
                 st.execute(sql);
             }
-            boolean versioned;
-            try (ResultSet rs = st.executeQuery(
-                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'vector_versions'")) {
-                versioned = rs.next();
-            }
             for (String sql : SqliteSchema.VECTOR_VERSIONS) {
                 st.execute(sql);
             }
-            if (!versioned || version < latest) {
-                if (versioned) {
-                    st.execute(SqliteSchema.VECTOR_VERSIONS_MOVE);
-                }
-                for (String sql : SqliteSchema.VECTOR_VERSIONS_INIT) {
-                    st.execute(sql);
-                }
+            if (version < latest) {
+                st.execute(SqliteSchema.VECTOR_VERSIONS_MOVE);
             }
             checkTenant(writer, tenantId);
             st.execute("COMMIT");

@@ -126,7 +126,8 @@ class SqliteVectorCacheTest {
     }
 
     @Test
-    void a_file_from_before_the_vector_versions_gets_them_for_its_vectors() throws Exception {
+    void a_file_from_before_the_vector_versions_is_searched_by_the_scan_until_a_vector_write_numbers_it()
+            throws Exception {
         store.write(WriteBatch.of(ANA).put(memory(ANA, "m-x", 1, 0, 0)).archive(turn(ANA, 0, "x"), vector(1, 0, 0)));
         store.close();
         Path file = dir.resolve("tenant-clinic.db");
@@ -135,11 +136,18 @@ class SqliteVectorCacheTest {
         }
 
         store = SqliteMemoryStore.open(dir);
-        assertThat(nearestMemories(store, ANA, 1, 0, 0)).containsExactly("m-x");
-        assertThat(nearestTurns(store, ANA, 1, 0, 0)).containsExactly("t0");
+        for (int i = 0; i < 3; i++) {
+            assertThat(nearestMemories(store, ANA, 1, 0, 0)).containsExactly("m-x");
+            assertThat(nearestTurns(store, ANA, 1, 0, 0)).containsExactly("t0");
+        }
+        assertThat(versionRows(file, ANA)).as("opening scanned no vector table").isZero();
+        assertThat(store.vectorCache().size()).as("no number: never kept").isZero();
         store.write(WriteBatch.of(ANA).put(memory(ANA, "m-y", 1, 0, 0)));
-        assertThat(nearestMemories(store, ANA, 1, 0, 0)).containsExactly("m-x", "m-y");
-        assertThat(versionRows(file, ANA)).isEqualTo(2);
+        assertThat(versionRows(file, ANA)).isEqualTo(1);
+        for (int i = 0; i < 3; i++) {
+            assertThat(nearestMemories(store, ANA, 1, 0, 0)).containsExactly("m-x", "m-y");
+        }
+        assertThat(store.vectorCache().size()).as("numbered: kept, the old vector included").isEqualTo(1);
     }
 
     @Test
