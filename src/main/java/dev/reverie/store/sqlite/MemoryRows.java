@@ -4,7 +4,6 @@ import dev.reverie.Embedding;
 import dev.reverie.Memory;
 import dev.reverie.MemoryStoreException;
 import dev.reverie.internal.DecodedRecords;
-import dev.reverie.internal.Json;
 import dev.reverie.internal.Vectors;
 
 import java.sql.Connection;
@@ -33,8 +32,7 @@ final class MemoryRows {
 
     /** The columns every read of a memory selects, in the order {@link #row} reads them. */
     static String columns(String alias) {
-        String p = alias.isEmpty() ? "" : alias + ".";
-        return p + "data, " + p + "embedding, " + p + "retrieval_count, " + p + "last_retrieved_at";
+        return SqliteSchema.columns(alias, "data", "embedding", "retrieval_count", "last_retrieved_at");
     }
 
     /**
@@ -46,8 +44,7 @@ final class MemoryRows {
         Memory m = DecodedRecords.read(rs.getString(1), Memory.class);
         byte[] blob = rs.getBytes(2);
         int count = rs.getInt(3);
-        String at = rs.getString(4);
-        Instant last = at == null ? null : Json.instant(at);
+        Instant last = SqliteSchema.time(rs.getString(4));
         boolean sameRecalls = m.retrievalCount() == count && Objects.equals(m.lastRetrievedAt(), last);
         if (blob == null && sameRecalls) {
             return m;

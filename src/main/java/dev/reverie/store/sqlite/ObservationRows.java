@@ -3,7 +3,6 @@ package dev.reverie.store.sqlite;
 import dev.reverie.Observation;
 import dev.reverie.ObservationStatus;
 import dev.reverie.internal.Jdbc;
-import dev.reverie.internal.Json;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -29,16 +28,14 @@ final class ObservationRows {
 
     /** The columns every read of an observation selects, in the order {@link #row} reads them. */
     static String columns(String alias) {
-        String p = alias.isEmpty() ? "" : alias + ".";
-        return p + "data, " + p + "embedding, " + p + "status, " + p + "consolidated_at";
+        return SqliteSchema.columns(alias, "data", "embedding", "status", "consolidated_at");
     }
 
     /** The observation of a row read through {@link #columns}: the JSON record with the columns' status and time. */
     static Observation row(ResultSet rs) throws SQLException {
         Observation o = Jdbc.observationRow(rs);
         ObservationStatus status = ObservationStatus.valueOf(rs.getString(3));
-        String at = rs.getString(4);
-        Instant consolidatedAt = at == null ? null : Json.instant(at);
+        Instant consolidatedAt = SqliteSchema.time(rs.getString(4));
         return o.status() == status && Objects.equals(o.consolidatedAt(), consolidatedAt)
                 ? o : o.withStatus(status, consolidatedAt);
     }

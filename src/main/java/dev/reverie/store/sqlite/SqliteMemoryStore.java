@@ -525,7 +525,7 @@ public final class SqliteMemoryStore implements MemoryStore {
                 at = rs.getString(2);
             }
         }
-        java.time.Instant last = at == null ? null : Json.instant(at);
+        java.time.Instant last = SqliteSchema.time(at);
         update(c, "UPDATE memories SET retrieval_count = ?, last_retrieved_at = ? WHERE agent = ? AND usr = ? AND id = ?",
                 r.countAfter(count), SqliteSchema.timeText(r.lastAfter(last)), s.agentId(), s.endUserId(), r.id());
     }
@@ -965,8 +965,10 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (statuses.isEmpty()) {
             return List.of();
         }
-        return db(scope.tenantId()).read(c -> {
-            List<NearestVectors.Hit<Long>> best = nearestCached(c, scope, table, statuses, vector, limit, floor);
+        TenantDatabase db = db(scope.tenantId());
+        VectorVersion version = vectorVersion(db, scope, table);
+        return db.read(c -> {
+            List<NearestVectors.Hit<Long>> best = nearestCached(c, scope, table, version, statuses, vector, limit, floor);
             return fetchByRid(c, "SELECT " + rows.columns() + ", rid FROM " + table + " WHERE rid IN ", rows.count() + 1,
                     best, (rs, score) -> new Scored<>(rows.mapper().map(rs), score));
         });
@@ -981,21 +983,13 @@ public final class SqliteMemoryStore implements MemoryStore {
      * never older than the number it is kept under (a write in between makes the next search read the
      * rows again).
      */
-    private List<NearestVectors.Hit<Long>> nearestCached(Connection c, Scope scope, String table, List<String> statuses,
-                                                         float[] vector, int limit, double floor) throws SQLException {
+    private List<NearestVectors.Hit<Long>> nearestCached(Connection c, Scope scope, String table, VectorVersion read,
+                                                         List<String> statuses, float[] vector, int limit, double floor)
+            throws SQLException {
         String rowKey = table.equals("archive_turns") ? "rowid" : "rid";
         VectorCache.Key key = new VectorCache.Key(scope.tenantId(), scope.agentId(), scope.endUserId(), table);
-        long epoch = vectorCache.epoch();
-        Long version = null;
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT version FROM vector_versions WHERE agent = ? AND usr = ? AND tbl = ?")) {
-            bind(ps, new Object[] {scope.agentId(), scope.endUserId(), table});
-            try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) {
-                    version = rs.getLong(1);
-                }
-            }
-        }
+        long epoch = read.epoch();
+        Long version = read.version();
         if (version == null) {
             // no vector in the scope (every write of one keeps the number; erased, perhaps by another
             // process): nothing to keep, and the scan finds nothing, cheaply
@@ -1020,6 +1014,21 @@ public final class SqliteMemoryStore implements MemoryStore {
             in(sql, args, "status", statuses);
         }
         return nearest(c, sql.toString(), args.toArray(), vector, limit, floor, table, scope);
+    }
+
+    /** The cache's erasure count, then the scope's {@code vector_versions} number ({@code null}: none), read in that order. */
+    private record VectorVersion(long epoch, Long version) {
+    }
+
+    /**
+     * Reads the scope's {@code vector_versions} number (a statement kept per reader connection), after
+     * the cache's erasure count, before any row of the table.
+     */
+    private VectorVersion vectorVersion(TenantDatabase db, Scope scope, String table) {
+        long epoch = vectorCache.epoch();
+        List<Long> version = db.query("SELECT version FROM vector_versions WHERE agent = ? AND usr = ? AND tbl = ?",
+                rs -> rs.getLong(1), scope.agentId(), scope.endUserId(), table);
+        return new VectorVersion(epoch, version.isEmpty() ? null : version.get(0));
     }
 
     /** Every vector of the scope's rows in {@code table}, as {@link VectorCache} keeps them. */
@@ -1276,8 +1285,11 @@ public final class SqliteMemoryStore implements MemoryStore {
             throw new IllegalArgumentException("vector must have at least one dimension");
         }
         ensureOpen();
-        return db(scope.tenantId()).read(c -> {
-            List<NearestVectors.Hit<Long>> best = nearestCached(c, scope, "archive_turns", null, vector, limit, floor);
+        TenantDatabase db = db(scope.tenantId());
+        VectorVersion version = vectorVersion(db, scope, "archive_turns");
+        return db.read(c -> {
+            List<NearestVectors.Hit<Long>> best = nearestCached(c, scope, "archive_turns", version, null, vector, limit,
+                    floor);
             return fetchByRid(c, "SELECT data, rowid FROM archive_turns WHERE rowid IN ", 2, best,
                     (rs, score) -> new Scored<>(DecodedRecords.read(rs.getString(1), SessionTurn.class), score));
         });

@@ -198,11 +198,26 @@ final class SqliteSchema {
     /**
      * The value of a TEXT time column ({@code observations.consolidated_at}, {@code
      * memories.last_retrieved_at}): the instant's ISO-8601 text, the form the JSON records hold (so a
-     * migration copies it from the JSON as is), read back exactly with {@code Json.instant};
+     * migration copies it from the JSON as is), read back exactly with {@link #time};
      * {@code null} for none.
      */
     static String timeText(java.time.Instant at) {
         return at == null ? null : at.toString();
+    }
+
+    /** The instant a TEXT time column holds ({@link #timeText}'s inverse; {@code null} for none). */
+    static java.time.Instant time(String text) {
+        return text == null ? null : dev.reverie.internal.Json.instant(text);
+    }
+
+    /** {@code columns} as a select list, each qualified by {@code alias} (none when it is empty). */
+    static String columns(String alias, String... columns) {
+        String p = alias.isEmpty() ? "" : alias + ".";
+        StringBuilder sb = new StringBuilder();
+        for (String c : columns) {
+            sb.append(sb.isEmpty() ? "" : ", ").append(p).append(c);
+        }
+        return sb.toString();
     }
 
     static int latestVersion() {

@@ -13,6 +13,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** SQLite files as earlier schema versions left them, for the migration tests, and ways to look into them. */
 final class OldSchemaFiles {
 
+    /** Instants of every shape a TEXT time column must hold exactly (fractions, before 1970, past year 9999). */
+    static final List<java.time.Instant> TIMES = List.of(java.time.Instant.parse("2026-01-08T03:00:00Z"),
+            java.time.Instant.parse("2026-01-08T03:00:00.120Z"),
+            java.time.Instant.parse("2026-01-08T03:00:00.123456789Z"),
+            java.time.Instant.parse("1969-12-31T23:59:59.999999999Z"),
+            java.time.Instant.parse("+12026-01-08T03:00:00.5Z"));
+
     private OldSchemaFiles() {
     }
 
