@@ -100,6 +100,8 @@ public final class SqliteMemoryStore implements MemoryStore {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Decoded vectors of recently searched scopes, checked against {@code vector_versions} on every search. */
     private final VectorCache vectorCache = new VectorCache(VectorCache.DEFAULT_MAX_BYTES);
+    /** Merges a tenant's FTS5 indexes in the background as they grow (see {@link IndexUpkeep}). */
+    private final IndexUpkeep upkeep = new IndexUpkeep();
     /** The tenants that may have open connections, least recently used first; guarded by itself. */
     private final java.util.LinkedHashMap<String, TenantDatabase> recent = new java.util.LinkedHashMap<>(16, 0.75f, true);
     private final int maxOpenTenants;
@@ -242,7 +244,22 @@ public final class SqliteMemoryStore implements MemoryStore {
             return;
         }
         // group commit: concurrent writers of the tenant share one transaction and one fsync
-        db(batch.scope().tenantId()).writeShared(work(batch));
+        TenantDatabase db = db(batch.scope().tenantId());
+        db.writeShared(work(batch));
+        upkeep.indexed(db, indexedRows(batch));
+    }
+
+    /** How many rows {@code batch} writes, replaces or deletes in FTS5 indexes (purges count as one). */
+    private static int indexedRows(WriteBatch batch) {
+        int n = 0;
+        for (WriteBatch.Op op : batch.ops()) {
+            if (op instanceof WriteBatch.PutMemory || op instanceof WriteBatch.DeleteMemory
+                    || op instanceof WriteBatch.PutObservation || op instanceof WriteBatch.DeleteObservation
+                    || op instanceof WriteBatch.ArchiveTurn || op instanceof WriteBatch.PurgeArchive) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /** One IMMEDIATE transaction (one commit) for all the batches, each statement prepared once. */
@@ -251,7 +268,8 @@ public final class SqliteMemoryStore implements MemoryStore {
         ensureOpen();
         String tenant = WriteBatch.tenantOf(batches);
         if (tenant != null) {
-            db(tenant).write(c -> {
+            TenantDatabase db = db(tenant);
+            db.write(c -> {
                 try (StatementCache statements = new StatementCache(c)) {
                     for (WriteBatch batch : batches) {
                         work(batch).apply(statements.connection());
@@ -259,6 +277,7 @@ public final class SqliteMemoryStore implements MemoryStore {
                 }
                 return null;
             });
+            upkeep.indexed(db, batches.stream().mapToInt(SqliteMemoryStore::indexedRows).sum());
         }
         return true;
     }
@@ -268,14 +287,26 @@ public final class SqliteMemoryStore implements MemoryStore {
     public void writeEach(List<WriteBatch> batches) {
         Checks.notNull("batches", batches);
         ensureOpen();
-        java.util.Map<String, List<TenantDatabase.SqlWork<?>>> byTenant = new java.util.LinkedHashMap<>();
+        java.util.Map<String, List<WriteBatch>> byTenant = new java.util.LinkedHashMap<>();
         for (WriteBatch b : batches) {
             if (!Checks.notNull("batch", b).isEmpty()) {
-                byTenant.computeIfAbsent(b.scope().tenantId(), k -> new ArrayList<>()).add(work(b));
+                byTenant.computeIfAbsent(b.scope().tenantId(), k -> new ArrayList<>()).add(b);
             }
         }
         List<RuntimeException> failures = new ArrayList<>();
-        byTenant.forEach((tenant, works) -> failures.addAll(db(tenant).writeAllShared(works)));
+        byTenant.forEach((tenant, tenantBatches) -> {
+            TenantDatabase db = db(tenant);
+            List<RuntimeException> outcomes = db.writeAllShared(
+                    tenantBatches.stream().<TenantDatabase.SqlWork<?>>map(this::work).toList());
+            int indexed = 0;
+            for (int i = 0; i < outcomes.size(); i++) {
+                if (outcomes.get(i) == null) {
+                    indexed += indexedRows(tenantBatches.get(i));
+                }
+            }
+            upkeep.indexed(db, indexed);
+            failures.addAll(outcomes);
+        });
         GroupCommit.throwFirst(failures);
     }
 
@@ -362,24 +393,8 @@ public final class SqliteMemoryStore implements MemoryStore {
         Checks.id("tenantId", tenantId);
         ensureOpen();
         TenantDatabase db = db(tenantId);
-        for (String fts : List.of("memories_fts", "observations_fts", "archive_fts")) {
-            for (int step = 0; step < steps; step++) {
-                boolean more = db.write(c -> {
-                    long before = totalChanges(c);
-                    update(c, "INSERT INTO " + fts + " (" + fts + ", rank) VALUES ('merge', ?)", -pages);
-                    // FTS5: fewer than two changes means the merge found nothing left to do
-                    return totalChanges(c) - before >= 2;
-                });
-                if (!more) {
-                    break;
-                }
-            }
-        }
-    }
-
-    private static long totalChanges(Connection c) throws SQLException {
-        try (java.sql.Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery("SELECT total_changes()")) {
-            return rs.next() ? rs.getLong(1) : 0;
+        for (String fts : IndexUpkeep.INDEXES) {
+            IndexUpkeep.merge(db, fts, pages, steps, null);
         }
     }
 
@@ -1349,11 +1364,28 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        // a running merge finishes first (it writes through the tenants' connections)
+        upkeep.close();
         for (TenantDatabase db : tenants.values()) {
             db.close();
         }
         tenants.clear();
         vectorCache.clear();
+    }
+
+    /** Sets how many rows a tenant indexes before its first upkeep check (tests; see {@link IndexUpkeep#checkEvery}). */
+    void indexUpkeepEvery(int rows) {
+        upkeep.checkEvery(rows);
+    }
+
+    /** The database of {@code tenantId} (tests). */
+    TenantDatabase database(String tenantId) {
+        return db(tenantId);
+    }
+
+    /** Waits until the index upkeep queued so far has run (tests and benchmarks). */
+    void awaitIndexUpkeep() {
+        upkeep.awaitIdle();
     }
 
     /** The vector cache (tests). */

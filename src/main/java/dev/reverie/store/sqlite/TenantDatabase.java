@@ -201,6 +201,11 @@ final class TenantDatabase implements AutoCloseable {
         }
     }
 
+    /** The file (or in-memory name) this database is, for messages. */
+    String label() {
+        return label;
+    }
+
     /** Runs {@code work} in one IMMEDIATE transaction; commits on success, rolls back on any failure. */
     <T> T write(SqlWork<T> work) {
         lifecycle.readLock().lock();
