@@ -1383,6 +1383,11 @@ public final class SqliteMemoryStore implements MemoryStore {
         return db(tenantId);
     }
 
+    /** Runs an index upkeep check of {@code tenantId} on the calling thread (tests). */
+    void indexUpkeepNow(String tenantId) {
+        upkeep.checkNow(db(tenantId));
+    }
+
     /** Waits until the index upkeep queued so far has run (tests and benchmarks). */
     void awaitIndexUpkeep() {
         upkeep.awaitIdle();

@@ -46,16 +46,24 @@ class SqliteIndexUpkeepTest {
     private static final int BATCHES = 120;
     /** Rows each batch indexes: a memory, an observation, an archived turn. */
     private static final int ROWS_PER_BATCH = 3;
+    /** Batches of the bulk write that precedes a trickle of small ones. */
+    private static final int BULK = 6_000;
     private static final List<String> QUERIES = List.of("piano lisbon", "allergy peanuts doctor",
             "winter mountain bicycle", "chess novel museum painting", "sister coffee");
 
     @TempDir
     Path dir;
 
+    /** Four words of {@link #WORDS}, which the queries ask for, among eight of a large vocabulary. */
     private static String text(Random random) {
         StringBuilder sb = new StringBuilder();
-        for (int w = 0; w < 9; w++) {
-            sb.append(w == 0 ? "" : " ").append(WORDS[random.nextInt(WORDS.length)]);
+        for (int w = 0; w < 12; w++) {
+            sb.append(w == 0 ? "" : " ");
+            if (w % 3 == 0) {
+                sb.append(WORDS[random.nextInt(WORDS.length)]);
+            } else {
+                sb.append("word").append(random.nextInt(50_000));
+            }
         }
         return sb.toString();
     }
@@ -141,6 +149,52 @@ class SqliteIndexUpkeepTest {
             }
             assertThat(searches(kept)).isEqualTo(expected);
             integrityCheck(kept);
+        }
+    }
+
+    /** An index merged to one segment (as after a full merge), then {@code small} single-batch writes. */
+    private static void mergedThenTrickle(SqliteMemoryStore store, int small) {
+        Random random = new Random(5);
+        List<WriteBatch> bulk = new ArrayList<>();
+        for (int i = 0; i < BULK; i++) {
+            bulk.add(batch(i, random));
+        }
+        store.writeAll(bulk);
+        store.maintain("clinic");
+        for (int i = BULK; i < BULK + small; i++) {
+            store.write(batch(i, random));
+        }
+    }
+
+    @Test
+    void small_segments_left_by_later_writes_are_merged_level_by_level_without_rewriting_the_large_one() {
+        int small = 12;
+        List<String> expected;
+        List<List<Long>> before = new ArrayList<>();
+        try (SqliteMemoryStore plain = SqliteMemoryStore.open(dir.resolve("plain"))) {
+            plain.indexUpkeepEvery(Integer.MAX_VALUE);
+            mergedThenTrickle(plain, small);
+            for (String index : IndexUpkeep.INDEXES) {
+                before.add(segments(plain, index));
+            }
+            expected = searches(plain);
+        }
+        for (List<Long> s : before) {
+            // the case this test is about: many segments, but not enough outside the largest for a full merge
+            assertThat(s.size()).as(before.toString()).isGreaterThan(3);
+            assertThat(IndexUpkeep.fragmented(s)).as(s.toString()).isFalse();
+        }
+        try (SqliteMemoryStore kept = SqliteMemoryStore.open(dir.resolve("kept"))) {
+            kept.indexUpkeepEvery(Integer.MAX_VALUE);
+            mergedThenTrickle(kept, small);
+            kept.indexUpkeepNow("clinic");
+            for (int i = 0; i < IndexUpkeep.INDEXES.size(); i++) {
+                List<Long> after = segments(kept, IndexUpkeep.INDEXES.get(i));
+                assertThat(after.size()).as(IndexUpkeep.INDEXES.get(i)).isLessThan(before.get(i).size());
+                // the large segment is still there, as it was: only the small ones were merged
+                assertThat(after).contains(java.util.Collections.max(before.get(i)));
+            }
+            assertThat(searches(kept)).isEqualTo(expected);
         }
     }
 
