@@ -55,7 +55,7 @@ final class IndexUpkeep implements AutoCloseable {
     /** Fewest rows indexed between two checks of a tenant. */
     static final int MIN_CHECK_ROWS = 256;
     /** A tenant is checked again after indexing this share of its indexes' leaf pages in rows. */
-    static final int CHECK_SHARE = 8;
+    static final int CHECK_SHARE = 64;
     /** Pages one merge step writes at least (one write transaction). */
     static final int STEP_PAGES = 500;
     /** Most steps of one merge: a merge that has not converged by then continues at the next check. */
