@@ -11,39 +11,43 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * Keeps each tenant's FTS5 indexes merged while the store is written, so a search's cost stays
  * bounded without the nightly {@code maintain} of a dream run. FTS5 writes every transaction as a new
  * segment and merges only segments of similar size (its automerge), so a busy or bulk-loaded index
- * ends up in a dozen or more large segments, and every query term is looked up in each (and
- * {@code bm25()} looks it up again to count its rows): on the 1,000-user benchmark tenant a memory
- * search took three times as long in 16 segments as in one.
+ * ends up in a dozen or more segments, and every query term is looked up in each (and {@code bm25()}
+ * looks it up again to count its rows): on the 1,000-user benchmark tenant a memory search took 0.43
+ * ms in nine segments and 0.18 ms in one, an observation search 0.36 ms with a dozen one- to
+ * four-page segments beside its large one and 0.22 ms without them.
  *
- * <p>Rule: after the store has indexed, in a tenant, rows numbering an eighth of the tenant's
- * indexes' leaf pages (at least {@value #MIN_CHECK_ROWS}), a background thread counts each index's
- * leaf pages per segment ({@link #segmentPages}).
- * When the pages outside the largest segment reach {@link #GROWTH} of the largest, the index is
- * merged down to one segment: a full merge rewrites the index, so it runs once per quarter of
- * growth, never per write (about five times the index size written over its lifetime). Otherwise,
- * with more than two segments, the levels holding several small segments are merged into one each
- * ({@link #collapse}): the writes since the last full merge leave a dozen one- to four-page segments,
- * each of which costs every query term a lookup. Merges run in steps of at least
- * {@value #STEP_PAGES} pages, each its own short write transaction, so writers interleave; merging
- * changes no search result (BM25 statistics are the index's totals, whatever its segments).
+ * <p>Rule: after a tenant has indexed {@value #MIN_CHECK_ROWS} rows, or a sixty-fourth of its
+ * indexes' leaf pages in rows when that is more, a background thread reads each index's segment
+ * sizes ({@link #segments}: a few index seeks per segment). When the pages outside the largest
+ * segment reach {@link #GROWTH} of the largest, the index is merged down to one segment
+ * ({@link #merge}): that rewrites the index, so it runs once per quarter of growth, never per write
+ * (about five times the index size written over its lifetime). Otherwise, with more than
+ * {@value #COLLAPSE_AT} segments, the levels holding several segments are merged into one each
+ * ({@link #collapse}), which rewrites only small segments as a rule. Merges run in steps of about
+ * {@value #STEP_PAGES} pages, each its own short write transaction, and a step waits for writers
+ * already queued for the tenant, so they go first; merging changes no search result (BM25 statistics
+ * are the index's totals, whatever its segments).
  *
- * <p>One daemon thread per store, started with the first check. {@link #close} lets a running merge
- * finish (at most {@value #CLOSE_WAIT_SECONDS} s; after that it stops between two steps, which leaves a
- * valid index that a later merge completes) and starts no new check. Failures are logged, never
- * thrown: upkeep only ever affects speed. Thread-safe.
+ * <p>Tenants are resolved by id through the store at each check, so a check counts as a use of the
+ * tenant and the store's bound on open tenants holds. One daemon thread per store, started by the
+ * first check and ended after 30 s without work. {@link #close} runs the checks already queued
+ * (merges included) and then stops; after {@value #CLOSE_WAIT_SECONDS} s it stops a merge between two
+ * steps, which leaves a valid index that a later merge completes. Failures are logged (the first per
+ * tenant as a warning), never thrown: upkeep only ever affects speed. Thread-safe.
  */
 final class IndexUpkeep implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(IndexUpkeep.class);
@@ -54,184 +58,243 @@ final class IndexUpkeep implements AutoCloseable {
     static final double GROWTH = 0.25;
     /** Fewest rows indexed between two checks of a tenant. */
     static final int MIN_CHECK_ROWS = 256;
-    /** A tenant is checked again after indexing this share of its indexes' leaf pages in rows. */
+    /** A tenant is checked again after indexing 1/{@code CHECK_SHARE} of its indexes' leaf pages in rows. */
     static final int CHECK_SHARE = 64;
-    /** Pages one merge step writes at least (one write transaction). */
+    /** More segments than this (none of them past {@link #GROWTH}) get their levels collapsed. */
+    static final int COLLAPSE_AT = 4;
+    /** Pages one merge step writes, about (one write transaction; FTS5 ends a step at a term). */
     static final int STEP_PAGES = 500;
-    /** Most steps of one merge: a merge that has not converged by then continues at the next check. */
-    static final int MAX_STEPS = 10_000;
+    /** How long {@link #close} waits for queued and running checks before stopping a merge. */
     static final int CLOSE_WAIT_SECONDS = 30;
+    /** Longest a merge step waits for queued writers to go first. */
+    private static final long YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
-    private final Map<TenantDatabase, Tenant> tenants = new ConcurrentHashMap<>();
-    private final ExecutorService executor;
-    /** Set by {@link #close}: no new check starts, and a running one starts no new index. */
+    private final Function<String, TenantDatabase> databases;
+    private final Map<String, Tenant> tenants = new ConcurrentHashMap<>();
+    private final ThreadPoolExecutor executor;
+    /** Set by {@link #close}: no new check is queued. */
     private final AtomicBoolean closing = new AtomicBoolean();
     /** Set when {@link #close} gave up waiting: a running merge stops before its next step. */
     private final AtomicBoolean abort = new AtomicBoolean();
-    private volatile int minCheckRows;
-    /** The last task submitted, for {@link #awaitIdle} (tests and benchmarks). */
-    private volatile CompletableFuture<Void> last = CompletableFuture.completedFuture(null);
+    private volatile int minCheckRows = MIN_CHECK_ROWS;
 
-    IndexUpkeep() {
-        this.minCheckRows = MIN_CHECK_ROWS;
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
-                r -> {
-                    Thread t = new Thread(r, "reverie-sqlite-index-upkeep");
-                    t.setDaemon(true);
-                    return t;
-                });
-        this.executor = pool;
+    /** Upkeep of the tenants {@code databases} opens (and marks used) by tenant id. */
+    IndexUpkeep(Function<String, TenantDatabase> databases) {
+        this.databases = databases;
+        ClassLoader loader = IndexUpkeep.class.getClassLoader();
+        this.executor = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, "reverie-sqlite-index-upkeep");
+            t.setDaemon(true);
+            t.setContextClassLoader(loader);
+            return t;
+        });
+        executor.allowCoreThreadTimeOut(true);
     }
 
-    /** What upkeep knows of one tenant database. */
+    /** What upkeep knows of one tenant. */
     private static final class Tenant {
         final AtomicLong indexed = new AtomicLong();
         final AtomicBoolean queued = new AtomicBoolean();
         volatile long nextCheck;
+        volatile boolean warned;
 
         Tenant(long nextCheck) {
             this.nextCheck = nextCheck;
         }
     }
 
+    /** A segment of an FTS5 index: its id and its leaf pages. */
+    record Segment(long id, long pages) {
+    }
+
     /**
-     * Notes that {@code rows} rows were indexed (written, replaced or deleted) in {@code db}'s FTS5
-     * indexes by a committed write; queues a check of the tenant when enough were since its last one.
+     * Notes that {@code rows} rows were indexed (written, replaced or deleted) in the FTS5 indexes of
+     * {@code tenantId} by a committed write; queues a check of the tenant when enough were since its
+     * last one.
      */
-    void indexed(TenantDatabase db, int rows) {
+    void indexed(String tenantId, int rows) {
         if (rows <= 0 || closing.get()) {
             return;
         }
-        Tenant t = tenants.computeIfAbsent(db, k -> new Tenant(minCheckRows));
-        if (t.indexed.addAndGet(rows) < t.nextCheck || !t.queued.compareAndSet(false, true)) {
+        Tenant t = tenants.computeIfAbsent(tenantId, k -> new Tenant(minCheckRows));
+        if (t.indexed.addAndGet(rows) >= t.nextCheck) {
+            queue(tenantId, t);
+        }
+    }
+
+    private void queue(String tenantId, Tenant t) {
+        if (closing.get() || !t.queued.compareAndSet(false, true)) {
             return;
         }
-        synchronized (this) {
-            if (closing.get()) {
-                t.queued.set(false);
-                return;
-            }
-            last = CompletableFuture.runAsync(() -> check(db, t), executor);
+        try {
+            executor.execute(() -> check(tenantId, t));
+        } catch (RejectedExecutionException e) {
+            t.queued.set(false); // closed meanwhile
         }
     }
 
-    /** Runs a check of {@code db} on the calling thread (tests). */
-    void checkNow(TenantDatabase db) {
-        Tenant t = tenants.computeIfAbsent(db, k -> new Tenant(minCheckRows));
-        t.queued.set(true);
-        check(db, t);
-    }
-
-    /** Counts each index's pages per segment and merges the ones past {@link #GROWTH}. */
-    private void check(TenantDatabase db, Tenant t) {
+    /**
+     * Reads each index's segments and merges the ones due; queues the tenant again when rows enough
+     * for another check were indexed while it ran.
+     */
+    private void check(String tenantId, Tenant t) {
+        boolean failed = false;
         try {
             t.indexed.set(0);
+            TenantDatabase db = databases.apply(tenantId);
             long pages = 0;
             for (String index : INDEXES) {
-                if (closing.get()) {
-                    return;
-                }
-                List<Long> segments = segmentPages(db, index);
-                pages += segments.stream().mapToLong(Long::longValue).sum();
+                List<Segment> segments = segments(db, index);
+                pages += segments.stream().mapToLong(Segment::pages).sum();
                 if (fragmented(segments)) {
-                    merge(db, index, STEP_PAGES, MAX_STEPS, abort);
-                } else if (segments.size() > 2) {
-                    collapse(db, index, STEP_PAGES, MAX_STEPS, abort);
+                    merge(db, index, STEP_PAGES, maxSteps(segments), abort, null);
+                } else if (segments.size() > COLLAPSE_AT) {
+                    collapse(db, index, STEP_PAGES, maxSteps(segments), abort);
                 }
             }
-            // a check reads the segments' index rows (at most one per leaf page): checking after an eighth as
-            // many rows indexed as there are pages keeps its cost per row written constant
             t.nextCheck = Math.max(minCheckRows, pages / CHECK_SHARE);
         } catch (StoreClosedException e) {
-            // the store closed under the check: nothing to keep up any more
+            return; // the store closed under the check: nothing to keep up any more
         } catch (RuntimeException e) {
-            LOG.warn("index upkeep of {} failed (searches stay correct, only slower until the next merge): {}",
-                    db.label(), e.toString());
+            failed = true;
+            // back off, so a tenant that keeps failing (a damaged index, a file another process locks)
+            // is not retried every few writes
+            t.nextCheck = Math.min(Long.MAX_VALUE / 4, Math.max(minCheckRows, t.nextCheck) * 4);
+            if (!t.warned) {
+                t.warned = true;
+                LOG.warn("index upkeep of tenant '{}' failed (searches stay correct, only slower until a later"
+                        + " merge; retried after more writes): {}", tenantId, e.toString());
+            } else {
+                LOG.debug("index upkeep of tenant '{}' failed again: {}", tenantId, e.toString());
+            }
         } finally {
             t.queued.set(false);
         }
+        if (!failed && t.indexed.get() >= t.nextCheck) {
+            queue(tenantId, t);
+        }
     }
 
-    /** Whether an index of these segment sizes (leaf pages) is worth a full merge. */
-    static boolean fragmented(List<Long> segmentPages) {
-        if (segmentPages.size() < 2) {
+    /** Most steps a merge of these segments may take: twice its pages in steps, and some. */
+    private static int maxSteps(List<Segment> segments) {
+        long pages = segments.stream().mapToLong(Segment::pages).sum();
+        return (int) Math.min(Integer.MAX_VALUE, 2 * pages / STEP_PAGES + 16);
+    }
+
+    /** Whether an index of these segments is worth a full merge. */
+    static boolean fragmented(List<Segment> segments) {
+        if (segments.size() < 2) {
             return false;
         }
         long largest = 0;
         long total = 0;
-        for (long p : segmentPages) {
-            largest = Math.max(largest, p);
-            total += p;
+        for (Segment s : segments) {
+            largest = Math.max(largest, s.pages());
+            total += s.pages();
         }
         return total - largest >= GROWTH * largest;
     }
 
     /**
-     * The leaf pages of each segment of {@code index}. The segments are the ones its {@code _idx}
-     * table names (a segment's first leaf always starts a term, so each has a row there); a segment's
-     * leaf count is the page number of its last leaf, read with one seek in the {@code _data} table,
-     * whose row ids FTS5 lays out as (segment id, height, page number): {@code segid << 37} plus the
-     * page for leaves (file format, stable since FTS5's first release). Counting {@code _idx} rows
-     * instead would miss the pages of long doclists, which start no term.
+     * The segments of {@code index}, each with its leaf pages. The segment ids come from the
+     * {@code _idx} table (a segment's first leaf always starts a term, so each has a row there), read
+     * by skipping from one id to the next. A segment's leaves are the {@code _data} rows between ids
+     * {@code segid << 37} and {@code (segid << 37) + 2^31 - 1} (FTS5 lays out a page's id as segment
+     * id, doclist-index bit, height and page number, 16 + 1 + 5 + 31 bits; a file format, stable since
+     * FTS5's first release); counted as last minus first plus one, since a segment that an unfinished
+     * merge has partly consumed no longer starts at page 1. Counting {@code _idx} rows instead would
+     * miss the pages of long doclists, which start no term.
      */
-    static List<Long> segmentPages(TenantDatabase db, String index) {
-        return db.query("SELECT (SELECT max(id) FROM " + index + "_data WHERE id BETWEEN s.segid << 37"
-                        + " AND (s.segid << 37) + 2147483647) - (s.segid << 37)"
-                        + " FROM (SELECT DISTINCT segid FROM " + index + "_idx) s",
-                rs -> rs.getLong(1));
+    static List<Segment> segments(TenantDatabase db, String index) {
+        String idx = index + "_idx";
+        String data = index + "_data";
+        String leaves = " FROM " + data + " WHERE id BETWEEN s.id << 37 AND (s.id << 37) + 2147483647";
+        return db.query("WITH RECURSIVE s(id) AS (SELECT min(segid) FROM " + idx
+                        + " UNION ALL SELECT (SELECT min(segid) FROM " + idx + " WHERE segid > s.id) FROM s"
+                        + " WHERE s.id IS NOT NULL)"
+                        + " SELECT s.id, (SELECT max(id)" + leaves + ") - (SELECT min(id)" + leaves + ") + 1"
+                        + " FROM s WHERE s.id IS NOT NULL",
+                rs -> new Segment(rs.getLong(1), rs.getLong(2)));
     }
 
     /**
-     * Merges {@code index} towards one segment in steps of at least {@code pages} pages, each its own
-     * write transaction, until FTS5 reports no more work, {@code steps} steps have run or {@code stop}
-     * is set. Returns whether FTS5 reported the merge complete.
+     * Merges {@code index} down to one segment in steps of about {@code pages} pages, each its own
+     * write transaction: the first step starts the merge ({@code 'merge'} with a negative page count,
+     * which gathers every segment into one merge), the later ones continue it ({@code 'merge'} with a
+     * positive count, which resumes a merge in progress before anything else; another negative one
+     * would start over whenever a writer added a segment in between, and never finish under steady
+     * writes). Segments that writers add meanwhile stay out; a later check takes them. Before each step
+     * after the first, writers already waiting for the tenant go first. Stops when FTS5 reports no more
+     * work, after {@code steps} steps, or when {@code stop} is set; {@code between} (tests) runs
+     * between two steps.
+     *
+     * @return the steps taken when FTS5 reported the merge complete, or -1 when it was stopped first
      */
-    static boolean merge(TenantDatabase db, String index, int pages, int steps, AtomicBoolean stop) {
+    static int merge(TenantDatabase db, String index, int pages, int steps, AtomicBoolean stop, Runnable between) {
         for (int step = 0; step < steps; step++) {
             if (stop != null && stop.get()) {
-                return false;
+                return -1;
             }
-            boolean more = db.write(c -> {
-                long before = totalChanges(c);
-                Jdbc.update(c, "INSERT INTO " + index + " (" + index + ", rank) VALUES ('merge', ?)", -pages);
-                // FTS5: fewer than two changes means the merge found nothing left to do
-                return totalChanges(c) - before >= 2;
-            });
-            if (!more) {
-                return true;
+            if (step > 0) {
+                if (between != null) {
+                    between.run();
+                }
+                db.yieldToWriters(YIELD_NANOS);
+            }
+            int signed = step == 0 ? -pages : pages;
+            if (!mergeStep(db, index, signed, false)) {
+                return step + 1;
             }
         }
-        return false;
+        return -1;
     }
 
     /**
-     * Merges the segments of each level of {@code index} that holds two or more (FTS5's {@code merge}
+     * Merges the segments of each level of {@code index} that holds two or more into one ({@code 'merge'}
      * with a positive page count and {@code usermerge} 2), in steps as {@link #merge} takes them: the
-     * small segments that the writes since the last full merge left, level by level, become one per
-     * level. It rewrites the largest segment only when a level of its size has filled up, as
-     * automerge would, so it is cheap; each small segment costs every query term a lookup (on the
-     * 1,000-user benchmark tenant after 5,000 exchanges, a dozen one- to four-page segments took an
-     * observation search from 0.22 to 0.36 ms).
+     * small segments that the writes since the last full merge left become one per level. A level is
+     * merged when it holds two segments (automerge waits for four), and a merge in progress is
+     * continued first; the largest segment is rewritten only when a level of its size has two.
+     *
+     * @return whether FTS5 reported no more work before {@code steps} steps or {@code stop}
      */
     static boolean collapse(TenantDatabase db, String index, int pages, int steps, AtomicBoolean stop) {
         for (int step = 0; step < steps; step++) {
             if (stop != null && stop.get()) {
                 return false;
             }
-            boolean first = step == 0;
-            boolean more = db.write(c -> {
-                if (first) {
-                    Jdbc.update(c, "INSERT INTO " + index + " (" + index + ", rank) VALUES ('usermerge', 2)");
-                }
-                long before = totalChanges(c);
-                Jdbc.update(c, "INSERT INTO " + index + " (" + index + ", rank) VALUES ('merge', ?)", pages);
-                return totalChanges(c) - before >= 2;
-            });
-            if (!more) {
+            if (step > 0) {
+                db.yieldToWriters(YIELD_NANOS);
+            }
+            if (!mergeStep(db, index, pages, step == 0)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * One {@code 'merge'} command in its own write transaction (with {@code usermerge} set to 2 first
+     * when asked and not set already: a config write makes every reader reload the index's settings);
+     * returns whether FTS5 did any work.
+     */
+    private static boolean mergeStep(TenantDatabase db, String index, int pages, boolean setUsermerge) {
+        return db.write(c -> {
+            if (setUsermerge && !usermergeIsTwo(c, index)) {
+                Jdbc.update(c, "INSERT INTO " + index + " (" + index + ", rank) VALUES ('usermerge', 2)");
+            }
+            long before = totalChanges(c);
+            Jdbc.update(c, "INSERT INTO " + index + " (" + index + ", rank) VALUES ('merge', ?)", pages);
+            // FTS5: fewer than two changes means the merge found nothing left to do
+            return totalChanges(c) - before >= 2;
+        });
+    }
+
+    private static boolean usermergeIsTwo(Connection c, String index) throws SQLException {
+        try (Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT v FROM " + index + "_config WHERE k = 'usermerge'")) {
+            return rs.next() && rs.getLong(1) == 2;
+        }
     }
 
     private static long totalChanges(Connection c) throws SQLException {
@@ -248,28 +311,53 @@ final class IndexUpkeep implements AutoCloseable {
         this.minCheckRows = rows;
     }
 
-    /** Waits until every check queued so far has run (tests and benchmarks). */
-    void awaitIdle() {
-        CompletableFuture<Void> f;
-        do {
-            f = last;
-            f.join();
-        } while (f != last);
+    /** Runs a check of {@code tenantId} on the calling thread, once the queued ones have run (tests). */
+    void checkNow(String tenantId) {
+        awaitIdle();
+        Tenant t = tenants.computeIfAbsent(tenantId, k -> new Tenant(minCheckRows));
+        if (t.queued.compareAndSet(false, true)) {
+            check(tenantId, t);
+        }
     }
 
-    /** Lets a running merge finish (bounded), then stops the thread; later notes are ignored. */
-    @Override
-    public void close() {
-        synchronized (this) {
-            if (!closing.compareAndSet(false, true)) {
+    /**
+     * Waits until no check is queued or running, including the checks those queue again (tests and
+     * benchmarks); returns at once after {@link #close}.
+     */
+    void awaitIdle() {
+        while (!closing.get()) {
+            CountDownLatch reached = new CountDownLatch(1);
+            try {
+                executor.execute(reached::countDown); // the queue is first in, first out: earlier checks ran
+            } catch (RejectedExecutionException e) {
                 return;
             }
+            try {
+                reached.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            if (tenants.values().stream().noneMatch(t -> t.queued.get())) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Runs the checks already queued (merges included), queues no new one, and stops the thread; after
+     * {@value #CLOSE_WAIT_SECONDS} s a running merge stops between two steps and the rest is dropped.
+     */
+    @Override
+    public void close() {
+        if (!closing.compareAndSet(false, true)) {
+            return;
         }
         executor.shutdown();
         try {
             if (!executor.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
-                LOG.warn("index upkeep still merging after {} s at close: it stops after its current step",
-                        CLOSE_WAIT_SECONDS);
+                LOG.warn("index upkeep was still merging {} s after close began: it stops after its current step"
+                        + " (the index stays valid; a later merge completes it)", CLOSE_WAIT_SECONDS);
                 abort.set(true);
                 executor.shutdownNow();
                 executor.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);

@@ -87,7 +87,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class SqliteMemoryStore implements MemoryStore {
 
     private static final int MAX_QUERY_TERMS = 32;
-    /** Pages an FTS5 index may write in one {@link #maintain} call. */
+    /** Pages one {@link #maintain} merge step writes, about. */
     private static final int MERGE_PAGES = 2_000;
     /** Most merge steps per index in one {@link #maintain} call. */
     private static final int MERGE_STEPS = 64;
@@ -101,7 +101,7 @@ public final class SqliteMemoryStore implements MemoryStore {
     /** Decoded vectors of recently searched scopes, checked against {@code vector_versions} on every search. */
     private final VectorCache vectorCache = new VectorCache(VectorCache.DEFAULT_MAX_BYTES);
     /** Merges a tenant's FTS5 indexes in the background as they grow (see {@link IndexUpkeep}). */
-    private final IndexUpkeep upkeep = new IndexUpkeep();
+    private final IndexUpkeep upkeep = new IndexUpkeep(this::db);
     /** The tenants that may have open connections, least recently used first; guarded by itself. */
     private final java.util.LinkedHashMap<String, TenantDatabase> recent = new java.util.LinkedHashMap<>(16, 0.75f, true);
     private final int maxOpenTenants;
@@ -244,9 +244,8 @@ public final class SqliteMemoryStore implements MemoryStore {
             return;
         }
         // group commit: concurrent writers of the tenant share one transaction and one fsync
-        TenantDatabase db = db(batch.scope().tenantId());
-        db.writeShared(work(batch));
-        upkeep.indexed(db, indexedRows(batch));
+        db(batch.scope().tenantId()).writeShared(work(batch));
+        upkeep.indexed(batch.scope().tenantId(), indexedRows(batch));
     }
 
     /** How many rows {@code batch} writes, replaces or deletes in FTS5 indexes (purges count as one). */
@@ -268,8 +267,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         ensureOpen();
         String tenant = WriteBatch.tenantOf(batches);
         if (tenant != null) {
-            TenantDatabase db = db(tenant);
-            db.write(c -> {
+            db(tenant).write(c -> {
                 try (StatementCache statements = new StatementCache(c)) {
                     for (WriteBatch batch : batches) {
                         work(batch).apply(statements.connection());
@@ -277,7 +275,7 @@ public final class SqliteMemoryStore implements MemoryStore {
                 }
                 return null;
             });
-            upkeep.indexed(db, batches.stream().mapToInt(SqliteMemoryStore::indexedRows).sum());
+            upkeep.indexed(tenant, batches.stream().mapToInt(SqliteMemoryStore::indexedRows).sum());
         }
         return true;
     }
@@ -295,8 +293,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         }
         List<RuntimeException> failures = new ArrayList<>();
         byTenant.forEach((tenant, tenantBatches) -> {
-            TenantDatabase db = db(tenant);
-            List<RuntimeException> outcomes = db.writeAllShared(
+            List<RuntimeException> outcomes = db(tenant).writeAllShared(
                     tenantBatches.stream().<TenantDatabase.SqlWork<?>>map(this::work).toList());
             int indexed = 0;
             for (int i = 0; i < outcomes.size(); i++) {
@@ -304,7 +301,7 @@ public final class SqliteMemoryStore implements MemoryStore {
                     indexed += indexedRows(tenantBatches.get(i));
                 }
             }
-            upkeep.indexed(db, indexed);
+            upkeep.indexed(tenant, indexed);
             failures.addAll(outcomes);
         });
         GroupCommit.throwFirst(failures);
@@ -379,9 +376,10 @@ public final class SqliteMemoryStore implements MemoryStore {
     /**
      * Merges each of the tenant's FTS5 indexes down to one segment (a day's writes leave many, and
      * every search pays per segment: on the 1,000-user benchmark tenant a merged index answered the
-     * same memory search in a third of the time), in steps of at most {@value #MERGE_PAGES} pages,
-     * each its own short write transaction so that writers interleave, until FTS5 reports no more
-     * work or {@value #MERGE_STEPS} steps per index have run (the next night continues).
+     * same memory search in a third of the time), in steps of about {@value #MERGE_PAGES} pages,
+     * each its own short write transaction that waiting writers go before ({@link IndexUpkeep#merge}),
+     * until FTS5 reports no more work or {@value #MERGE_STEPS} steps per index have run (the next night
+     * merges what is left). Between nights, {@link IndexUpkeep} merges the indexes as they grow.
      */
     @Override
     public void maintain(String tenantId) {
@@ -394,7 +392,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         ensureOpen();
         TenantDatabase db = db(tenantId);
         for (String fts : IndexUpkeep.INDEXES) {
-            IndexUpkeep.merge(db, fts, pages, steps, null);
+            IndexUpkeep.merge(db, fts, pages, steps, null, null);
         }
     }
 
@@ -1361,11 +1359,14 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     @Override
     public void close() {
+        if (closed.get()) {
+            return;
+        }
+        // the index upkeep queued so far runs first, while the tenants can still be opened
+        upkeep.close();
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        // a running merge finishes first (it writes through the tenants' connections)
-        upkeep.close();
         for (TenantDatabase db : tenants.values()) {
             db.close();
         }
@@ -1373,7 +1374,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         vectorCache.clear();
     }
 
-    /** Sets how many rows a tenant indexes before its first upkeep check (tests; see {@link IndexUpkeep#checkEvery}). */
+    /** Sets the fewest rows a tenant indexes between two upkeep checks (tests; see {@link IndexUpkeep#checkEvery}). */
     void indexUpkeepEvery(int rows) {
         upkeep.checkEvery(rows);
     }
@@ -1385,7 +1386,7 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     /** Runs an index upkeep check of {@code tenantId} on the calling thread (tests). */
     void indexUpkeepNow(String tenantId) {
-        upkeep.checkNow(db(tenantId));
+        upkeep.checkNow(tenantId);
     }
 
     /** Waits until the index upkeep queued so far has run (tests and benchmarks). */

@@ -201,6 +201,18 @@ final class TenantDatabase implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits, at most {@code maxNanos}, while other threads wait for this database's writer: background
+     * work between two of its steps lets them go first (the writer lock is not fair, so the thread
+     * that just released it would most often take it again at once).
+     */
+    void yieldToWriters(long maxNanos) {
+        long deadline = System.nanoTime() + maxNanos;
+        while (writeLock.hasQueuedThreads() && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+        }
+    }
+
     /** The file (or in-memory name) this database is, for messages. */
     String label() {
         return label;

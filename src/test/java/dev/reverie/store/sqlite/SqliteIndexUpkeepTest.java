@@ -102,17 +102,13 @@ class SqliteIndexUpkeepTest {
         return out;
     }
 
-    private static List<Long> segments(SqliteMemoryStore store, String index) {
-        return IndexUpkeep.segmentPages(storeDb(store), index);
-    }
-
-    private static TenantDatabase storeDb(SqliteMemoryStore store) {
-        return store.database("clinic");
+    private static List<IndexUpkeep.Segment> segments(SqliteMemoryStore store, String index) {
+        return IndexUpkeep.segments(store.database("clinic"), index);
     }
 
     /** FTS5's own consistency check of every index of the tenant's file (throws when one is corrupt). */
-    private void integrityCheck(SqliteMemoryStore store) throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + store.tenantFile("clinic"));
+    private static void integrityCheck(Path file) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
              Statement st = c.createStatement()) {
             for (String index : IndexUpkeep.INDEXES) {
                 st.execute("INSERT INTO " + index + " (" + index + ") VALUES ('integrity-check')");
@@ -120,24 +116,31 @@ class SqliteIndexUpkeepTest {
         }
     }
 
+    /** Every index of a store loaded without upkeep, and its search results. */
+    private record Baseline(List<List<IndexUpkeep.Segment>> segments, List<String> searches) {
+    }
+
+    private Baseline baseline(String folder, java.util.function.Consumer<SqliteMemoryStore> writes) {
+        try (SqliteMemoryStore plain = SqliteMemoryStore.open(dir.resolve(folder))) {
+            plain.indexUpkeepEvery(Integer.MAX_VALUE);
+            writes.accept(plain);
+            List<List<IndexUpkeep.Segment>> segments = new ArrayList<>();
+            for (String index : IndexUpkeep.INDEXES) {
+                segments.add(segments(plain, index));
+            }
+            return new Baseline(segments, searches(plain));
+        }
+    }
+
     @Test
     void a_fragmented_index_is_merged_in_the_background_and_every_result_stays_the_same() throws Exception {
-        List<String> expected;
-        List<List<Long>> before = new ArrayList<>();
-        try (SqliteMemoryStore plain = SqliteMemoryStore.open(dir.resolve("plain"))) {
-            plain.indexUpkeepEvery(Integer.MAX_VALUE);
-            load(plain);
-            for (String index : IndexUpkeep.INDEXES) {
-                before.add(segments(plain, index));
-            }
-            expected = searches(plain);
-        }
+        Baseline before = baseline("plain", SqliteIndexUpkeepTest::load);
         // without upkeep, FTS5's automerge leaves each index in several segments
-        for (List<Long> s : before) {
+        for (List<IndexUpkeep.Segment> s : before.segments()) {
             assertThat(s.size()).isGreaterThanOrEqualTo(3);
             assertThat(IndexUpkeep.fragmented(s)).isTrue();
         }
-        assertThat(expected).hasSizeGreaterThan(USERS.size() * QUERIES.size() * 3);
+        assertThat(before.searches()).hasSizeGreaterThan(USERS.size() * QUERIES.size() * 3);
 
         try (SqliteMemoryStore kept = SqliteMemoryStore.open(dir.resolve("kept"))) {
             // one check, right after the load's last write
@@ -147,8 +150,38 @@ class SqliteIndexUpkeepTest {
             for (String index : IndexUpkeep.INDEXES) {
                 assertThat(segments(kept, index)).as(index).hasSize(1);
             }
-            assertThat(searches(kept)).isEqualTo(expected);
-            integrityCheck(kept);
+            assertThat(searches(kept)).isEqualTo(before.searches());
+            integrityCheck(kept.tenantFile("clinic"));
+        }
+    }
+
+    @Test
+    void a_full_merge_finishes_while_writes_land_between_its_steps() throws Exception {
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(dir)) {
+            store.indexUpkeepEvery(Integer.MAX_VALUE);
+            load(store);
+            TenantDatabase db = store.database("clinic");
+            Random random = new Random(3);
+            int[] next = {BATCHES};
+            for (String index : IndexUpkeep.INDEXES) {
+                List<IndexUpkeep.Segment> before = IndexUpkeep.segments(db, index);
+                long pages = before.stream().mapToLong(IndexUpkeep.Segment::pages).sum();
+                assertThat(IndexUpkeep.fragmented(before)).as(index + " " + before).isTrue();
+                // steps of 2 pages, a write between every two: a merge that started over whenever a
+                // segment was added would still be running at the step limit (-1)
+                int steps = IndexUpkeep.merge(db, index, 2, 1_000, null,
+                        () -> store.write(batch(next[0]++, random)));
+                assertThat(steps).as(index + " of " + pages + " pages").isBetween(2, (int) pages + 8);
+                // the segments there were when the merge began are one now; the writes made meanwhile add small ones
+                List<IndexUpkeep.Segment> after = IndexUpkeep.segments(db, index);
+                assertThat(after.size()).as(index).isLessThan(before.size());
+                assertThat(after.stream().mapToLong(IndexUpkeep.Segment::pages).max().orElseThrow())
+                        .isGreaterThan(before.stream().mapToLong(IndexUpkeep.Segment::pages).max().orElseThrow());
+            }
+            for (Scope s : USERS) {
+                assertThat(store.searchTurns(s, String.join(" ", WORDS), 500)).hasSize(next[0] / USERS.size());
+            }
+            integrityCheck(store.tenantFile("clinic"));
         }
     }
 
@@ -169,19 +202,10 @@ class SqliteIndexUpkeepTest {
     @Test
     void small_segments_left_by_later_writes_are_merged_level_by_level_without_rewriting_the_large_one() {
         int small = 12;
-        List<String> expected;
-        List<List<Long>> before = new ArrayList<>();
-        try (SqliteMemoryStore plain = SqliteMemoryStore.open(dir.resolve("plain"))) {
-            plain.indexUpkeepEvery(Integer.MAX_VALUE);
-            mergedThenTrickle(plain, small);
-            for (String index : IndexUpkeep.INDEXES) {
-                before.add(segments(plain, index));
-            }
-            expected = searches(plain);
-        }
-        for (List<Long> s : before) {
+        Baseline before = baseline("plain", s -> mergedThenTrickle(s, small));
+        for (List<IndexUpkeep.Segment> s : before.segments()) {
             // the case this test is about: many segments, but not enough outside the largest for a full merge
-            assertThat(s.size()).as(before.toString()).isGreaterThan(3);
+            assertThat(s.size()).as(s.toString()).isGreaterThan(IndexUpkeep.COLLAPSE_AT);
             assertThat(IndexUpkeep.fragmented(s)).as(s.toString()).isFalse();
         }
         try (SqliteMemoryStore kept = SqliteMemoryStore.open(dir.resolve("kept"))) {
@@ -189,20 +213,24 @@ class SqliteIndexUpkeepTest {
             mergedThenTrickle(kept, small);
             kept.indexUpkeepNow("clinic");
             for (int i = 0; i < IndexUpkeep.INDEXES.size(); i++) {
-                List<Long> after = segments(kept, IndexUpkeep.INDEXES.get(i));
-                assertThat(after.size()).as(IndexUpkeep.INDEXES.get(i)).isLessThan(before.get(i).size());
+                List<IndexUpkeep.Segment> was = before.segments().get(i);
+                List<IndexUpkeep.Segment> after = segments(kept, IndexUpkeep.INDEXES.get(i));
+                assertThat(after.size()).as(IndexUpkeep.INDEXES.get(i)).isLessThan(was.size());
                 // the large segment is still there, as it was: only the small ones were merged
-                assertThat(after).contains(java.util.Collections.max(before.get(i)));
+                IndexUpkeep.Segment largest = was.stream()
+                        .max(java.util.Comparator.comparingLong(IndexUpkeep.Segment::pages)).orElseThrow();
+                assertThat(after).contains(largest);
             }
-            assertThat(searches(kept)).isEqualTo(expected);
+            assertThat(searches(kept)).isEqualTo(before.searches());
         }
     }
 
     @Test
-    void writes_made_while_indexes_are_merged_all_land() throws Exception {
+    void writes_made_while_indexes_are_merged_all_land_and_the_last_check_follows_the_last_write() throws Exception {
         Scope other = Scope.of("clinic", "desk", "dan");
         try (SqliteMemoryStore store = SqliteMemoryStore.open(dir)) {
-            store.indexUpkeepEvery(30);
+            // a check after every write: the background thread merges while both writers go on
+            store.indexUpkeepEvery(1);
             ExecutorService writer = Executors.newSingleThreadExecutor();
             CountDownLatch started = new CountDownLatch(1);
             try {
@@ -221,40 +249,74 @@ class SqliteIndexUpkeepTest {
                 writer.shutdownNow();
             }
             store.awaitIndexUpkeep();
+            // every write was followed by a check, the last one included: no index is left as it was
+            for (String index : IndexUpkeep.INDEXES) {
+                List<IndexUpkeep.Segment> s = segments(store, index);
+                assertThat(IndexUpkeep.fragmented(s)).as(index + " " + s).isFalse();
+                assertThat(s.size()).as(index + " " + s).isLessThanOrEqualTo(IndexUpkeep.COLLAPSE_AT);
+            }
             assertThat(store.searchMemories(other, "violin", EnumSet.of(MemoryStatus.ACTIVE),
                     EnumSet.allOf(MemoryKind.class), 500)).hasSize(200);
             for (Scope s : USERS) {
                 assertThat(store.searchTurns(s, String.join(" ", WORDS), 500)).hasSize(BATCHES / USERS.size());
             }
-            integrityCheck(store);
+            integrityCheck(store.tenantFile("clinic"));
         }
     }
 
     @Test
-    void a_store_closed_while_upkeep_is_due_keeps_every_row() throws Exception {
+    void close_runs_the_checks_already_queued_to_the_end() throws Exception {
+        Path file;
         try (SqliteMemoryStore store = SqliteMemoryStore.open(dir)) {
-            store.indexUpkeepEvery(10);
+            // the check is queued by the load's last write; close follows at once
+            store.indexUpkeepEvery(BATCHES * ROWS_PER_BATCH);
             load(store);
-            // closed without waiting: a queued or running check finishes or stops between two steps
+            file = store.tenantFile("clinic");
         }
         try (SqliteMemoryStore reopened = SqliteMemoryStore.open(dir)) {
             reopened.indexUpkeepEvery(Integer.MAX_VALUE);
+            for (String index : IndexUpkeep.INDEXES) {
+                assertThat(segments(reopened, index)).as(index).hasSize(1);
+            }
             for (Scope s : USERS) {
                 assertThat(reopened.searchMemories(s, String.join(" ", WORDS), EnumSet.of(MemoryStatus.ACTIVE),
                         EnumSet.allOf(MemoryKind.class), 500)).hasSize(BATCHES / USERS.size());
             }
-            integrityCheck(reopened);
+        }
+        integrityCheck(file);
+    }
+
+    @Test
+    void a_check_counts_as_a_use_of_its_tenant_so_the_bound_on_open_tenants_holds() {
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(dir, false, 1)) {
+            store.indexUpkeepEvery(Integer.MAX_VALUE);
+            load(store);
+            Scope elsewhere = Scope.of("bakery", "desk", "eve");
+            store.write(WriteBatch.of(elsewhere).put(Memory.builder("e-1", elsewhere, MemoryKind.FACT,
+                    "eve bakes bread", T0).subject("user.fact.e").build()));
+            assertThat(store.openTenantHandles()).isEqualTo(1); // the clinic's tenant was closed for the bakery's
+            store.indexUpkeepNow("clinic");
+            assertThat(store.openTenantHandles()).isEqualTo(1);
         }
     }
 
     @Test
     void an_index_is_merged_when_the_pages_outside_its_largest_segment_reach_a_quarter_of_it() {
-        assertThat(IndexUpkeep.fragmented(List.of())).isFalse();
-        assertThat(IndexUpkeep.fragmented(List.of(40L))).isFalse();
-        assertThat(IndexUpkeep.fragmented(List.of(100L, 10L, 14L))).isFalse();
-        assertThat(IndexUpkeep.fragmented(List.of(100L, 10L, 15L))).isTrue();
-        assertThat(IndexUpkeep.fragmented(List.of(2L, 1L))).isTrue();
+        assertThat(IndexUpkeep.fragmented(pages())).isFalse();
+        assertThat(IndexUpkeep.fragmented(pages(40))).isFalse();
+        assertThat(IndexUpkeep.fragmented(pages(100, 10, 14))).isFalse();
+        assertThat(IndexUpkeep.fragmented(pages(100, 10, 15))).isTrue();
+        assertThat(IndexUpkeep.fragmented(pages(2, 1))).isTrue();
         // sixteen similar segments, as a bulk load leaves them
-        assertThat(IndexUpkeep.fragmented(java.util.Collections.nCopies(16, 115L))).isTrue();
+        assertThat(IndexUpkeep.fragmented(pages(115, 115, 115, 115, 115, 115, 115, 115, 115, 115, 115, 115, 115,
+                115, 115, 115))).isTrue();
+    }
+
+    private static List<IndexUpkeep.Segment> pages(long... pages) {
+        List<IndexUpkeep.Segment> out = new ArrayList<>();
+        for (int i = 0; i < pages.length; i++) {
+            out.add(new IndexUpkeep.Segment(i + 1, pages[i]));
+        }
+        return out;
     }
 }
