@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Keeps each tenant's FTS5 indexes merged while the store is written, so a search's cost stays
@@ -38,16 +39,17 @@ import java.util.function.Function;
  * (about five times the index size written over its lifetime). Otherwise, with more than
  * {@value #COLLAPSE_AT} segments, the levels holding several segments are merged into one each
  * ({@link #collapse}), which rewrites only small segments as a rule. Merges run in steps of about
- * {@value #STEP_PAGES} pages, each its own short write transaction, and a step waits for writers
- * already queued for the tenant, so they go first; merging changes no search result (BM25 statistics
+ * {@value #STEP_PAGES} pages, each its own short write transaction, and a step waits (at most 50 ms)
+ * for writers already queued for the tenant, so they go first; merging changes no search result (BM25 statistics
  * are the index's totals, whatever its segments).
  *
- * <p>Tenants are resolved by id through the store at each check, so a check counts as a use of the
- * tenant and the store's bound on open tenants holds. One daemon thread per store, started by the
- * first check and ended after 30 s without work. {@link #close} runs the checks already queued
- * (merges included) and then stops; after {@value #CLOSE_WAIT_SECONDS} s it stops a merge between two
- * steps, which leaves a valid index that a later merge completes. Failures are logged (the first per
- * tenant as a warning), never thrown: upkeep only ever affects speed. Thread-safe.
+ * <p>A tenant is looked up by id through the store before every read and step of a check, so each
+ * counts as a use of the tenant and the store's bound on open tenants holds. One daemon thread per
+ * store, started by the first check and ended after 30 s without work. {@link #close} runs the checks
+ * already queued (merges included) and then stops; after {@value #CLOSE_WAIT_SECONDS} s it stops a
+ * merge between two steps (waiting up to as long again for that step), which leaves a valid index
+ * that a later merge completes, and drops the checks not yet run. Failures are logged (the first of a
+ * run of failures per tenant as a warning), never thrown: upkeep only ever affects speed. Thread-safe.
  */
 final class IndexUpkeep implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(IndexUpkeep.class);
@@ -138,13 +140,15 @@ final class IndexUpkeep implements AutoCloseable {
      * for another check were indexed while it ran.
      */
     private void check(String tenantId, Tenant t) {
-        boolean failed = false;
+        boolean again = false;
         try {
             t.indexed.set(0);
-            TenantDatabase db = databases.apply(tenantId);
+            // the database is looked up through the store before every read and step: a look-up marks the
+            // tenant used, so the store's bound on open tenants holds even when it was closed meanwhile
+            Supplier<TenantDatabase> db = () -> databases.apply(tenantId);
             long pages = 0;
             for (String index : INDEXES) {
-                List<Segment> segments = segments(db, index);
+                List<Segment> segments = segments(db.get(), index);
                 pages += segments.stream().mapToLong(Segment::pages).sum();
                 if (fragmented(segments)) {
                     merge(db, index, STEP_PAGES, maxSteps(segments), abort, null);
@@ -153,10 +157,11 @@ final class IndexUpkeep implements AutoCloseable {
                 }
             }
             t.nextCheck = Math.max(minCheckRows, pages / CHECK_SHARE);
+            t.warned = false;
+            again = t.indexed.get() >= t.nextCheck;
         } catch (StoreClosedException e) {
-            return; // the store closed under the check: nothing to keep up any more
+            // the store closed under the check: nothing to keep up any more
         } catch (RuntimeException e) {
-            failed = true;
             // back off, so a tenant that keeps failing (a damaged index, a file another process locks)
             // is not retried every few writes
             t.nextCheck = Math.min(Long.MAX_VALUE / 4, Math.max(minCheckRows, t.nextCheck) * 4);
@@ -168,10 +173,24 @@ final class IndexUpkeep implements AutoCloseable {
                 LOG.debug("index upkeep of tenant '{}' failed again: {}", tenantId, e.toString());
             }
         } finally {
-            t.queued.set(false);
+            // rows indexed while the check ran queue it again, decided before the flag is cleared, so a
+            // waiter never sees the tenant idle between the two
+            if (!again || !requeue(tenantId, t)) {
+                t.queued.set(false);
+            }
         }
-        if (!failed && t.indexed.get() >= t.nextCheck) {
-            queue(tenantId, t);
+    }
+
+    /** Queues another check of a tenant whose flag is still set; false when closing. */
+    private boolean requeue(String tenantId, Tenant t) {
+        if (closing.get()) {
+            return false;
+        }
+        try {
+            executor.execute(() -> check(tenantId, t));
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
         }
     }
 
@@ -220,29 +239,34 @@ final class IndexUpkeep implements AutoCloseable {
     /**
      * Merges {@code index} down to one segment in steps of about {@code pages} pages, each its own
      * write transaction: the first step starts the merge ({@code 'merge'} with a negative page count,
-     * which gathers every segment into one merge), the later ones continue it ({@code 'merge'} with a
-     * positive count, which resumes a merge in progress before anything else; another negative one
-     * would start over whenever a writer added a segment in between, and never finish under steady
-     * writes). Segments that writers add meanwhile stay out; a later check takes them. Before each step
-     * after the first, writers already waiting for the tenant go first. Stops when FTS5 reports no more
-     * work, after {@code steps} steps, or when {@code stop} is set; {@code between} (tests) runs
-     * between two steps.
+     * which gathers every segment into one merge at a new level) and sets {@code usermerge} to 2; the
+     * later ones continue it ({@code 'merge'} with a positive count). A positive step merges the level
+     * with the most segments, a merge in progress counting as its input segments (two or more), so
+     * with {@code usermerge} 2 every step does work until the gathered merge is done: segments that
+     * writers add meanwhile are merged on the way (they are small) and never make a step find nothing
+     * (with the default {@code usermerge} 4, two writer segments could, leaving the merge half done),
+     * and a negative step after the first would start over whenever a writer added a segment, never
+     * finishing under steady writes. Before each step after the first, writers already waiting for
+     * the tenant go first (at most 50 ms). Stops when FTS5 reports no more work, after {@code steps}
+     * steps, or when {@code stop} is set; {@code between} (tests) runs between two steps.
      *
+     * @param db the tenant's database, looked up again before each step
      * @return the steps taken when FTS5 reported the merge complete, or -1 when it was stopped first
      */
-    static int merge(TenantDatabase db, String index, int pages, int steps, AtomicBoolean stop, Runnable between) {
+    static int merge(Supplier<TenantDatabase> db, String index, int pages, int steps, AtomicBoolean stop,
+                     Runnable between) {
         for (int step = 0; step < steps; step++) {
             if (stop != null && stop.get()) {
                 return -1;
             }
+            TenantDatabase d = db.get();
             if (step > 0) {
                 if (between != null) {
                     between.run();
                 }
-                db.yieldToWriters(YIELD_NANOS);
+                d.yieldToWriters(YIELD_NANOS);
             }
-            int signed = step == 0 ? -pages : pages;
-            if (!mergeStep(db, index, signed, false)) {
+            if (!mergeStep(d, index, step == 0 ? -pages : pages, step == 0)) {
                 return step + 1;
             }
         }
@@ -253,20 +277,21 @@ final class IndexUpkeep implements AutoCloseable {
      * Merges the segments of each level of {@code index} that holds two or more into one ({@code 'merge'}
      * with a positive page count and {@code usermerge} 2), in steps as {@link #merge} takes them: the
      * small segments that the writes since the last full merge left become one per level. A level is
-     * merged when it holds two segments (automerge waits for four), and a merge in progress is
-     * continued first; the largest segment is rewritten only when a level of its size has two.
+     * merged when it holds two segments (automerge waits for four), a merge in progress counting as its
+     * inputs; the largest segment is rewritten only when a level of its size has two.
      *
      * @return whether FTS5 reported no more work before {@code steps} steps or {@code stop}
      */
-    static boolean collapse(TenantDatabase db, String index, int pages, int steps, AtomicBoolean stop) {
+    static boolean collapse(Supplier<TenantDatabase> db, String index, int pages, int steps, AtomicBoolean stop) {
         for (int step = 0; step < steps; step++) {
             if (stop != null && stop.get()) {
                 return false;
             }
+            TenantDatabase d = db.get();
             if (step > 0) {
-                db.yieldToWriters(YIELD_NANOS);
+                d.yieldToWriters(YIELD_NANOS);
             }
-            if (!mergeStep(db, index, pages, step == 0)) {
+            if (!mergeStep(d, index, pages, step == 0)) {
                 return true;
             }
         }
@@ -313,11 +338,12 @@ final class IndexUpkeep implements AutoCloseable {
 
     /** Runs a check of {@code tenantId} on the calling thread, once the queued ones have run (tests). */
     void checkNow(String tenantId) {
-        awaitIdle();
         Tenant t = tenants.computeIfAbsent(tenantId, k -> new Tenant(minCheckRows));
-        if (t.queued.compareAndSet(false, true)) {
-            check(tenantId, t);
-        }
+        do {
+            awaitIdle();
+        } while (!t.queued.compareAndSet(false, true));
+        check(tenantId, t);
+        awaitIdle(); // a check it queued again
     }
 
     /**
@@ -346,14 +372,20 @@ final class IndexUpkeep implements AutoCloseable {
 
     /**
      * Runs the checks already queued (merges included), queues no new one, and stops the thread; after
-     * {@value #CLOSE_WAIT_SECONDS} s a running merge stops between two steps and the rest is dropped.
+     * {@value #CLOSE_WAIT_SECONDS} s a running merge stops between two steps (waiting up to as long
+     * again for that step) and the rest is dropped. Without {@code drain} (an in-memory store, whose
+     * data goes with it) it stops at once.
      */
-    @Override
-    public void close() {
+    void close(boolean drain) {
         if (!closing.compareAndSet(false, true)) {
             return;
         }
-        executor.shutdown();
+        if (!drain) {
+            abort.set(true);
+            executor.shutdownNow();
+        } else {
+            executor.shutdown();
+        }
         try {
             if (!executor.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
                 LOG.warn("index upkeep was still merging {} s after close began: it stops after its current step"
@@ -368,5 +400,10 @@ final class IndexUpkeep implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         tenants.clear();
+    }
+
+    @Override
+    public void close() {
+        close(true);
     }
 }

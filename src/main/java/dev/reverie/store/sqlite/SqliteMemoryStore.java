@@ -65,6 +65,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * token of its end user's scope ({@code s1f3..._word}), and the MATCH expression asks only for that
  * user's prefixed terms, so one end user's search reads only that user's postings and never ranks a
  * global top-k first. User text is reduced to quoted word terms; no FTS5 syntax can pass through.
+ * A background thread keeps each tenant's FTS5 indexes merged as they grow (FTS5 writes every
+ * transaction as a segment, and every query term is looked up in every segment); see
+ * {@code IndexUpkeep}. {@link #close()} lets the merges already queued finish first: it may take up
+ * to 30 s (60 s at worst) on a large tenant.
  *
  * <p>Thread-safe: concurrent readers (a pool of WAL connections per tenant), one serialized writer
  * per tenant. Durable by default ({@code synchronous=FULL}: an acknowledged write survives kill -9
@@ -98,6 +102,7 @@ public final class SqliteMemoryStore implements MemoryStore {
     private final String instanceId = UUID.randomUUID().toString();
     private final ConcurrentMap<String, TenantDatabase> tenants = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final Object closeLock = new Object();
     /** Decoded vectors of recently searched scopes, checked against {@code vector_versions} on every search. */
     private final VectorCache vectorCache = new VectorCache(VectorCache.DEFAULT_MAX_BYTES);
     /** Merges a tenant's FTS5 indexes in the background as they grow (see {@link IndexUpkeep}). */
@@ -392,7 +397,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         ensureOpen();
         TenantDatabase db = db(tenantId);
         for (String fts : IndexUpkeep.INDEXES) {
-            IndexUpkeep.merge(db, fts, pages, steps, null, null);
+            IndexUpkeep.merge(() -> db, fts, pages, steps, null, null);
         }
     }
 
@@ -1359,19 +1364,21 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     @Override
     public void close() {
-        if (closed.get()) {
-            return;
+        // one close at a time: a second caller waits for the first to finish
+        synchronized (closeLock) {
+            if (closed.get()) {
+                return;
+            }
+            // the index upkeep queued so far runs first, while the tenants can still be opened (an
+            // in-memory store's data goes with it: its upkeep just stops)
+            upkeep.close(!inMemory);
+            closed.set(true);
+            for (TenantDatabase db : tenants.values()) {
+                db.close();
+            }
+            tenants.clear();
+            vectorCache.clear();
         }
-        // the index upkeep queued so far runs first, while the tenants can still be opened
-        upkeep.close();
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
-        for (TenantDatabase db : tenants.values()) {
-            db.close();
-        }
-        tenants.clear();
-        vectorCache.clear();
     }
 
     /** Sets the fewest rows a tenant indexes between two upkeep checks (tests; see {@link IndexUpkeep#checkEvery}). */

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -208,8 +209,9 @@ final class TenantDatabase implements AutoCloseable {
      */
     void yieldToWriters(long maxNanos) {
         long deadline = System.nanoTime() + maxNanos;
-        while (writeLock.hasQueuedThreads() && System.nanoTime() < deadline) {
-            java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+        // an interrupted thread would not park: it only waits when it may
+        while (writeLock.hasQueuedThreads() && System.nanoTime() < deadline && !Thread.currentThread().isInterrupted()) {
+            LockSupport.parkNanos(100_000);
         }
     }
 

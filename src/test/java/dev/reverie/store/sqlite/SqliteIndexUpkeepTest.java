@@ -169,7 +169,7 @@ class SqliteIndexUpkeepTest {
                 assertThat(IndexUpkeep.fragmented(before)).as(index + " " + before).isTrue();
                 // steps of 2 pages, a write between every two: a merge that started over whenever a
                 // segment was added would still be running at the step limit (-1)
-                int steps = IndexUpkeep.merge(db, index, 2, 1_000, null,
+                int steps = IndexUpkeep.merge(() -> db, index, 2, 1_000, null,
                         () -> store.write(batch(next[0]++, random)));
                 assertThat(steps).as(index + " of " + pages + " pages").isBetween(2, (int) pages + 8);
                 // the segments there were when the merge began are one now; the writes made meanwhile add small ones
@@ -181,6 +181,41 @@ class SqliteIndexUpkeepTest {
             for (Scope s : USERS) {
                 assertThat(store.searchTurns(s, String.join(" ", WORDS), 500)).hasSize(next[0] / USERS.size());
             }
+            integrityCheck(store.tenantFile("clinic"));
+        }
+    }
+
+    @Test
+    void a_full_merge_of_two_segments_finishes_although_writers_add_several_segments_between_steps()
+            throws Exception {
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(dir)) {
+            store.indexUpkeepEvery(Integer.MAX_VALUE);
+            Random random = new Random(9);
+            int[] next = {0};
+            List<WriteBatch> batches = new ArrayList<>();
+            for (int i = 0; i < BULK / 2; i++) {
+                batches.add(batch(next[0]++, random));
+            }
+            store.writeAll(batches);
+            store.maintain("clinic"); // one large segment, then one small: a merge of two inputs
+            store.write(batch(next[0]++, random));
+            TenantDatabase db = store.database("clinic");
+            String index = "archive_fts";
+            List<IndexUpkeep.Segment> before = IndexUpkeep.segments(db, index);
+            assertThat(before).hasSize(2);
+            long pages = before.stream().mapToLong(IndexUpkeep.Segment::pages).sum();
+            // three writes between two steps: with FTS5's default usermerge (4) a later step would find
+            // three new segments on a lower level, not worth merging but more than the merge's two
+            // inputs, do nothing and so report the merge done, half way
+            int steps = IndexUpkeep.merge(() -> db, index, 4, 1_000, null, () -> {
+                for (int w = 0; w < 3; w++) {
+                    store.write(batch(next[0]++, random));
+                }
+            });
+            assertThat(steps).isBetween(2, (int) pages);
+            long largest = IndexUpkeep.segments(db, index).stream().mapToLong(IndexUpkeep.Segment::pages).max()
+                    .orElseThrow();
+            assertThat(largest).as("the merged segment, of %d pages before", pages).isGreaterThan(pages * 9 / 10);
             integrityCheck(store.tenantFile("clinic"));
         }
     }
