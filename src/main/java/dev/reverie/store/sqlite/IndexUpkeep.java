@@ -299,12 +299,14 @@ final class IndexUpkeep implements AutoCloseable {
     }
 
     /**
-     * One {@code 'merge'} command in its own write transaction (with {@code usermerge} set to 2 first
+     * One {@code 'merge'} command in its own write transaction, committed without an fsync
+     * ({@link TenantDatabase#writeUnsynced}) (with {@code usermerge} set to 2 first
      * when asked and not set already: a config write makes every reader reload the index's settings);
      * returns whether FTS5 did any work.
      */
     private static boolean mergeStep(TenantDatabase db, String index, int pages, boolean setUsermerge) {
-        return db.write(c -> {
+        // a merge carries no acknowledged data: its commit need not wait for the disk
+        return db.writeUnsynced(c -> {
             if (setUsermerge && !usermergeIsTwo(c, index)) {
                 Jdbc.update(c, "INSERT INTO " + index + " (" + index + ", rank) VALUES ('usermerge', 2)");
             }

@@ -215,7 +215,9 @@ class SqliteIndexUpkeepTest {
             assertThat(steps).isBetween(2, (int) pages);
             long largest = IndexUpkeep.segments(db, index).stream().mapToLong(IndexUpkeep.Segment::pages).max()
                     .orElseThrow();
-            assertThat(largest).as("the merged segment, of %d pages before", pages).isGreaterThan(pages * 9 / 10);
+            // merged: larger than its largest input (half merged, that input is left trimmed and smaller)
+            long largestBefore = before.stream().mapToLong(IndexUpkeep.Segment::pages).max().orElseThrow();
+            assertThat(largest).as("the merged segment; before: %s", before).isGreaterThan(largestBefore);
             integrityCheck(store.tenantFile("clinic"));
         }
     }
@@ -332,6 +334,30 @@ class SqliteIndexUpkeepTest {
             assertThat(store.openTenantHandles()).isEqualTo(1); // the clinic's tenant was closed for the bakery's
             store.indexUpkeepNow("clinic");
             assertThat(store.openTenantHandles()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void merge_steps_commit_without_an_fsync_and_leave_the_writer_durable() {
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(dir)) {
+            store.indexUpkeepEvery(Integer.MAX_VALUE);
+            load(store);
+            TenantDatabase db = store.database("clinic");
+            java.util.function.Supplier<Integer> mode = () -> db.write(c -> {
+                try (Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery("PRAGMA synchronous")) {
+                    return rs.next() ? rs.getInt(1) : -1;
+                }
+            });
+            assertThat(mode.get()).isEqualTo(2); // FULL, the store's durable default
+            int inside = db.writeUnsynced(c -> {
+                try (Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery("PRAGMA synchronous")) {
+                    return rs.next() ? rs.getInt(1) : -1;
+                }
+            });
+            assertThat(inside).isEqualTo(1); // NORMAL inside
+            assertThat(IndexUpkeep.merge(() -> db, "memories_fts", IndexUpkeep.STEP_PAGES, 100, null, null))
+                    .isPositive();
+            assertThat(mode.get()).isEqualTo(2); // and FULL again for the writes after it
         }
     }
 
