@@ -39,9 +39,10 @@ import java.util.function.Supplier;
  * (about five times the index size written over its lifetime). Otherwise, with more than
  * {@value #COLLAPSE_AT} segments, the levels holding several segments are merged into one each
  * ({@link #collapse}), which rewrites only small segments as a rule. Merges run in steps of about
- * {@value #STEP_PAGES} pages, each its own short write transaction, and a step waits (at most 50 ms)
- * for writers already queued for the tenant, so they go first; merging changes no search result (BM25 statistics
- * are the index's totals, whatever its segments).
+ * {@value #STEP_PAGES} pages, each its own short write transaction committed without an fsync
+ * ({@link TenantDatabase#writeUnsynced}), and a step waits (at most 50 ms) for writers already
+ * queued for the tenant, so they go first; merging changes no search result (BM25 statistics are
+ * the index's totals, whatever its segments).
  *
  * <p>A tenant is looked up by id through the store before every read and step of a check, so each
  * counts as a use of the tenant and the store's bound on open tenants holds. One daemon thread per
