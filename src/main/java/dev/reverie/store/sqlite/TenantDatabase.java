@@ -227,13 +227,9 @@ final class TenantDatabase implements AutoCloseable {
         try {
             try {
                 ensureWriter();
-                try (Statement st = writer.createStatement()) {
-                    st.execute("BEGIN IMMEDIATE");
-                }
+                onWriter("BEGIN IMMEDIATE");
                 T result = work.apply(writer);
-                try (Statement st = writer.createStatement()) {
-                    st.execute("COMMIT");
-                }
+                onWriter("COMMIT");
                 return result;
             } catch (SQLException | RuntimeException e) {
                 dropSharedStatements();
@@ -263,22 +259,21 @@ final class TenantDatabase implements AutoCloseable {
             return write(work);
         }
         lifecycle.readLock().lock();
-        writeLock.lock();
+        writeLock.lock(); // held across the three steps, so no other write runs in the relaxed mode
         try {
             try {
                 ensureWriter();
-                try (Statement st = writer.createStatement()) {
-                    st.execute("PRAGMA synchronous = NORMAL");
-                }
+                onWriter("PRAGMA synchronous = NORMAL"); // SQLite takes it only outside a transaction
             } catch (SQLException e) {
                 throw failed(e);
             }
             try {
                 return write(work);
             } finally {
-                try (Statement st = writer.createStatement()) {
-                    st.execute("PRAGMA synchronous = FULL");
-                } catch (SQLException e) {
+                try {
+                    ensureWriter();
+                    onWriter("PRAGMA synchronous = FULL");
+                } catch (SQLException | RuntimeException e) {
                     // the connection cannot take the pragma: drop it, so the next write reopens it in its mode
                     closeWriterQuietly();
                 }
@@ -286,6 +281,13 @@ final class TenantDatabase implements AutoCloseable {
         } finally {
             writeLock.unlock();
             lifecycle.readLock().unlock();
+        }
+    }
+
+    /** Runs one statement on the writer; called under the write lock. */
+    private void onWriter(String sql) throws SQLException {
+        try (Statement st = writer.createStatement()) {
+            st.execute(sql);
         }
     }
 
