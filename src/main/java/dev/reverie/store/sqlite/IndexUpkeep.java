@@ -39,7 +39,7 @@ import java.util.function.Supplier;
  * (about five times the index size written over its lifetime). Otherwise, with more than
  * {@value #COLLAPSE_AT} segments, the levels holding several segments are merged into one each
  * ({@link #collapse}), which rewrites only small segments as a rule. Merges run in steps of about
- * {@value #STEP_PAGES} pages, each its own short write transaction committed without an fsync
+ * {@value #STEP_PAGES} pages, each its own short write transaction committed without its own fsync
  * ({@link TenantDatabase#writeUnsynced}), and a step waits (at most 50 ms) for writers already
  * queued for the tenant, so they go first; merging changes no search result (BM25 statistics are
  * the index's totals, whatever its segments).
@@ -300,7 +300,7 @@ final class IndexUpkeep implements AutoCloseable {
     }
 
     /**
-     * One {@code 'merge'} command in its own write transaction, committed without an fsync
+     * One {@code 'merge'} command in its own write transaction, committed without its own fsync
      * ({@link TenantDatabase#writeUnsynced}) (with {@code usermerge} set to 2 first
      * when asked and not set already: a config write makes every reader reload the index's settings);
      * returns whether FTS5 did any work.
@@ -344,6 +344,9 @@ final class IndexUpkeep implements AutoCloseable {
         Tenant t = tenants.computeIfAbsent(tenantId, k -> new Tenant(minCheckRows));
         do {
             awaitIdle();
+            if (closing.get()) {
+                return;
+            }
         } while (!t.queued.compareAndSet(false, true));
         check(tenantId, t);
         awaitIdle(); // a check it queued again

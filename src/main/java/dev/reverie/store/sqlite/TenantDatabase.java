@@ -42,6 +42,8 @@ final class TenantDatabase implements AutoCloseable {
 
     private final String url;
     private final String label;
+    /** Commits made by {@link #writeUnsynced} in the relaxed mode; written under the write lock. */
+    private volatile long unsyncedCommits;
     private final boolean inMemory;
     private final SQLiteConfig.SynchronousMode sync;
     /** The writer connection; {@code null} while closed for idleness (reopened on the next write). */
@@ -251,8 +253,8 @@ final class TenantDatabase implements AutoCloseable {
      * that carries no acknowledged data, such as index merges: in WAL mode such a commit is still
      * atomic and consistent, and the next synchronous commit of any writer makes it durable with its
      * own (the log is written in order), so a power loss can only undo the maintenance, never tear
-     * it or lose a write acknowledged after it. Saves an fsync per step, which writers of the tenant
-     * would otherwise wait behind.
+     * it or lose a write acknowledged after it. Saves the commit's own fsync, which writers of the
+     * tenant would otherwise wait behind (a WAL auto-checkpoint during the commit still syncs).
      */
     <T> T writeUnsynced(SqlWork<T> work) {
         if (inMemory || sync != SQLiteConfig.SynchronousMode.FULL) {
@@ -268,7 +270,9 @@ final class TenantDatabase implements AutoCloseable {
                 throw failed(e);
             }
             try {
-                return write(work);
+                T result = write(work);
+                unsyncedCommits++;
+                return result;
             } finally {
                 try {
                     ensureWriter();
@@ -282,6 +286,11 @@ final class TenantDatabase implements AutoCloseable {
             writeLock.unlock();
             lifecycle.readLock().unlock();
         }
+    }
+
+    /** How many {@link #writeUnsynced} transactions committed in the relaxed mode (tests and diagnostics). */
+    long unsyncedCommits() {
+        return unsyncedCommits;
     }
 
     /** Runs one statement on the writer; called under the write lock. */

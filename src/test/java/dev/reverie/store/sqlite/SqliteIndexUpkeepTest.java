@@ -28,6 +28,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The SQLite store keeps its FTS5 indexes merged as it is written ({@link IndexUpkeep}): a tenant
@@ -197,12 +198,25 @@ class SqliteIndexUpkeepTest {
                 batches.add(batch(next[0]++, random));
             }
             store.writeAll(batches);
-            store.maintain("clinic"); // one large segment, then one small: a merge of two inputs
-            store.write(batch(next[0]++, random));
+            store.maintain("clinic"); // one large segment, then a smaller one: a merge of two inputs
+            List<WriteBatch> second = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                second.add(batch(next[0]++, random));
+            }
+            store.writeAll(second);
             TenantDatabase db = store.database("clinic");
             String index = "archive_fts";
+            IndexUpkeep.collapse(() -> db, index, IndexUpkeep.STEP_PAGES, 100, null); // the second write's segments in one
+            db.write(c -> { // FTS5's default again (collapse set 2): the merge must set what it needs
+                try (Statement st = c.createStatement()) {
+                    st.execute("INSERT INTO " + index + " (" + index + ", rank) VALUES ('usermerge', 4)");
+                }
+                return null;
+            });
             List<IndexUpkeep.Segment> before = IndexUpkeep.segments(db, index);
-            assertThat(before).hasSize(2);
+            assertThat(before).as("two or three inputs, no more than the writes between two steps add").hasSizeBetween(2, 3);
+            assertThat(before.stream().mapToLong(IndexUpkeep.Segment::pages).sorted().toArray()[0])
+                    .as("the smaller input spans pages").isGreaterThan(1);
             long pages = before.stream().mapToLong(IndexUpkeep.Segment::pages).sum();
             // three writes between two steps: with FTS5's default usermerge (4) a later step would find
             // three new segments on a lower level, not worth merging but more than the merge's two
@@ -212,7 +226,7 @@ class SqliteIndexUpkeepTest {
                     store.write(batch(next[0]++, random));
                 }
             });
-            assertThat(steps).isBetween(2, (int) pages);
+            assertThat(steps).as("steps until FTS5 reported the merge done (-1: stopped at the limit)").isPositive();
             long largest = IndexUpkeep.segments(db, index).stream().mapToLong(IndexUpkeep.Segment::pages).max()
                     .orElseThrow();
             // merged: larger than its largest input (half merged, that input is left trimmed and smaller)
@@ -355,9 +369,15 @@ class SqliteIndexUpkeepTest {
                 }
             });
             assertThat(inside).isEqualTo(1); // NORMAL inside
+            long unsynced = db.unsyncedCommits();
             assertThat(IndexUpkeep.merge(() -> db, "memories_fts", IndexUpkeep.STEP_PAGES, 100, null, null))
                     .isPositive();
+            assertThat(db.unsyncedCommits()).isGreaterThan(unsynced); // the merge's steps took the relaxed path
             assertThat(mode.get()).isEqualTo(2); // and FULL again for the writes after it
+            assertThatThrownBy(() -> db.writeUnsynced(c -> {
+                throw new java.sql.SQLException("a failing step");
+            })).hasMessageContaining("a failing step");
+            assertThat(mode.get()).isEqualTo(2); // also after a failed one
         }
     }
 
