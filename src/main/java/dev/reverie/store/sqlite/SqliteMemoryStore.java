@@ -381,11 +381,11 @@ public final class SqliteMemoryStore implements MemoryStore {
     /**
      * Merges each of the tenant's FTS5 indexes down to one segment (a day's writes leave many, and
      * every search pays per segment: on the 1,000-user benchmark tenant a merged index answered the
-     * same memory search in a third of the time), in steps of about {@value #MERGE_PAGES} pages,
-     * each its own short write transaction that waiting writers go before and that commits without its
-     * own fsync ({@link IndexUpkeep#merge}),
-     * until FTS5 reports no more work or {@value #MERGE_STEPS} steps per index have run (the next night
-     * merges what is left). Between nights, {@link IndexUpkeep} merges the indexes as they grow.
+     * same memory search in a third of the time), in steps of about {@value #MERGE_PAGES} pages, each
+     * its own short write transaction that waiting writers go before and that commits without its own
+     * fsync ({@link IndexUpkeep#merge}), until FTS5 reports no more work or {@value #MERGE_STEPS} steps
+     * per index have run (the next night merges what is left). Between nights, {@link IndexUpkeep}
+     * merges the indexes as they grow.
      */
     @Override
     public void maintain(String tenantId) {
