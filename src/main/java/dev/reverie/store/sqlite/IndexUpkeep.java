@@ -300,14 +300,16 @@ final class IndexUpkeep implements AutoCloseable {
     }
 
     /**
-     * One {@code 'merge'} command in its own write transaction, committed without its own fsync
-     * ({@link TenantDatabase#writeUnsynced}) (with {@code usermerge} set to 2 first
+     * One {@code 'merge'} command in its own write transaction, committed without its own fsync or a
+     * checkpoint ({@link TenantDatabase#writeUnsynced}), then a passive checkpoint outside the write
+     * lock (with {@code usermerge} set to 2 first
      * when asked and not set already: a config write makes every reader reload the index's settings);
      * returns whether FTS5 did any work.
      */
     private static boolean mergeStep(TenantDatabase db, String index, int pages, boolean setUsermerge) {
-        // a merge carries no acknowledged data: its commit need not wait for the disk
-        return db.writeUnsynced(c -> {
+        // a merge carries no acknowledged data: its commit need not wait for the disk, nor checkpoint
+        // under the write lock; the log is checkpointed right after, outside it
+        boolean more = db.writeUnsynced(c -> {
             if (setUsermerge && !usermergeIsTwo(c, index)) {
                 Jdbc.update(c, "INSERT INTO " + index + " (" + index + ", rank) VALUES ('usermerge', 2)");
             }
@@ -316,6 +318,8 @@ final class IndexUpkeep implements AutoCloseable {
             // FTS5: fewer than two changes means the merge found nothing left to do
             return totalChanges(c) - before >= 2;
         });
+        db.checkpointPassive();
+        return more;
     }
 
     private static boolean usermergeIsTwo(Connection c, String index) throws SQLException {

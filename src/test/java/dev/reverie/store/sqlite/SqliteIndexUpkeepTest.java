@@ -352,32 +352,36 @@ class SqliteIndexUpkeepTest {
     }
 
     @Test
-    void merge_steps_commit_without_an_fsync_and_leave_the_writer_durable() {
+    void merge_steps_commit_without_an_fsync_or_a_checkpoint_and_leave_the_writer_as_it_was() {
         try (SqliteMemoryStore store = SqliteMemoryStore.open(dir)) {
             store.indexUpkeepEvery(Integer.MAX_VALUE);
             load(store);
             TenantDatabase db = store.database("clinic");
-            java.util.function.Supplier<Integer> mode = () -> db.write(c -> {
-                try (Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery("PRAGMA synchronous")) {
-                    return rs.next() ? rs.getInt(1) : -1;
+            // the writer's durability mode and automatic checkpoint, as "synchronous/autocheckpoint"
+            TenantDatabase.SqlWork<String> settings = c -> {
+                try (Statement st = c.createStatement()) {
+                    String out;
+                    try (java.sql.ResultSet rs = st.executeQuery("PRAGMA synchronous")) {
+                        out = rs.next() ? rs.getString(1) : "?";
+                    }
+                    try (java.sql.ResultSet rs = st.executeQuery("PRAGMA wal_autocheckpoint")) {
+                        return out + "/" + (rs.next() ? rs.getString(1) : "?");
+                    }
                 }
-            });
-            assertThat(mode.get()).isEqualTo(2); // FULL, the store's durable default
-            int inside = db.writeUnsynced(c -> {
-                try (Statement st = c.createStatement(); java.sql.ResultSet rs = st.executeQuery("PRAGMA synchronous")) {
-                    return rs.next() ? rs.getInt(1) : -1;
-                }
-            });
-            assertThat(inside).isEqualTo(1); // NORMAL inside
+            };
+            java.util.function.Supplier<String> mode = () -> db.write(settings);
+            assertThat(mode.get()).isEqualTo("2/1000"); // FULL, the store's durable default, and SQLite's checkpoint
+            // NORMAL and no automatic checkpoint inside (the log is checkpointed after, outside the lock)
+            assertThat(db.writeUnsynced(settings)).isEqualTo("1/0");
             long unsynced = db.unsyncedCommits();
             assertThat(IndexUpkeep.merge(() -> db, "memories_fts", IndexUpkeep.STEP_PAGES, 100, null, null))
                     .isPositive();
             assertThat(db.unsyncedCommits()).isGreaterThan(unsynced); // the merge's steps took the relaxed path
-            assertThat(mode.get()).isEqualTo(2); // and FULL again for the writes after it
+            assertThat(mode.get()).isEqualTo("2/1000"); // and as before for the writes after it
             assertThatThrownBy(() -> db.writeUnsynced(c -> {
                 throw new java.sql.SQLException("a failing step");
             })).hasMessageContaining("a failing step");
-            assertThat(mode.get()).isEqualTo(2); // also after a failed one
+            assertThat(mode.get()).isEqualTo("2/1000"); // also after a failed one
         }
     }
 
