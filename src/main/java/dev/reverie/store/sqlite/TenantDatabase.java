@@ -260,28 +260,34 @@ final class TenantDatabase implements AutoCloseable {
      * tenant would otherwise wait behind, and the checkpoint the commit would otherwise run.
      */
     <T> T writeUnsynced(SqlWork<T> work) {
-        if (inMemory || sync != SQLiteConfig.SynchronousMode.FULL) {
+        if (inMemory) {
             return write(work);
         }
+        // a store opened with synchronous=NORMAL commits that way anyway: only the checkpoint changes
+        boolean relax = sync == SQLiteConfig.SynchronousMode.FULL;
         lifecycle.readLock().lock();
         writeLock.lock(); // held across the three steps, so no other write runs in the relaxed mode
         try {
             try {
-                ensureWriter();
-                onWriter("PRAGMA synchronous = NORMAL"); // SQLite takes it only outside a transaction
-                // and no checkpoint inside this commit, under the write lock: see checkpointPassive
-                onWriter("PRAGMA wal_autocheckpoint = 0");
-            } catch (SQLException e) {
-                throw failed(e);
-            }
-            try {
+                try {
+                    ensureWriter();
+                    if (relax) {
+                        onWriter("PRAGMA synchronous = NORMAL"); // SQLite takes it only outside a transaction
+                    }
+                    // and no checkpoint inside this commit, under the write lock: see checkpointPassive
+                    onWriter("PRAGMA wal_autocheckpoint = 0");
+                } catch (SQLException e) {
+                    throw failed(e);
+                }
                 T result = write(work);
                 unsyncedCommits++;
                 return result;
             } finally {
                 try {
                     ensureWriter();
-                    onWriter("PRAGMA synchronous = FULL");
+                    if (relax) {
+                        onWriter("PRAGMA synchronous = FULL");
+                    }
                     onWriter("PRAGMA wal_autocheckpoint = " + WAL_AUTOCHECKPOINT);
                 } catch (SQLException | RuntimeException e) {
                     // the connection cannot take the pragma: drop it, so the next write reopens it in its mode
@@ -294,7 +300,7 @@ final class TenantDatabase implements AutoCloseable {
         }
     }
 
-    /** How many {@link #writeUnsynced} transactions committed in the relaxed mode (tests and diagnostics). */
+    /** How many {@link #writeUnsynced} transactions committed (tests and diagnostics). */
     long unsyncedCommits() {
         return unsyncedCommits;
     }

@@ -386,6 +386,29 @@ class SqliteIndexUpkeepTest {
     }
 
     @Test
+    void a_store_opened_with_relaxed_sync_still_merges_without_a_checkpoint_inside_the_commit() {
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(dir, true)) {
+            store.indexUpkeepEvery(Integer.MAX_VALUE);
+            load(store);
+            TenantDatabase db = store.database("clinic");
+            TenantDatabase.SqlWork<String> settings = c -> {
+                try (Statement st = c.createStatement()) {
+                    String out;
+                    try (java.sql.ResultSet rs = st.executeQuery("PRAGMA synchronous")) {
+                        out = rs.next() ? rs.getString(1) : "?";
+                    }
+                    try (java.sql.ResultSet rs = st.executeQuery("PRAGMA wal_autocheckpoint")) {
+                        return out + "/" + (rs.next() ? rs.getString(1) : "?");
+                    }
+                }
+            };
+            assertThat(db.write(settings)).isEqualTo("1/1000");
+            assertThat(db.writeUnsynced(settings)).isEqualTo("1/0");
+            assertThat(db.write(settings)).isEqualTo("1/1000");
+        }
+    }
+
+    @Test
     void an_index_is_merged_when_the_pages_outside_its_largest_segment_reach_a_quarter_of_it() {
         assertThat(IndexUpkeep.fragmented(pages())).isFalse();
         assertThat(IndexUpkeep.fragmented(pages(40))).isFalse();
