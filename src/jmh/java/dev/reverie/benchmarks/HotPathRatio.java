@@ -95,9 +95,7 @@ public final class HotPathRatio {
             // the maintenance and a day's traffic in an open of their own: closing the store lets its
             // background work (SQLite's index upkeep, Lucene's commits) finish before the timed open
             try (MemoryStore store = dataset.open();
-                 ContextManager manager = ContextManager.builder().store(store)
-                         .clock(Clock.fixed(TenantDataGenerator.NOW, ZoneOffset.UTC))
-                         .immutable(TenantDataGenerator.SYSTEM_PROMPT).build()) {
+                 ContextManager manager = manager(store)) {
                 TenantDataGenerator.maintainIfAsked(store);
                 if (later > 0) {
                     // a day's traffic after the (maintained) data set: exchanges recorded through the
@@ -117,9 +115,7 @@ public final class HotPathRatio {
             }
         }
         try (MemoryStore store = dataset.open();
-             ContextManager manager = ContextManager.builder().store(store)
-                     .clock(Clock.fixed(TenantDataGenerator.NOW, ZoneOffset.UTC))
-                     .immutable(TenantDataGenerator.SYSTEM_PROMPT).build()) {
+             ContextManager manager = manager(store)) {
             for (int i = 0; i < sampled; i++) {
                 userOf[i] = random.nextInt(users);
                 indexes[i] = new Bm25(texts(store, TenantDataGenerator.user(userOf[i])));
@@ -177,6 +173,12 @@ public final class HotPathRatio {
             System.out.printf(Locale.ROOT, "  CPU p50: buildContext %.3f ms, bare BM25 %.3f ms, ratio %.1f%n",
                     ms(buildCpu, 0.50), ms(bm25Cpu, 0.50), ms(buildCpu, 0.50) / ms(bm25Cpu, 0.50));
         }
+    }
+
+    /** The manager every open of the data set uses: the data set's clock and system prompt. */
+    private static ContextManager manager(MemoryStore store) {
+        return ContextManager.builder().store(store).clock(Clock.fixed(TenantDataGenerator.NOW, ZoneOffset.UTC))
+                .immutable(TenantDataGenerator.SYSTEM_PROMPT).build();
     }
 
     private static double ms(long[] sorted, double q) {

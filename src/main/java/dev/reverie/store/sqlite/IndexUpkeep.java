@@ -256,22 +256,7 @@ final class IndexUpkeep implements AutoCloseable {
      */
     static int merge(Supplier<TenantDatabase> db, String index, int pages, int steps, AtomicBoolean stop,
                      Runnable between) {
-        for (int step = 0; step < steps; step++) {
-            if (stop != null && stop.get()) {
-                return -1;
-            }
-            TenantDatabase d = db.get();
-            if (step > 0) {
-                if (between != null) {
-                    between.run();
-                }
-                d.yieldToWriters(YIELD_NANOS);
-            }
-            if (!mergeStep(d, index, step == 0 ? -pages : pages, step == 0)) {
-                return step + 1;
-            }
-        }
-        return -1;
+        return steps(db, index, -pages, pages, steps, stop, between);
     }
 
     /**
@@ -284,27 +269,39 @@ final class IndexUpkeep implements AutoCloseable {
      * @return whether FTS5 reported no more work before {@code steps} steps or {@code stop}
      */
     static boolean collapse(Supplier<TenantDatabase> db, String index, int pages, int steps, AtomicBoolean stop) {
+        return steps(db, index, pages, pages, steps, stop, null) > 0;
+    }
+
+    /**
+     * The step loop of {@link #merge} and {@link #collapse}: a first {@code 'merge'} of {@code first}
+     * pages (with {@code usermerge} 2 set), then steps of {@code pages}, each after waiting writers;
+     * returns the steps taken when FTS5 reported no more work, or -1 when stopped first.
+     */
+    private static int steps(Supplier<TenantDatabase> db, String index, int first, int pages, int steps,
+                             AtomicBoolean stop, Runnable between) {
         for (int step = 0; step < steps; step++) {
             if (stop != null && stop.get()) {
-                return false;
+                return -1;
             }
             TenantDatabase d = db.get();
             if (step > 0) {
+                if (between != null) {
+                    between.run();
+                }
                 d.yieldToWriters(YIELD_NANOS);
             }
-            if (!mergeStep(d, index, pages, step == 0)) {
-                return true;
+            if (!mergeStep(d, index, step == 0 ? first : pages, step == 0)) {
+                return step + 1;
             }
         }
-        return false;
+        return -1;
     }
 
     /**
      * One {@code 'merge'} command in its own write transaction, committed without its own fsync or a
      * checkpoint ({@link TenantDatabase#writeUnsynced}), then a passive checkpoint outside the write
-     * lock (with {@code usermerge} set to 2 first
-     * when asked and not set already: a config write makes every reader reload the index's settings);
-     * returns whether FTS5 did any work.
+     * lock (with {@code usermerge} set to 2 first when asked and not set already: a config write makes
+     * every reader reload the index's settings); returns whether FTS5 did any work.
      */
     private static boolean mergeStep(TenantDatabase db, String index, int pages, boolean setUsermerge) {
         // a merge carries no acknowledged data: its commit need not wait for the disk, nor checkpoint

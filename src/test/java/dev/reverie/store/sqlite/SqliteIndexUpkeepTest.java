@@ -351,24 +351,26 @@ class SqliteIndexUpkeepTest {
         }
     }
 
+    /** The connection's durability mode and automatic checkpoint, as "synchronous/autocheckpoint". */
+    private static String writerSettings(Connection c) throws java.sql.SQLException {
+        try (Statement st = c.createStatement()) {
+            String out;
+            try (java.sql.ResultSet rs = st.executeQuery("PRAGMA synchronous")) {
+                out = rs.next() ? rs.getString(1) : "?";
+            }
+            try (java.sql.ResultSet rs = st.executeQuery("PRAGMA wal_autocheckpoint")) {
+                return out + "/" + (rs.next() ? rs.getString(1) : "?");
+            }
+        }
+    }
+
     @Test
     void merge_steps_commit_without_an_fsync_or_a_checkpoint_and_leave_the_writer_as_it_was() {
         try (SqliteMemoryStore store = SqliteMemoryStore.open(dir)) {
             store.indexUpkeepEvery(Integer.MAX_VALUE);
             load(store);
             TenantDatabase db = store.database("clinic");
-            // the writer's durability mode and automatic checkpoint, as "synchronous/autocheckpoint"
-            TenantDatabase.SqlWork<String> settings = c -> {
-                try (Statement st = c.createStatement()) {
-                    String out;
-                    try (java.sql.ResultSet rs = st.executeQuery("PRAGMA synchronous")) {
-                        out = rs.next() ? rs.getString(1) : "?";
-                    }
-                    try (java.sql.ResultSet rs = st.executeQuery("PRAGMA wal_autocheckpoint")) {
-                        return out + "/" + (rs.next() ? rs.getString(1) : "?");
-                    }
-                }
-            };
+            TenantDatabase.SqlWork<String> settings = SqliteIndexUpkeepTest::writerSettings;
             java.util.function.Supplier<String> mode = () -> db.write(settings);
             assertThat(mode.get()).isEqualTo("2/1000"); // FULL, the store's durable default, and SQLite's checkpoint
             // NORMAL and no automatic checkpoint inside (the log is checkpointed after, outside the lock)
@@ -391,17 +393,7 @@ class SqliteIndexUpkeepTest {
             store.indexUpkeepEvery(Integer.MAX_VALUE);
             load(store);
             TenantDatabase db = store.database("clinic");
-            TenantDatabase.SqlWork<String> settings = c -> {
-                try (Statement st = c.createStatement()) {
-                    String out;
-                    try (java.sql.ResultSet rs = st.executeQuery("PRAGMA synchronous")) {
-                        out = rs.next() ? rs.getString(1) : "?";
-                    }
-                    try (java.sql.ResultSet rs = st.executeQuery("PRAGMA wal_autocheckpoint")) {
-                        return out + "/" + (rs.next() ? rs.getString(1) : "?");
-                    }
-                }
-            };
+            TenantDatabase.SqlWork<String> settings = SqliteIndexUpkeepTest::writerSettings;
             assertThat(db.write(settings)).isEqualTo("1/1000");
             assertThat(db.writeUnsynced(settings)).isEqualTo("1/0");
             assertThat(db.write(settings)).isEqualTo("1/1000");
