@@ -38,7 +38,12 @@ import java.util.function.Supplier;
  * ({@link #merge}): that rewrites the index, so it runs once per quarter of growth, never per write
  * (about five times the index size written over its lifetime). Otherwise, with more than
  * {@value #COLLAPSE_AT} segments, the levels holding several segments are merged into one each
- * ({@link #collapse}), which rewrites only small segments as a rule. Merges run in steps of about
+ * ({@link #collapse}), which rewrites only small segments as a rule, in as many steps as the pages
+ * outside the largest segment need ({@link #collapseSteps}): writers add a segment with every
+ * transaction, so a collapse that went on until no level held two never ended while they wrote (on
+ * the 1,000-user benchmark tenant under four writers it ran to its step limit, 34 steps, at nearly
+ * every check: a merge transaction every five {@code recordTurn} calls and a quarter more CPU per
+ * call); what they add meanwhile waits for the next check. Merges run in steps of about
  * {@value #STEP_PAGES} pages, each its own short write transaction committed without its own fsync
  * ({@link TenantDatabase#writeUnsynced}), and a step waits (at most 50 ms) for writers already
  * queued for the tenant, so they go first; merging changes no search result (BM25 statistics are
@@ -80,6 +85,8 @@ final class IndexUpkeep implements AutoCloseable {
     /** Set when {@link #close} gave up waiting: a running merge stops before its next step. */
     private final AtomicBoolean abort = new AtomicBoolean();
     private volatile int minCheckRows = MIN_CHECK_ROWS;
+    /** Runs between two steps of a check's merges (tests); {@code null}: nothing. */
+    private volatile Runnable betweenSteps;
 
     /** Upkeep of the tenants {@code databases} opens (and marks used) by tenant id. */
     IndexUpkeep(Function<String, TenantDatabase> databases) {
@@ -152,9 +159,9 @@ final class IndexUpkeep implements AutoCloseable {
                 List<Segment> segments = segments(db.get(), index);
                 pages += segments.stream().mapToLong(Segment::pages).sum();
                 if (fragmented(segments)) {
-                    merge(db, index, STEP_PAGES, maxSteps(segments), abort, null);
+                    merge(db, index, STEP_PAGES, maxSteps(segments), abort, betweenSteps);
                 } else if (segments.size() > COLLAPSE_AT) {
-                    collapse(db, index, STEP_PAGES, maxSteps(segments), abort);
+                    collapse(db, index, STEP_PAGES, collapseSteps(segments), abort, betweenSteps);
                 }
             }
             t.nextCheck = Math.max(minCheckRows, pages / CHECK_SHARE);
@@ -199,6 +206,20 @@ final class IndexUpkeep implements AutoCloseable {
     private static int maxSteps(List<Segment> segments) {
         long pages = segments.stream().mapToLong(Segment::pages).sum();
         return (int) Math.min(Integer.MAX_VALUE, 2 * pages / STEP_PAGES + 16);
+    }
+
+    /**
+     * Most steps a collapse of these segments takes: enough to write the pages outside the largest
+     * segment once ({@value #STEP_PAGES} per step), and one more.
+     */
+    static int collapseSteps(List<Segment> segments) {
+        long largest = 0;
+        long total = 0;
+        for (Segment s : segments) {
+            largest = Math.max(largest, s.pages());
+            total += s.pages();
+        }
+        return (int) Math.min(Integer.MAX_VALUE, (total - largest) / STEP_PAGES + 1);
     }
 
     /** Whether an index of these segments is worth a full merge. */
@@ -264,12 +285,16 @@ final class IndexUpkeep implements AutoCloseable {
      * with a positive page count and {@code usermerge} 2), in steps as {@link #merge} takes them: the
      * small segments that the writes since the last full merge left become one per level. A level is
      * merged when it holds two segments (automerge waits for four), a merge in progress counting as its
-     * inputs; the largest segment is rewritten only when a level of its size has two.
+     * inputs; the largest segment is rewritten only when a level of its size has two. Under steady
+     * writes there is always a level with two more (every write transaction adds a segment), so
+     * {@code steps} is what ends a collapse then ({@link #collapseSteps}); {@code between} (tests) runs
+     * between two steps.
      *
      * @return whether FTS5 reported no more work before {@code steps} steps or {@code stop}
      */
-    static boolean collapse(Supplier<TenantDatabase> db, String index, int pages, int steps, AtomicBoolean stop) {
-        return steps(db, index, pages, pages, steps, stop, null) > 0;
+    static boolean collapse(Supplier<TenantDatabase> db, String index, int pages, int steps, AtomicBoolean stop,
+                            Runnable between) {
+        return steps(db, index, pages, pages, steps, stop, between) > 0;
     }
 
     /**
@@ -337,6 +362,11 @@ final class IndexUpkeep implements AutoCloseable {
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT total_changes()")) {
             return rs.next() ? rs.getLong(1) : 0;
         }
+    }
+
+    /** Runs {@code action} between two steps of every merge and collapse of a check ({@code null}: none; tests). */
+    void betweenSteps(Runnable action) {
+        this.betweenSteps = action;
     }
 
     /**

@@ -1387,6 +1387,11 @@ public final class SqliteMemoryStore implements MemoryStore {
         upkeep.checkEvery(rows);
     }
 
+    /** Runs {@code action} between two steps of the index upkeep's merges (tests; see {@link IndexUpkeep#betweenSteps}). */
+    void indexUpkeepBetweenSteps(Runnable action) {
+        upkeep.betweenSteps(action);
+    }
+
     /** The database of {@code tenantId} (tests). */
     TenantDatabase database(String tenantId) {
         return db(tenantId);

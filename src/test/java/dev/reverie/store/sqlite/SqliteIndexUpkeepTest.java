@@ -26,6 +26,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -206,7 +207,7 @@ class SqliteIndexUpkeepTest {
             store.writeAll(second);
             TenantDatabase db = store.database("clinic");
             String index = "archive_fts";
-            IndexUpkeep.collapse(() -> db, index, IndexUpkeep.STEP_PAGES, 100, null); // the second write's segments in one
+            IndexUpkeep.collapse(() -> db, index, IndexUpkeep.STEP_PAGES, 100, null, null); // the second write's segments in one
             db.write(c -> { // FTS5's default again (collapse set 2): the merge must set what it needs
                 try (Statement st = c.createStatement()) {
                     st.execute("INSERT INTO " + index + " (" + index + ", rank) VALUES ('usermerge', 4)");
@@ -274,6 +275,56 @@ class SqliteIndexUpkeepTest {
             }
             assertThat(searches(kept)).isEqualTo(before.searches());
         }
+    }
+
+    @Test
+    void a_collapse_while_writers_keep_adding_segments_stops_after_the_steps_its_small_segments_need()
+            throws Exception {
+        int small = 12;
+        Baseline before = baseline("plain", s -> mergedThenTrickle(s, small));
+        try (SqliteMemoryStore kept = SqliteMemoryStore.open(dir.resolve("kept"))) {
+            kept.indexUpkeepEvery(Integer.MAX_VALUE);
+            mergedThenTrickle(kept, small);
+            int allowed = 0;
+            for (List<IndexUpkeep.Segment> s : before.segments()) {
+                assertThat(s.size()).as(s.toString()).isGreaterThan(IndexUpkeep.COLLAPSE_AT);
+                assertThat(IndexUpkeep.fragmented(s)).as(s.toString()).isFalse();
+                allowed += IndexUpkeep.collapseSteps(s) - 1; // the hook runs between two steps
+            }
+            // a writer commits between every two steps, as steady traffic does: each write adds a segment
+            // to every index, so there is always a level with two to merge, and a collapse that waited
+            // for none ran to its step limit
+            Random random = new Random(17);
+            int[] next = {BULK + small};
+            AtomicInteger between = new AtomicInteger();
+            kept.indexUpkeepBetweenSteps(() -> {
+                between.incrementAndGet();
+                kept.write(batch(next[0]++, random));
+            });
+            kept.indexUpkeepNow("clinic");
+            assertThat(between.get()).as("steps after the first, over the three indexes").isLessThanOrEqualTo(allowed);
+            for (int i = 0; i < IndexUpkeep.INDEXES.size(); i++) {
+                // the small segments there were are merged all the same
+                assertThat(segments(kept, IndexUpkeep.INDEXES.get(i)).size()).as(IndexUpkeep.INDEXES.get(i))
+                        .isLessThan(before.segments().get(i).size());
+            }
+            integrityCheck(kept.tenantFile("clinic"));
+        }
+    }
+
+    @Test
+    void a_collapse_may_take_the_steps_that_write_the_pages_outside_the_largest_segment_once() {
+        IndexUpkeep.Segment large = new IndexUpkeep.Segment(1, 40_000);
+        assertThat(IndexUpkeep.collapseSteps(List.of(large, seg(2, 1), seg(3, 1), seg(4, 3), seg(5, 1), seg(6, 2))))
+                .isEqualTo(1);
+        assertThat(IndexUpkeep.collapseSteps(List.of(large, seg(2, 700), seg(3, 400)))).isEqualTo(3);
+        assertThat(IndexUpkeep.collapseSteps(List.of(large, seg(2, 999)))).isEqualTo(2);
+        assertThat(IndexUpkeep.collapseSteps(List.of(seg(1, 100_000), seg(2, 100_000)))).isEqualTo(201);
+        assertThat(IndexUpkeep.collapseSteps(List.of(large))).isEqualTo(1);
+    }
+
+    private static IndexUpkeep.Segment seg(long id, long pages) {
+        return new IndexUpkeep.Segment(id, pages);
     }
 
     @Test
