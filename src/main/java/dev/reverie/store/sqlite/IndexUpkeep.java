@@ -40,12 +40,13 @@ import java.util.function.Supplier;
  * {@value #COLLAPSE_AT} segments, the levels holding several segments are merged into one each
  * ({@link #collapse}), which rewrites only small segments as a rule, in as many steps as the pages
  * outside the largest segment need ({@link #collapseSteps}): writers add a segment with every
- * transaction, so a collapse that went on until no level held two never ended while they wrote (on
- * the 1,000-user benchmark tenant under four writers it ran to its step limit, 34 steps, at nearly
- * every check: a merge transaction every five {@code recordTurn} calls and a quarter more CPU per
- * call); what they add meanwhile waits for the next check. Merges run in steps of about
+ * transaction, so a collapse that went on until no level held two rarely ended while they wrote (on
+ * the 1,000-user benchmark tenant under four writers, checks took 2 to 34 steps per index, 34 being
+ * the limit: a merge transaction every five {@code recordTurn} calls and about a quarter more CPU
+ * per call); what they add meanwhile waits for the next check. Merges run in steps of about
  * {@value #STEP_PAGES} pages, each its own short write transaction committed without its own fsync
- * ({@link TenantDatabase#writeUnsynced}), and a step waits (at most 50 ms) for writers already
+ * ({@link TenantDatabase#writeUnsynced}) or checkpoint (a passive checkpoint outside the write lock
+ * follows once the steps wrote what SQLite's automatic checkpoint waits for), and a step waits (at most 50 ms) for writers already
  * queued for the tenant, so they go first; merging changes no search result (BM25 statistics are
  * the index's totals, whatever its segments).
  *
@@ -304,6 +305,7 @@ final class IndexUpkeep implements AutoCloseable {
      */
     private static int steps(Supplier<TenantDatabase> db, String index, int first, int pages, int steps,
                              AtomicBoolean stop, Runnable between) {
+        long unCheckpointed = 0;
         for (int step = 0; step < steps; step++) {
             if (stop != null && stop.get()) {
                 return -1;
@@ -315,7 +317,14 @@ final class IndexUpkeep implements AutoCloseable {
                 }
                 d.yieldToWriters(YIELD_NANOS);
             }
-            if (!mergeStep(d, index, step == 0 ? first : pages, step == 0)) {
+            long changes = mergeStep(d, index, step == 0 ? first : pages, step == 0);
+            unCheckpointed += changes;
+            if (unCheckpointed >= TenantDatabase.WAL_AUTOCHECKPOINT) {
+                checkpoint(d, index);
+                unCheckpointed = 0;
+            }
+            // FTS5: fewer than two changes means the merge found nothing left to do
+            if (changes < 2) {
                 return step + 1;
             }
         }
@@ -324,31 +333,39 @@ final class IndexUpkeep implements AutoCloseable {
 
     /**
      * One {@code 'merge'} command in its own write transaction, committed without its own fsync or a
-     * checkpoint ({@link TenantDatabase#writeUnsynced}), then a passive checkpoint outside the write
-     * lock (with {@code usermerge} set to 2 first when asked and not set already: a config write makes
-     * every reader reload the index's settings); returns whether FTS5 did any work.
+     * checkpoint ({@link TenantDatabase#writeUnsynced}), with {@code usermerge} set to 2 first when asked
+     * and not set already (a config write makes every reader reload the index's settings); returns the
+     * rows it changed in the index's tables, about the pages it wrote and freed.
      */
-    private static boolean mergeStep(TenantDatabase db, String index, int pages, boolean setUsermerge) {
-        // a merge carries no acknowledged data: its commit need not wait for the disk, nor checkpoint
-        // under the write lock; the log is checkpointed right after, outside it
-        boolean more = db.writeUnsynced(c -> {
+    private static long mergeStep(TenantDatabase db, String index, int pages, boolean setUsermerge) {
+        return db.writeUnsynced(c -> {
             if (setUsermerge && !usermergeIsTwo(c, index)) {
                 Jdbc.update(c, "INSERT INTO " + index + " (" + index + ", rank) VALUES ('usermerge', 2)");
             }
             long before = totalChanges(c);
             Jdbc.update(c, "INSERT INTO " + index + " (" + index + ", rank) VALUES ('merge', ?)", pages);
-            // FTS5: fewer than two changes means the merge found nothing left to do
-            return totalChanges(c) - before >= 2;
+            return totalChanges(c) - before;
         });
+    }
+
+    /**
+     * A passive checkpoint outside the write lock, once the merge steps since the last one changed
+     * about as many pages as SQLite's automatic checkpoint waits for: a merge carries no acknowledged
+     * data, so its commits neither wait for the disk nor checkpoint under the write lock, and the log
+     * they leave is checkpointed here, as often as the writes of a client would have it checkpointed
+     * and not more (after every step, the small steps of collapses under steady writes made a
+     * checkpoint, and its fsync of the database file, every few {@code recordTurn} calls). What a few
+     * small steps leave goes with the writers' next automatic checkpoint, like any write.
+     */
+    private static void checkpoint(TenantDatabase db, String index) {
         try {
             db.checkpointPassive();
         } catch (StoreClosedException e) {
             throw e;
         } catch (RuntimeException e) {
             // the step is committed and the index fine; the writer's own checkpoint catches up
-            LOG.debug("passive checkpoint after a merge step of {} failed: {}", index, e.toString());
+            LOG.debug("passive checkpoint after merge steps of {} failed: {}", index, e.toString());
         }
-        return more;
     }
 
     private static boolean usermergeIsTwo(Connection c, String index) throws SQLException {

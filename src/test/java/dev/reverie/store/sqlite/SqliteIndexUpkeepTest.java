@@ -313,6 +313,50 @@ class SqliteIndexUpkeepTest {
     }
 
     @Test
+    void merges_checkpoint_the_log_once_they_wrote_what_sqlite_checkpoints_after_and_small_steps_leave_it_to_sqlite()
+            throws Exception {
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(dir)) {
+            store.indexUpkeepEvery(Integer.MAX_VALUE);
+            mergedThenTrickle(store, 12);
+            TenantDatabase db = store.database("clinic");
+            long checkpoints = db.passiveCheckpoints();
+            for (String index : IndexUpkeep.INDEXES) {
+                assertThat(IndexUpkeep.collapse(() -> db, index, IndexUpkeep.STEP_PAGES, 10, null, null)).isTrue();
+            }
+            assertThat(db.passiveCheckpoints()).as("the collapses' few pages: no checkpoint of their own")
+                    .isEqualTo(checkpoints);
+            // two bulk loads of long archived turns, a segment each: a full merge rewrites thousands of pages
+            Random random = new Random(23);
+            for (int load = 0; load < 2; load++) {
+                List<WriteBatch> bulk = new ArrayList<>();
+                for (int i = 0; i < BULK; i++) {
+                    Scope scope = USERS.get(i % USERS.size());
+                    StringBuilder text = new StringBuilder();
+                    for (int w = 0; w < 10; w++) {
+                        text.append(text(random)).append(' ');
+                    }
+                    int seq = load * BULK + i;
+                    bulk.add(WriteBatch.of(scope).archive(new SessionTurn(scope, "long", seq, "l" + seq, Role.USER, null,
+                            text.toString(), T0.plusSeconds(seq))));
+                }
+                store.writeAll(bulk);
+            }
+            String index = "archive_fts";
+            List<IndexUpkeep.Segment> before = IndexUpkeep.segments(db, index);
+            long pages = before.stream().mapToLong(IndexUpkeep.Segment::pages).sum();
+            assertThat(IndexUpkeep.fragmented(before)).as(before.toString()).isTrue();
+            int steps = IndexUpkeep.merge(() -> db, index, 200, 1_000, null, null);
+            assertThat(steps).as("steps of a merge of %s pages", pages).isPositive();
+            // a merge step writes its pages and frees as many: about a checkpoint every 500 pages merged
+            long made = db.passiveCheckpoints() - checkpoints;
+            // (every page merged is written once and its input freed: one to two changes per page)
+            assertThat(made).as("%s steps of %s pages", steps, pages).isBetween(pages / 1_000, 2 * pages / 1_000 + 1);
+            assertThat(made).as("fewer than one per step").isLessThan(steps);
+            integrityCheck(store.tenantFile("clinic"));
+        }
+    }
+
+    @Test
     void a_collapse_may_take_the_steps_that_write_the_pages_outside_the_largest_segment_once() {
         IndexUpkeep.Segment large = new IndexUpkeep.Segment(1, 40_000);
         assertThat(IndexUpkeep.collapseSteps(List.of(large, seg(2, 1), seg(3, 1), seg(4, 3), seg(5, 1), seg(6, 2))))
