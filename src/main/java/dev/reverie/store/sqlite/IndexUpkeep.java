@@ -19,6 +19,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -38,12 +39,13 @@ import java.util.function.Supplier;
  * ({@link #merge}): that rewrites the index, so it runs once per quarter of growth, never per write
  * (about five times the index size written over its lifetime). Otherwise, with more than
  * {@value #COLLAPSE_AT} segments, the levels holding several segments are merged into one each
- * ({@link #collapse}), which rewrites only small segments as a rule, in as many steps as the pages
- * outside the largest segment need ({@link #collapseSteps}): writers add a segment with every
- * transaction, so a collapse that went on until no level held two rarely ended while they wrote (on
- * the 1,000-user benchmark tenant under four writers, checks took 2 to 34 steps per index, 34 being
- * the limit: a merge transaction every five {@code recordTurn} calls and about a quarter more CPU
- * per call); what they add meanwhile waits for the next check. Merges run in steps of about
+ * ({@link #collapse}), which rewrites only small segments as a rule; while writers index rows, in no
+ * more steps than the pages outside the largest segment need ({@link #collapseSteps}): they add a
+ * segment with every transaction, so a collapse that went on until no level held two rarely ended
+ * while they wrote (on the 1,000-user benchmark tenant under four writers, checks took 2 to 34 steps
+ * per index, 34 being the limit: a merge transaction every five {@code recordTurn} calls and about a
+ * quarter more CPU per call); what they add meanwhile waits for the next check, which, once they
+ * pause, collapses to the end. Merges run in steps of about
  * {@value #STEP_PAGES} pages, each its own short write transaction committed without its own fsync
  * ({@link TenantDatabase#writeUnsynced}) or checkpoint (a passive checkpoint outside the write lock
  * follows once the steps wrote what SQLite's automatic checkpoint waits for), and a step waits (at most 50 ms) for writers already
@@ -162,7 +164,8 @@ final class IndexUpkeep implements AutoCloseable {
                 if (fragmented(segments)) {
                     merge(db, index, STEP_PAGES, maxSteps(segments), abort, betweenSteps);
                 } else if (segments.size() > COLLAPSE_AT) {
-                    collapse(db, index, STEP_PAGES, collapseSteps(segments), abort, betweenSteps);
+                    collapse(db, index, STEP_PAGES, maxSteps(segments), collapseSteps(segments),
+                            () -> t.indexed.get() > 0, abort, betweenSteps);
                 }
             }
             t.nextCheck = Math.max(minCheckRows, pages / CHECK_SHARE);
@@ -278,7 +281,7 @@ final class IndexUpkeep implements AutoCloseable {
      */
     static int merge(Supplier<TenantDatabase> db, String index, int pages, int steps, AtomicBoolean stop,
                      Runnable between) {
-        return steps(db, index, -pages, pages, steps, stop, between);
+        return steps(db, index, -pages, pages, steps, steps, () -> false, stop, between);
     }
 
     /**
@@ -287,24 +290,27 @@ final class IndexUpkeep implements AutoCloseable {
      * small segments that the writes since the last full merge left become one per level. A level is
      * merged when it holds two segments (automerge waits for four), a merge in progress counting as its
      * inputs; the largest segment is rewritten only when a level of its size has two. Under steady
-     * writes there is always a level with two more (every write transaction adds a segment), so
-     * {@code steps} is what ends a collapse then ({@link #collapseSteps}); {@code between} (tests) runs
-     * between two steps.
+     * writes there is always a level with two more (every write transaction adds a segment), so after
+     * {@code stepsUnderWrites} steps ({@link #collapseSteps}) a collapse stops as soon as {@code
+     * written} says rows were indexed since it began, and goes on to the end otherwise (a tenant whose
+     * writers paused, or a store closing, is left with one segment per level); {@code between}
+     * (tests) runs between two steps.
      *
-     * @return whether FTS5 reported no more work before {@code steps} steps or {@code stop}
+     * @return whether FTS5 reported no more work before {@code steps} steps, the writes or {@code stop}
      */
-    static boolean collapse(Supplier<TenantDatabase> db, String index, int pages, int steps, AtomicBoolean stop,
-                            Runnable between) {
-        return steps(db, index, pages, pages, steps, stop, between) > 0;
+    static boolean collapse(Supplier<TenantDatabase> db, String index, int pages, int steps, int stepsUnderWrites,
+                            BooleanSupplier written, AtomicBoolean stop, Runnable between) {
+        return steps(db, index, pages, pages, steps, stepsUnderWrites, written, stop, between) > 0;
     }
 
     /**
      * The step loop of {@link #merge} and {@link #collapse}: a first {@code 'merge'} of {@code first}
-     * pages (with {@code usermerge} 2 set), then steps of {@code pages}, each after waiting writers;
-     * returns the steps taken when FTS5 reported no more work, or -1 when stopped first.
+     * pages (with {@code usermerge} 2 set), then steps of {@code pages}, each after waiting writers,
+     * no more than {@code stepsUnderWrites} while {@code written}; returns the steps taken when FTS5
+     * reported no more work, or -1 when stopped first.
      */
     private static int steps(Supplier<TenantDatabase> db, String index, int first, int pages, int steps,
-                             AtomicBoolean stop, Runnable between) {
+                             int stepsUnderWrites, BooleanSupplier written, AtomicBoolean stop, Runnable between) {
         long unCheckpointed = 0;
         for (int step = 0; step < steps; step++) {
             if (stop != null && stop.get()) {
@@ -314,6 +320,9 @@ final class IndexUpkeep implements AutoCloseable {
             if (step > 0) {
                 if (between != null) {
                     between.run();
+                }
+                if (step >= stepsUnderWrites && written.getAsBoolean()) {
+                    return -1;
                 }
                 d.yieldToWriters(YIELD_NANOS);
             }

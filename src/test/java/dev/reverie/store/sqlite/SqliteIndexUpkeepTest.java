@@ -207,7 +207,7 @@ class SqliteIndexUpkeepTest {
             store.writeAll(second);
             TenantDatabase db = store.database("clinic");
             String index = "archive_fts";
-            IndexUpkeep.collapse(() -> db, index, IndexUpkeep.STEP_PAGES, 100, null, null); // the second write's segments in one
+            IndexUpkeep.collapse(() -> db, index, IndexUpkeep.STEP_PAGES, 100, 100, () -> false, null, null); // the second write's segments in one
             db.write(c -> { // FTS5's default again (collapse set 2): the merge must set what it needs
                 try (Statement st = c.createStatement()) {
                     st.execute("INSERT INTO " + index + " (" + index + ", rank) VALUES ('usermerge', 4)");
@@ -289,8 +289,9 @@ class SqliteIndexUpkeepTest {
             for (List<IndexUpkeep.Segment> s : before.segments()) {
                 assertThat(s.size()).as(s.toString()).isGreaterThan(IndexUpkeep.COLLAPSE_AT);
                 assertThat(IndexUpkeep.fragmented(s)).as(s.toString()).isFalse();
-                allowed += IndexUpkeep.collapseSteps(s) - 1; // the hook runs between two steps
+                allowed += IndexUpkeep.collapseSteps(s);
             }
+            TenantDatabase db = kept.database("clinic");
             // a writer commits between every two steps, as steady traffic does: each write adds a segment
             // to every index, so there is always a level with two to merge, and a collapse that waited
             // for none ran to its step limit
@@ -301,8 +302,10 @@ class SqliteIndexUpkeepTest {
                 between.incrementAndGet();
                 kept.write(batch(next[0]++, random));
             });
+            long steps = db.unsyncedCommits(); // every merge step is one
             kept.indexUpkeepNow("clinic");
-            assertThat(between.get()).as("steps after the first, over the three indexes").isLessThanOrEqualTo(allowed);
+            assertThat(between.get()).as("writes between steps").isPositive();
+            assertThat(db.unsyncedCommits() - steps).as("steps of the three collapses").isLessThanOrEqualTo(allowed);
             for (int i = 0; i < IndexUpkeep.INDEXES.size(); i++) {
                 // the small segments there were are merged all the same
                 assertThat(segments(kept, IndexUpkeep.INDEXES.get(i)).size()).as(IndexUpkeep.INDEXES.get(i))
@@ -321,7 +324,8 @@ class SqliteIndexUpkeepTest {
             TenantDatabase db = store.database("clinic");
             long checkpoints = db.passiveCheckpoints();
             for (String index : IndexUpkeep.INDEXES) {
-                assertThat(IndexUpkeep.collapse(() -> db, index, IndexUpkeep.STEP_PAGES, 10, null, null)).isTrue();
+                assertThat(IndexUpkeep.collapse(() -> db, index, IndexUpkeep.STEP_PAGES, 10, 10, () -> false, null, null))
+                        .isTrue();
             }
             assertThat(db.passiveCheckpoints()).as("the collapses' few pages: no checkpoint of their own")
                     .isEqualTo(checkpoints);
@@ -353,6 +357,34 @@ class SqliteIndexUpkeepTest {
             assertThat(made).as("%s steps of %s pages", steps, pages).isBetween(pages / 1_000, 2 * pages / 1_000 + 1);
             assertThat(made).as("fewer than one per step").isLessThan(steps);
             integrityCheck(store.tenantFile("clinic"));
+        }
+    }
+
+    @Test
+    void a_collapse_stops_at_its_bound_once_rows_were_written_and_goes_on_to_the_end_while_none_were() {
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(dir)) {
+            store.indexUpkeepEvery(Integer.MAX_VALUE);
+            mergedThenTrickle(store, 0);
+            Random random = new Random(29);
+            for (int w = 0; w < 12; w++) { // twelve segments of 40 rows each
+                List<WriteBatch> batches = new ArrayList<>();
+                for (int i = 0; i < 40; i++) {
+                    batches.add(batch(BULK + 40 * w + i, random));
+                }
+                store.writeAll(batches);
+            }
+            TenantDatabase db = store.database("clinic");
+            String index = "archive_fts";
+            long commits = db.unsyncedCommits();
+            // steps of two pages: the small segments take several
+            assertThat(IndexUpkeep.collapse(() -> db, index, 2, 1_000, 1, () -> true, null, null)).isFalse();
+            assertThat(db.unsyncedCommits() - commits).as("steps with rows written meanwhile").isEqualTo(1);
+            commits = db.unsyncedCommits();
+            assertThat(IndexUpkeep.collapse(() -> db, index, 2, 1_000, 1, () -> false, null, null)).isTrue();
+            assertThat(db.unsyncedCommits() - commits).as("steps with none").isGreaterThan(1);
+            commits = db.unsyncedCommits();
+            assertThat(IndexUpkeep.collapse(() -> db, index, 2, 1_000, 1, () -> false, null, null)).isTrue();
+            assertThat(db.unsyncedCommits() - commits).as("a collapse after one that went to the end").isEqualTo(1);
         }
     }
 
