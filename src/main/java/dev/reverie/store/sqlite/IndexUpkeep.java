@@ -44,8 +44,9 @@ import java.util.function.Supplier;
  * segment with every transaction, so a collapse that went on until no level held two rarely ended
  * while they wrote (on the 1,000-user benchmark tenant under four writers, checks took 2 to 34 steps
  * per index, 34 being the limit: a merge transaction every five {@code recordTurn} calls and about a
- * quarter more CPU per call); what they add meanwhile waits for the next check, which, once they
- * pause, collapses to the end. Merges run in steps of about
+ * quarter more CPU per call); what they add meanwhile waits for the next check, and a collapse they
+ * cut short is checked again once they have paused for a second ({@link #settle}; at once when the
+ * store closes), which collapses to the end. Merges run in steps of about
  * {@value #STEP_PAGES} pages, each its own short write transaction committed without its own fsync
  * ({@link TenantDatabase#writeUnsynced}) or checkpoint (a passive checkpoint outside the write lock
  * follows once the steps wrote what SQLite's automatic checkpoint waits for), and a step waits (at most 50 ms) for writers already
@@ -88,6 +89,10 @@ final class IndexUpkeep implements AutoCloseable {
     /** Set when {@link #close} gave up waiting: a running merge stops before its next step. */
     private final AtomicBoolean abort = new AtomicBoolean();
     private volatile int minCheckRows = MIN_CHECK_ROWS;
+    /** How long a tenant's writers must have paused before a collapse they cut short is finished. */
+    static final long QUIET_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private volatile long quietNanos = QUIET_NANOS;
+    private final AtomicLong checks = new AtomicLong();
     /** Runs between two steps of a check's merges (tests); {@code null}: nothing. */
     private volatile Runnable betweenSteps;
 
@@ -108,6 +113,10 @@ final class IndexUpkeep implements AutoCloseable {
     private static final class Tenant {
         final AtomicLong indexed = new AtomicLong();
         final AtomicBoolean queued = new AtomicBoolean();
+        /** A settling check is queued or waiting for the tenant's writers to pause ({@link #settle}). */
+        final AtomicBoolean settling = new AtomicBoolean();
+        /** {@link System#nanoTime} of the last rows indexed. */
+        volatile long lastIndexed;
         volatile long nextCheck;
         volatile boolean warned;
 
@@ -130,6 +139,7 @@ final class IndexUpkeep implements AutoCloseable {
             return;
         }
         Tenant t = tenants.computeIfAbsent(tenantId, k -> new Tenant(minCheckRows));
+        t.lastIndexed = System.nanoTime();
         if (t.indexed.addAndGet(rows) >= t.nextCheck) {
             queue(tenantId, t);
         }
@@ -152,6 +162,8 @@ final class IndexUpkeep implements AutoCloseable {
      */
     private void check(String tenantId, Tenant t) {
         boolean again = false;
+        boolean cutShort = false;
+        checks.incrementAndGet();
         try {
             t.indexed.set(0);
             // the database is looked up through the store before every read and step: a look-up marks the
@@ -163,9 +175,9 @@ final class IndexUpkeep implements AutoCloseable {
                 pages += segments.stream().mapToLong(Segment::pages).sum();
                 if (fragmented(segments)) {
                     merge(db, index, STEP_PAGES, maxSteps(segments), abort, betweenSteps);
-                } else if (segments.size() > COLLAPSE_AT) {
-                    collapse(db, index, STEP_PAGES, maxSteps(segments), collapseSteps(segments),
-                            () -> t.indexed.get() > 0, abort, betweenSteps);
+                } else if (segments.size() > COLLAPSE_AT && !collapse(db, index, STEP_PAGES, maxSteps(segments),
+                        collapseSteps(segments), () -> t.indexed.get() > 0, abort, betweenSteps)) {
+                    cutShort = true;
                 }
             }
             t.nextCheck = Math.max(minCheckRows, pages / CHECK_SHARE);
@@ -189,7 +201,57 @@ final class IndexUpkeep implements AutoCloseable {
             // waiter never sees the tenant idle between the two
             if (!again || !requeue(tenantId, t)) {
                 t.queued.set(false);
+                if (cutShort) {
+                    queueSettle(tenantId, t);
+                }
             }
+        }
+    }
+
+    /**
+     * Queues {@link #settle} for a tenant whose collapse its writers cut short (once: a tenant has at
+     * most one settle pending); nothing when the store is closing or closed.
+     */
+    private void queueSettle(String tenantId, Tenant t) {
+        if (closing.get() || !t.settling.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            executor.execute(() -> settle(tenantId, t));
+        } catch (RejectedExecutionException e) {
+            t.settling.set(false);
+        }
+    }
+
+    /**
+     * A check once the tenant's writers have paused for {@link #QUIET_NANOS} (or the store is closing),
+     * so the collapse they cut short goes on to the end: without it, a tenant whose writes stopped right
+     * after a check would keep the small segments of the burst until its next check, which only more
+     * writes bring. Until then it waits at the back of the queue, sleeping (at most 100 ms at a time)
+     * only when no other check is queued.
+     */
+    private void settle(String tenantId, Tenant t) {
+        long quietFor = System.nanoTime() - t.lastIndexed;
+        if (!closing.get() && quietFor < quietNanos) {
+            if (executor.getQueue().isEmpty()) {
+                try {
+                    TimeUnit.NANOSECONDS.sleep(Math.min(quietNanos - quietFor, TimeUnit.MILLISECONDS.toNanos(100)));
+                } catch (InterruptedException e) {
+                    t.settling.set(false); // the store is closing without draining
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+            try {
+                executor.execute(() -> settle(tenantId, t));
+            } catch (RejectedExecutionException e) {
+                t.settling.set(false); // closed meanwhile
+            }
+            return;
+        }
+        t.settling.set(false);
+        if (t.queued.compareAndSet(false, true)) {
+            check(tenantId, t);
         }
     }
 
@@ -390,6 +452,16 @@ final class IndexUpkeep implements AutoCloseable {
         }
     }
 
+    /** How many checks ran (tests and diagnostics). */
+    long checks() {
+        return checks.get();
+    }
+
+    /** Sets how long writers must pause before a collapse they cut short is finished (tests). */
+    void quietAfter(long nanos) {
+        this.quietNanos = nanos;
+    }
+
     /** Runs {@code action} between two steps of every merge and collapse of a check ({@code null}: none; tests). */
     void betweenSteps(Runnable action) {
         this.betweenSteps = action;
@@ -434,7 +506,7 @@ final class IndexUpkeep implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 return;
             }
-            if (tenants.values().stream().noneMatch(t -> t.queued.get())) {
+            if (tenants.values().stream().noneMatch(t -> t.queued.get() || t.settling.get())) {
                 return;
             }
         }

@@ -1392,6 +1392,16 @@ public final class SqliteMemoryStore implements MemoryStore {
         upkeep.betweenSteps(action);
     }
 
+    /** Sets how long writers must pause before a collapse they cut short is finished (tests; see {@link IndexUpkeep}). */
+    void indexUpkeepQuietAfter(java.time.Duration quiet) {
+        upkeep.quietAfter(quiet.toNanos());
+    }
+
+    /** How many index upkeep checks ran (tests). */
+    long indexUpkeepChecks() {
+        return upkeep.checks();
+    }
+
     /** The database of {@code tenantId} (tests). */
     TenantDatabase database(String tenantId) {
         return db(tenantId);

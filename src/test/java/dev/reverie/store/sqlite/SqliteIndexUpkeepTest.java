@@ -27,6 +27,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -292,20 +293,26 @@ class SqliteIndexUpkeepTest {
                 allowed += IndexUpkeep.collapseSteps(s);
             }
             TenantDatabase db = kept.database("clinic");
+            kept.indexUpkeepQuietAfter(java.time.Duration.ZERO); // the check after the writes, at once
             // a writer commits between every two steps, as steady traffic does: each write adds a segment
             // to every index, so there is always a level with two to merge, and a collapse that waited
             // for none ran to its step limit
             Random random = new Random(17);
             int[] next = {BULK + small};
             AtomicInteger between = new AtomicInteger();
-            kept.indexUpkeepBetweenSteps(() -> {
-                between.incrementAndGet();
-                kept.write(batch(next[0]++, random));
-            });
+            long checks = kept.indexUpkeepChecks();
             long steps = db.unsyncedCommits(); // every merge step is one
+            AtomicLong stepsOfFirstCheck = new AtomicLong(-1);
+            kept.indexUpkeepBetweenSteps(() -> {
+                if (kept.indexUpkeepChecks() == checks + 1) { // the first check; the one after the writes has none
+                    between.incrementAndGet();
+                    stepsOfFirstCheck.set(db.unsyncedCommits() - steps); // a collapse cut short takes no step after
+                    kept.write(batch(next[0]++, random));
+                }
+            });
             kept.indexUpkeepNow("clinic");
             assertThat(between.get()).as("writes between steps").isPositive();
-            assertThat(db.unsyncedCommits() - steps).as("steps of the three collapses").isLessThanOrEqualTo(allowed);
+            assertThat(stepsOfFirstCheck.get()).as("steps of the three collapses").isLessThanOrEqualTo(allowed);
             for (int i = 0; i < IndexUpkeep.INDEXES.size(); i++) {
                 // the small segments there were are merged all the same
                 assertThat(segments(kept, IndexUpkeep.INDEXES.get(i)).size()).as(IndexUpkeep.INDEXES.get(i))
@@ -360,19 +367,50 @@ class SqliteIndexUpkeepTest {
         }
     }
 
+    /** An index merged to one segment, then twelve writes of 40 batches each: a segment of several pages each. */
+    private static void mergedThenTwelveSegments(SqliteMemoryStore store) {
+        mergedThenTrickle(store, 0);
+        Random random = new Random(29);
+        for (int w = 0; w < 12; w++) {
+            List<WriteBatch> batches = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                batches.add(batch(BULK + 40 * w + i, random));
+            }
+            store.writeAll(batches);
+        }
+    }
+
+    @Test
+    void a_collapse_its_writers_cut_short_is_checked_again_once_they_pause_and_then_goes_to_the_end() {
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(dir)) {
+            store.indexUpkeepEvery(Integer.MAX_VALUE);
+            store.indexUpkeepQuietAfter(java.time.Duration.ZERO);
+            mergedThenTwelveSegments(store);
+            Random random = new Random(31);
+            AtomicInteger writes = new AtomicInteger();
+            int[] next = {BULK + 1_000};
+            // the writers write between the first steps, then stop
+            store.indexUpkeepBetweenSteps(() -> {
+                if (writes.getAndIncrement() < 3) {
+                    store.write(batch(next[0]++, random));
+                }
+            });
+            long checks = store.indexUpkeepChecks();
+            store.indexUpkeepNow("clinic"); // and waits for what it queued
+            assertThat(writes.get()).as("steps after a first one").isPositive();
+            // the check the writes cut short, then one when they paused, which no write cut short
+            assertThat(store.indexUpkeepChecks() - checks).isEqualTo(2);
+            for (String index : IndexUpkeep.INDEXES) {
+                assertThat(segments(store, index).size()).as(index).isLessThanOrEqualTo(IndexUpkeep.COLLAPSE_AT);
+            }
+        }
+    }
+
     @Test
     void a_collapse_stops_at_its_bound_once_rows_were_written_and_goes_on_to_the_end_while_none_were() {
         try (SqliteMemoryStore store = SqliteMemoryStore.open(dir)) {
             store.indexUpkeepEvery(Integer.MAX_VALUE);
-            mergedThenTrickle(store, 0);
-            Random random = new Random(29);
-            for (int w = 0; w < 12; w++) { // twelve segments of 40 rows each
-                List<WriteBatch> batches = new ArrayList<>();
-                for (int i = 0; i < 40; i++) {
-                    batches.add(batch(BULK + 40 * w + i, random));
-                }
-                store.writeAll(batches);
-            }
+            mergedThenTwelveSegments(store);
             TenantDatabase db = store.database("clinic");
             String index = "archive_fts";
             long commits = db.unsyncedCommits();
