@@ -56,7 +56,9 @@ import java.util.function.Supplier;
  * <p>A tenant is looked up by id through the store before every read and step of a check, so each
  * counts as a use of the tenant and the store's bound on open tenants holds. One daemon thread per
  * store, started by the first check and ended after 30 s without work. {@link #close} runs the checks
- * already queued (merges included) and then stops; after {@value #CLOSE_WAIT_SECONDS} s it stops a
+ * already queued (merges included), then checks, on the closing thread, every tenant whose collapse
+ * was cut short or that wrote more than {@value #COLLAPSE_AT} times since its last check (so the next
+ * open finds its indexes collapsed), and then stops; after {@value #CLOSE_WAIT_SECONDS} s it stops a
  * merge between two steps (waiting up to as long again for that step), which leaves a valid index
  * that a later merge completes, and drops the checks not yet run. Failures are logged (the first of a
  * run of failures per tenant as a warning), never thrown: upkeep only ever affects speed. Thread-safe.
@@ -93,6 +95,10 @@ final class IndexUpkeep implements AutoCloseable {
     static final long QUIET_NANOS = TimeUnit.SECONDS.toNanos(1);
     private volatile long quietNanos = QUIET_NANOS;
     private final AtomicLong checks = new AtomicLong();
+    /** Tenants whose collapse writers cut short, until {@link #settle} checks them. */
+    private final java.util.Set<String> unsettled = ConcurrentHashMap.newKeySet();
+    /** Whether a {@link #settle} task is queued or running. */
+    private final AtomicBoolean settleQueued = new AtomicBoolean();
     /** Runs between two steps of a check's merges (tests); {@code null}: nothing. */
     private volatile Runnable betweenSteps;
 
@@ -113,10 +119,10 @@ final class IndexUpkeep implements AutoCloseable {
     private static final class Tenant {
         final AtomicLong indexed = new AtomicLong();
         final AtomicBoolean queued = new AtomicBoolean();
-        /** A settling check is queued or waiting for the tenant's writers to pause ({@link #settle}). */
-        final AtomicBoolean settling = new AtomicBoolean();
         /** {@link System#nanoTime} of the last rows indexed. */
         volatile long lastIndexed;
+        /** Writes that indexed rows since the last check began (each adds a segment to an index or more). */
+        final AtomicLong writes = new AtomicLong();
         volatile long nextCheck;
         volatile boolean warned;
 
@@ -140,6 +146,7 @@ final class IndexUpkeep implements AutoCloseable {
         }
         Tenant t = tenants.computeIfAbsent(tenantId, k -> new Tenant(minCheckRows));
         t.lastIndexed = System.nanoTime();
+        t.writes.incrementAndGet();
         if (t.indexed.addAndGet(rows) >= t.nextCheck) {
             queue(tenantId, t);
         }
@@ -166,6 +173,7 @@ final class IndexUpkeep implements AutoCloseable {
         checks.incrementAndGet();
         try {
             t.indexed.set(0);
+            t.writes.set(0);
             // the database is looked up through the store before every read and step: a look-up marks the
             // tenant used, so the store's bound on open tenants holds even when it was closed meanwhile
             Supplier<TenantDatabase> db = () -> databases.apply(tenantId);
@@ -202,56 +210,68 @@ final class IndexUpkeep implements AutoCloseable {
             if (!again || !requeue(tenantId, t)) {
                 t.queued.set(false);
                 if (cutShort) {
-                    queueSettle(tenantId, t);
+                    queueSettle(tenantId);
                 }
             }
         }
     }
 
     /**
-     * Queues {@link #settle} for a tenant whose collapse its writers cut short (once: a tenant has at
-     * most one settle pending); nothing when the store is closing or closed.
+     * Notes a tenant whose collapse its writers cut short, for {@link #settle}, and queues the settle
+     * task when none is; nothing when the store is closing (its close checks every tenant written since
+     * its last check).
      */
-    private void queueSettle(String tenantId, Tenant t) {
-        if (closing.get() || !t.settling.compareAndSet(false, true)) {
+    private void queueSettle(String tenantId) {
+        if (closing.get()) {
             return;
+        }
+        unsettled.add(tenantId);
+        if (settleQueued.compareAndSet(false, true)) {
+            try {
+                executor.execute(this::settle);
+            } catch (RejectedExecutionException e) {
+                settleQueued.set(false); // closed meanwhile
+            }
+        }
+    }
+
+    /**
+     * Checks each tenant of {@link #unsettled} whose writers have paused for {@link #QUIET_NANOS}, so
+     * the collapse they cut short goes on to the end: without it, a tenant whose writes stopped right
+     * after a check would keep the small segments of the burst until its next check, which only more
+     * writes bring. One task for all of them: while some are still being written, it goes to the back
+     * of the queue, sleeping (at most 100 ms at a time) only when no other check is queued.
+     */
+    private void settle() {
+        long now = System.nanoTime();
+        for (String tenantId : unsettled) {
+            Tenant t = tenants.get(tenantId);
+            if (closing.get() || t == null) {
+                unsettled.remove(tenantId);
+            } else if (now - t.lastIndexed >= quietNanos) {
+                unsettled.remove(tenantId);
+                if (t.queued.compareAndSet(false, true)) { // else a check is queued, or running and decides
+                    check(tenantId, t);
+                }
+            }
+        }
+        settleQueued.set(false);
+        if (unsettled.isEmpty() || closing.get() || !settleQueued.compareAndSet(false, true)) {
+            return;
+        }
+        if (executor.getQueue().isEmpty()) {
+            try {
+                TimeUnit.MILLISECONDS.sleep(Math.max(1, Math.min(100, TimeUnit.NANOSECONDS.toMillis(quietNanos))));
+            } catch (InterruptedException e) {
+                settleQueued.set(false); // closing without draining
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
         try {
-            executor.execute(() -> settle(tenantId, t));
+            executor.execute(this::settle);
         } catch (RejectedExecutionException e) {
-            t.settling.set(false);
-        }
-    }
-
-    /**
-     * A check once the tenant's writers have paused for {@link #QUIET_NANOS} (or the store is closing),
-     * so the collapse they cut short goes on to the end: without it, a tenant whose writes stopped right
-     * after a check would keep the small segments of the burst until its next check, which only more
-     * writes bring. Until then it waits at the back of the queue, sleeping (at most 100 ms at a time)
-     * only when no other check is queued.
-     */
-    private void settle(String tenantId, Tenant t) {
-        long quietFor = System.nanoTime() - t.lastIndexed;
-        if (!closing.get() && quietFor < quietNanos) {
-            if (executor.getQueue().isEmpty()) {
-                try {
-                    TimeUnit.NANOSECONDS.sleep(Math.min(quietNanos - quietFor, TimeUnit.MILLISECONDS.toNanos(100)));
-                } catch (InterruptedException e) {
-                    t.settling.set(false); // the store is closing without draining
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-            try {
-                executor.execute(() -> settle(tenantId, t));
-            } catch (RejectedExecutionException e) {
-                t.settling.set(false); // closed meanwhile
-            }
-            return;
-        }
-        t.settling.set(false);
-        if (t.queued.compareAndSet(false, true)) {
-            check(tenantId, t);
+            settleQueued.set(false);
         }
     }
 
@@ -469,7 +489,8 @@ final class IndexUpkeep implements AutoCloseable {
 
     /**
      * Sets the fewest rows indexed between two checks, for tenants noted from now on (tests:
-     * {@code Integer.MAX_VALUE} never checks, a load's exact size checks once, after its last write).
+     * {@code Integer.MAX_VALUE} never checks, not even at close; a load's exact size checks once, after
+     * its last write).
      */
     void checkEvery(int rows) {
         this.minCheckRows = rows;
@@ -506,22 +527,24 @@ final class IndexUpkeep implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 return;
             }
-            if (tenants.values().stream().noneMatch(t -> t.queued.get() || t.settling.get())) {
+            if (tenants.values().stream().noneMatch(t -> t.queued.get()) && unsettled.isEmpty()) {
                 return;
             }
         }
     }
 
     /**
-     * Runs the checks already queued (merges included), queues no new one, and stops the thread; after
-     * {@value #CLOSE_WAIT_SECONDS} s a running merge stops between two steps (waiting up to as long
-     * again for that step) and the rest is dropped. Without {@code drain} (an in-memory store, whose
-     * data goes with it) it stops at once.
+     * Runs the checks already queued (merges included), queues no new one, stops the thread, then
+     * checks the tenants {@link #settleAll} names on the calling thread; after {@value
+     * #CLOSE_WAIT_SECONDS} s a running merge stops between two steps (waiting up to as long again for
+     * that step), no further check starts and the rest is dropped. Without {@code drain} (an in-memory
+     * store, whose data goes with it) it stops at once.
      */
     void close(boolean drain) {
         if (!closing.compareAndSet(false, true)) {
             return;
         }
+        long started = System.nanoTime();
         if (!drain) {
             abort.set(true);
             executor.shutdownNow();
@@ -541,7 +564,29 @@ final class IndexUpkeep implements AutoCloseable {
             executor.shutdownNow();
             Thread.currentThread().interrupt();
         }
+        if (drain && !abort.get() && minCheckRows != Integer.MAX_VALUE) {
+            settleAll(started + TimeUnit.SECONDS.toNanos(CLOSE_WAIT_SECONDS));
+        }
         tenants.clear();
+    }
+
+    /**
+     * On the closing thread, once the queued checks ran: a check of every tenant whose collapse was cut
+     * short or that wrote more times since its last check began than a collapse leaves segments (each
+     * write adds one), so the next open finds its indexes collapsed (writers are done, so the collapses
+     * go to the end); no check starts after {@code deadline}.
+     */
+    private void settleAll(long deadline) {
+        for (Map.Entry<String, Tenant> e : tenants.entrySet()) {
+            if (System.nanoTime() - deadline >= 0) {
+                LOG.debug("index upkeep left some tenants unchecked at close after {} s", CLOSE_WAIT_SECONDS);
+                return;
+            }
+            Tenant t = e.getValue();
+            if ((t.writes.get() > COLLAPSE_AT || unsettled.contains(e.getKey())) && t.queued.compareAndSet(false, true)) {
+                check(e.getKey(), t);
+            }
+        }
     }
 
     @Override

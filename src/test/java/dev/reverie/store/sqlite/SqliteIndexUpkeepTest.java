@@ -407,6 +407,24 @@ class SqliteIndexUpkeepTest {
     }
 
     @Test
+    void closing_collapses_the_indexes_of_a_tenant_written_several_times_since_its_last_check() {
+        Path folder = dir.resolve("closed");
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(folder)) {
+            store.indexUpkeepEvery(1_000_000); // no check while writing
+            mergedThenTrickle(store, 12);
+            for (String index : IndexUpkeep.INDEXES) {
+                assertThat(segments(store, index).size()).as(index).isGreaterThan(IndexUpkeep.COLLAPSE_AT);
+            }
+        }
+        try (SqliteMemoryStore reopened = SqliteMemoryStore.open(folder)) {
+            reopened.indexUpkeepEvery(Integer.MAX_VALUE);
+            for (String index : IndexUpkeep.INDEXES) {
+                assertThat(segments(reopened, index).size()).as(index).isLessThanOrEqualTo(IndexUpkeep.COLLAPSE_AT);
+            }
+        }
+    }
+
+    @Test
     void a_collapse_stops_at_its_bound_once_rows_were_written_and_goes_on_to_the_end_while_none_were() {
         try (SqliteMemoryStore store = SqliteMemoryStore.open(dir)) {
             store.indexUpkeepEvery(Integer.MAX_VALUE);
