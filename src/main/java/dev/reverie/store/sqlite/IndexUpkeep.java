@@ -49,7 +49,8 @@ import java.util.function.Supplier;
  * store closes), which collapses to the end. Merges run in steps of about
  * {@value #STEP_PAGES} pages, each its own short write transaction committed without its own fsync
  * ({@link TenantDatabase#writeUnsynced}) or checkpoint (a passive checkpoint outside the write lock
- * follows once the steps wrote what SQLite's automatic checkpoint waits for), and a step waits (at most 50 ms) for writers already
+ * follows once the steps changed about as many rows as SQLite's automatic checkpoint waits for log
+ * pages, {@link #checkpoint}), and a step waits (at most 50 ms) for writers already
  * queued for the tenant, so they go first; merging changes no search result (BM25 statistics are
  * the index's totals, whatever its segments).
  *
@@ -84,12 +85,19 @@ final class IndexUpkeep implements AutoCloseable {
     private static final long YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final Function<String, TenantDatabase> databases;
+    /** Whether the store holds a tenant open now (close checks no tenant it would have to reopen). */
+    private final java.util.function.Predicate<String> open;
     private final Map<String, Tenant> tenants = new ConcurrentHashMap<>();
     private final ThreadPoolExecutor executor;
     /** Set by {@link #close}: no new check is queued. */
     private final AtomicBoolean closing = new AtomicBoolean();
+    /** When {@link #settleAll} must stop ({@link System#nanoTime}), once {@link #closeTimed}. */
+    private volatile long closeDeadline;
+    private volatile boolean closeTimed;
     /** Set when {@link #close} gave up waiting: a running merge stops before its next step. */
     private final AtomicBoolean abort = new AtomicBoolean();
+    /** What stops a check's merge before its next step: {@link #abort}, or the end of close's time. */
+    private final BooleanSupplier stop = () -> abort.get() || (closeTimed && System.nanoTime() - closeDeadline >= 0);
     private volatile int minCheckRows = MIN_CHECK_ROWS;
     /** How long a tenant's writers must have paused before a collapse they cut short is finished. */
     static final long QUIET_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -103,8 +111,9 @@ final class IndexUpkeep implements AutoCloseable {
     private volatile Runnable betweenSteps;
 
     /** Upkeep of the tenants {@code databases} opens (and marks used) by tenant id. */
-    IndexUpkeep(Function<String, TenantDatabase> databases) {
+    IndexUpkeep(Function<String, TenantDatabase> databases, java.util.function.Predicate<String> open) {
         this.databases = databases;
+        this.open = open;
         ClassLoader loader = IndexUpkeep.class.getClassLoader();
         this.executor = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
             Thread t = new Thread(r, "reverie-sqlite-index-upkeep");
@@ -128,6 +137,7 @@ final class IndexUpkeep implements AutoCloseable {
 
         Tenant(long nextCheck) {
             this.nextCheck = nextCheck;
+            this.lastIndexed = System.nanoTime();
         }
     }
 
@@ -141,7 +151,7 @@ final class IndexUpkeep implements AutoCloseable {
      * last one.
      */
     void indexed(String tenantId, int rows) {
-        if (rows <= 0 || closing.get()) {
+        if (rows <= 0) {
             return;
         }
         Tenant t = tenants.computeIfAbsent(tenantId, k -> new Tenant(minCheckRows));
@@ -182,9 +192,12 @@ final class IndexUpkeep implements AutoCloseable {
                 List<Segment> segments = segments(db.get(), index);
                 pages += segments.stream().mapToLong(Segment::pages).sum();
                 if (fragmented(segments)) {
-                    merge(db, index, STEP_PAGES, maxSteps(segments), abort, betweenSteps);
+                    merge(db, index, STEP_PAGES, maxSteps(segments), stop, betweenSteps);
                 } else if (segments.size() > COLLAPSE_AT && !collapse(db, index, STEP_PAGES, maxSteps(segments),
-                        collapseSteps(segments), () -> t.indexed.get() > 0, abort, betweenSteps)) {
+                        collapseSteps(segments), () -> t.indexed.get() > 0, stop, betweenSteps)
+                        && t.indexed.get() > 0) {
+                    // writers of this process cut it short (not the step limit, nor another process's writes,
+                    // which would make settle check it again at once, and again)
                     cutShort = true;
                 }
             }
@@ -208,25 +221,21 @@ final class IndexUpkeep implements AutoCloseable {
             // rows indexed while the check ran queue it again, decided before the flag is cleared, so a
             // waiter never sees the tenant idle between the two
             if (!again || !requeue(tenantId, t)) {
-                t.queued.set(false);
                 if (cutShort) {
-                    queueSettle(tenantId);
+                    queueSettle(tenantId); // before the flag is cleared: a waiter never sees the tenant idle
                 }
+                t.queued.set(false);
             }
         }
     }
 
     /**
      * Notes a tenant whose collapse its writers cut short, for {@link #settle}, and queues the settle
-     * task when none is; nothing when the store is closing (its close checks every tenant written since
-     * its last check).
+     * task when none is and the store is not closing (then {@link #settleAll} checks it).
      */
     private void queueSettle(String tenantId) {
-        if (closing.get()) {
-            return;
-        }
         unsettled.add(tenantId);
-        if (settleQueued.compareAndSet(false, true)) {
+        if (!closing.get() && settleQueued.compareAndSet(false, true)) {
             try {
                 executor.execute(this::settle);
             } catch (RejectedExecutionException e) {
@@ -240,17 +249,24 @@ final class IndexUpkeep implements AutoCloseable {
      * the collapse they cut short goes on to the end: without it, a tenant whose writes stopped right
      * after a check would keep the small segments of the burst until its next check, which only more
      * writes bring. One task for all of them: while some are still being written, it goes to the back
-     * of the queue, sleeping (at most 100 ms at a time) only when no other check is queued.
+     * of the queue, sleeping (at most 100 ms at a time) only when no other task is queued; the thread
+     * stays up as long as a tenant waits to settle.
      */
     private void settle() {
         long now = System.nanoTime();
         for (String tenantId : unsettled) {
+            if (closing.get()) {
+                break; // settleAll checks what is left, on the closing thread
+            }
             Tenant t = tenants.get(tenantId);
-            if (closing.get() || t == null) {
+            if (t == null) {
                 unsettled.remove(tenantId);
             } else if (now - t.lastIndexed >= quietNanos) {
+                // flag first, so a waiter never sees the tenant idle in between; a check queued or running
+                // decides for itself (it notes the tenant again when writers cut it short)
+                boolean run = t.queued.compareAndSet(false, true);
                 unsettled.remove(tenantId);
-                if (t.queued.compareAndSet(false, true)) { // else a check is queued, or running and decides
+                if (run) {
                     check(tenantId, t);
                 }
             }
@@ -361,7 +377,7 @@ final class IndexUpkeep implements AutoCloseable {
      * @param db the tenant's database, looked up again before each step
      * @return the steps taken when FTS5 reported the merge complete, or -1 when it was stopped first
      */
-    static int merge(Supplier<TenantDatabase> db, String index, int pages, int steps, AtomicBoolean stop,
+    static int merge(Supplier<TenantDatabase> db, String index, int pages, int steps, BooleanSupplier stop,
                      Runnable between) {
         return steps(db, index, -pages, pages, steps, steps, () -> false, stop, between);
     }
@@ -374,14 +390,14 @@ final class IndexUpkeep implements AutoCloseable {
      * inputs; the largest segment is rewritten only when a level of its size has two. Under steady
      * writes there is always a level with two more (every write transaction adds a segment), so after
      * {@code stepsUnderWrites} steps ({@link #collapseSteps}) a collapse stops as soon as {@code
-     * written} says rows were indexed since it began, and goes on to the end otherwise (a tenant whose
-     * writers paused, or a store closing, is left with one segment per level); {@code between}
-     * (tests) runs between two steps.
+     * written} says rows were indexed meanwhile (since its check began), and goes on to the end
+     * otherwise (a tenant whose writers paused, or a store closing, is left with one segment per
+     * level); {@code between} (tests) runs between two steps.
      *
      * @return whether FTS5 reported no more work before {@code steps} steps, the writes or {@code stop}
      */
     static boolean collapse(Supplier<TenantDatabase> db, String index, int pages, int steps, int stepsUnderWrites,
-                            BooleanSupplier written, AtomicBoolean stop, Runnable between) {
+                            BooleanSupplier written, BooleanSupplier stop, Runnable between) {
         return steps(db, index, pages, pages, steps, stepsUnderWrites, written, stop, between) > 0;
     }
 
@@ -392,10 +408,10 @@ final class IndexUpkeep implements AutoCloseable {
      * reported no more work, or -1 when stopped first.
      */
     private static int steps(Supplier<TenantDatabase> db, String index, int first, int pages, int steps,
-                             int stepsUnderWrites, BooleanSupplier written, AtomicBoolean stop, Runnable between) {
+                             int stepsUnderWrites, BooleanSupplier written, BooleanSupplier stop, Runnable between) {
         long unCheckpointed = 0;
         for (int step = 0; step < steps; step++) {
-            if (stop != null && stop.get()) {
+            if (stop != null && stop.getAsBoolean()) {
                 return -1;
             }
             TenantDatabase d = db.get();
@@ -403,10 +419,10 @@ final class IndexUpkeep implements AutoCloseable {
                 if (between != null) {
                     between.run();
                 }
+                d.yieldToWriters(YIELD_NANOS); // writers waiting now commit first, and count as written
                 if (step >= stepsUnderWrites && written.getAsBoolean()) {
                     return -1;
                 }
-                d.yieldToWriters(YIELD_NANOS);
             }
             long changes = mergeStep(d, index, step == 0 ? first : pages, step == 0);
             unCheckpointed += changes;
@@ -441,7 +457,8 @@ final class IndexUpkeep implements AutoCloseable {
 
     /**
      * A passive checkpoint outside the write lock, once the merge steps since the last one changed
-     * about as many pages as SQLite's automatic checkpoint waits for: a merge carries no acknowledged
+     * {@value TenantDatabase#WAL_AUTOCHECKPOINT} rows of the index's tables (its pages written and
+     * freed; SQLite's automatic checkpoint waits for as many log pages): a merge carries no acknowledged
      * data, so its commits neither wait for the disk nor checkpoint under the write lock, and the log
      * they leave is checkpointed here, as often as the writes of a client would have it checkpointed
      * and not more (after every step, the small steps of collapses under steady writes made a
@@ -510,8 +527,9 @@ final class IndexUpkeep implements AutoCloseable {
     }
 
     /**
-     * Waits until no check is queued or running, including the checks those queue again (tests and
-     * benchmarks); returns at once after {@link #close}.
+     * Waits until no check is queued, running or due, including the checks those queue again and the
+     * settling checks of tenants quiet for long enough (tests and benchmarks; a tenant whose writers
+     * paused for less is not waited for); returns at once after {@link #close}.
      */
     void awaitIdle() {
         while (!closing.get()) {
@@ -527,7 +545,9 @@ final class IndexUpkeep implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 return;
             }
-            if (tenants.values().stream().noneMatch(t -> t.queued.get()) && unsettled.isEmpty()) {
+            long now = System.nanoTime();
+            if (tenants.values().stream().noneMatch(t -> t.queued.get()) && unsettled.stream()
+                    .map(tenants::get).noneMatch(t -> t != null && now - t.lastIndexed >= quietNanos)) {
                 return;
             }
         }
@@ -565,26 +585,31 @@ final class IndexUpkeep implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         if (drain && !abort.get() && minCheckRows != Integer.MAX_VALUE) {
-            settleAll(started + TimeUnit.SECONDS.toNanos(CLOSE_WAIT_SECONDS));
+            closeDeadline = started + TimeUnit.SECONDS.toNanos(CLOSE_WAIT_SECONDS);
+            closeTimed = true;
+            settleAll();
         }
         tenants.clear();
     }
 
     /**
      * On the closing thread, once the queued checks ran: a check of every tenant whose collapse was cut
-     * short or that wrote more times since its last check began than a collapse leaves segments (each
-     * write adds one), so the next open finds its indexes collapsed (writers are done, so the collapses
-     * go to the end); no check starts after {@code deadline}.
+     * short, and of every tenant the store holds open that wrote more times since its last check began
+     * than a collapse leaves segments (each write adds one), so the next open finds its indexes
+     * collapsed (writers are done, so the collapses go to the end); a merge stops between two steps,
+     * and no check starts, after {@link #CLOSE_WAIT_SECONDS} from the start of close.
      */
-    private void settleAll(long deadline) {
+    private void settleAll() {
         for (Map.Entry<String, Tenant> e : tenants.entrySet()) {
-            if (System.nanoTime() - deadline >= 0) {
+            if (stop.getAsBoolean()) {
                 LOG.debug("index upkeep left some tenants unchecked at close after {} s", CLOSE_WAIT_SECONDS);
                 return;
             }
+            String tenantId = e.getKey();
             Tenant t = e.getValue();
-            if ((t.writes.get() > COLLAPSE_AT || unsettled.contains(e.getKey())) && t.queued.compareAndSet(false, true)) {
-                check(e.getKey(), t);
+            boolean due = unsettled.contains(tenantId) || (t.writes.get() > COLLAPSE_AT && open.test(tenantId));
+            if (due && t.queued.compareAndSet(false, true)) {
+                check(tenantId, t);
             }
         }
     }

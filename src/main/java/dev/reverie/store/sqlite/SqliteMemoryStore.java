@@ -106,7 +106,7 @@ public final class SqliteMemoryStore implements MemoryStore {
     /** Decoded vectors of recently searched scopes, checked against {@code vector_versions} on every search. */
     private final VectorCache vectorCache = new VectorCache(VectorCache.DEFAULT_MAX_BYTES);
     /** Merges a tenant's FTS5 indexes in the background as they grow (see {@link IndexUpkeep}). */
-    private final IndexUpkeep upkeep = new IndexUpkeep(this::db);
+    private final IndexUpkeep upkeep = new IndexUpkeep(this::db, tenants::containsKey);
     /** The tenants that may have open connections, least recently used first; guarded by itself. */
     private final java.util.LinkedHashMap<String, TenantDatabase> recent = new java.util.LinkedHashMap<>(16, 0.75f, true);
     private final int maxOpenTenants;

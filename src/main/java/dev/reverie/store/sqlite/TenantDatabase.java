@@ -46,7 +46,7 @@ final class TenantDatabase implements AutoCloseable {
     static final int WAL_AUTOCHECKPOINT = 1000;
     /** Commits made by {@link #writeUnsynced} in the relaxed mode; written under the write lock. */
     private volatile long unsyncedCommits;
-    private volatile long passiveCheckpoints;
+    private final java.util.concurrent.atomic.AtomicLong passiveCheckpoints = new java.util.concurrent.atomic.AtomicLong();
     private final boolean inMemory;
     private final SQLiteConfig.SynchronousMode sync;
     /** The writer connection; {@code null} while closed for idleness (reopened on the next write). */
@@ -318,13 +318,13 @@ final class TenantDatabase implements AutoCloseable {
     void checkpointPassive() {
         if (!inMemory) {
             query("PRAGMA wal_checkpoint(PASSIVE)", rs -> rs.getInt(1));
-            passiveCheckpoints++;
+            passiveCheckpoints.incrementAndGet();
         }
     }
 
     /** How many {@link #checkpointPassive} calls ran (tests and diagnostics). */
     long passiveCheckpoints() {
-        return passiveCheckpoints;
+        return passiveCheckpoints.get();
     }
 
     /** Runs one statement on the writer; called under the write lock. */
