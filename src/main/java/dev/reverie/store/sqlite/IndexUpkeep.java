@@ -56,10 +56,11 @@ import java.util.function.Supplier;
  *
  * <p>A tenant is looked up by id through the store before every read and step of a check, so each
  * counts as a use of the tenant and the store's bound on open tenants holds. One daemon thread per
- * store, started by the first check and ended after 30 s without work. {@link #close} runs the checks
+ * store, started by the first check and ended after 30 s without work (it stays up while a tenant
+ * waits to settle). {@link #close} runs the checks
  * already queued (merges included), then checks, on the closing thread, every tenant whose collapse
- * was cut short or that wrote more than {@value #COLLAPSE_AT} times since its last check (so the next
- * open finds its indexes collapsed), and then stops; after {@value #CLOSE_WAIT_SECONDS} s it stops a
+ * was cut short, and every tenant the store holds open that wrote more than {@value #COLLAPSE_AT}
+ * times since its last check (so the next open finds its indexes collapsed), and then stops; after {@value #CLOSE_WAIT_SECONDS} s it stops a
  * merge between two steps (waiting up to as long again for that step), which leaves a valid index
  * that a later merge completes, and drops the checks not yet run. Failures are logged (the first of a
  * run of failures per tenant as a warning), never thrown: upkeep only ever affects speed. Thread-safe.
@@ -194,7 +195,7 @@ final class IndexUpkeep implements AutoCloseable {
                 if (fragmented(segments)) {
                     merge(db, index, STEP_PAGES, maxSteps(segments), stop, betweenSteps);
                 } else if (segments.size() > COLLAPSE_AT && !collapse(db, index, STEP_PAGES, maxSteps(segments),
-                        collapseSteps(segments), () -> t.indexed.get() > 0, stop, betweenSteps)
+                        collapseSteps(segments), () -> !closing.get() && t.indexed.get() > 0, stop, betweenSteps)
                         && t.indexed.get() > 0) {
                     // writers of this process cut it short (not the step limit, nor another process's writes,
                     // which would make settle check it again at once, and again)
@@ -245,7 +246,8 @@ final class IndexUpkeep implements AutoCloseable {
     }
 
     /**
-     * Checks each tenant of {@link #unsettled} whose writers have paused for {@link #QUIET_NANOS}, so
+     * Checks each tenant of {@link #unsettled} whose writers have paused for the quiet time
+     * ({@link #QUIET_NANOS} unless a test set another), so
      * the collapse they cut short goes on to the end: without it, a tenant whose writes stopped right
      * after a check would keep the small segments of the burst until its next check, which only more
      * writes bring. One task for all of them: while some are still being written, it goes to the back
@@ -253,25 +255,28 @@ final class IndexUpkeep implements AutoCloseable {
      * stays up as long as a tenant waits to settle.
      */
     private void settle() {
-        long now = System.nanoTime();
-        for (String tenantId : unsettled) {
-            if (closing.get()) {
-                break; // settleAll checks what is left, on the closing thread
-            }
-            Tenant t = tenants.get(tenantId);
-            if (t == null) {
-                unsettled.remove(tenantId);
-            } else if (now - t.lastIndexed >= quietNanos) {
-                // flag first, so a waiter never sees the tenant idle in between; a check queued or running
-                // decides for itself (it notes the tenant again when writers cut it short)
-                boolean run = t.queued.compareAndSet(false, true);
-                unsettled.remove(tenantId);
-                if (run) {
-                    check(tenantId, t);
+        try {
+            long now = System.nanoTime();
+            for (String tenantId : unsettled) {
+                if (closing.get()) {
+                    break; // settleAll checks what is left, on the closing thread
+                }
+                Tenant t = tenants.get(tenantId);
+                if (t == null) {
+                    unsettled.remove(tenantId);
+                } else if (now - t.lastIndexed >= quietNanos) {
+                    // flag first, so a waiter never sees the tenant idle in between (see awaitIdle); a check
+                    // queued or running decides for itself (it notes the tenant again when writers cut it short)
+                    boolean run = t.queued.compareAndSet(false, true);
+                    unsettled.remove(tenantId);
+                    if (run) {
+                        check(tenantId, t);
+                    }
                 }
             }
+        } finally {
+            settleQueued.set(false);
         }
-        settleQueued.set(false);
         if (unsettled.isEmpty() || closing.get() || !settleQueued.compareAndSet(false, true)) {
             return;
         }
@@ -419,7 +424,7 @@ final class IndexUpkeep implements AutoCloseable {
                 if (between != null) {
                     between.run();
                 }
-                d.yieldToWriters(YIELD_NANOS); // writers waiting now commit first, and count as written
+                d.yieldToWriters(YIELD_NANOS); // writers waiting now go first (their rows count once committed)
                 if (step >= stepsUnderWrites && written.getAsBoolean()) {
                     return -1;
                 }
@@ -545,12 +550,19 @@ final class IndexUpkeep implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 return;
             }
-            long now = System.nanoTime();
-            if (tenants.values().stream().noneMatch(t -> t.queued.get()) && unsettled.stream()
-                    .map(tenants::get).noneMatch(t -> t != null && now - t.lastIndexed >= quietNanos)) {
+            // the due settles, the flags, the due settles again: settle sets a flag before it takes a tenant
+            // off the list, and a check puts it back before it clears the flag, so no interleaving of
+            // the two passes all three reads while a check is due, queued or running
+            if (!settlesDue() && tenants.values().stream().noneMatch(t -> t.queued.get()) && !settlesDue()) {
                 return;
             }
         }
+    }
+
+    /** Whether a tenant waits to settle and has been quiet long enough for it. */
+    private boolean settlesDue() {
+        long now = System.nanoTime();
+        return unsettled.stream().map(tenants::get).anyMatch(t -> t != null && now - t.lastIndexed >= quietNanos);
     }
 
     /**
@@ -596,8 +608,9 @@ final class IndexUpkeep implements AutoCloseable {
      * On the closing thread, once the queued checks ran: a check of every tenant whose collapse was cut
      * short, and of every tenant the store holds open that wrote more times since its last check began
      * than a collapse leaves segments (each write adds one), so the next open finds its indexes
-     * collapsed (writers are done, so the collapses go to the end); a merge stops between two steps,
-     * and no check starts, after {@link #CLOSE_WAIT_SECONDS} from the start of close.
+     * collapsed (writes that still arrive while the store closes no longer cut a collapse short);
+     * a merge stops between two steps, and no check starts, {@link #CLOSE_WAIT_SECONDS} s after
+     * close began.
      */
     private void settleAll() {
         for (Map.Entry<String, Tenant> e : tenants.entrySet()) {

@@ -106,7 +106,7 @@ public final class SqliteMemoryStore implements MemoryStore {
     /** Decoded vectors of recently searched scopes, checked against {@code vector_versions} on every search. */
     private final VectorCache vectorCache = new VectorCache(VectorCache.DEFAULT_MAX_BYTES);
     /** Merges a tenant's FTS5 indexes in the background as they grow (see {@link IndexUpkeep}). */
-    private final IndexUpkeep upkeep = new IndexUpkeep(this::db, tenants::containsKey);
+    private final IndexUpkeep upkeep = new IndexUpkeep(this::db, this::heldOpen);
     /** The tenants that may have open connections, least recently used first; guarded by itself. */
     private final java.util.LinkedHashMap<String, TenantDatabase> recent = new java.util.LinkedHashMap<>(16, 0.75f, true);
     private final int maxOpenTenants;
@@ -188,6 +188,19 @@ public final class SqliteMemoryStore implements MemoryStore {
             used(tenantId, db);
         }
         return db;
+    }
+
+    /**
+     * Whether the tenant's connections are open now (among the most recently used, within the bound;
+     * an in-memory tenant always is): what the index upkeep may check at close without reopening it.
+     */
+    private boolean heldOpen(String tenantId) {
+        if (inMemory) {
+            return tenants.containsKey(tenantId);
+        }
+        synchronized (recent) {
+            return recent.containsKey(tenantId);
+        }
     }
 
     /** Marks a tenant as just used and closes the least recently used idle ones beyond the bound. */
@@ -1412,7 +1425,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         upkeep.checkNow(tenantId);
     }
 
-    /** Waits until the index upkeep queued so far has run (tests and benchmarks). */
+    /** Waits until the index upkeep queued or due so far has run (tests and benchmarks; see {@link IndexUpkeep#awaitIdle}). */
     void awaitIndexUpkeep() {
         upkeep.awaitIdle();
     }
