@@ -366,6 +366,13 @@ class SqliteIndexUpkeepTest {
         }
     }
 
+    /** No index of the store has more segments than a collapse leaves. */
+    private static void assertCollapsed(SqliteMemoryStore store) {
+        for (String index : IndexUpkeep.INDEXES) {
+            assertThat(segments(store, index).size()).as(index).isLessThanOrEqualTo(IndexUpkeep.COLLAPSE_AT);
+        }
+    }
+
     /** An index merged to one segment, then twelve writes of 40 batches each: a segment of several pages each. */
     private static void mergedThenTwelveSegments(SqliteMemoryStore store) {
         mergedThenTrickle(store, 0);
@@ -399,9 +406,7 @@ class SqliteIndexUpkeepTest {
             assertThat(writes.get()).as("steps after a first one").isPositive();
             // the check the writes cut short, then one when they paused, which no write cut short
             assertThat(store.indexUpkeepChecks() - checks).isEqualTo(2);
-            for (String index : IndexUpkeep.INDEXES) {
-                assertThat(segments(store, index).size()).as(index).isLessThanOrEqualTo(IndexUpkeep.COLLAPSE_AT);
-            }
+            assertCollapsed(store);
         }
     }
 
@@ -429,9 +434,7 @@ class SqliteIndexUpkeepTest {
         }
         try (SqliteMemoryStore reopened = SqliteMemoryStore.open(folder)) {
             reopened.indexUpkeepEvery(Integer.MAX_VALUE);
-            for (String index : IndexUpkeep.INDEXES) {
-                assertThat(segments(reopened, index).size()).as(index).isLessThanOrEqualTo(IndexUpkeep.COLLAPSE_AT);
-            }
+            assertCollapsed(reopened);
         }
     }
 
@@ -447,9 +450,7 @@ class SqliteIndexUpkeepTest {
         }
         try (SqliteMemoryStore reopened = SqliteMemoryStore.open(folder)) {
             reopened.indexUpkeepEvery(Integer.MAX_VALUE);
-            for (String index : IndexUpkeep.INDEXES) {
-                assertThat(segments(reopened, index).size()).as(index).isLessThanOrEqualTo(IndexUpkeep.COLLAPSE_AT);
-            }
+            assertCollapsed(reopened);
         }
     }
 
