@@ -50,7 +50,8 @@ import java.util.function.Supplier;
  * {@value #STEP_PAGES} pages, each its own short write transaction committed without its own fsync
  * ({@link TenantDatabase#writeUnsynced}) or checkpoint (a passive checkpoint outside the write lock
  * follows once the steps changed about as many rows as SQLite's automatic checkpoint waits for log
- * pages, {@link #checkpoint}), and a step waits (at most 50 ms) for writers already
+ * pages, {@link #checkpoint}, and every check ends with one, which takes the writers' log too), and a
+ * step waits (at most 50 ms) for writers already
  * queued for the tenant, so they go first; merging changes no search result (BM25 statistics are
  * the index's totals, whatever its segments).
  *
@@ -202,6 +203,10 @@ final class IndexUpkeep implements AutoCloseable {
                     cutShort = true;
                 }
             }
+            // once per check, outside the write lock: the log the writers filled since the last one goes
+            // to the file here, so their own automatic checkpoint, which runs inside a commit under the
+            // lock (hundreds of milliseconds on a large tenant), seldom comes due
+            checkpoint(db.get(), "the tenant");
             t.nextCheck = Math.max(minCheckRows, pages / CHECK_SHARE);
             t.warned = false;
             again = t.indexed.get() >= t.nextCheck;
@@ -468,7 +473,7 @@ final class IndexUpkeep implements AutoCloseable {
      * they leave is checkpointed here, as often as the writes of a client would have it checkpointed
      * and not more (after every step, the small steps of collapses under steady writes made a
      * checkpoint, and its fsync of the database file, every few {@code recordTurn} calls). What a few
-     * small steps leave goes with the writers' next automatic checkpoint, like any write.
+     * small steps leave goes with the check's own checkpoint at its end.
      */
     private static void checkpoint(TenantDatabase db, String index) {
         try {

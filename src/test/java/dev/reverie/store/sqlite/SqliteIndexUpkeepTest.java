@@ -475,6 +475,22 @@ class SqliteIndexUpkeepTest {
     }
 
     @Test
+    void a_check_checkpoints_the_log_once_whatever_its_merges_wrote() {
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(dir)) {
+            store.indexUpkeepEvery(Integer.MAX_VALUE);
+            mergedThenTrickle(store, 12);
+            TenantDatabase db = store.database("clinic");
+            long checkpoints = db.passiveCheckpoints();
+            long steps = db.unsyncedCommits();
+            store.indexUpkeepNow("clinic");
+            assertThat(db.unsyncedCommits() - steps).as("collapse steps").isPositive();
+            assertThat(db.passiveCheckpoints() - checkpoints).isEqualTo(1);
+            store.indexUpkeepNow("clinic"); // nothing left to merge: the writers' log all the same
+            assertThat(db.passiveCheckpoints() - checkpoints).isEqualTo(2);
+        }
+    }
+
+    @Test
     void a_collapse_may_take_the_steps_that_write_the_pages_outside_the_largest_segment_once() {
         IndexUpkeep.Segment large = new IndexUpkeep.Segment(1, 40_000);
         assertThat(IndexUpkeep.collapseSteps(List.of(large, seg(2, 1), seg(3, 1), seg(4, 3), seg(5, 1), seg(6, 2))))
