@@ -43,25 +43,24 @@ import java.util.function.Supplier;
  * more steps than the pages outside the largest segment need ({@link #collapseSteps}): they add a
  * segment with every transaction, so a collapse that went on until no level held two rarely ended
  * while they wrote (on the 1,000-user benchmark tenant under four writers, checks took 2 to 34 steps
- * per index, 34 being the limit: a merge transaction every five {@code recordTurn} calls and about a
- * quarter more CPU per call); what they add meanwhile waits for the next check, and a collapse they
- * cut short is checked again once they have paused for a second ({@link #settle}; at once when the
- * store closes), which collapses to the end. Merges run in steps of about
- * {@value #STEP_PAGES} pages, each its own short write transaction committed without its own fsync
- * ({@link TenantDatabase#writeUnsynced}) or checkpoint (a passive checkpoint outside the write lock
- * follows once the steps changed about as many rows as SQLite's automatic checkpoint waits for log
- * pages, {@link #checkpoint}, and every check ends with one, which takes the writers' log too), and a
- * step waits (at most 50 ms) for writers already
- * queued for the tenant, so they go first; merging changes no search result (BM25 statistics are
- * the index's totals, whatever its segments).
+ * per index, 34 being the limit: a merge transaction every five {@code recordTurn} calls and about
+ * 30 % more CPU per call); what they add meanwhile waits for the next check, and a collapse they cut
+ * short is checked again once they have paused for a second ({@link #settle}; at once when the store
+ * closes), which collapses to the end. Merges run in steps of about {@value #STEP_PAGES} pages, each
+ * its own short write transaction committed without its own fsync ({@link
+ * TenantDatabase#writeUnsynced}) or checkpoint (a passive checkpoint outside the write lock follows
+ * once the steps changed about as many rows as SQLite's automatic checkpoint waits for log pages,
+ * {@link #checkpoint}, and every check ends with one, which takes the writers' log too), and a step
+ * waits (at most 50 ms) for writers already queued for the tenant, so they go first; merging changes
+ * no search result (BM25 statistics are the index's totals, whatever its segments).
  *
  * <p>A tenant is looked up by id through the store before every read and step of a check, so each
  * counts as a use of the tenant and the store's bound on open tenants holds. One daemon thread per
  * store, started by the first check and ended after 30 s without work (it stays up while a tenant
- * waits to settle). {@link #close} runs the checks
- * already queued (merges included), then checks, on the closing thread, every tenant whose collapse
- * was cut short, and every tenant the store holds open that wrote more than {@value #COLLAPSE_AT}
- * times since its last check (so the next open finds its indexes collapsed), and then stops; after {@value #CLOSE_WAIT_SECONDS} s it stops a
+ * waits to settle). {@link #close} runs the checks already queued (merges included), then checks, on
+ * the closing thread, every tenant whose collapse was cut short, and every tenant the store holds
+ * open that wrote more than {@value #COLLAPSE_AT} times since its last check (so the next open finds
+ * its indexes collapsed), and then stops; {@value #CLOSE_WAIT_SECONDS} s after close began it stops a
  * merge between two steps (waiting up to as long again for that step), which leaves a valid index
  * that a later merge completes, and drops the checks not yet run. Failures are logged (the first of a
  * run of failures per tenant as a warning), never thrown: upkeep only ever affects speed. Thread-safe.
