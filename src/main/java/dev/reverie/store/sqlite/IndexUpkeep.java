@@ -268,14 +268,12 @@ final class IndexUpkeep implements AutoCloseable {
                 Tenant t = tenants.get(tenantId);
                 if (t == null) {
                     unsettled.remove(tenantId);
-                } else if (now - t.lastIndexed >= quietNanos) {
-                    // flag first, so a waiter never sees the tenant idle in between (see awaitIdle); a check
-                    // queued or running decides for itself (it notes the tenant again when writers cut it short)
-                    boolean run = t.queued.compareAndSet(false, true);
+                } else if (now - t.lastIndexed >= quietNanos && t.queued.compareAndSet(false, true)) {
+                    // flag first, so a waiter never sees the tenant idle in between (see awaitIdle); while a
+                    // check holds the flag (the one that listed the tenant may not have cleared it yet, on
+                    // another thread) the tenant stays listed for the next round
                     unsettled.remove(tenantId);
-                    if (run) {
-                        check(tenantId, t);
-                    }
+                    check(tenantId, t);
                 }
             }
         } finally {
