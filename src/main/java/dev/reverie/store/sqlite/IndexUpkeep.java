@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -21,6 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -87,7 +89,7 @@ final class IndexUpkeep implements AutoCloseable {
 
     private final Function<String, TenantDatabase> databases;
     /** Whether the store holds a tenant open now (close checks no tenant it would have to reopen). */
-    private final java.util.function.Predicate<String> open;
+    private final Predicate<String> open;
     private final Map<String, Tenant> tenants = new ConcurrentHashMap<>();
     private final ThreadPoolExecutor executor;
     /** Set by {@link #close}: no new check is queued. */
@@ -105,14 +107,14 @@ final class IndexUpkeep implements AutoCloseable {
     private volatile long quietNanos = QUIET_NANOS;
     private final AtomicLong checks = new AtomicLong();
     /** Tenants whose collapse writers cut short, until {@link #settle} checks them. */
-    private final java.util.Set<String> unsettled = ConcurrentHashMap.newKeySet();
+    private final Set<String> unsettled = ConcurrentHashMap.newKeySet();
     /** Whether a {@link #settle} task is queued or running. */
     private final AtomicBoolean settleQueued = new AtomicBoolean();
     /** Runs between two steps of a check's merges (tests); {@code null}: nothing. */
     private volatile Runnable betweenSteps;
 
     /** Upkeep of the tenants {@code databases} opens (and marks used) by tenant id. */
-    IndexUpkeep(Function<String, TenantDatabase> databases, java.util.function.Predicate<String> open) {
+    IndexUpkeep(Function<String, TenantDatabase> databases, Predicate<String> open) {
         this.databases = databases;
         this.open = open;
         ClassLoader loader = IndexUpkeep.class.getClassLoader();

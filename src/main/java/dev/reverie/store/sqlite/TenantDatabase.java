@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -46,7 +47,7 @@ final class TenantDatabase implements AutoCloseable {
     static final int WAL_AUTOCHECKPOINT = 1000;
     /** Commits made by {@link #writeUnsynced} in the relaxed mode; written under the write lock. */
     private volatile long unsyncedCommits;
-    private final java.util.concurrent.atomic.AtomicLong passiveCheckpoints = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong passiveCheckpoints = new AtomicLong();
     private final boolean inMemory;
     private final SQLiteConfig.SynchronousMode sync;
     /** The writer connection; {@code null} while closed for idleness (reopened on the next write). */
@@ -310,7 +311,9 @@ final class TenantDatabase implements AutoCloseable {
      * Copies what the write-ahead log holds into the database file, as far as readers allow, from a
      * reader connection and without the write lock ({@code PRAGMA wal_checkpoint(PASSIVE)}: writers
      * go on appending meanwhile). For maintenance written with {@link #writeUnsynced}, whose commits
-     * leave the log to this instead of checkpointing inside the commit: with the writer's automatic
+     * leave the log to this instead of checkpointing inside the commit, and for the log the writers
+     * fill, which the index upkeep checkpoints once per check so their own automatic checkpoint
+     * seldom runs inside a commit: with the writer's automatic
      * checkpoint (every {@value #WAL_AUTOCHECKPOINT} log pages), the commit of an index merge step
      * held the write lock ten times as long as the step itself (333 vs 33 ms on the 1,000-user
      * benchmark tenant). In-memory databases have no log.
