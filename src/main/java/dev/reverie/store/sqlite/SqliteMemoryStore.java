@@ -330,6 +330,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         List<WriteBatch.Op> ops = batch.ops();
         Prepared prepared = new Prepared(scope, ops);
         return c -> {
+            prepared.ftsWrites.clear(); // a work that failed before left its own
             // session → next free seq, read inside this IMMEDIATE transaction, which holds SQLite's write
             // lock: no other connection or process can append to the session until it commits
             java.util.Map<String, Long> ends = new java.util.HashMap<>();
@@ -343,6 +344,16 @@ public final class SqliteMemoryStore implements MemoryStore {
                     i++;
                 }
             }
+            // the FTS5 writes last, after every write to the tables: FTS5 keeps a transaction's new entries
+            // in memory and writes them out as a new index segment whenever a savepoint opens, and SQLite
+            // opens one for every statement on a table with triggers (the vector_versions triggers), so
+            // written between the rows, each row's entry became a segment of its own (many more segments
+            // to merge and to search: a lexical dream night a third slower); written last, a batch's entries
+            // make one segment, as a transaction's did before the triggers
+            for (Object[] w : prepared.ftsWrites) {
+                update(c, (String) w[0], (Object[]) w[1]);
+            }
+            prepared.ftsWrites.clear();
             ends.forEach(batch::seqAssigned);
             return null;
         };
@@ -454,6 +465,11 @@ public final class SqliteMemoryStore implements MemoryStore {
         private final String[] words;
         private final boolean[] newIds;
         private final Json.Last turns = new Json.Last();
+        /**
+         * The batch's FTS5 writes (SQL and arguments), in order, run after its table writes ({@link #work});
+         * each names its entry by rowid, read when the row was written.
+         */
+        final List<Object[]> ftsWrites = new ArrayList<>();
 
         Prepared(Scope scope, List<WriteBatch.Op> ops) {
             scopeToken = scopeToken(scope);
@@ -477,6 +493,10 @@ public final class SqliteMemoryStore implements MemoryStore {
             }
         }
 
+        void fts(String sql, Object... args) {
+            ftsWrites.add(new Object[] {sql, args});
+        }
+
         String turnJson(SessionTurn t) {
             return turns.of(t);
         }
@@ -497,11 +517,11 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (op instanceof WriteBatch.PutObservation p) {
             putObservation(c, s, p.observation(), prepared, i);
         } else if (op instanceof WriteBatch.DeleteObservation d) {
-            deleteRow(c, s, "observations", "observations_fts", d.id());
+            deleteRow(c, s, "observations", "observations_fts", d.id(), prepared);
         } else if (op instanceof WriteBatch.PutMemory p) {
             putMemory(c, s, p.memory(), prepared, i);
         } else if (op instanceof WriteBatch.DeleteMemory d) {
-            deleteRow(c, s, "memories", "memories_fts", d.id());
+            deleteRow(c, s, "memories", "memories_fts", d.id(), prepared);
         } else if (op instanceof WriteBatch.SetObservationStatus u) {
             update(c, "UPDATE observations SET status = ?, consolidated_at = ? WHERE agent = ? AND usr = ? AND id = ?",
                     u.status().name(), SqliteSchema.timeText(u.consolidatedAt()), s.agentId(), s.endUserId(), u.id());
@@ -523,8 +543,10 @@ public final class SqliteMemoryStore implements MemoryStore {
             putArchivedTurn(c, s, t.turn(), t.embedding(), prepared, i);
         } else if (op instanceof WriteBatch.PurgeArchive p) {
             Object[] k = {s.agentId(), s.endUserId(), p.before().toEpochMilli()};
-            update(c, "DELETE FROM archive_fts WHERE rowid IN (SELECT rowid FROM archive_turns"
-                    + " WHERE agent = ? AND usr = ? AND at < ?)", k);
+            for (long rowid : query(c, "SELECT rowid FROM archive_turns WHERE agent = ? AND usr = ? AND at < ?",
+                    rs -> rs.getLong(1), k)) {
+                prepared.fts("DELETE FROM archive_fts WHERE rowid = ?", rowid);
+            }
             update(c, "DELETE FROM archive_turns WHERE agent = ? AND usr = ? AND at < ?", k);
         } else if (op instanceof WriteBatch.PutSummary p) {
             update(c, "INSERT OR REPLACE INTO session_summaries (agent, usr, session_id, data) VALUES (?, ?, ?, ?)",
@@ -684,14 +706,18 @@ public final class SqliteMemoryStore implements MemoryStore {
         }
         if (!inserted) {
             // a new row's rowid was never used (AUTOINCREMENT), so it has no old entry to delete
-            update(c, "DELETE FROM " + fts + " WHERE rowid = ?", rid);
+            prepared.fts("DELETE FROM " + fts + " WHERE rowid = ?", rid);
         }
-        update(c, "INSERT INTO " + fts + " (rowid, text) VALUES (?, ?)", rid, prepared.words(i, text));
+        prepared.fts("INSERT INTO " + fts + " (rowid, text) VALUES (?, ?)", rid, prepared.words(i, text));
     }
 
-    private void deleteRow(Connection c, Scope s, String table, String fts, String id) throws SQLException {
-        update(c, "DELETE FROM " + fts + " WHERE rowid IN (SELECT rid FROM " + table
-                + " WHERE agent = ? AND usr = ? AND id = ?)", s.agentId(), s.endUserId(), id);
+    /** Deletes a row; its FTS entry goes with the batch's FTS writes (see {@link #work}). */
+    private void deleteRow(Connection c, Scope s, String table, String fts, String id, Prepared prepared)
+            throws SQLException {
+        for (long rid : query(c, "SELECT rid FROM " + table + " WHERE agent = ? AND usr = ? AND id = ?",
+                rs -> rs.getLong(1), s.agentId(), s.endUserId(), id)) {
+            prepared.fts("DELETE FROM " + fts + " WHERE rowid = ?", rid);
+        }
         update(c, "DELETE FROM " + table + " WHERE agent = ? AND usr = ? AND id = ?", s.agentId(), s.endUserId(), id);
     }
 

@@ -1,11 +1,16 @@
 package dev.reverie.store.sqlite;
 
+import dev.reverie.Memory;
 import dev.reverie.MemoryFilter;
 import dev.reverie.MemoryStoreException;
+import dev.reverie.Observation;
+import dev.reverie.ObservationStatus;
+import dev.reverie.Role;
 import dev.reverie.Scope;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStoreContract;
 import dev.reverie.spi.MemoryStores;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
 import org.junit.jupiter.api.Test;
 
@@ -194,6 +199,45 @@ class SqliteMemoryStoreTest extends MemoryStoreContract {
         assertThat(store.searchMemories(ALICE, "sao paulo", statuses, kinds, 5)).hasSize(1);
         assertThat(store.searchMemories(BOB, "paintings", statuses, kinds, 5)).singleElement()
                 .satisfies(h -> assertThat(h.item().text()).startsWith("He loves"));
+    }
+
+    @Test
+    void should_write_a_batchs_full_text_entries_as_one_segment_per_index() {
+        SqliteMemoryStore sqlite = (SqliteMemoryStore) store;
+        sqlite.indexUpkeepEvery(Integer.MAX_VALUE); // no background merge: the segments are the writes'
+        WriteBatch first = WriteBatch.of(ALICE);
+        List<Memory> memories = new java.util.ArrayList<>();
+        List<Observation> observations = new java.util.ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            memories.add(memory(ALICE, "note " + i + " about tulips", i));
+            observations.add(observation(ALICE, "said " + i + " things about roses", i));
+            first.put(memories.get(i)).put(observations.get(i));
+            first.archive(new SessionTurn(ALICE, "s1", i, "t" + i, Role.USER, null, "we planted daisies " + i,
+                    T0.plusSeconds(i)));
+        }
+        store.write(first);
+        TenantDatabase db = sqlite.database(ALICE.tenantId());
+        for (String index : IndexUpkeep.INDEXES) {
+            // rows and entries interleaved, each entry was a segment of its own (the vector triggers)
+            assertThat(IndexUpkeep.segments(db, index)).as(index).hasSize(1);
+        }
+
+        // a batch that re-indexes, deletes and purges: its entries' changes are one more segment each
+        Memory changed = memories.get(0).toBuilder().text("note 0 about lilacs").build();
+        store.write(WriteBatch.of(ALICE).put(changed).deleteMemory(memories.get(1).id())
+                .deleteObservation(observations.get(2).id()).purgeArchiveBefore(T0.plusSeconds(3))
+                .put(observation(ALICE, "said more about roses", 9)));
+        for (String index : IndexUpkeep.INDEXES) {
+            assertThat(IndexUpkeep.segments(db, index)).as(index).hasSize(2);
+        }
+        var active = java.util.EnumSet.allOf(dev.reverie.MemoryStatus.class);
+        var kinds = java.util.EnumSet.allOf(dev.reverie.MemoryKind.class);
+        assertThat(store.searchMemories(ALICE, "tulips", active, kinds, 10)).hasSize(4);
+        assertThat(store.searchMemories(ALICE, "lilacs", active, kinds, 10)).singleElement()
+                .satisfies(h -> assertThat(h.item().id()).isEqualTo(changed.id()));
+        assertThat(store.searchObservations(ALICE, "roses", java.util.EnumSet.allOf(ObservationStatus.class), 10))
+                .hasSize(6);
+        assertThat(store.searchTurns(ALICE, "daisies", 10)).hasSize(3);
     }
 
     @Test
