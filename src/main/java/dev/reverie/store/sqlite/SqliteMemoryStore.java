@@ -287,9 +287,12 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (tenant != null) {
             db(tenant).write(c -> {
                 try (StatementCache statements = new StatementCache(c)) {
+                    // the FTS writes of all the batches at the end: one segment per index for the transaction
+                    FtsWrites fts = new FtsWrites();
                     for (WriteBatch batch : batches) {
-                        work(batch).apply(statements.connection());
+                        work(batch, fts).apply(statements.connection());
                     }
+                    fts.run(statements.connection());
                 }
                 return null;
             });
@@ -326,11 +329,22 @@ public final class SqliteMemoryStore implements MemoryStore {
     }
 
     private TenantDatabase.SqlWork<Void> work(WriteBatch batch) {
+        return work(batch, null);
+    }
+
+    /**
+     * The batch's writes: its table rows, then its FTS5 entries ({@link FtsWrites}), or, with {@code
+     * shared}, its table rows only, its FTS5 entries queued there for the caller to run after the
+     * transaction's other batches.
+     */
+    private TenantDatabase.SqlWork<Void> work(WriteBatch batch, FtsWrites shared) {
         Scope scope = batch.scope();
         List<WriteBatch.Op> ops = batch.ops();
-        Prepared prepared = new Prepared(scope, ops);
+        Prepared prepared = new Prepared(scope, ops, shared == null ? new FtsWrites() : shared);
         return c -> {
-            prepared.ftsWrites.clear(); // a work that failed before left its own
+            if (shared == null) {
+                prepared.fts.clear(); // a work that failed before left its own
+            }
             // session → next free seq, read inside this IMMEDIATE transaction, which holds SQLite's write
             // lock: no other connection or process can append to the session until it commits
             java.util.Map<String, Long> ends = new java.util.HashMap<>();
@@ -344,16 +358,9 @@ public final class SqliteMemoryStore implements MemoryStore {
                     i++;
                 }
             }
-            // the FTS5 writes last, after every write to the tables: FTS5 keeps a transaction's new entries
-            // in memory and writes them out as a new index segment whenever a savepoint opens, and SQLite
-            // opens one for every statement on a table with triggers (the vector_versions triggers), so
-            // written between the rows, each row's entry became a segment of its own (many more segments
-            // to merge and to search: a lexical dream night a third slower); written last, a batch's entries
-            // make one segment, as a transaction's did before the triggers
-            for (Object[] w : prepared.ftsWrites) {
-                update(c, (String) w[0], (Object[]) w[1]);
+            if (shared == null) {
+                prepared.fts.run(c);
             }
-            prepared.ftsWrites.clear();
             ends.forEach(batch::seqAssigned);
             return null;
         };
@@ -452,12 +459,61 @@ public final class SqliteMemoryStore implements MemoryStore {
     }
 
     /**
+     * FTS5 writes (entry deletions and insertions by rowid) queued while a transaction writes its
+     * table rows, run after them ({@link #run}): FTS5 keeps a transaction's new entries in memory and
+     * writes them out as a new index segment whenever a savepoint opens (SQLite opens one for each
+     * statement that may write several rows and may fail partway, which every statement on a table
+     * with triggers is: the {@code vector_versions} triggers) and whenever an entry's rowid is lower
+     * than the one before, or repeats after an insertion. Written between the rows, each row's entry
+     * became a segment of its own (six rows, six segments per index: many more segments to merge and
+     * to search; a lexical dream night a third slower). Run together, by index and then rowid (the
+     * writes of one rowid keep their order), a transaction's entries make one segment per index, or
+     * one per 1 MB of them, or one per batch under group commit (each batch's {@code SAVEPOINT}
+     * writes out the one before). Nothing a batch does reads an FTS5 table, so nothing sees them late.
+     */
+    private static final class FtsWrites {
+        private record Write(String index, long rowid, String text) {
+        }
+
+        private final List<Write> writes = new ArrayList<>();
+
+        /** Queues the deletion of entry {@code rowid} of {@code index}. */
+        void delete(String index, long rowid) {
+            writes.add(new Write(index, rowid, null));
+        }
+
+        /** Queues entry {@code rowid} of {@code index} with {@code text} (FTS words). */
+        void insert(String index, long rowid, String text) {
+            writes.add(new Write(index, rowid, text));
+        }
+
+        void clear() {
+            writes.clear();
+        }
+
+        /** Runs the queued writes, by index and rowid (stable: one rowid's in queue order), and forgets them. */
+        void run(Connection c) throws SQLException {
+            List<Write> ordered = new ArrayList<>(writes);
+            ordered.sort(java.util.Comparator.comparing(Write::index).thenComparingLong(Write::rowid));
+            for (Write w : ordered) {
+                if (w.text() == null) {
+                    update(c, "DELETE FROM " + w.index() + " WHERE rowid = ?", w.rowid());
+                } else {
+                    update(c, "INSERT INTO " + w.index() + " (rowid, text) VALUES (?, ?)", w.rowid(), w.text());
+                }
+            }
+            writes.clear();
+        }
+    }
+
+    /**
      * What a batch's statements need that does not depend on the transaction, made on the caller's
      * thread before the batch queues for its (group's) transaction: the scope's FTS token, the JSON of
      * its observations and memories, and the FTS words of rows that are new for sure (observations
      * with a new id) or almost always (turns archived at their session's end). It also keeps the JSON
      * of the last session turn written, so a turn appended to its session and archived in the same
-     * batch is serialized once. Confined to the batch's work.
+     * batch is serialized once. Confined to the batch's work, as is {@link #fts}, the queue its FTS5
+     * writes go to while it runs (rowids read in the transaction).
      */
     private static final class Prepared {
         private final String scopeToken;
@@ -465,13 +521,10 @@ public final class SqliteMemoryStore implements MemoryStore {
         private final String[] words;
         private final boolean[] newIds;
         private final Json.Last turns = new Json.Last();
-        /**
-         * The batch's FTS5 writes (SQL and arguments), in order, run after its table writes ({@link #work});
-         * each names its entry by rowid, read when the row was written.
-         */
-        final List<Object[]> ftsWrites = new ArrayList<>();
+        final FtsWrites fts;
 
-        Prepared(Scope scope, List<WriteBatch.Op> ops) {
+        Prepared(Scope scope, List<WriteBatch.Op> ops, FtsWrites fts) {
+            this.fts = fts;
             scopeToken = scopeToken(scope);
             json = new String[ops.size()];
             words = new String[ops.size()];
@@ -491,10 +544,6 @@ public final class SqliteMemoryStore implements MemoryStore {
                     words[i] = scopedWords(scopeToken, t.turn().searchText());
                 }
             }
-        }
-
-        void fts(String sql, Object... args) {
-            ftsWrites.add(new Object[] {sql, args});
         }
 
         String turnJson(SessionTurn t) {
@@ -543,9 +592,9 @@ public final class SqliteMemoryStore implements MemoryStore {
             putArchivedTurn(c, s, t.turn(), t.embedding(), prepared, i);
         } else if (op instanceof WriteBatch.PurgeArchive p) {
             Object[] k = {s.agentId(), s.endUserId(), p.before().toEpochMilli()};
-            for (long rowid : query(c, "SELECT rowid FROM archive_turns WHERE agent = ? AND usr = ? AND at < ?",
+            for (long rowid : query(c, "SELECT rowid FROM archive_turns WHERE agent = ? AND usr = ? AND at < ? ORDER BY rowid",
                     rs -> rs.getLong(1), k)) {
-                prepared.fts("DELETE FROM archive_fts WHERE rowid = ?", rowid);
+                prepared.fts.delete("archive_fts", rowid);
             }
             update(c, "DELETE FROM archive_turns WHERE agent = ? AND usr = ? AND at < ?", k);
         } else if (op instanceof WriteBatch.PutSummary p) {
@@ -706,17 +755,17 @@ public final class SqliteMemoryStore implements MemoryStore {
         }
         if (!inserted) {
             // a new row's rowid was never used (AUTOINCREMENT), so it has no old entry to delete
-            prepared.fts("DELETE FROM " + fts + " WHERE rowid = ?", rid);
+            prepared.fts.delete(fts, rid);
         }
-        prepared.fts("INSERT INTO " + fts + " (rowid, text) VALUES (?, ?)", rid, prepared.words(i, text));
+        prepared.fts.insert(fts, rid, prepared.words(i, text));
     }
 
-    /** Deletes a row; its FTS entry goes with the batch's FTS writes (see {@link #work}). */
+    /** Deletes a row; the deletion of its FTS entry is queued ({@link FtsWrites}). */
     private void deleteRow(Connection c, Scope s, String table, String fts, String id, Prepared prepared)
             throws SQLException {
         for (long rid : query(c, "SELECT rid FROM " + table + " WHERE agent = ? AND usr = ? AND id = ?",
                 rs -> rs.getLong(1), s.agentId(), s.endUserId(), id)) {
-            prepared.fts("DELETE FROM " + fts + " WHERE rowid = ?", rid);
+            prepared.fts.delete(fts, rid);
         }
         update(c, "DELETE FROM " + table + " WHERE agent = ? AND usr = ? AND id = ?", s.agentId(), s.endUserId(), id);
     }

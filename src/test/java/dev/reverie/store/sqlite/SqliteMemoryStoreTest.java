@@ -222,22 +222,39 @@ class SqliteMemoryStoreTest extends MemoryStoreContract {
             assertThat(IndexUpkeep.segments(db, index)).as(index).hasSize(1);
         }
 
-        // a batch that re-indexes, deletes and purges: its entries' changes are one more segment each
+        // a batch that adds, then re-indexes, deletes and purges older rows (rowids going back down):
+        // its entries' changes are one more segment each
         Memory changed = memories.get(0).toBuilder().text("note 0 about lilacs").build();
-        store.write(WriteBatch.of(ALICE).put(changed).deleteMemory(memories.get(1).id())
-                .deleteObservation(observations.get(2).id()).purgeArchiveBefore(T0.plusSeconds(3))
-                .put(observation(ALICE, "said more about roses", 9)));
+        store.write(WriteBatch.of(ALICE).put(observation(ALICE, "said more about roses", 9))
+                .put(memory(ALICE, "note 7 about tulips", 7)).put(changed).deleteMemory(memories.get(1).id())
+                .deleteObservation(observations.get(2).id()).purgeArchiveBefore(T0.plusSeconds(3)));
         for (String index : IndexUpkeep.INDEXES) {
             assertThat(IndexUpkeep.segments(db, index)).as(index).hasSize(2);
         }
+        // every deleted row's entry is gone too (a search would not show one: it joins the rows)
+        assertThat(ftsEntries(db, "memories_fts")).isEqualTo(6);
+        assertThat(ftsEntries(db, "observations_fts")).isEqualTo(6);
+        assertThat(ftsEntries(db, "archive_fts")).isEqualTo(3);
+
+        // several batches in one transaction (a dream night's writeAll): one more segment per index
+        store.writeAll(List.of(WriteBatch.of(ALICE).put(memory(ALICE, "note 8 about tulips", 8))
+                        .put(observation(ALICE, "said less about roses", 10)),
+                WriteBatch.of(ALICE).put(memory(ALICE, "note 9 about tulips", 9))
+                        .put(observation(ALICE, "said nothing about roses", 11))));
+        assertThat(IndexUpkeep.segments(db, "memories_fts")).hasSize(3);
+        assertThat(IndexUpkeep.segments(db, "observations_fts")).hasSize(3);
         var active = java.util.EnumSet.allOf(dev.reverie.MemoryStatus.class);
         var kinds = java.util.EnumSet.allOf(dev.reverie.MemoryKind.class);
-        assertThat(store.searchMemories(ALICE, "tulips", active, kinds, 10)).hasSize(4);
+        assertThat(store.searchMemories(ALICE, "tulips", active, kinds, 10)).hasSize(7);
         assertThat(store.searchMemories(ALICE, "lilacs", active, kinds, 10)).singleElement()
                 .satisfies(h -> assertThat(h.item().id()).isEqualTo(changed.id()));
         assertThat(store.searchObservations(ALICE, "roses", java.util.EnumSet.allOf(ObservationStatus.class), 10))
-                .hasSize(6);
+                .hasSize(8);
         assertThat(store.searchTurns(ALICE, "daisies", 10)).hasSize(3);
+    }
+
+    private static int ftsEntries(TenantDatabase db, String index) {
+        return db.query("SELECT count(*) FROM " + index, rs -> rs.getInt(1)).get(0);
     }
 
     @Test
