@@ -262,7 +262,8 @@ public final class SqliteMemoryStore implements MemoryStore {
             return;
         }
         // group commit: concurrent writers of the tenant share one transaction and one fsync
-        db(batch.scope().tenantId()).writeShared(work(batch));
+        TenantDatabase db = db(batch.scope().tenantId());
+        db.writeShared(work(db, batch));
         upkeep.indexed(batch.scope().tenantId(), indexedRows(batch));
     }
 
@@ -285,12 +286,13 @@ public final class SqliteMemoryStore implements MemoryStore {
         ensureOpen();
         String tenant = WriteBatch.tenantOf(batches);
         if (tenant != null) {
-            db(tenant).write(c -> {
+            TenantDatabase db = db(tenant);
+            db.write(c -> {
                 try (StatementCache statements = new StatementCache(c)) {
                     // the FTS writes of all the batches at the end: one segment per index for the transaction
                     FtsWrites fts = new FtsWrites();
                     for (WriteBatch batch : batches) {
-                        work(batch, fts).apply(statements.connection());
+                        work(db, batch, fts).apply(statements.connection());
                     }
                     fts.run(statements.connection());
                 }
@@ -314,8 +316,9 @@ public final class SqliteMemoryStore implements MemoryStore {
         }
         List<RuntimeException> failures = new ArrayList<>();
         byTenant.forEach((tenant, tenantBatches) -> {
-            List<RuntimeException> outcomes = db(tenant).writeAllShared(
-                    tenantBatches.stream().<TenantDatabase.SqlWork<?>>map(this::work).toList());
+            TenantDatabase db = db(tenant);
+            List<RuntimeException> outcomes = db.writeAllShared(
+                    tenantBatches.stream().<TenantDatabase.SqlWork<?>>map(b -> work(db, b)).toList());
             int indexed = 0;
             for (int i = 0; i < outcomes.size(); i++) {
                 if (outcomes.get(i) == null) {
@@ -328,8 +331,8 @@ public final class SqliteMemoryStore implements MemoryStore {
         GroupCommit.throwFirst(failures);
     }
 
-    private TenantDatabase.SqlWork<Void> work(WriteBatch batch) {
-        return work(batch, null);
+    private TenantDatabase.SqlWork<Void> work(TenantDatabase db, WriteBatch batch) {
+        return work(db, batch, null);
     }
 
     /**
@@ -337,13 +340,16 @@ public final class SqliteMemoryStore implements MemoryStore {
      * shared}, its table rows only, its FTS5 entries queued there for the caller to run after the
      * transaction's other batches.
      */
-    private TenantDatabase.SqlWork<Void> work(WriteBatch batch, FtsWrites shared) {
+    private TenantDatabase.SqlWork<Void> work(TenantDatabase db, WriteBatch batch, FtsWrites shared) {
         Scope scope = batch.scope();
         List<WriteBatch.Op> ops = batch.ops();
         Prepared prepared = new Prepared(scope, ops, shared == null ? new FtsWrites() : shared);
         return c -> {
             if (shared == null) {
                 prepared.fts.clear(); // a work that failed before left its own
+            }
+            if (prepared.vectors) {
+                db.ensureVectorTriggers(c); // before the rows: the triggers number the scope's vectors
             }
             // session → next free seq, read inside this IMMEDIATE transaction, which holds SQLite's write
             // lock: no other connection or process can append to the session until it commits
@@ -522,6 +528,8 @@ public final class SqliteMemoryStore implements MemoryStore {
         private final boolean[] newIds;
         private final Json.Last turns = new Json.Last();
         final FtsWrites fts;
+        /** Whether an op stores an embedding (the vector triggers must exist first). */
+        boolean vectors;
 
         Prepared(Scope scope, List<WriteBatch.Op> ops, FtsWrites fts) {
             this.fts = fts;
@@ -532,14 +540,19 @@ public final class SqliteMemoryStore implements MemoryStore {
             for (int i = 0; i < ops.size(); i++) {
                 WriteBatch.Op op = ops.get(i);
                 if (op instanceof WriteBatch.PutObservation p) {
+                    vectors |= p.observation().embedding() != null;
                     json[i] = Json.write(p.observation().withEmbedding(null));
                     if (p.newId()) {
                         newIds[i] = true;
                         words[i] = scopedWords(scopeToken, p.observation().text());
                     }
                 } else if (op instanceof WriteBatch.PutMemory p) {
+                    vectors |= p.memory().embedding() != null;
                     json[i] = Json.write(p.memory().toBuilder().embedding(null).build());
-                } else if (op instanceof WriteBatch.ArchiveTurn t && t.atSessionEnd()) {
+                } else if (op instanceof WriteBatch.ArchiveTurn t) {
+                    vectors |= t.embedding() != null;
+                }
+                if (op instanceof WriteBatch.ArchiveTurn t && t.atSessionEnd()) {
                     // the seq is not known yet, but the searched text does not depend on it
                     words[i] = scopedWords(scopeToken, t.turn().searchText());
                 }

@@ -129,18 +129,37 @@ final class SqliteSchema {
 
     /**
      * A per-scope, per-table number that changes whenever a row's embedding (or, for memories and
-     * observations, status) is inserted, changed or deleted, kept by triggers, so every writer of the
-     * file keeps it, whichever process or Reverie version: a process caches a scope's vectors and asks
-     * this one row whether they are still current ({@code VectorCache}). A scope's row starts at a
-     * random value (a scope whose vectors were all deleted loses its row, so a cache of the scope from
-     * before can never match its new number), then counts up. Created when a file is opened, not a
-     * migration (like {@link #INDEXES}): an older Reverie still opens the file, and its writes keep the
-     * number too. The vectors a file held before it had the table get no number (filling it would
-     * scan every vector table of a large file while opening it): such a scope is searched by the scan
-     * until its next vector write creates its number, and from then on the cache reads all of its
-     * vectors, old ones included.
+     * observations, status) is inserted, changed or deleted, kept by triggers ({@link #VECTOR_TRIGGERS}),
+     * so every writer of the file keeps it, whichever process or Reverie version: a process caches a
+     * scope's vectors and asks this one row whether they are still current ({@code VectorCache}). A
+     * scope's row starts at a random value (a scope whose vectors were all deleted loses its row, so a
+     * cache of the scope from before can never match its new number), then counts up. Created when a
+     * file is opened, not a migration (like {@link #INDEXES}): an older Reverie still opens the file.
+     * The vectors a file held before it had the table get no number (filling it would scan every
+     * vector table of a large file while opening it): such a scope is searched by the scan until its
+     * next vector write creates its number, and from then on the cache reads all of its vectors, old
+     * ones included.
      */
-    static final List<String> VECTOR_VERSIONS = vectorVersions();
+    static final String VECTOR_VERSIONS = "CREATE TABLE IF NOT EXISTS vector_versions (agent TEXT NOT NULL,"
+            + " usr TEXT NOT NULL, tbl TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (agent, usr, tbl))"
+            + " WITHOUT ROWID";
+
+    /**
+     * The triggers that keep {@link #VECTOR_VERSIONS}. Only they create numbers, and they exist
+     * whenever a number does (what the vector cache relies on): created when a file that has a number
+     * is opened, or inside the transaction of a write that stores an embedding, before its rows
+     * ({@code TenantDatabase.ensureVectorTriggers}); dropped when a file without any number is opened.
+     * A file that never held a vector has none: with any INSERT or UPDATE trigger on a table, SQLite
+     * opens a statement savepoint for every statement on it (copying the pages the statement changes
+     * that the transaction changed before), which made a memory's upsert in a dream night 31 against
+     * 14 µs, whatever the trigger's condition or body.
+     */
+    static final List<String> VECTOR_TRIGGERS = vectorTriggers();
+
+    /** The names of {@link #VECTOR_TRIGGERS}. */
+    static final List<String> VECTOR_TRIGGER_NAMES = VECTOR_TABLES.stream()
+            .flatMap(t -> java.util.stream.Stream.of(t + "_vectors_insert", t + "_vectors_update", t + "_vectors_delete"))
+            .toList();
 
     /**
      * Moves every scope's number on, after migrations (same transaction; a migration that rebuilds a
@@ -148,10 +167,8 @@ final class SqliteSchema {
      */
     static final String VECTOR_VERSIONS_MOVE = "UPDATE vector_versions SET version = version + 1";
 
-    private static List<String> vectorVersions() {
+    private static List<String> vectorTriggers() {
         List<String> out = new java.util.ArrayList<>();
-        out.add("CREATE TABLE IF NOT EXISTS vector_versions (agent TEXT NOT NULL, usr TEXT NOT NULL,"
-                + " tbl TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (agent, usr, tbl)) WITHOUT ROWID");
         for (String t : VECTOR_TABLES) {
             String columns = t.equals("archive_turns") ? "embedding, dim" : "embedding, dim, status";
             out.add("CREATE TRIGGER IF NOT EXISTS " + t + "_vectors_insert AFTER INSERT ON " + t

@@ -59,6 +59,12 @@ final class TenantDatabase implements AutoCloseable {
      * after any failure, so no statement in an unknown state is reused. Guarded by the write lock.
      */
     private StatementCache sharedStatements;
+    /**
+     * The file's schema version when the vector triggers were last seen to exist ({@link
+     * #ensureVectorTriggers}), or {@link #NOT_CHECKED}. Guarded by the write lock.
+     */
+    private long vectorTriggersAt = NOT_CHECKED;
+    private static final long NOT_CHECKED = Long.MIN_VALUE;
     private final ReentrantLock writeLock = new ReentrantLock();
     /** Shared by every operation; exclusive to close the connections (idle eviction, close). */
     private final java.util.concurrent.locks.ReentrantReadWriteLock lifecycle =
@@ -173,17 +179,71 @@ final class TenantDatabase implements AutoCloseable {
             for (String sql : SqliteSchema.INDEXES) {
                 st.execute(sql);
             }
-            for (String sql : SqliteSchema.VECTOR_VERSIONS) {
-                st.execute(sql);
-            }
+            st.execute(SqliteSchema.VECTOR_VERSIONS);
             if (version < latest) {
                 st.execute(SqliteSchema.VECTOR_VERSIONS_MOVE);
             }
+            // the vector triggers exist while a number does (SqliteSchema.VECTOR_TRIGGERS): kept or created
+            // then, dropped when none is left (this transaction holds the write lock: no number can appear
+            // in between); the next write of a vector creates them again
+            boolean numbered;
+            try (ResultSet rs = st.executeQuery("SELECT 1 FROM vector_versions LIMIT 1")) {
+                numbered = rs.next();
+            }
+            if (numbered) {
+                for (String sql : SqliteSchema.VECTOR_TRIGGERS) {
+                    st.execute(sql);
+                }
+            } else {
+                for (String name : SqliteSchema.VECTOR_TRIGGER_NAMES) {
+                    st.execute("DROP TRIGGER IF EXISTS " + name);
+                }
+            }
+            vectorTriggersAt = numbered ? schemaVersion(st) : NOT_CHECKED;
             checkTenant(writer, tenantId);
             st.execute("COMMIT");
         } catch (SQLException | RuntimeException e) {
             rollbackQuietly(writer);
             throw e;
+        }
+    }
+
+    /**
+     * Makes sure the vector triggers exist before a write that stores an embedding: call inside that
+     * write's transaction, before its rows, under the write lock. Checked once per schema version of
+     * the file (another process dropping them changes it); otherwise one {@code PRAGMA} read.
+     */
+    void ensureVectorTriggers(Connection c) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            long cookie = schemaVersion(st);
+            if (cookie == vectorTriggersAt) {
+                return;
+            }
+            int present;
+            try (ResultSet rs = st.executeQuery(COUNT_VECTOR_TRIGGERS)) {
+                present = rs.next() ? rs.getInt(1) : 0;
+            }
+            if (present < SqliteSchema.VECTOR_TRIGGER_NAMES.size()) {
+                for (String sql : SqliteSchema.VECTOR_TRIGGERS) {
+                    st.execute(sql);
+                }
+                cookie = schemaVersion(st);
+            }
+            vectorTriggersAt = cookie;
+        }
+    }
+
+    private static final String COUNT_VECTOR_TRIGGERS = "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'"
+            + " AND name IN ('" + String.join("', '", SqliteSchema.VECTOR_TRIGGER_NAMES) + "')";
+
+    /** How many of the vector triggers the file has now (tests). */
+    int vectorTriggers() {
+        return query(COUNT_VECTOR_TRIGGERS, rs -> rs.getInt(1)).get(0);
+    }
+
+    private static long schemaVersion(Statement st) throws SQLException {
+        try (ResultSet rs = st.executeQuery("PRAGMA schema_version")) {
+            return rs.next() ? rs.getLong(1) : NOT_CHECKED;
         }
     }
 

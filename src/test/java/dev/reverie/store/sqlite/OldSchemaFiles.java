@@ -48,7 +48,7 @@ final class OldSchemaFiles {
     static void dropVectorVersions(Statement st) throws SQLException {
         for (String table : SqliteSchema.VECTOR_TABLES) {
             for (String op : new String[] {"insert", "update", "delete"}) {
-                st.execute("DROP TRIGGER " + table + "_vectors_" + op);
+                st.execute("DROP TRIGGER IF EXISTS " + table + "_vectors_" + op); // a file without vectors has none
             }
         }
         st.execute("DROP TABLE vector_versions");

@@ -151,6 +151,48 @@ class SqliteVectorCacheTest {
     }
 
     @Test
+    void the_triggers_exist_while_a_vector_is_numbered_and_come_back_before_the_next_vector_write() throws Exception {
+        Path file = dir.resolve("tenant-clinic.db");
+        // a store without vectors has none: its writes pay no statement savepoint for them
+        store.write(WriteBatch.of(ANA).put(Memory.builder("m-plain", ANA, MemoryKind.FACT, "plain fact", T0)
+                .subject("user.fact.plain").build()).archive(turn(ANA, 0, "no vector")));
+        assertThat(store.database("clinic").vectorTriggers()).isZero();
+
+        // the first vector write creates them in its own transaction, before its rows, and so the number
+        store.write(WriteBatch.of(ANA).put(memory(ANA, "m-x", 1, 0, 0)));
+        assertThat(store.database("clinic").vectorTriggers()).isEqualTo(SqliteSchema.VECTOR_TRIGGER_NAMES.size());
+        assertThat(versionRows(file, ANA)).isEqualTo(1);
+        for (int i = 0; i < 2; i++) {
+            assertThat(nearestMemories(store, ANA, 1, 0, 0)).containsExactly("m-x");
+        }
+        assertThat(store.vectorCache().size()).isEqualTo(1);
+
+        // its last vector gone, the number goes, and the next opening of the file (another process here)
+        // drops the triggers
+        store.write(WriteBatch.of(ANA).deleteMemory("m-x"));
+        assertThat(versionRows(file, ANA)).isZero();
+        try (SqliteMemoryStore other = SqliteMemoryStore.open(dir)) {
+            assertThat(other.memories(ANA, dev.reverie.MemoryFilter.all())).hasSize(1);
+            assertThat(other.database("clinic").vectorTriggers()).isZero();
+        }
+
+        // this store saw them last: its next vector write finds the file changed and creates them again,
+        // so the new vector is numbered and every later change to it is seen
+        store.write(WriteBatch.of(ANA).put(memory(ANA, "m-y", 0, 1, 0)));
+        assertThat(store.database("clinic").vectorTriggers()).isEqualTo(SqliteSchema.VECTOR_TRIGGER_NAMES.size());
+        assertThat(versionRows(file, ANA)).isEqualTo(1);
+        for (int i = 0; i < 3; i++) {
+            assertThat(nearestMemories(store, ANA, 1, 0, 0)).containsExactly("m-y");
+        }
+        store.write(WriteBatch.of(ANA).setMemoryStatus("m-y", MemoryStatus.DEPRECATED, null, T0.plusSeconds(1)));
+        assertThat(nearestMemories(store, ANA, 0, 1, 0)).isEmpty();
+        store.write(WriteBatch.of(ANA).archive(turn(ANA, 1, "with a vector"), vector(0, 0, 1)));
+        for (int i = 0; i < 2; i++) {
+            assertThat(nearestTurns(store, ANA, 0, 0, 1)).containsExactly("t1");
+        }
+    }
+
+    @Test
     void erasing_a_user_leaves_no_version_row_and_no_cached_vector() throws Exception {
         store.write(WriteBatch.of(ANA).put(memory(ANA, "m-x", 1, 0, 0)).archive(turn(ANA, 0, "x"), vector(1, 0, 0)));
         store.write(WriteBatch.of(BEA).put(memory(BEA, "m-b", 1, 0, 0)));
