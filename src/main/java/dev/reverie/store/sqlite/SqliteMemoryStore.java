@@ -1111,8 +1111,9 @@ public final class SqliteMemoryStore implements MemoryStore {
         long epoch = read.epoch();
         Long version = read.version();
         if (version == null) {
-            // no vector in the scope (every write of one keeps the number; erased, perhaps by another
-            // process): nothing to keep, and the scan finds nothing, cheaply
+            // no number: no vector in the scope, or only vectors written while the file had no triggers
+            // (before it had the table, or by an older Reverie after this one dropped them): nothing is
+            // kept, and the scan reads the scope's current rows
             vectorCache.remove(key);
         } else {
             VectorCache.Scope vectors = vectorCache.get(key, version);

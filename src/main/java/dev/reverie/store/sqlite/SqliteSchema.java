@@ -135,10 +135,11 @@ final class SqliteSchema {
      * scope's row starts at a random value (a scope whose vectors were all deleted loses its row, so a
      * cache of the scope from before can never match its new number), then counts up. Created when a
      * file is opened, not a migration (like {@link #INDEXES}): an older Reverie still opens the file.
-     * The vectors a file held before it had the table get no number (filling it would scan every
-     * vector table of a large file while opening it): such a scope is searched by the scan until its
-     * next vector write creates its number, and from then on the cache reads all of its vectors, old
-     * ones included.
+     * The vectors a file held before it had the table, or that were written while it had no triggers
+     * (by an older Reverie, after this one dropped them), get no number (filling it would scan every
+     * vector table of a large file while opening it): such a scope is searched by the scan until a
+     * vector write made while the triggers exist creates its number, and from then on the cache reads
+     * all of its vectors, old ones included.
      */
     static final String VECTOR_VERSIONS = "CREATE TABLE IF NOT EXISTS vector_versions (agent TEXT NOT NULL,"
             + " usr TEXT NOT NULL, tbl TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (agent, usr, tbl))"
@@ -149,7 +150,8 @@ final class SqliteSchema {
      * whenever a number does (what the vector cache relies on): created when a file that has a number
      * is opened, or inside the transaction of a write that stores an embedding, before its rows
      * ({@code TenantDatabase.ensureVectorTriggers}); dropped when a file without any number is opened.
-     * A file that never held a vector has none: with any INSERT or UPDATE trigger on a table, SQLite
+     * So a file that never held a vector has none (but for a Reverie before this rule, which creates
+     * them whenever it opens a file, until this one opens it again): with any INSERT or UPDATE trigger on a table, SQLite
      * opens a statement savepoint for every statement on it (copying the pages the statement changes
      * that the transaction changed before), which made a memory's upsert in a dream night 31 against
      * 14 µs, whatever the trigger's condition or body.

@@ -61,7 +61,8 @@ final class TenantDatabase implements AutoCloseable {
     private StatementCache sharedStatements;
     /**
      * The file's schema version when the vector triggers were last seen to exist ({@link
-     * #ensureVectorTriggers}), or {@link #NOT_CHECKED}. Guarded by the write lock.
+     * #ensureVectorTriggers}; reset when a transaction or batch that may have created them rolls
+     * back), or {@link #NOT_CHECKED}. Set by the constructor, then guarded by the write lock.
      */
     private long vectorTriggersAt = NOT_CHECKED;
     private static final long NOT_CHECKED = Long.MIN_VALUE;
@@ -299,6 +300,7 @@ final class TenantDatabase implements AutoCloseable {
                 return result;
             } catch (SQLException | RuntimeException e) {
                 dropSharedStatements();
+                vectorTriggersAt = NOT_CHECKED; // triggers this transaction created are rolled back too
                 rollbackQuietly();
                 if (e instanceof SQLException sql) {
                     throw failed(sql);
@@ -425,6 +427,7 @@ final class TenantDatabase implements AutoCloseable {
                         e.item().apply(sharedStatements(c));
                     } catch (SQLException | RuntimeException failure) {
                         dropSharedStatements();
+                        vectorTriggersAt = NOT_CHECKED; // triggers the batch created are rolled back too
                         // an error that ended the whole transaction makes this throw: then every batch fails
                         st.execute("ROLLBACK TO batch");
                         e.fail(failure instanceof SQLException sql ? failed(sql) : (RuntimeException) failure);

@@ -13,8 +13,10 @@ import java.util.Map;
  * each tagged with the scope's {@code vector_versions} number it was read at ({@link SqliteSchema#VECTOR_VERSIONS}):
  * a vector search reads that one row and, when the number is the entry's, scores the kept vectors
  * instead of reading and decoding every embedding BLOB of the scope again (on LoCoMo's hybrid runs
- * that read was about a third of {@code buildContext}). Any write of an embedding or a status, by any
- * process, changes the number, so a stale entry is never used; it is replaced on the next search.
+ * that read was about a third of {@code buildContext}). Any write of an embedding or a status of a
+ * scope that has a number, by any process, changes it (its triggers exist whenever a number does:
+ * {@link SqliteSchema#VECTOR_TRIGGERS}), so a stale entry is never used; it is replaced on the next
+ * search. A scope without a number is never kept.
  *
  * <p>An entry is built only when a scope is searched a second time at the same number: a scope
  * written between every two searches (a chat loop's archived turns, with an embedder) is searched as

@@ -4,6 +4,7 @@ import dev.reverie.Embedding;
 import dev.reverie.Memory;
 import dev.reverie.MemoryKind;
 import dev.reverie.MemoryStatus;
+import dev.reverie.MemoryStoreException;
 import dev.reverie.Role;
 import dev.reverie.Scope;
 import dev.reverie.spi.Scored;
@@ -24,6 +25,7 @@ import java.util.EnumSet;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The SQLite store's vector cache: a scope's vectors are read from the file once and scored from
@@ -190,6 +192,27 @@ class SqliteVectorCacheTest {
         for (int i = 0; i < 2; i++) {
             assertThat(nearestTurns(store, ANA, 0, 0, 1)).containsExactly("t1");
         }
+    }
+
+    @Test
+    void triggers_made_by_a_write_that_rolled_back_are_made_again_by_the_next() throws Exception {
+        Path file = dir.resolve("tenant-clinic.db");
+        store.write(WriteBatch.of(ANA).append(turn(ANA, 0, "first")));
+        // a batch with a vector that fails after making the triggers (the same session turn again): all
+        // of it rolls back, the triggers too
+        assertThatThrownBy(() -> store.write(WriteBatch.of(ANA).put(memory(ANA, "m-x", 1, 0, 0))
+                .append(turn(ANA, 0, "first")))).isInstanceOf(MemoryStoreException.class);
+        assertThat(store.database("clinic").vectorTriggers()).isZero();
+        // the file's schema version moves on by as much as making them did (each erasure vacuums the file)
+        for (int i = 0; i < SqliteSchema.VECTOR_TRIGGER_NAMES.size(); i++) {
+            Scope other = Scope.of("clinic", "desk", "user-" + i);
+            store.write(WriteBatch.of(other).append(turn(other, 0, "hello")));
+            store.erase(other);
+        }
+
+        store.write(WriteBatch.of(ANA).put(memory(ANA, "m-y", 1, 0, 0)));
+        assertThat(store.database("clinic").vectorTriggers()).isEqualTo(SqliteSchema.VECTOR_TRIGGER_NAMES.size());
+        assertThat(versionRows(file, ANA)).isEqualTo(1);
     }
 
     @Test
