@@ -605,8 +605,8 @@ public final class SqliteMemoryStore implements MemoryStore {
             putArchivedTurn(c, s, t.turn(), t.embedding(), prepared, i);
         } else if (op instanceof WriteBatch.PurgeArchive p) {
             Object[] k = {s.agentId(), s.endUserId(), p.before().toEpochMilli()};
-            for (long rowid : query(c, "SELECT rowid FROM archive_turns WHERE agent = ? AND usr = ? AND at < ? ORDER BY rowid",
-                    rs -> rs.getLong(1), k)) {
+            for (long rowid : query(c, "SELECT rowid FROM archive_turns WHERE agent = ? AND usr = ? AND at < ?"
+                    + " ORDER BY rowid", rs -> rs.getLong(1), k)) {
                 prepared.fts.delete("archive_fts", rowid);
             }
             update(c, "DELETE FROM archive_turns WHERE agent = ? AND usr = ? AND at < ?", k);

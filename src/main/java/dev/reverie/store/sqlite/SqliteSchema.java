@@ -151,10 +151,10 @@ final class SqliteSchema {
      * is opened, or inside the transaction of a write that stores an embedding, before its rows
      * ({@code TenantDatabase.ensureVectorTriggers}); dropped when a file without any number is opened.
      * So a file that never held a vector has none (but for a Reverie before this rule, which creates
-     * them whenever it opens a file, until this one opens it again): with any INSERT or UPDATE trigger on a table, SQLite
-     * opens a statement savepoint for every statement on it (copying the pages the statement changes
-     * that the transaction changed before), which made a memory's upsert in a dream night 31 against
-     * 14 µs, whatever the trigger's condition or body.
+     * them whenever it opens a file, until this one opens it again): with any INSERT or UPDATE
+     * trigger on a table, SQLite opens a statement savepoint for every statement on it (copying the
+     * pages the statement changes that the transaction changed before), which made a memory's upsert
+     * in a dream night 31 against 14 µs, whatever the trigger's condition or body.
      */
     static final List<String> VECTOR_TRIGGERS = vectorTriggers();
 
