@@ -192,15 +192,13 @@ final class TenantDatabase implements AutoCloseable {
                 numbered = rs.next();
             }
             if (numbered) {
-                for (String sql : SqliteSchema.VECTOR_TRIGGERS) {
-                    st.execute(sql);
-                }
+                createVectorTriggers(st);
             } else {
                 for (String name : SqliteSchema.VECTOR_TRIGGER_NAMES) {
                     st.execute("DROP TRIGGER IF EXISTS " + name);
                 }
             }
-            vectorTriggersAt = numbered ? schemaVersion(st) : NOT_CHECKED;
+            vectorTriggersAt = numbered ? schemaVersion(writer) : NOT_CHECKED;
             checkTenant(writer, tenantId);
             st.execute("COMMIT");
         } catch (SQLException | RuntimeException e) {
@@ -215,22 +213,26 @@ final class TenantDatabase implements AutoCloseable {
      * the file (another process dropping them changes it); otherwise one {@code PRAGMA} read.
      */
     void ensureVectorTriggers(Connection c) throws SQLException {
+        long cookie = schemaVersion(c);
+        if (cookie == vectorTriggersAt) {
+            return;
+        }
         try (Statement st = c.createStatement()) {
-            long cookie = schemaVersion(st);
-            if (cookie == vectorTriggersAt) {
-                return;
-            }
             int present;
             try (ResultSet rs = st.executeQuery(COUNT_VECTOR_TRIGGERS)) {
                 present = rs.next() ? rs.getInt(1) : 0;
             }
             if (present < SqliteSchema.VECTOR_TRIGGER_NAMES.size()) {
-                for (String sql : SqliteSchema.VECTOR_TRIGGERS) {
-                    st.execute(sql);
-                }
-                cookie = schemaVersion(st);
+                createVectorTriggers(st);
+                cookie = schemaVersion(c);
             }
-            vectorTriggersAt = cookie;
+        }
+        vectorTriggersAt = cookie;
+    }
+
+    private static void createVectorTriggers(Statement st) throws SQLException {
+        for (String sql : SqliteSchema.VECTOR_TRIGGERS) {
+            st.execute(sql);
         }
     }
 
@@ -242,8 +244,12 @@ final class TenantDatabase implements AutoCloseable {
         return query(COUNT_VECTOR_TRIGGERS, rs -> rs.getInt(1)).get(0);
     }
 
-    private static long schemaVersion(Statement st) throws SQLException {
-        try (ResultSet rs = st.executeQuery("PRAGMA schema_version")) {
+    /**
+     * The file's schema version, read through {@code c}'s {@code prepareStatement}: on a write's kept
+     * statements ({@link StatementCache}) it is prepared once, not for every write of a vector.
+     */
+    private static long schemaVersion(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("PRAGMA schema_version"); ResultSet rs = ps.executeQuery()) {
             return rs.next() ? rs.getLong(1) : NOT_CHECKED;
         }
     }

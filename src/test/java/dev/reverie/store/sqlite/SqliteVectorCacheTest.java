@@ -162,8 +162,7 @@ class SqliteVectorCacheTest {
 
         // the first vector write creates them in its own transaction, before its rows, and so the number
         store.write(WriteBatch.of(ANA).put(memory(ANA, "m-x", 1, 0, 0)));
-        assertThat(store.database("clinic").vectorTriggers()).isEqualTo(SqliteSchema.VECTOR_TRIGGER_NAMES.size());
-        assertThat(versionRows(file, ANA)).isEqualTo(1);
+        assertTriggersAndNumber(file, ANA);
         for (int i = 0; i < 2; i++) {
             assertThat(nearestMemories(store, ANA, 1, 0, 0)).containsExactly("m-x");
         }
@@ -181,8 +180,7 @@ class SqliteVectorCacheTest {
         // this store saw them last: its next vector write finds the file changed and creates them again,
         // so the new vector is numbered and every later change to it is seen
         store.write(WriteBatch.of(ANA).put(memory(ANA, "m-y", 0, 1, 0)));
-        assertThat(store.database("clinic").vectorTriggers()).isEqualTo(SqliteSchema.VECTOR_TRIGGER_NAMES.size());
-        assertThat(versionRows(file, ANA)).isEqualTo(1);
+        assertTriggersAndNumber(file, ANA);
         for (int i = 0; i < 3; i++) {
             assertThat(nearestMemories(store, ANA, 1, 0, 0)).containsExactly("m-y");
         }
@@ -211,8 +209,7 @@ class SqliteVectorCacheTest {
         }
 
         store.write(WriteBatch.of(ANA).put(memory(ANA, "m-y", 1, 0, 0)));
-        assertThat(store.database("clinic").vectorTriggers()).isEqualTo(SqliteSchema.VECTOR_TRIGGER_NAMES.size());
-        assertThat(versionRows(file, ANA)).isEqualTo(1);
+        assertTriggersAndNumber(file, ANA);
     }
 
     @Test
@@ -298,6 +295,12 @@ class SqliteVectorCacheTest {
         cache.put(small, one, cache.epoch());
         assertThat(cache.get(small, 9)).isSameAs(one);
         assertThat(cache.get(small, 10)).as("another number: stale").isNull();
+    }
+
+    /** The file has every vector trigger, and {@code scope} one number per table it has vectors in (one here). */
+    private void assertTriggersAndNumber(Path file, Scope scope) throws Exception {
+        assertThat(store.database("clinic").vectorTriggers()).isEqualTo(SqliteSchema.VECTOR_TRIGGER_NAMES.size());
+        assertThat(versionRows(file, scope)).isEqualTo(1);
     }
 
     private static int versionRows(Path file, Scope scope) throws Exception {
