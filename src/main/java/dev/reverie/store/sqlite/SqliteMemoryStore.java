@@ -31,6 +31,8 @@ import static dev.reverie.internal.Jdbc.update;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.Scored;
 import dev.reverie.spi.WriteBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
 
 import java.io.IOException;
@@ -40,6 +42,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -54,6 +57,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The embedded default {@link MemoryStore}: one SQLite database file per tenant in a folder (or
@@ -90,6 +94,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class SqliteMemoryStore implements MemoryStore {
 
+    private static final Logger LOG = LoggerFactory.getLogger(SqliteMemoryStore.class);
     private static final int MAX_QUERY_TERMS = 32;
     /** Pages one {@link #maintain} merge step writes, about. */
     private static final int MERGE_PAGES = 2_000;
@@ -105,6 +110,12 @@ public final class SqliteMemoryStore implements MemoryStore {
     private final Object closeLock = new Object();
     /** Decoded vectors of recently searched scopes, checked against {@code vector_versions} on every search. */
     private final VectorCache vectorCache = new VectorCache(VectorCache.DEFAULT_MAX_BYTES);
+    /** Full-text index rows of recently searched scopes, scored in memory (see {@link LexicalCache}). */
+    private final LexicalCache lexicalCache = new LexicalCache(LexicalCache.DEFAULT_MAX_BYTES);
+    /** Query tokens as FTS5 stems them, for {@link #lexicalCache}. */
+    private final FtsStems stems = new FtsStems();
+    /** Whether lexical searches may be served by {@link #lexicalCache} (tests compare both ways). */
+    private volatile boolean lexicalCaching = true;
     /** Merges a tenant's FTS5 indexes in the background as they grow (see {@link IndexUpkeep}). */
     private final IndexUpkeep upkeep = new IndexUpkeep(this::db, this::heldOpen);
     /** The tenants that may have open connections, least recently used first; guarded by itself. */
@@ -215,6 +226,7 @@ public final class SqliteMemoryStore implements MemoryStore {
                 var e = it.next();
                 // a tenant in use right now is skipped (never waited for); the bound holds again once it is idle
                 if (!e.getKey().equals(tenantId) && e.getValue().closeIdle()) {
+                    lexicalCache.forgetTenant(e.getKey()); // its change tokens die with its connections
                     it.remove();
                 }
             }
@@ -802,6 +814,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         });
         DecodedRecords.forget(scope);
         vectorCache.forget(scope.tenantId(), scope.agentId(), scope.endUserId());
+        lexicalCache.forget(scope.tenantId(), scope.agentId(), scope.endUserId());
         db.scrub();
     }
 
@@ -999,13 +1012,19 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (match == null || statuses.isEmpty() || kinds.isEmpty()) {
             return List.of();
         }
+        TenantDatabase db = db(scope.tenantId());
+        List<LexicalCache.Entry.Hit> cached = cachedSearch(db, scope, "memories", text, Set.copyOf(names(statuses)),
+                Set.copyOf(names(kinds)), limit);
+        if (cached != null) {
+            return cachedRows(cached, Memory.class);
+        }
         // the MATCH terms carry the end user's prefix, so bm25() reads only that user's postings
         StringBuilder filter = new StringBuilder("m.agent = ? AND m.usr = ?");
         List<Object> args = new ArrayList<>(List.of(match, scope.agentId(), scope.endUserId()));
         in(filter, args, "m.status", names(statuses));
         in(filter, args, "m.kind", names(kinds));
         args.add(limit);
-        return db(scope.tenantId()).query(rankedSearch("memories", "memories_fts", MemoryRows.columns("m"),
+        return db.query(rankedSearch("memories", "memories_fts", MemoryRows.columns("m"),
                         filter.toString()),
                 rs -> new Scored<>(MemoryRows.row(rs), -rs.getDouble(MemoryRows.COUNT + 1)), args.toArray());
     }
@@ -1020,10 +1039,15 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (match == null || statuses.isEmpty()) {
             return List.of();
         }
+        TenantDatabase db = db(scope.tenantId());
+        List<LexicalCache.Entry.Hit> cached = cachedSearch(db, scope, "observations", text,
+                Set.copyOf(names(statuses)), null, limit);
+        if (cached != null) {
+            return cachedRows(cached, Observation.class);
+        }
         StringBuilder filter = new StringBuilder("o.agent = ? AND o.usr = ?");
         List<Object> args = new ArrayList<>(List.of(scope.agentId(), scope.endUserId()));
         in(filter, args, "o.status", names(statuses));
-        TenantDatabase db = db(scope.tenantId());
         // the FTS index keeps consolidated observations until they are pruned, so after a dream a search
         // for PENDING ones would match and join them all to find none; one index probe says so first
         // (two reads, not one snapshot: a write between them makes the result what the search finds
@@ -1381,7 +1405,12 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (match == null) {
             return List.of();
         }
-        return db(scope.tenantId()).query(rankedSearch("archive_turns", "archive_fts", "a.data",
+        TenantDatabase db = db(scope.tenantId());
+        List<LexicalCache.Entry.Hit> cached = cachedSearch(db, scope, "archive_turns", text, null, null, limit);
+        if (cached != null) {
+            return cachedRows(cached, SessionTurn.class);
+        }
+        return db.query(rankedSearch("archive_turns", "archive_fts", "a.data",
                         "a.agent = ? AND a.usr = ?"),
                 rs -> new Scored<>(DecodedRecords.read(rs.getString(1), SessionTurn.class), -rs.getDouble(2)),
                 match, scope.agentId(), scope.endUserId(), limit);
@@ -1481,6 +1510,8 @@ public final class SqliteMemoryStore implements MemoryStore {
             }
             tenants.clear();
             vectorCache.clear();
+            lexicalCache.clear();
+            stems.close();
         }
     }
 
@@ -1528,24 +1559,124 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     /**
      * The FTS5 MATCH expression for a scope and arbitrary text: any of the text's word terms, each
-     * prefixed by the scope token and quoted (quotes doubled), so no FTS5 operator can pass through
-     * and only the end user's own postings are read.
+     * prefixed by the scope token and quoted (terms are letters and digits only, so there is no quote
+     * to double), so no FTS5 operator can pass through and only the end user's own postings are read.
      */
     static String matchExpression(Scope scope, String text) {
-        List<String> terms = Terms.of(text, MAX_QUERY_TERMS);
-        if (terms.isEmpty()) {
+        List<String> tokens = queryTokens(scope, text);
+        if (tokens.isEmpty()) {
             return null;
         }
-        String prefix = scopeToken(scope) + "_";
         StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < terms.size(); i++) {
-            if (i > 0) {
+        for (String token : tokens) {
+            if (!sb.isEmpty()) {
                 sb.append(" OR ");
             }
-            String term = terms.get(i);
-            sb.append('"').append(prefix).append(term, 0, Math.min(term.length(), 40)).append('"');
+            sb.append('"').append(token).append('"');
         }
         return sb.toString();
+    }
+
+    /**
+     * The scope-prefixed tokens of a query, in order, one per phrase of its {@link #matchExpression}:
+     * the text's word terms (letters and digits only, so nothing to quote), at most their first 40 chars.
+     */
+    static List<String> queryTokens(Scope scope, String text) {
+        List<String> terms = Terms.of(text, MAX_QUERY_TERMS);
+        String prefix = scopeToken(scope) + "_";
+        List<String> out = new ArrayList<>(terms.size());
+        for (String term : terms) {
+            out.add(prefix + term.substring(0, Math.min(term.length(), 40)));
+        }
+        return out;
+    }
+
+    // ---------------------------------------------------------------- lexical cache
+
+    /**
+     * The ranked hits of a lexical search of {@code table} ({@code memories}, {@code observations} or {@code archive_turns})
+     * served by the {@link LexicalCache}, or {@code null} when it cannot serve it (caching off, the scope
+     * not kept at the database's current change token, or a query token that is not one FTS5 token):
+     * the caller then asks SQLite. {@code statuses} and {@code kinds} are names ({@code null}: no filter).
+     */
+    private List<LexicalCache.Entry.Hit> cachedSearch(TenantDatabase db, Scope scope, String table, String text,
+                                                      Set<String> statuses, Set<String> kinds, int limit) {
+        if (!lexicalCaching) {
+            return null;
+        }
+        try {
+            List<String> phrases = stems.of(queryTokens(scope, text));
+            if (phrases == null) {
+                return null;
+            }
+            LexicalCache.Entry entry = lexicalEntry(db, scope, table);
+            return entry == null ? null : entry.search(phrases, statuses, kinds, limit);
+        } catch (StoreClosedException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // the cache only saves time: SQLite answers this search as it did before the cache existed
+            if (lexicalFailures.getAndIncrement() == 0) {
+                LOG.warn("the lexical cache could not serve a search of {} (SQLite answers it, and will keep answering"
+                        + " what the cache cannot): {}", table, e.toString());
+            }
+            return null;
+        }
+    }
+
+    /** Searches the lexical cache failed to serve (the first is logged). */
+    private final AtomicLong lexicalFailures = new AtomicLong();
+
+    private static <T> List<Scored<T>> cachedRows(List<LexicalCache.Entry.Hit> hits, Class<T> type) {
+        List<Scored<T>> out = new ArrayList<>(hits.size());
+        for (LexicalCache.Entry.Hit hit : hits) {
+            out.add(new Scored<>(type.cast(hit.row()), hit.score()));
+        }
+        return out;
+    }
+
+    /**
+     * The kept entry of the scope's rows of {@code table} at the database's current change token;
+     * else, when the scope was searched at this token before, the scope read whole and kept (unless
+     * anything committed while it was read); else {@code null}.
+     */
+    private LexicalCache.Entry lexicalEntry(TenantDatabase db, Scope scope, String table) {
+        TenantDatabase.ChangeToken token = db.changeToken();
+        LexicalCache.Key key = new LexicalCache.Key(scope.tenantId(), scope.agentId(), scope.endUserId(), table);
+        LexicalCache.Entry entry = lexicalCache.get(key, token);
+        if (entry != null || !lexicalCache.worthReading(key, token)) {
+            return entry;
+        }
+        long epoch = lexicalCache.epoch();
+        LexicalCache.Entry read;
+        try {
+            read = db.read(c -> LexicalReads.read(c, scope, table, token, lexicalCache));
+        } catch (RuntimeException e) {
+            lexicalCache.abandon(key);
+            throw e;
+        }
+        if (read == null) {
+            lexicalCache.unkept(key, token);
+            return null;
+        }
+        if (!db.changeToken().equals(token)) {
+            lexicalCache.abandon(key);
+            return null; // something committed meanwhile: the reads may straddle it
+        }
+        lexicalCache.put(key, read, epoch);
+        return read;
+    }
+
+    /** Turns the lexical cache on or off (tests compare the two; on by default). */
+    void lexicalCaching(boolean on) {
+        lexicalCaching = on;
+        if (!on) {
+            lexicalCache.clear();
+        }
+    }
+
+    /** The lexical cache (tests). */
+    LexicalCache lexicalCache() {
+        return lexicalCache;
     }
 
     /**

@@ -77,6 +77,15 @@ final class TenantDatabase implements AutoCloseable {
     private final java.util.Map<Connection, Statements> readerStatements = new java.util.concurrent.ConcurrentHashMap<>();
     private int openedReaders;
     private final GroupCommit<SqlWork<?>> group = new GroupCommit<>(MAX_GROUP, this::commitGroup);
+    /** Write transactions this database committed (the change token of an in-memory database). */
+    private final AtomicLong commits = new AtomicLong();
+    /**
+     * A connection of its own that only reads {@code PRAGMA data_version} ({@link #changeToken}), with
+     * that statement; opened on first use, closed with the other connections. Guarded by {@link #watching}.
+     */
+    private Connection watcher;
+    private PreparedStatement dataVersion;
+    private final Object watching = new Object();
 
     /**
      * Opens (creating and migrating when needed) the database of {@code tenantId}, refusing a file that
@@ -303,6 +312,7 @@ final class TenantDatabase implements AutoCloseable {
                 onWriter("BEGIN IMMEDIATE");
                 T result = work.apply(writer);
                 onWriter("COMMIT");
+                commits.incrementAndGet(); // after the commit: a token read before it is never newer than the data
                 return result;
             } catch (SQLException | RuntimeException e) {
                 dropSharedStatements();
@@ -455,6 +465,7 @@ final class TenantDatabase implements AutoCloseable {
 
     /** Closes the writer (it reopens on the next write); called under the write lock. */
     private void closeWriterQuietly() {
+        closeWatcher();
         if (writer != null) {
             dropSharedStatements();
             closeQuietly(writer);
@@ -485,6 +496,60 @@ final class TenantDatabase implements AutoCloseable {
         }
         if (writer == null) {
             writer = connect(true);
+        }
+    }
+
+    /**
+     * What {@link #changeToken} returns: equal tokens mean no connection committed to the database
+     * between the two reads (for a file, the {@code watcher} connection and the {@code data_version}
+     * it saw, which SQLite changes whenever any other connection commits, this process's writer or
+     * another process's, whatever its version; for an in-memory database, which has no other
+     * connection, this database's commit count).
+     */
+    record ChangeToken(Object watcher, long version) {
+    }
+
+    /**
+     * A token that changes whenever anything is committed to the database; a cache built between two
+     * reads that returned equal tokens holds what the database held at both (the lexical cache,
+     * {@code LexicalCache}). Costs one {@code PRAGMA data_version} on a connection kept for it
+     * (a few microseconds: SQLite reads the write-ahead log's header in shared memory); the tenant's
+     * callers take turns on that one connection.
+     */
+    ChangeToken changeToken() {
+        if (inMemory) {
+            return new ChangeToken(this, commits.get());
+        }
+        lifecycle.readLock().lock();
+        try {
+            if (closed) {
+                throw new StoreClosedException("SQLite database " + label + " is closed: open the store again");
+            }
+            synchronized (watching) {
+                if (watcher == null) {
+                    watcher = connect(false);
+                    dataVersion = watcher.prepareStatement("PRAGMA data_version");
+                }
+                try (ResultSet rs = dataVersion.executeQuery()) {
+                    rs.next();
+                    return new ChangeToken(watcher, rs.getLong(1));
+                }
+            }
+        } catch (SQLException e) {
+            closeWatcher();
+            throw new MemoryStoreException("SQLite read failed on " + label + ": " + e.getMessage(), e);
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
+    private void closeWatcher() {
+        synchronized (watching) {
+            if (watcher != null) {
+                closeQuietly(watcher); // closes its statement too
+                watcher = null;
+                dataVersion = null;
+            }
         }
     }
 
@@ -591,6 +656,9 @@ final class TenantDatabase implements AutoCloseable {
             } catch (SQLException e) {
                 rollbackQuietly();
                 throw new MemoryStoreException("SQLite read failed on " + label + ": " + e.getMessage(), e);
+            } catch (RuntimeException e) {
+                rollbackQuietly(); // the writer must not stay inside this read's transaction
+                throw e;
             } finally {
                 writeLock.unlock();
             }
@@ -721,6 +789,7 @@ final class TenantDatabase implements AutoCloseable {
             idleReaders.clear();
             openedReaders = 0;
         }
+        closeWatcher();
         if (writer != null) {
             dropSharedStatements();
             closeQuietly(writer);

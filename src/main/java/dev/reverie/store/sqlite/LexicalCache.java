@@ -1,0 +1,426 @@
+package dev.reverie.store.sqlite;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+
+/**
+ * The full-text index of recently searched scopes, held in memory, one entry per (tenant, agent, end
+ * user, table): a lexical search of a kept scope scores its documents here, with FTS5's own
+ * {@code bm25()} formula over FTS5's own tokens, instead of asking SQLite, which scores every
+ * matching row (on LoCoMo a memory search matches about 340 rows to keep 200) and then reads the
+ * 200 rows again (the two searches were three fifths of {@code buildContext}).
+ *
+ * <p><b>Same results.</b> An entry holds, for every FTS5 row of the scope (every row carrying one of
+ * the scope's prefixed tokens), its stemmed tokens as the index holds them (read through
+ * {@code fts5vocab}, so stemming and tokenizing are SQLite's), its token count (from the index's
+ * {@code docsize} table), and the table's row (record columns, status and kind), plus the index-wide
+ * row count and token total (the index's averages record) that {@code bm25()} uses for IDF and the
+ * average length. A search stems the query's phrases through SQLite too ({@link FtsStems}) and adds
+ * each phrase's term in phrase order, with FTS5's constants and operations, so every row gets the
+ * score {@code bm25()} gives it, and rows tie exactly where they tie in SQLite (ties go by row id, as
+ * in the SQL). On x86-64 with glibc the scores are identical to the last bit (the tests compare them
+ * as text); where the C compiler fuses multiply-adds or the C library rounds {@code log} differently
+ * from Java, a score may differ in its last bit, and only rows whose scores differ by no more could
+ * change places. A query
+ * with a phrase that is not exactly one token (a word SQLite's tokenizer splits) is left to SQLite.
+ *
+ * <p><b>Never stale.</b> An entry is tagged with the database's {@link TenantDatabase.ChangeToken},
+ * read before and after the entry's reads (an entry read while anything committed is not kept) and
+ * again before every use: any commit to the file, by this process or another, whatever its Reverie
+ * version, changes it, so a kept entry is used only while the database still holds exactly what it
+ * was read from. The price is that any write to a tenant retires all of that tenant's entries; an
+ * entry is therefore built only when a scope is searched a second time at the same token (a tenant
+ * written between every two searches is searched by SQLite, as before, and never read whole for
+ * nothing).
+ *
+ * <p>Bounded by an estimate of the bytes it holds ({@link #maxBytes}), least recently used entries
+ * dropped first; a scope larger than a quarter of the bound is not kept, nor a table row without a
+ * token in the index (no search finds it). While one search reads a scope, the others of that scope
+ * ask SQLite. Erasing an end user drops
+ * the user's entries, and an entry read before an erasure is never kept. Thread-safe (one lock
+ * around the maps; searches run outside it on entries that never change). Not API.
+ */
+final class LexicalCache {
+
+    /** The bound when none is given. */
+    static final long DEFAULT_MAX_BYTES = 64L << 20;
+    /** FTS5's {@code bm25()} defaults. */
+    private static final double K1 = 1.2;
+    private static final double B = 0.75;
+    /** Scopes remembered as searched without an entry, with the token they were searched at. */
+    private static final int MAX_SEEN = 16_384;
+
+    record Key(String tenant, String agent, String user, String table) {
+    }
+
+    /**
+     * One scope's rows of one FTS5 index, as the database held them at {@code token}: documents in
+     * ascending row id, their token counts, table rows ({@code null} where the index has a row the
+     * table has not), and postings (stemmed token to document positions and frequencies).
+     */
+    static final class Entry {
+        final TenantDatabase.ChangeToken token;
+        final long indexRows;
+        final long indexTokens;
+        final long[] rids;
+        final int[] sizes;
+        final Object[] rows;
+        /** Per document: the row's status and kind names; {@code null} for a table without (turns have neither, observations no kind filter). */
+        final String[] statusOf;
+        final String[] kindOf;
+        /** Stemmed token to (document, frequency) pairs, documents ascending. */
+        final Map<String, int[]> postings;
+        final long bytes;
+
+        Entry(TenantDatabase.ChangeToken token, long indexRows, long indexTokens, long[] rids, int[] sizes,
+              Object[] rows, String[] statuses, String[] kinds, Map<String, int[]> postings, long bytes) {
+            this.token = token;
+            this.indexRows = indexRows;
+            this.indexTokens = indexTokens;
+            this.rids = rids;
+            this.sizes = sizes;
+            this.rows = rows;
+            this.statusOf = statuses;
+            this.kindOf = kinds;
+            this.postings = postings;
+            this.bytes = bytes;
+        }
+
+        /** A ranked hit: the document's position, its table row and its score ({@code bm25()} negated: higher is better). */
+        record Hit(int doc, Object row, double score) {
+        }
+
+        /**
+         * The {@code limit} best documents for the phrases {@code stems} (one stemmed token each, in
+         * the query's order, repeats kept as FTS5 keeps them) among those with a row whose status is in
+         * {@code statuses} and kind in {@code kinds} ({@code null}: no such filter), as the SQL search
+         * ranks them: by {@code bm25()}, then by row id.
+         */
+        List<Hit> search(List<String> stems, Set<String> statuses, Set<String> kinds, int limit) {
+            double avgdl = (double) indexTokens / (double) indexRows;
+            double[] score = new double[rids.length];
+            int[] touched = new int[rids.length];
+            int matched = 0;
+            for (String stem : stems) {
+                int[] p = postings.get(stem);
+                long rowsWithIt = p == null ? 0 : p.length / 2;
+                // fts5Bm25Function: IDF = log((N - nHit + 0.5) / (nHit + 0.5)), at least 1e-6
+                double idf = Math.log(((double) (indexRows - rowsWithIt) + 0.5) / ((double) rowsWithIt + 0.5));
+                if (idf <= 0.0) {
+                    idf = 1e-6;
+                }
+                if (p == null) {
+                    continue; // adds 0.0 to every row's score, which changes none
+                }
+                for (int i = 0; i < p.length; i += 2) {
+                    int doc = p[i];
+                    double freq = p[i + 1];
+                    double d = sizes[doc];
+                    if (score[doc] == 0.0) {
+                        touched[matched++] = doc;
+                    }
+                    score[doc] += idf * ((freq * (K1 + 1.0)) / (freq + K1 * (1 - B + B * d / avgdl)));
+                }
+            }
+            List<Hit> found = new ArrayList<>(matched);
+            for (int k = 0; k < matched; k++) {
+                int doc = touched[k];
+                if (rows[doc] != null && (statuses == null || statuses.contains(statusOf[doc]))
+                        && (kinds == null || kinds.contains(kindOf[doc]))) {
+                    found.add(new Hit(doc, rows[doc], score[doc])); // the SQL returns -bm25(), which is this
+                }
+            }
+            // the SQL orders by bm25() = -1.0 * score, then row id
+            found.sort((a, c) -> {
+                int byScore = Double.compare(-1.0 * a.score(), -1.0 * c.score());
+                return byScore != 0 ? byScore : Long.compare(rids[a.doc()], rids[c.doc()]);
+            });
+            return found.size() > limit ? List.copyOf(found.subList(0, limit)) : found;
+        }
+    }
+
+    /** Builds an {@link Entry} from one index's rows of a scope, in any order. */
+    static final class Builder {
+        private final Map<Long, Integer> docOf = new HashMap<>();
+        private final List<Long> docRids = new ArrayList<>();
+        /** Per stemmed token: document, frequency pairs as read (documents in any order). */
+        private final Map<String, List<int[]>> counts = new HashMap<>();
+        private long bytes = 256;
+
+        /** One occurrence of {@code stem} in the index's row {@code rid}. */
+        void occurrence(String stem, long rid) {
+            Integer doc = docOf.get(rid);
+            if (doc == null) {
+                doc = docRids.size();
+                docOf.put(rid, doc);
+                docRids.add(rid);
+                bytes += 64;
+            }
+            List<int[]> list = counts.get(stem);
+            if (list == null) {
+                list = new ArrayList<>();
+                counts.put(stem, list);
+                bytes += 64 + 2L * stem.length();
+            }
+            int[] last = list.isEmpty() ? null : list.get(list.size() - 1);
+            if (last != null && last[0] == doc) {
+                last[1]++;
+            } else {
+                list.add(new int[] {doc, 1});
+                bytes += 8;
+            }
+        }
+
+        /** Whether the index has a row {@code rid} among those seen so far. */
+        boolean indexed(long rid) {
+            return docOf.containsKey(rid);
+        }
+
+        /** The index's row ids seen so far, in the order first seen. */
+        List<Long> rids() {
+            return docRids;
+        }
+
+        /** Adds to the estimate of what the entry will hold (a row's record text, say). */
+        void bytes(long more) {
+            bytes += more;
+        }
+
+        long bytes() {
+            return bytes;
+        }
+
+        /**
+         * The entry: {@code sizes}, {@code rows}, {@code statuses} and {@code kinds} are given by row id
+         * (absent: the table has no such row; statuses and kinds {@code null} when the table has none).
+         */
+        Entry build(TenantDatabase.ChangeToken token, long indexRows, long indexTokens, Map<Long, Integer> sizes,
+                    Map<Long, Object> rows, Map<Long, String> statuses, Map<Long, String> kinds) {
+            int n = docRids.size();
+            Integer[] order = new Integer[n];
+            for (int i = 0; i < n; i++) {
+                order[i] = i;
+            }
+            Arrays.sort(order, (a, c) -> Long.compare(docRids.get(a), docRids.get(c)));
+            int[] position = new int[n];
+            long[] rids = new long[n];
+            int[] size = new int[n];
+            Object[] row = new Object[n];
+            String[] status = statuses == null ? null : new String[n];
+            String[] kind = kinds == null ? null : new String[n];
+            for (int p = 0; p < n; p++) {
+                long rid = docRids.get(order[p]);
+                position[order[p]] = p;
+                rids[p] = rid;
+                Integer s = sizes.get(rid);
+                size[p] = s == null ? 0 : s;
+                row[p] = rows.get(rid);
+                if (status != null) {
+                    status[p] = statuses.get(rid);
+                }
+                if (kind != null) {
+                    kind[p] = kinds.get(rid);
+                }
+            }
+            Map<String, int[]> postings = new HashMap<>(counts.size() * 2);
+            for (Map.Entry<String, List<int[]>> e : counts.entrySet()) {
+                List<int[]> list = e.getValue();
+                int[] flat = new int[list.size() * 2];
+                boolean ascending = true;
+                for (int i = 0; i < list.size(); i++) {
+                    flat[2 * i] = position[list.get(i)[0]];
+                    flat[2 * i + 1] = list.get(i)[1];
+                    ascending &= i == 0 || flat[2 * i] > flat[2 * i - 2];
+                }
+                // fts5vocab lists a term's rows in row id order, so this is the rare case: merge by document
+                postings.put(e.getKey(), ascending ? flat : byDocument(flat));
+            }
+            return new Entry(token, indexRows, indexTokens, rids, size, row, status, kind, postings, bytes);
+        }
+    }
+
+    /** (document, frequency) pairs sorted by document, one pair per document (frequencies added). */
+    private static int[] byDocument(int[] pairs) {
+        Map<Integer, Integer> byDoc = new TreeMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            byDoc.merge(pairs[i], pairs[i + 1], Integer::sum);
+        }
+        int[] flat = new int[byDoc.size() * 2];
+        int i = 0;
+        for (Map.Entry<Integer, Integer> d : byDoc.entrySet()) {
+            flat[i++] = d.getKey();
+            flat[i++] = d.getValue();
+        }
+        return flat;
+    }
+
+    private final long maxBytes;
+    private final LinkedHashMap<Key, Entry> byKey = new LinkedHashMap<>(64, 0.75f, true);
+    private final LinkedHashMap<Key, TenantDatabase.ChangeToken> seen = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Key, TenantDatabase.ChangeToken> eldest) {
+            return size() > MAX_SEEN;
+        }
+    };
+    /** Scopes that could not be kept, with the token they were read at (bounded like {@link #seen}). */
+    private final LinkedHashMap<Key, TenantDatabase.ChangeToken> unkept = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Key, TenantDatabase.ChangeToken> eldest) {
+            return size() > MAX_SEEN;
+        }
+    };
+    private long bytes;
+    private long puts;
+    private long hits;
+    /** Counts erasures: an entry read before one is not kept. */
+    private long epoch;
+
+    LexicalCache(long maxBytes) {
+        this.maxBytes = maxBytes;
+    }
+
+    /** The entry of {@code key} if it was read at {@code token}, else {@code null}. */
+    synchronized Entry get(Key key, TenantDatabase.ChangeToken token) {
+        Entry s = byKey.get(key);
+        if (s != null && s.token.equals(token)) {
+            hits++;
+            return s;
+        }
+        return null;
+    }
+
+    /** The erasure count to pass to {@link #put} for what is read from now on. */
+    synchronized long epoch() {
+        return epoch;
+    }
+
+    /**
+     * Whether a search of {@code key} at {@code token}, which found no entry, should read the scope
+     * whole and keep it: when the previous search of it was at the same token. Remembers this search's
+     * token otherwise.
+     */
+    synchronized boolean worthReading(Key key, TenantDatabase.ChangeToken token) {
+        if (token.equals(unkept.get(key))) {
+            return false;
+        }
+        TenantDatabase.ChangeToken before = seen.put(key, token);
+        if (token.equals(before)) {
+            seen.put(key, BUILDING); // concurrent searches of the scope meanwhile ask SQLite, not read it too
+            return true;
+        }
+        return false;
+    }
+
+    /** Forgets that {@code key} is being read (the read failed or was not kept; {@link #put} does it too). */
+    synchronized void abandon(Key key) {
+        seen.remove(key, BUILDING);
+    }
+
+    /** Stands in {@link #seen} for a scope being read, equal to no token. */
+    private static final TenantDatabase.ChangeToken BUILDING = new TenantDatabase.ChangeToken(new Object(), -1);
+
+    /**
+     * Keeps {@code scope} for {@code key} (replacing an older entry), unless it is too large to keep
+     * or an erasure happened since {@code epochAtRead}.
+     */
+    synchronized void put(Key key, Entry scope, long epochAtRead) {
+        puts++;
+        Entry old = byKey.remove(key);
+        if (old != null) {
+            bytes -= old.bytes;
+        }
+        seen.remove(key);
+        if (epochAtRead != epoch || tooLarge(scope.bytes)) {
+            return;
+        }
+        byKey.put(key, scope);
+        bytes += scope.bytes;
+        Iterator<Map.Entry<Key, Entry>> eldest = byKey.entrySet().iterator();
+        while (bytes > maxBytes && eldest.hasNext()) {
+            bytes -= eldest.next().getValue().bytes;
+            eldest.remove();
+        }
+    }
+
+    /**
+     * Remembers that {@code key} could not be kept at {@code token} (too large, or its index had no
+     * totals): not read whole again at that token.
+     */
+    synchronized void unkept(Key key, TenantDatabase.ChangeToken token) {
+        seen.remove(key, BUILDING);
+        unkept.put(key, token);
+    }
+
+    /** Whether a scope of {@code bytes} (an estimate while reading it) is too large to keep. */
+    boolean tooLarge(long bytes) {
+        return bytes > maxBytes / 4;
+    }
+
+    /** Drops every entry of an end user (erasure). */
+    synchronized void forget(String tenant, String agent, String user) {
+        epoch++;
+        Predicate<Key> theirs = k -> k.tenant().equals(tenant) && k.agent().equals(agent)
+                && k.user().equals(user);
+        seen.keySet().removeIf(theirs);
+        unkept.keySet().removeIf(theirs);
+        Iterator<Map.Entry<Key, Entry>> it = byKey.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<Key, Entry> e = it.next();
+            if (theirs.test(e.getKey())) {
+                bytes -= e.getValue().bytes;
+                it.remove();
+            }
+        }
+    }
+
+    /** Drops every entry of a tenant (its database closed: its tokens will not come again). */
+    synchronized void forgetTenant(String tenant) {
+        epoch++; // a read running now is not kept either
+        seen.keySet().removeIf(k -> k.tenant().equals(tenant));
+        unkept.keySet().removeIf(k -> k.tenant().equals(tenant));
+        Iterator<Map.Entry<Key, Entry>> it = byKey.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<Key, Entry> e = it.next();
+            if (e.getKey().tenant().equals(tenant)) {
+                bytes -= e.getValue().bytes;
+                it.remove();
+            }
+        }
+    }
+
+    synchronized void clear() {
+        epoch++; // a read running now is not kept either
+        byKey.clear();
+        seen.clear();
+        unkept.clear();
+        bytes = 0;
+    }
+
+    /** Bytes held (tests). */
+    synchronized long bytes() {
+        return bytes;
+    }
+
+    /** How many scopes were read whole and offered to the cache (tests). */
+    synchronized long puts() {
+        return puts;
+    }
+
+    /** How many searches an entry served (tests). */
+    synchronized long hits() {
+        return hits;
+    }
+
+    /** Entries held (tests). */
+    synchronized int size() {
+        return byKey.size();
+    }
+}

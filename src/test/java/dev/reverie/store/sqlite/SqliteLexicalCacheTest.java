@@ -1,0 +1,280 @@
+package dev.reverie.store.sqlite;
+
+import dev.reverie.Cardinality;
+import dev.reverie.Memory;
+import dev.reverie.MemoryKind;
+import dev.reverie.MemoryStatus;
+import dev.reverie.Observation;
+import dev.reverie.ObservationStatus;
+import dev.reverie.Outcome;
+import dev.reverie.Polarity;
+import dev.reverie.Provenance;
+import dev.reverie.Role;
+import dev.reverie.Scope;
+import dev.reverie.Source;
+import dev.reverie.Trust;
+import dev.reverie.spi.Scored;
+import dev.reverie.spi.SessionTurn;
+import dev.reverie.spi.WriteBatch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.Consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The SQLite store's lexical cache: a scope searched twice while nothing is committed is scored in
+ * memory, with exactly the rows, order, ties and scores SQLite's own search gives (the same store
+ * with the cache off, on the same file, is the reference), and any commit to the file, by this store
+ * or another one, makes the next search read the file again. Real files in a temporary folder.
+ */
+class SqliteLexicalCacheTest {
+
+    private static final Instant T0 = Instant.parse("2026-04-01T08:00:00Z");
+    private static final Scope ANA = Scope.of("atelier", "guide", "ana");
+    private static final Scope BEA = Scope.of("atelier", "guide", "bea");
+    private static final Scope CAI = Scope.of("atelier", "guide", "cai");
+    /** Inflections that FTS5's Porter stemmer folds together, and some it does not. */
+    private static final String[] WORDS = {"paint", "painted", "painting", "paints", "run", "running", "ran",
+        "happy", "happiness", "generous", "generously", "sing", "singing", "lake", "lakes", "café", "naïve",
+        "2023", "a1b2", "日本語", "tea", "the", "is", "sunrise", "gardening", "gardens", "relational",
+        "conditional", "hopefully", "electricity", "x", "i", "ies",
+        "pneumonoultramicroscopicsilicovolcanoconiosisplusmoreletters"};
+    private static final List<String> QUERIES = List.of("painting", "paint the lake", "running happily",
+        "what did she sing at the lake?", "café naïve 2023", "the is", "gardener relations", "日本語 tea",
+        "generosity hope", "pneumonoultramicroscopicsilicovolcanoconiosisplusmorelettersandevenmore",
+        "sunrise sunrise lakes", "I x ies", "zzz unknownword", "paints painted painting paint");
+    private static final EnumSet<MemoryStatus> ACTIVE = EnumSet.of(MemoryStatus.ACTIVE);
+
+    @TempDir
+    Path dir;
+    private SqliteMemoryStore store;
+    private final Random random = new Random(29);
+
+    @BeforeEach
+    void open() {
+        store = quiet(SqliteMemoryStore.open(dir));
+    }
+
+    /** The store without background index merges: a merge commits, which would retire entries mid-test. */
+    private static SqliteMemoryStore quiet(SqliteMemoryStore s) {
+        s.indexUpkeepEvery(Integer.MAX_VALUE);
+        return s;
+    }
+
+    @AfterEach
+    void close() {
+        store.close();
+    }
+
+    private String text() {
+        StringBuilder sb = new StringBuilder();
+        int n = 1 + random.nextInt(12);
+        for (int i = 0; i < n; i++) {
+            sb.append(i == 0 ? "" : " ").append(WORDS[random.nextInt(WORDS.length)]);
+        }
+        return sb.toString();
+    }
+
+    private void fill(int batches) {
+        MemoryKind[] kinds = {MemoryKind.FACT, MemoryKind.EVENT, MemoryKind.PREFERENCE, MemoryKind.STYLE};
+        MemoryStatus[] statuses = MemoryStatus.values();
+        for (int batch = 0; batch < batches; batch++) {
+            for (Scope scope : List.of(ANA, BEA, CAI)) {
+                WriteBatch b = WriteBatch.of(scope);
+                for (int i = 0; i < 20; i++) {
+                    String id = scope.endUserId() + batch + "-" + i;
+                    b.put(Memory.builder("m" + id, scope, kinds[random.nextInt(kinds.length)], text(), T0)
+                            .status(statuses[random.nextInt(statuses.length)]).build());
+                    b.archive(new SessionTurn(scope, "s" + batch, i, "t" + id, Role.USER, null, text(), T0));
+                    b.put(observation("o" + id, scope, i % 3 == 0 ? ObservationStatus.CONSOLIDATED
+                            : ObservationStatus.PENDING));
+                }
+                store.write(b);
+            }
+        }
+    }
+
+    private Observation observation(String id, Scope scope, ObservationStatus status) {
+        return new Observation(id, scope, MemoryKind.FACT, text(), "user.fact." + id, "v", Cardinality.MULTI,
+                Polarity.POSITIVE, 0.8, T0, "s1", new Provenance(Source.USER, "s1", "t" + id, T0, Outcome.UNKNOWN,
+                Trust.FIRST_PARTY), List.of("t" + id), 1, status, null, null);
+    }
+
+    /** Every memory, observation and turn search of the query set, as "id score" lines, with the cache on or off. */
+    private List<String> searches(boolean cached) {
+        store.lexicalCaching(cached);
+        List<String> out = new ArrayList<>();
+        List<Set<MemoryStatus>> statusSets = List.of(ACTIVE, EnumSet.allOf(MemoryStatus.class));
+        List<Set<MemoryKind>> kindSets = List.of(EnumSet.of(MemoryKind.FACT, MemoryKind.EVENT),
+                EnumSet.allOf(MemoryKind.class));
+        for (Scope scope : List.of(ANA, BEA, CAI)) {
+            for (String query : QUERIES) {
+                for (int limit : new int[] {1, 3, 10, 200}) {
+                    for (Set<MemoryStatus> statuses : statusSets) {
+                        for (Set<MemoryKind> kinds : kindSets) {
+                            out.add(scope.endUserId() + " " + query + " " + limit + " " + statuses + kinds);
+                            for (Scored<Memory> hit : store.searchMemories(scope, query, statuses, kinds, limit)) {
+                                out.add(hit.item().id() + " " + hit.score() + " " + hit.item().status() + " "
+                                        + hit.item().retrievalCount());
+                            }
+                        }
+                    }
+                    for (Set<ObservationStatus> statuses : List.of(EnumSet.of(ObservationStatus.PENDING),
+                            EnumSet.allOf(ObservationStatus.class))) {
+                        out.add(scope.endUserId() + " " + query + " " + limit + " " + statuses);
+                        for (Scored<Observation> hit : store.searchObservations(scope, query, statuses, limit)) {
+                            out.add(hit.item().id() + " " + hit.score() + " " + hit.item().status());
+                        }
+                    }
+                    out.add(scope.endUserId() + " " + query + " " + limit + " turns");
+                    for (Scored<SessionTurn> hit : store.searchTurns(scope, query, limit)) {
+                        out.add(hit.item().turnId() + " " + hit.score());
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void should_rank_every_search_as_sqlite_does_scores_and_ties_included() {
+        fill(8);
+        List<String> reference = searches(false);
+        long hitsBefore = store.lexicalCache().hits();
+        List<String> cached = searches(true);
+        assertThat(cached).isEqualTo(reference);
+        // three scopes, three tables: each read once (at its second search), then served from memory
+        assertThat(store.lexicalCache().puts()).isEqualTo(9);
+        int searches = 3 * QUERIES.size() * 4 * (2 * 2 + 2 + 1);
+        assertThat(store.lexicalCache().hits() - hitsBefore).isEqualTo(searches - 9 * 2);
+        assertThat(reference.stream().filter(l -> l.startsWith("m")).count()).isGreaterThan(500);
+    }
+
+    @Test
+    void should_see_every_kind_of_write_made_after_the_scope_was_read() {
+        fill(3);
+        List<Consumer<SqliteMemoryStore>> writes = List.of(
+                s -> s.write(WriteBatch.of(ANA).put(Memory.builder("new-1", ANA, MemoryKind.FACT,
+                        "painting at the lake at sunrise", T0).build())),
+                s -> s.write(WriteBatch.of(ANA).setMemoryStatus("new-1", MemoryStatus.DEPRECATED, null, T0)),
+                s -> s.write(WriteBatch.of(ANA).deleteMemory("new-1")),
+                s -> s.write(WriteBatch.of(ANA).archive(new SessionTurn(ANA, "late", 0, "late-0", Role.USER, null,
+                        "we sang by the lakes, painting", T0.plusSeconds(60)))),
+                s -> s.write(WriteBatch.of(ANA).purgeArchiveBefore(T0.plusSeconds(30))),
+                s -> s.write(WriteBatch.of(ANA).addRecalls("mana0-1", 3, T0.plusSeconds(90))),
+                s -> s.write(WriteBatch.of(ANA).put(observation("o-new", ANA, ObservationStatus.PENDING))),
+                s -> s.write(WriteBatch.of(ANA).setStatus("o-new", ObservationStatus.CONSOLIDATED, T0)),
+                s -> s.write(WriteBatch.of(ANA).deleteObservation("o-new")),
+                s -> s.write(WriteBatch.of(BEA).put(Memory.builder("bea-new", BEA, MemoryKind.FACT,
+                        "painting in another scope still changes the index's averages", T0).build())),
+                s -> s.erase(ANA));
+        for (Consumer<SqliteMemoryStore> write : writes) {
+            List<String> before = searches(true);
+            searches(true); // read and kept: served from memory from here on
+            write.accept(store);
+            List<String> cached = searches(true);
+            assertThat(cached).isEqualTo(searches(false));
+            assertThat(cached).isNotEqualTo(before);
+        }
+    }
+
+    @Test
+    void should_see_a_write_made_by_another_store_on_the_same_file() {
+        fill(3);
+        searches(true);
+        long puts = store.lexicalCache().puts();
+        searches(true);
+        assertThat(store.lexicalCache().puts()).isEqualTo(puts); // all served from the kept entries
+        try (SqliteMemoryStore other = SqliteMemoryStore.open(dir)) {
+            other.write(WriteBatch.of(ANA).put(Memory.builder("elsewhere", ANA, MemoryKind.FACT,
+                    "painting the lake, written by another process", T0).build()));
+        }
+        List<String> cached = searches(true);
+        assertThat(cached).anyMatch(line -> line.startsWith("elsewhere "));
+        assertThat(cached).isEqualTo(searches(false));
+    }
+
+    @Test
+    void should_rank_as_sqlite_does_and_see_writes_in_an_in_memory_store() {
+        store.close();
+        store = quiet(SqliteMemoryStore.inMemory());
+        fill(4);
+        List<String> reference = searches(false);
+        assertThat(searches(true)).isEqualTo(reference);
+        assertThat(store.lexicalCache().puts()).isEqualTo(9);
+        assertThat(store.lexicalCache().hits()).isPositive();
+        store.write(WriteBatch.of(ANA).put(Memory.builder("new-1", ANA, MemoryKind.FACT, "painting at the lake", T0)
+                .build()));
+        List<String> after = searches(true);
+        assertThat(after).isEqualTo(searches(false)).isNotEqualTo(reference);
+    }
+
+    @Test
+    void should_read_the_file_again_after_its_connections_were_closed_for_idleness() {
+        store.close();
+        store = quiet(SqliteMemoryStore.open(dir, false, 1));
+        fill(2);
+        searches(true);
+        searches(true);
+        assertThat(store.lexicalCache().size()).isEqualTo(9);
+        Scope dan = Scope.of("elsewhere", "guide", "dan");
+        // one open tenant at most: using another closes the atelier's connections, its watcher's with them
+        store.write(WriteBatch.of(dan).put(Memory.builder("d1", dan, MemoryKind.FACT, "tea", T0).build()));
+        assertThat(store.openTenantHandles()).isEqualTo(1);
+        assertThat(store.lexicalCache().size()).isZero();
+        assertThat(searches(true)).isEqualTo(searches(false));
+    }
+
+    @Test
+    void should_drop_an_erased_users_entries() {
+        fill(2);
+        searches(true);
+        searches(true);
+        long held = store.lexicalCache().bytes();
+        assertThat(store.lexicalCache().size()).isEqualTo(9);
+        store.erase(ANA);
+        assertThat(store.lexicalCache().size()).isEqualTo(6);
+        assertThat(store.lexicalCache().bytes()).isLessThan(held);
+        assertThat(store.searchMemories(ANA, "painting", ACTIVE, EnumSet.allOf(MemoryKind.class), 10)).isEmpty();
+        assertThat(store.searchTurns(ANA, "painting", 10)).isEmpty();
+        assertThat(store.searchObservations(ANA, "painting", EnumSet.allOf(ObservationStatus.class), 10)).isEmpty();
+    }
+
+    @Test
+    void should_merge_a_terms_rows_given_out_of_order() {
+        LexicalCache.Builder b = new LexicalCache.Builder();
+        for (long rid : new long[] {9, 4, 9, 7, 4}) {
+            b.occurrence("s_tea", rid);
+        }
+        b.occurrence("s_lake", 7);
+        LexicalCache.Entry scope = b.build(new TenantDatabase.ChangeToken("t", 1), 10, 40,
+                java.util.Map.of(4L, 2, 7L, 3, 9L, 5), java.util.Map.of(4L, "four", 7L, "seven", 9L, "nine"),
+                null, null);
+        assertThat(scope.rids).containsExactly(4, 7, 9);
+        assertThat(scope.postings.get("s_tea")).containsExactly(0, 2, 1, 1, 2, 2);
+        assertThat(scope.postings.get("s_lake")).containsExactly(1, 1);
+        assertThat(scope.search(List.of("s_tea"), null, null, 2)).extracting(LexicalCache.Entry.Hit::row)
+                .containsExactly("four", "nine");
+    }
+
+    @Test
+    void should_stem_as_fts5_and_refuse_a_token_it_splits() {
+        try (FtsStems stems = new FtsStems()) {
+            assertThat(stems.of(List.of("sa1_running", "sa1_sing", "s0_singing", "sa1_happiness")))
+                    .containsExactly("sa1_run", "sa1_s", "s0_sing", "sa1_happi");
+            assertThat(stems.of(List.of("sa1_running", "sa1_x-y"))).isNull();
+            assertThat(stems.of(List.of("sa1_running"))).containsExactly("sa1_run");
+        }
+    }
+}
