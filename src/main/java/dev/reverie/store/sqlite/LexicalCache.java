@@ -36,10 +36,14 @@ import java.util.function.Predicate;
  * read before and after the entry's reads (an entry read while anything committed is not kept) and
  * again before every use: any commit to the file, by this process or another, whatever its Reverie
  * version, changes it, so a kept entry is used only while the database still holds exactly what it
- * was read from. The price is that any write to a tenant retires all of that tenant's entries; an
- * entry is therefore built only when a scope is searched a second time at the same token (a tenant
- * written between every two searches is searched by SQLite, as before, and never read whole for
- * nothing).
+ * was read from. The price is that any write to a tenant retires all of that tenant's entries
+ * (recall statistics included, which a busy tenant commits every few seconds), and reading a scope
+ * whole costs several SQLite searches of it. So a scope is read only once the searches SQLite
+ * answered for it at one token returned {@value #DEFAULT_MIN_ROWS} rows in all: a hot scope with
+ * many matches per search (on LoCoMo the third search of a conversation), not one searched a few
+ * times between writes (on the JMH data set, where each user is searched a few times between two
+ * commits of recall statistics, reading at a scope's second search put a read into one call in ten:
+ * p90 12 against 3 ms).
  *
  * <p>Bounded by an estimate of the bytes it holds ({@link #maxBytes}), least recently used entries
  * dropped first; a scope larger than a quarter of the bound is not kept, nor a table row without a
@@ -52,6 +56,8 @@ final class LexicalCache {
 
     /** The bound when none is given. */
     static final long DEFAULT_MAX_BYTES = 64L << 20;
+    /** {@link #minRows} when none is given. */
+    static final long DEFAULT_MIN_ROWS = 500;
     /** FTS5's {@code bm25()} defaults. */
     private static final double K1 = 1.2;
     private static final double B = 0.75;
@@ -264,9 +270,13 @@ final class LexicalCache {
 
     private final long maxBytes;
     private final LinkedHashMap<Key, Entry> byKey = new LinkedHashMap<>(64, 0.75f, true);
-    private final LinkedHashMap<Key, TenantDatabase.ChangeToken> seen = new LinkedHashMap<>(64, 0.75f, true) {
+    /** A scope searched without an entry: the token of its searches and the rows they returned. */
+    private record Seen(TenantDatabase.ChangeToken token, long rows) {
+    }
+
+    private final LinkedHashMap<Key, Seen> seen = new LinkedHashMap<>(64, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<Key, TenantDatabase.ChangeToken> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<Key, Seen> eldest) {
             return size() > MAX_SEEN;
         }
     };
@@ -283,8 +293,17 @@ final class LexicalCache {
     /** Counts erasures: an entry read before one is not kept. */
     private long epoch;
 
-    LexicalCache(long maxBytes) {
+    /** Rows the searches of a scope at one token return before the scope is read whole. */
+    private volatile long minRows;
+
+    LexicalCache(long maxBytes, long minRows) {
         this.maxBytes = maxBytes;
+        this.minRows = minRows;
+    }
+
+    /** Sets {@link #minRows} (tests: 0 reads a scope at its second search at one token). */
+    void minRows(long rows) {
+        minRows = rows;
     }
 
     /** The entry of {@code key} if it was read at {@code token}, else {@code null}. */
@@ -304,19 +323,28 @@ final class LexicalCache {
 
     /**
      * Whether a search of {@code key} at {@code token}, which found no entry, should read the scope
-     * whole and keep it: when the previous search of it was at the same token. Remembers this search's
-     * token otherwise.
+     * whole and keep it: when searches of it at the same token, answered by SQLite, returned at least
+     * {@link #minRows} rows in all (see {@link #searched}).
      */
     synchronized boolean worthReading(Key key, TenantDatabase.ChangeToken token) {
         if (token.equals(unkept.get(key))) {
             return false;
         }
-        TenantDatabase.ChangeToken before = seen.put(key, token);
-        if (token.equals(before)) {
+        Seen before = seen.get(key);
+        if (before != null && before.token().equals(token) && before.rows() >= minRows) {
             seen.put(key, BUILDING); // concurrent searches of the scope meanwhile ask SQLite, not read it too
             return true;
         }
         return false;
+    }
+
+    /** Counts a search of {@code key} at {@code token} that SQLite answered with {@code rows} rows. */
+    synchronized void searched(Key key, TenantDatabase.ChangeToken token, int rows) {
+        Seen before = seen.get(key);
+        if (before == BUILDING) {
+            return;
+        }
+        seen.put(key, new Seen(token, before != null && before.token().equals(token) ? before.rows() + rows : rows));
     }
 
     /** Forgets that {@code key} is being read (the read failed or was not kept; {@link #put} does it too). */
@@ -324,8 +352,8 @@ final class LexicalCache {
         seen.remove(key, BUILDING);
     }
 
-    /** Stands in {@link #seen} for a scope being read, equal to no token. */
-    private static final TenantDatabase.ChangeToken BUILDING = new TenantDatabase.ChangeToken(new Object(), -1);
+    /** Stands in {@link #seen} for a scope being read (its token equals no other). */
+    private static final Seen BUILDING = new Seen(new TenantDatabase.ChangeToken(new Object(), -1), 0);
 
     /**
      * Keeps {@code scope} for {@code key} (replacing an older entry), unless it is too large to keep

@@ -111,7 +111,7 @@ public final class SqliteMemoryStore implements MemoryStore {
     /** Decoded vectors of recently searched scopes, checked against {@code vector_versions} on every search. */
     private final VectorCache vectorCache = new VectorCache(VectorCache.DEFAULT_MAX_BYTES);
     /** Full-text index rows of recently searched scopes, scored in memory (see {@link LexicalCache}). */
-    private final LexicalCache lexicalCache = new LexicalCache(LexicalCache.DEFAULT_MAX_BYTES);
+    private final LexicalCache lexicalCache = new LexicalCache(LexicalCache.DEFAULT_MAX_BYTES, LexicalCache.DEFAULT_MIN_ROWS);
     /** Query tokens as FTS5 stems them, for {@link #lexicalCache}. */
     private final FtsStems stems = new FtsStems();
     /** Whether lexical searches may be served by {@link #lexicalCache} (tests compare both ways). */
@@ -1013,10 +1013,10 @@ public final class SqliteMemoryStore implements MemoryStore {
             return List.of();
         }
         TenantDatabase db = db(scope.tenantId());
-        List<LexicalCache.Entry.Hit> cached = cachedSearch(db, scope, "memories", text, Set.copyOf(names(statuses)),
+        Lookup cached = cachedSearch(db, scope, "memories", text, Set.copyOf(names(statuses)),
                 Set.copyOf(names(kinds)), limit);
-        if (cached != null) {
-            return cachedRows(cached, Memory.class);
+        if (cached.hits() != null) {
+            return cachedRows(cached.hits(), Memory.class);
         }
         // the MATCH terms carry the end user's prefix, so bm25() reads only that user's postings
         StringBuilder filter = new StringBuilder("m.agent = ? AND m.usr = ?");
@@ -1024,9 +1024,9 @@ public final class SqliteMemoryStore implements MemoryStore {
         in(filter, args, "m.status", names(statuses));
         in(filter, args, "m.kind", names(kinds));
         args.add(limit);
-        return db.query(rankedSearch("memories", "memories_fts", MemoryRows.columns("m"),
+        return counted(cached, db.query(rankedSearch("memories", "memories_fts", MemoryRows.columns("m"),
                         filter.toString()),
-                rs -> new Scored<>(MemoryRows.row(rs), -rs.getDouble(MemoryRows.COUNT + 1)), args.toArray());
+                rs -> new Scored<>(MemoryRows.row(rs), -rs.getDouble(MemoryRows.COUNT + 1)), args.toArray()));
     }
 
     @Override
@@ -1040,10 +1040,9 @@ public final class SqliteMemoryStore implements MemoryStore {
             return List.of();
         }
         TenantDatabase db = db(scope.tenantId());
-        List<LexicalCache.Entry.Hit> cached = cachedSearch(db, scope, "observations", text,
-                Set.copyOf(names(statuses)), null, limit);
-        if (cached != null) {
-            return cachedRows(cached, Observation.class);
+        Lookup cached = cachedSearch(db, scope, "observations", text, Set.copyOf(names(statuses)), null, limit);
+        if (cached.hits() != null) {
+            return cachedRows(cached.hits(), Observation.class);
         }
         StringBuilder filter = new StringBuilder("o.agent = ? AND o.usr = ?");
         List<Object> args = new ArrayList<>(List.of(scope.agentId(), scope.endUserId()));
@@ -1057,9 +1056,9 @@ public final class SqliteMemoryStore implements MemoryStore {
         }
         args.add(0, match);
         args.add(limit);
-        return db.query(rankedSearch("observations", "observations_fts", ObservationRows.columns("o"),
+        return counted(cached, db.query(rankedSearch("observations", "observations_fts", ObservationRows.columns("o"),
                         filter.toString()),
-                rs -> new Scored<>(ObservationRows.row(rs), -rs.getDouble(ObservationRows.COUNT + 1)), args.toArray());
+                rs -> new Scored<>(ObservationRows.row(rs), -rs.getDouble(ObservationRows.COUNT + 1)), args.toArray()));
     }
 
     @Override
@@ -1406,14 +1405,14 @@ public final class SqliteMemoryStore implements MemoryStore {
             return List.of();
         }
         TenantDatabase db = db(scope.tenantId());
-        List<LexicalCache.Entry.Hit> cached = cachedSearch(db, scope, "archive_turns", text, null, null, limit);
-        if (cached != null) {
-            return cachedRows(cached, SessionTurn.class);
+        Lookup cached = cachedSearch(db, scope, "archive_turns", text, null, null, limit);
+        if (cached.hits() != null) {
+            return cachedRows(cached.hits(), SessionTurn.class);
         }
-        return db.query(rankedSearch("archive_turns", "archive_fts", "a.data",
+        return counted(cached, db.query(rankedSearch("archive_turns", "archive_fts", "a.data",
                         "a.agent = ? AND a.usr = ?"),
                 rs -> new Scored<>(DecodedRecords.read(rs.getString(1), SessionTurn.class), -rs.getDouble(2)),
-                match, scope.agentId(), scope.endUserId(), limit);
+                match, scope.agentId(), scope.endUserId(), limit));
     }
 
     @Override
@@ -1594,23 +1593,32 @@ public final class SqliteMemoryStore implements MemoryStore {
     // ---------------------------------------------------------------- lexical cache
 
     /**
-     * The ranked hits of a lexical search of {@code table} ({@code memories}, {@code observations} or {@code archive_turns})
-     * served by the {@link LexicalCache}, or {@code null} when it cannot serve it (caching off, the scope
-     * not kept at the database's current change token, or a query token that is not one FTS5 token):
-     * the caller then asks SQLite. {@code statuses} and {@code kinds} are names ({@code null}: no filter).
+     * What the {@link LexicalCache} made of a lexical search: its ranked hits, or {@code null} when it
+     * could not serve it; then, when the database's change token was read, the scope's key and that
+     * token, to count the rows SQLite returns instead ({@link #counted}).
      */
-    private List<LexicalCache.Entry.Hit> cachedSearch(TenantDatabase db, Scope scope, String table, String text,
-                                                      Set<String> statuses, Set<String> kinds, int limit) {
+    private record Lookup(List<LexicalCache.Entry.Hit> hits, LexicalCache.Key key, TenantDatabase.ChangeToken token) {
+        static final Lookup NONE = new Lookup(null, null, null);
+    }
+
+    /**
+     * A lexical search of {@code table} ({@code memories}, {@code observations} or {@code archive_turns})
+     * as the {@link LexicalCache} serves it (caching off, the scope not kept at the database's current
+     * change token, or a query token that is not one FTS5 token: no hits, and the caller asks SQLite).
+     * {@code statuses} and {@code kinds} are names ({@code null}: no filter).
+     */
+    private Lookup cachedSearch(TenantDatabase db, Scope scope, String table, String text, Set<String> statuses,
+                                Set<String> kinds, int limit) {
         if (!lexicalCaching) {
-            return null;
+            return Lookup.NONE;
         }
         try {
-            List<String> phrases = stems.of(queryTokens(scope, text));
-            if (phrases == null) {
-                return null;
-            }
-            LexicalCache.Entry entry = lexicalEntry(db, scope, table);
-            return entry == null ? null : entry.search(phrases, statuses, kinds, limit);
+            TenantDatabase.ChangeToken token = db.changeToken();
+            LexicalCache.Key key = new LexicalCache.Key(scope.tenantId(), scope.agentId(), scope.endUserId(), table);
+            LexicalCache.Entry entry = lexicalEntry(db, scope, key, token);
+            // stemmed only for a kept scope: a store whose scopes are never kept never asks SQLite for stems
+            List<String> phrases = entry == null ? null : stems.of(queryTokens(scope, text));
+            return new Lookup(phrases == null ? null : entry.search(phrases, statuses, kinds, limit), key, token);
         } catch (StoreClosedException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -1619,8 +1627,16 @@ public final class SqliteMemoryStore implements MemoryStore {
                 LOG.warn("the lexical cache could not serve a search of {} (SQLite answers it, and will keep answering"
                         + " what the cache cannot): {}", table, e.toString());
             }
-            return null;
+            return Lookup.NONE;
         }
+    }
+
+    /** {@code rows}, which SQLite returned for a search the cache did not serve, after counting them for it. */
+    private <T> List<T> counted(Lookup lookup, List<T> rows) {
+        if (lookup.key() != null) {
+            lexicalCache.searched(lookup.key(), lookup.token(), rows.size());
+        }
+        return rows;
     }
 
     /** Searches the lexical cache failed to serve (the first is logged). */
@@ -1635,17 +1651,17 @@ public final class SqliteMemoryStore implements MemoryStore {
     }
 
     /**
-     * The kept entry of the scope's rows of {@code table} at the database's current change token;
-     * else, when the scope was searched at this token before, the scope read whole and kept (unless
-     * anything committed while it was read); else {@code null}.
+     * The kept entry of {@code key} at {@code token}; else, when SQLite's searches of the scope at
+     * this token returned enough rows ({@link LexicalCache#worthReading}), the scope read whole and
+     * kept (unless anything committed while it was read); else {@code null}.
      */
-    private LexicalCache.Entry lexicalEntry(TenantDatabase db, Scope scope, String table) {
-        TenantDatabase.ChangeToken token = db.changeToken();
-        LexicalCache.Key key = new LexicalCache.Key(scope.tenantId(), scope.agentId(), scope.endUserId(), table);
+    private LexicalCache.Entry lexicalEntry(TenantDatabase db, Scope scope, LexicalCache.Key key,
+                                            TenantDatabase.ChangeToken token) {
         LexicalCache.Entry entry = lexicalCache.get(key, token);
         if (entry != null || !lexicalCache.worthReading(key, token)) {
             return entry;
         }
+        String table = key.table();
         long epoch = lexicalCache.epoch();
         LexicalCache.Entry read;
         try {

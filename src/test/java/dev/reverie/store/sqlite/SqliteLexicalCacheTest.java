@@ -66,9 +66,13 @@ class SqliteLexicalCacheTest {
         store = quiet(SqliteMemoryStore.open(dir));
     }
 
-    /** The store without background index merges: a merge commits, which would retire entries mid-test. */
+    /**
+     * The store without background index merges (a merge commits, which would retire entries
+     * mid-test), reading a scope whole at its second search at one token.
+     */
     private static SqliteMemoryStore quiet(SqliteMemoryStore s) {
         s.indexUpkeepEvery(Integer.MAX_VALUE);
+        s.lexicalCache().minRows(0);
         return s;
     }
 
@@ -234,6 +238,30 @@ class SqliteLexicalCacheTest {
         assertThat(store.openTenantHandles()).isEqualTo(1);
         assertThat(store.lexicalCache().size()).isZero();
         assertThat(searches(true)).isEqualTo(searches(false));
+    }
+
+    @Test
+    void should_read_a_scope_only_once_sqlites_searches_of_it_returned_enough_rows() {
+        fill(3);
+        store.lexicalCache().minRows(30);
+        EnumSet<MemoryKind> kinds = EnumSet.allOf(MemoryKind.class);
+        EnumSet<MemoryStatus> statuses = EnumSet.allOf(MemoryStatus.class);
+        for (int i = 0; i < 3; i++) {
+            assertThat(store.searchMemories(ANA, "paint run happy", statuses, kinds, 10)).hasSize(10);
+        }
+        assertThat(store.lexicalCache().puts()).isZero(); // 30 rows returned so far: the next search reads
+        store.searchMemories(ANA, "paint run happy", statuses, kinds, 10);
+        assertThat(store.lexicalCache().puts()).isEqualTo(1);
+        store.searchMemories(ANA, "lake", statuses, kinds, 10);
+        assertThat(store.lexicalCache().hits()).isEqualTo(1);
+        // a commit: the count starts again at the new token
+        store.write(WriteBatch.of(BEA).put(Memory.builder("b-new", BEA, MemoryKind.FACT, "tea", T0).build()));
+        for (int i = 0; i < 3; i++) {
+            store.searchMemories(ANA, "paint run happy", statuses, kinds, 10);
+        }
+        assertThat(store.lexicalCache().puts()).isEqualTo(1);
+        store.searchMemories(ANA, "paint run happy", statuses, kinds, 10);
+        assertThat(store.lexicalCache().puts()).isEqualTo(2);
     }
 
     @Test
