@@ -89,36 +89,82 @@ final class FtsStems implements AutoCloseable {
                     st.execute("CREATE VIRTUAL TABLE stem_terms USING fts5vocab(stems, instance)");
                 }
                 insert = connection.prepareStatement("INSERT INTO stems (rowid, t) VALUES (?, ?)");
-                terms = connection.prepareStatement("SELECT doc, term FROM stem_terms");
+                terms = connection.prepareStatement("SELECT doc, term, offset FROM stem_terms");
             }
-            Map<Long, List<String>> byDoc = new HashMap<>();
+            // one row of all the tokens, space-separated: when the tokenizer keeps each one whole, its
+            // term sits at its own offset; otherwise each token is asked again as a row of its own
+            String[] byOffset = new String[tokens.size()];
+            int found = 0;
             try (Statement st = connection.createStatement()) {
                 st.execute("BEGIN");
                 try {
-                    for (int i = 0; i < tokens.size(); i++) {
-                        insert.setLong(1, i + 1L);
-                        insert.setString(2, tokens.get(i));
-                        insert.executeUpdate();
-                    }
+                    insert.setLong(1, 1L);
+                    insert.setString(2, String.join(" ", tokens));
+                    insert.executeUpdate();
                     try (ResultSet rs = terms.executeQuery()) {
                         while (rs.next()) {
-                            byDoc.computeIfAbsent(rs.getLong(1), k -> new ArrayList<>()).add(rs.getString(2));
+                            int offset = rs.getInt(3);
+                            if (offset >= 0 && offset < byOffset.length && byOffset[offset] == null) {
+                                byOffset[offset] = rs.getString(2);
+                            }
+                            found++;
                         }
                     }
                 } finally {
                     st.execute("ROLLBACK"); // the table stays empty: nothing is ever kept in it
                 }
             }
-            List<String> out = new ArrayList<>(tokens.size());
-            for (int i = 0; i < tokens.size(); i++) {
-                List<String> found = byDoc.get(i + 1L);
-                out.add(found != null && found.size() == 1 ? found.get(0) : NOT_ONE);
+            if (found == tokens.size() && wholeTokens(tokens, byOffset)) {
+                return List.of(byOffset);
             }
-            return out;
+            return oneByOne(tokens);
         } catch (SQLException e) {
             closeQuietly();
             throw new MemoryStoreException("SQLite could not stem a query's words: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Whether each offset holds a term of its own token: every token starts with a scope prefix
+     * ending in '_', which a piece the tokenizer split off a word never does (it starts after a
+     * separator inside the word), so with as many terms as tokens, none split and none was dropped.
+     */
+    private static boolean wholeTokens(List<String> tokens, String[] byOffset) {
+        for (int i = 0; i < byOffset.length; i++) {
+            String token = tokens.get(i);
+            if (byOffset[i] == null || !byOffset[i].startsWith(token.substring(0, token.indexOf('_') + 1))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Each token as a row of its own: a token the tokenizer splits or drops gets {@link #NOT_ONE}. */
+    private List<String> oneByOne(List<String> tokens) throws SQLException {
+        Map<Long, List<String>> byDoc = new HashMap<>();
+        try (Statement st = connection.createStatement()) {
+            st.execute("BEGIN");
+            try {
+                for (int i = 0; i < tokens.size(); i++) {
+                    insert.setLong(1, i + 1L);
+                    insert.setString(2, tokens.get(i));
+                    insert.executeUpdate();
+                }
+                try (ResultSet rs = terms.executeQuery()) {
+                    while (rs.next()) {
+                        byDoc.computeIfAbsent(rs.getLong(1), k -> new ArrayList<>()).add(rs.getString(2));
+                    }
+                }
+            } finally {
+                st.execute("ROLLBACK");
+            }
+        }
+        List<String> out = new ArrayList<>(tokens.size());
+        for (int i = 0; i < tokens.size(); i++) {
+            List<String> found = byDoc.get(i + 1L);
+            out.add(found != null && found.size() == 1 ? found.get(0) : NOT_ONE);
+        }
+        return out;
     }
 
     private void closeQuietly() {

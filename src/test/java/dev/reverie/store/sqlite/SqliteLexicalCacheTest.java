@@ -302,6 +302,8 @@ class SqliteLexicalCacheTest {
             assertThat(stems.of(List.of("sa1_running", "sa1_sing", "s0_singing", "sa1_happiness")))
                     .containsExactly("sa1_run", "sa1_s", "s0_sing", "sa1_happi");
             assertThat(stems.of(List.of("sa1_running", "sa1_x-y"))).isNull();
+            assertThat(stems.of(List.of("sa1_painted", "sa1_a-b", "sa1_runs"))).isNull();
+            assertThat(stems.of(List.of("sa1_painted", "sa1_runs"))).containsExactly("sa1_paint", "sa1_run");
             assertThat(stems.of(List.of("sa1_running"))).containsExactly("sa1_run");
         }
     }
