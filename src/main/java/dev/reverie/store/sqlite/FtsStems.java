@@ -125,14 +125,14 @@ final class FtsStems implements AutoCloseable {
     }
 
     /**
-     * Whether each offset holds a term of its own token: every token starts with a scope prefix
-     * ending in '_', which a piece the tokenizer split off a word never does (it starts after a
-     * separator inside the word), so with as many terms as tokens, none split and none was dropped.
+     * Whether each offset holds the term of its own token. A token starts with a scope prefix
+     * ({@code s}, hex digits, {@code _}: characters the tokenizer keeps), so it yields at least one
+     * term; with exactly as many terms as tokens, none was split and term {@code i} is token
+     * {@code i}'s (the caller checks the count). A token without that prefix is asked on its own.
      */
     private static boolean wholeTokens(List<String> tokens, String[] byOffset) {
         for (int i = 0; i < byOffset.length; i++) {
-            String token = tokens.get(i);
-            if (byOffset[i] == null || !byOffset[i].startsWith(token.substring(0, token.indexOf('_') + 1))) {
+            if (byOffset[i] == null || tokens.get(i).indexOf('_') < 1) {
                 return false;
             }
         }

@@ -40,13 +40,13 @@ import java.util.function.Predicate;
  * (recall statistics included, which a busy tenant commits every few seconds), and reading a scope
  * whole costs several SQLite searches of it. So a scope is read only once the searches SQLite
  * answered for it at one token returned {@value #DEFAULT_MIN_ROWS} rows in all: a hot scope with
- * many matches per search (on LoCoMo the third search of a conversation), not one searched a few
+ * many matches per search (on LoCoMo a conversation's fourth search of a table), not one searched a few
  * times between writes (on the JMH data set, where each user is searched a few times between two
  * commits of recall statistics, reading at a scope's second search put a read into one call in ten:
  * p90 12 against 3 ms).
  *
  * <p>Bounded by an estimate of the bytes it holds ({@link #maxBytes}), least recently used entries
- * dropped first; a scope larger than a quarter of the bound is not kept, nor a table row without a
+ * dropped first; a scope larger than a quarter of the bound is not kept (nor read again), nor a table row without a
  * token in the index (no search finds it). While one search reads a scope, the others of that scope
  * ask SQLite. Erasing an end user drops
  * the user's entries, and an entry read before an erasure is never kept. Thread-safe (one lock
@@ -280,10 +280,10 @@ final class LexicalCache {
             return size() > MAX_SEEN;
         }
     };
-    /** Scopes that could not be kept, with the token they were read at (bounded like {@link #seen}). */
-    private final LinkedHashMap<Key, TenantDatabase.ChangeToken> unkept = new LinkedHashMap<>(16, 0.75f, true) {
+    /** Scopes found too large to keep (bounded like {@link #seen}). */
+    private final LinkedHashMap<Key, Boolean> tooLarge = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<Key, TenantDatabase.ChangeToken> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<Key, Boolean> eldest) {
             return size() > MAX_SEEN;
         }
     };
@@ -327,7 +327,7 @@ final class LexicalCache {
      * {@link #minRows} rows in all (see {@link #searched}).
      */
     synchronized boolean worthReading(Key key, TenantDatabase.ChangeToken token) {
-        if (token.equals(unkept.get(key))) {
+        if (tooLarge.containsKey(key)) {
             return false;
         }
         Seen before = seen.get(key);
@@ -379,12 +379,12 @@ final class LexicalCache {
     }
 
     /**
-     * Remembers that {@code key} could not be kept at {@code token} (too large, or its index had no
-     * totals): not read whole again at that token.
+     * Remembers that {@code key} was too large to keep: never read whole again (scopes seldom shrink)
+     * until the end user is erased or the cache cleared.
      */
-    synchronized void unkept(Key key, TenantDatabase.ChangeToken token) {
+    synchronized void tooLarge(Key key) {
         seen.remove(key, BUILDING);
-        unkept.put(key, token);
+        tooLarge.put(key, Boolean.TRUE);
     }
 
     /** Whether a scope of {@code bytes} (an estimate while reading it) is too large to keep. */
@@ -398,7 +398,7 @@ final class LexicalCache {
         Predicate<Key> theirs = k -> k.tenant().equals(tenant) && k.agent().equals(agent)
                 && k.user().equals(user);
         seen.keySet().removeIf(theirs);
-        unkept.keySet().removeIf(theirs);
+        tooLarge.keySet().removeIf(theirs);
         Iterator<Map.Entry<Key, Entry>> it = byKey.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<Key, Entry> e = it.next();
@@ -413,7 +413,7 @@ final class LexicalCache {
     synchronized void forgetTenant(String tenant) {
         epoch++; // a read running now is not kept either
         seen.keySet().removeIf(k -> k.tenant().equals(tenant));
-        unkept.keySet().removeIf(k -> k.tenant().equals(tenant));
+        tooLarge.keySet().removeIf(k -> k.tenant().equals(tenant));
         Iterator<Map.Entry<Key, Entry>> it = byKey.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<Key, Entry> e = it.next();
@@ -428,7 +428,7 @@ final class LexicalCache {
         epoch++; // a read running now is not kept either
         byKey.clear();
         seen.clear();
-        unkept.clear();
+        tooLarge.clear();
         bytes = 0;
     }
 

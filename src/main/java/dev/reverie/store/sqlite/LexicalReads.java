@@ -31,8 +31,7 @@ final class LexicalReads {
 
     /**
      * Reads the scope's rows of {@code table}'s FTS5 index and of the table itself, as {@link
-     * LexicalCache} keeps them, or {@code null} when the scope is too large to keep or the index has no
-     * totals (it never held a row). The caller checks
+     * LexicalCache} keeps them, or {@code null} when the scope is too large to keep. The caller checks
      * that nothing committed between its two change tokens, so the statements (each its own read)
      * saw one state of the file.
      */
@@ -62,9 +61,6 @@ final class LexicalReads {
             }
         }
         long[] totals = ftsTotals(c, fts);
-        if (totals == null) {
-            return null;
-        }
         Map<Long, Integer> sizes = ftsSizes(c, fts, builder.rids());
         Map<Long, Object> rows = new HashMap<>();
         Map<Long, String> statuses = memories || observations ? new HashMap<>() : null;
@@ -111,21 +107,19 @@ final class LexicalReads {
 
     /**
      * An FTS5 index's row count and token total (its one column), as {@code bm25()} reads them: the
-     * averages record (row 1 of its {@code _data} table), two varints; {@code null} when absent.
+     * averages record (row 1 of its {@code _data} table), two varints; zeros when absent (an index
+     * that never held a row: no search finds anything, whatever the totals).
      */
     static long[] ftsTotals(Connection c, String fts) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT block FROM main." + fts + "_data WHERE id = 1");
              ResultSet rs = ps.executeQuery()) {
-            if (!rs.next()) {
-                return null;
-            }
-            byte[] block = rs.getBytes(1);
+            byte[] block = rs.next() ? rs.getBytes(1) : null;
             if (block == null || block.length == 0) {
-                return null;
+                return new long[] {0, 0};
             }
             long[] rows = varint(block, 0);
             long[] tokens = varint(block, (int) rows[1]);
-            return rows[0] <= 0 ? null : new long[] {rows[0], tokens[0]};
+            return new long[] {rows[0], tokens[0]};
         }
     }
 

@@ -42,7 +42,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -114,6 +113,8 @@ public final class SqliteMemoryStore implements MemoryStore {
     private final LexicalCache lexicalCache = new LexicalCache(LexicalCache.DEFAULT_MAX_BYTES, LexicalCache.DEFAULT_MIN_ROWS);
     /** Query tokens as FTS5 stems them, for {@link #lexicalCache}. */
     private final FtsStems stems = new FtsStems();
+    /** Searches the lexical cache failed to serve (the first is logged). */
+    private final AtomicLong lexicalFailures = new AtomicLong();
     /** Whether lexical searches may be served by {@link #lexicalCache} (tests compare both ways). */
     private volatile boolean lexicalCaching = true;
     /** Merges a tenant's FTS5 indexes in the background as they grow (see {@link IndexUpkeep}). */
@@ -1639,9 +1640,6 @@ public final class SqliteMemoryStore implements MemoryStore {
         return rows;
     }
 
-    /** Searches the lexical cache failed to serve (the first is logged). */
-    private final AtomicLong lexicalFailures = new AtomicLong();
-
     private static <T> List<Scored<T>> cachedRows(List<LexicalCache.Entry.Hit> hits, Class<T> type) {
         List<Scored<T>> out = new ArrayList<>(hits.size());
         for (LexicalCache.Entry.Hit hit : hits) {
@@ -1663,23 +1661,25 @@ public final class SqliteMemoryStore implements MemoryStore {
         }
         String table = key.table();
         long epoch = lexicalCache.epoch();
-        LexicalCache.Entry read;
+        boolean settled = false;
         try {
-            read = db.read(c -> LexicalReads.read(c, scope, table, token, lexicalCache));
-        } catch (RuntimeException e) {
-            lexicalCache.abandon(key);
-            throw e;
+            LexicalCache.Entry read = db.read(c -> LexicalReads.read(c, scope, table, token, lexicalCache));
+            if (read == null) {
+                lexicalCache.tooLarge(key);
+                settled = true;
+                return null;
+            }
+            if (!db.changeToken().equals(token)) {
+                return null; // something committed meanwhile: the reads may straddle it
+            }
+            lexicalCache.put(key, read, epoch);
+            settled = true;
+            return read;
+        } finally {
+            if (!settled) {
+                lexicalCache.abandon(key); // whatever failed, the next search may read the scope again
+            }
         }
-        if (read == null) {
-            lexicalCache.unkept(key, token);
-            return null;
-        }
-        if (!db.changeToken().equals(token)) {
-            lexicalCache.abandon(key);
-            return null; // something committed meanwhile: the reads may straddle it
-        }
-        lexicalCache.put(key, read, epoch);
-        return read;
     }
 
     /** Turns the lexical cache on or off (tests compare the two; on by default). */
@@ -1693,6 +1693,11 @@ public final class SqliteMemoryStore implements MemoryStore {
     /** The lexical cache (tests). */
     LexicalCache lexicalCache() {
         return lexicalCache;
+    }
+
+    /** How many searches the lexical cache failed to serve and left to SQLite (tests). */
+    long lexicalFailures() {
+        return lexicalFailures.get();
     }
 
     /**

@@ -22,6 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -183,11 +186,17 @@ class SqliteLexicalCacheTest {
                 s -> s.write(WriteBatch.of(BEA).put(Memory.builder("bea-new", BEA, MemoryKind.FACT,
                         "painting in another scope still changes the index's averages", T0).build())),
                 s -> s.erase(ANA));
+        int searches = 3 * QUERIES.size() * 4 * 7;
         for (Consumer<SqliteMemoryStore> write : writes) {
             List<String> before = searches(true);
-            searches(true); // read and kept: served from memory from here on
+            long puts = store.lexicalCache().puts();
+            long hits = store.lexicalCache().hits();
+            assertThat(searches(true)).isEqualTo(before); // read and kept: every search served from memory
+            assertThat(store.lexicalCache().puts()).isEqualTo(puts);
+            assertThat(store.lexicalCache().hits() - hits).isEqualTo(searches);
             write.accept(store);
             List<String> cached = searches(true);
+            assertThat(store.lexicalCache().puts()).isGreaterThan(puts); // read again after the write
             assertThat(cached).isEqualTo(searches(false));
             assertThat(cached).isNotEqualTo(before);
         }
@@ -217,7 +226,7 @@ class SqliteLexicalCacheTest {
         List<String> reference = searches(false);
         assertThat(searches(true)).isEqualTo(reference);
         assertThat(store.lexicalCache().puts()).isEqualTo(9);
-        assertThat(store.lexicalCache().hits()).isPositive();
+        assertThat(store.lexicalCache().hits()).isEqualTo(3 * QUERIES.size() * 4 * 7 - 9 * 2);
         store.write(WriteBatch.of(ANA).put(Memory.builder("new-1", ANA, MemoryKind.FACT, "painting at the lake", T0)
                 .build()));
         List<String> after = searches(true);
@@ -265,6 +274,25 @@ class SqliteLexicalCacheTest {
     }
 
     @Test
+    void should_leave_searches_to_sqlite_when_reading_a_scope_fails() throws Exception {
+        fill(2);
+        store.write(WriteBatch.of(ANA).put(Memory.builder("zebra", ANA, MemoryKind.FACT, "zebra", T0).build()));
+        // a token count SQLite never reads for these queries (no query word is in that row), which the
+        // cache's read of the whole scope cannot decode
+        try (Connection raw = DriverManager.getConnection(
+                "jdbc:sqlite:" + dir.resolve(SqliteMemoryStore.fileName("atelier")));
+             Statement st = raw.createStatement()) {
+            st.execute("UPDATE memories_fts_docsize SET sz = x'FF'"
+                    + " WHERE id = (SELECT rid FROM memories WHERE id = 'zebra')");
+        }
+        List<String> cached = searches(true);
+        assertThat(store.lexicalFailures()).isPositive();
+        // every scope and table kept but Ana's memories, which SQLite answered
+        assertThat(store.lexicalCache().size()).isEqualTo(8);
+        assertThat(cached).isEqualTo(searches(false));
+    }
+
+    @Test
     void should_drop_an_erased_users_entries() {
         fill(2);
         searches(true);
@@ -305,6 +333,14 @@ class SqliteLexicalCacheTest {
             assertThat(stems.of(List.of("sa1_painted", "sa1_a-b", "sa1_runs"))).isNull();
             assertThat(stems.of(List.of("sa1_painted", "sa1_runs"))).containsExactly("sa1_paint", "sa1_run");
             assertThat(stems.of(List.of("sa1_running"))).containsExactly("sa1_run");
+        }
+        try (FtsStems stems = new FtsStems()) {
+            // nothing remembered yet: one row for all, then (the count is off) one row per token
+            assertThat(stems.of(List.of("sb2_painted", "sb2_a-b", "sb2_runs"))).isNull();
+        }
+        try (FtsStems stems = new FtsStems()) {
+            assertThat(stems.of(List.of("sb2_painted", "sb2_runs", "sb2_painted", "sc3_happiness")))
+                    .containsExactly("sb2_paint", "sb2_run", "sb2_paint", "sc3_happi");
         }
     }
 }

@@ -64,6 +64,8 @@ class SqliteSearchOrderTest {
     @BeforeEach
     void fill() throws SQLException {
         store = SqliteMemoryStore.open(folder);
+        store.indexUpkeepEvery(Integer.MAX_VALUE); // no merge commits mid-test: the searches stay cached
+        store.lexicalCache().minRows(0); // scopes kept from their second search: the cache's order is pinned too
         Random random = new Random(13);
         MemoryKind[] kinds = {MemoryKind.FACT, MemoryKind.EVENT, MemoryKind.PREFERENCE, MemoryKind.STYLE};
         MemoryStatus[] statuses = MemoryStatus.values();
