@@ -100,6 +100,22 @@ final class LexicalCache {
             this.bytes = bytes;
         }
 
+        /**
+         * The table rows of {@code rids} kept here, in the same order, or {@code null} when one is not
+         * (a row deleted since, or one without a token in the index).
+         */
+        List<Object> rowsOf(List<Long> wanted) {
+            List<Object> out = new ArrayList<>(wanted.size());
+            for (long rid : wanted) {
+                int doc = Arrays.binarySearch(rids, rid);
+                if (doc < 0 || rows[doc] == null) {
+                    return null;
+                }
+                out.add(rows[doc]);
+            }
+            return out;
+        }
+
         /** A ranked hit: the document's position, its table row and its score ({@code bm25()} negated: higher is better). */
         record Hit(int doc, Object row, double score) {
         }

@@ -1088,14 +1088,45 @@ public final class SqliteMemoryStore implements MemoryStore {
                 OBSERVATION_ROWS);
     }
 
-    /** The columns a table's records are read from, how many, and how a row of them is decoded. */
-    private record RecordColumns<T>(String columns, int count, RowMapper<T> mapper) {
+    /** The columns a table's records are read from, how many, how a row of them is decoded, and their type. */
+    private record RecordColumns<T>(String columns, int count, RowMapper<T> mapper, Class<T> type) {
     }
 
     private static final RecordColumns<Memory> MEMORY_ROWS =
-            new RecordColumns<>(MemoryRows.columns(""), MemoryRows.COUNT, MemoryRows::row);
-    private static final RecordColumns<Observation> OBSERVATION_ROWS =
-            new RecordColumns<>(ObservationRows.columns(""), ObservationRows.COUNT, ObservationRows::row);
+            new RecordColumns<>(MemoryRows.columns(""), MemoryRows.COUNT, MemoryRows::row, Memory.class);
+    private static final RecordColumns<Observation> OBSERVATION_ROWS = new RecordColumns<>(
+            ObservationRows.columns(""), ObservationRows.COUNT, ObservationRows::row, Observation.class);
+
+    /**
+     * The records of a vector search's {@code hits} (row ids and cosines) from the scope's entry in the
+     * {@link LexicalCache}, when it is kept at the database's current change token and holds every
+     * one of them; else {@code null} (the caller reads them from the table). The token is read after
+     * the vectors were scored, so these are the rows the table holds now, as reading them would give.
+     */
+    private <T> List<Scored<T>> keptRows(TenantDatabase db, Scope scope, String table,
+                                         List<NearestVectors.Hit<Long>> hits, Class<T> type) {
+        if (!lexicalCaching || hits.isEmpty()) {
+            return null;
+        }
+        LexicalCache.Entry entry = lexicalCache.get(
+                new LexicalCache.Key(scope.tenantId(), scope.agentId(), scope.endUserId(), table), db.changeToken());
+        if (entry == null) {
+            return null;
+        }
+        List<Long> rids = new ArrayList<>(hits.size());
+        for (NearestVectors.Hit<Long> hit : hits) {
+            rids.add(hit.key());
+        }
+        List<Object> found = entry.rowsOf(rids);
+        if (found == null) {
+            return null;
+        }
+        List<Scored<T>> out = new ArrayList<>(hits.size());
+        for (int i = 0; i < hits.size(); i++) {
+            out.add(new Scored<>(type.cast(found.get(i)), hits.get(i).score()));
+        }
+        return out;
+    }
 
     private <T> List<Scored<T>> vectorSearch(Scope scope, String table, float[] vector, List<String> statuses,
                                              int limit, double floor, RecordColumns<T> rows) {
@@ -1111,11 +1142,14 @@ public final class SqliteMemoryStore implements MemoryStore {
         }
         TenantDatabase db = db(scope.tenantId());
         VectorVersion version = vectorVersion(db, scope, table);
-        return db.read(c -> {
-            List<NearestVectors.Hit<Long>> best = nearestCached(c, scope, table, version, statuses, vector, limit, floor);
-            return fetchByRid(c, "SELECT " + rows.columns() + ", rid FROM " + table + " WHERE rid IN ", rows.count() + 1,
-                    best, (rs, score) -> new Scored<>(rows.mapper().map(rs), score));
-        });
+        List<NearestVectors.Hit<Long>> best = db.read(c ->
+                nearestCached(c, scope, table, version, statuses, vector, limit, floor));
+        List<Scored<T>> kept = keptRows(db, scope, table, best, rows.type());
+        if (kept != null) {
+            return kept;
+        }
+        return db.read(c -> fetchByRid(c, "SELECT " + rows.columns() + ", rid FROM " + table + " WHERE rid IN ",
+                rows.count() + 1, best, (rs, score) -> new Scored<>(rows.mapper().map(rs), score)));
     }
 
     /**
@@ -1437,12 +1471,14 @@ public final class SqliteMemoryStore implements MemoryStore {
         ensureOpen();
         TenantDatabase db = db(scope.tenantId());
         VectorVersion version = vectorVersion(db, scope, "archive_turns");
-        return db.read(c -> {
-            List<NearestVectors.Hit<Long>> best = nearestCached(c, scope, "archive_turns", version, null, vector, limit,
-                    floor);
-            return fetchByRid(c, "SELECT data, rowid FROM archive_turns WHERE rowid IN ", 2, best,
-                    (rs, score) -> new Scored<>(DecodedRecords.read(rs.getString(1), SessionTurn.class), score));
-        });
+        List<NearestVectors.Hit<Long>> best = db.read(c ->
+                nearestCached(c, scope, "archive_turns", version, null, vector, limit, floor));
+        List<Scored<SessionTurn>> kept = keptRows(db, scope, "archive_turns", best, SessionTurn.class);
+        if (kept != null) {
+            return kept;
+        }
+        return db.read(c -> fetchByRid(c, "SELECT data, rowid FROM archive_turns WHERE rowid IN ", 2, best,
+                (rs, score) -> new Scored<>(DecodedRecords.read(rs.getString(1), SessionTurn.class), score)));
     }
 
     @Override

@@ -292,6 +292,67 @@ class SqliteLexicalCacheTest {
         assertThat(cached).isEqualTo(searches(false));
     }
 
+    private float[] vector() {
+        float[] v = new float[8];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = random.nextFloat() - 0.5f;
+        }
+        return v;
+    }
+
+    /** Every vector search of two scopes, as "id score status" lines. */
+    private List<String> vectorSearches(float[] query) {
+        List<String> out = new ArrayList<>();
+        for (Scope scope : List.of(ANA, BEA)) {
+            for (Scored<Memory> hit : store.searchMemoriesByVector(scope, query, EnumSet.allOf(MemoryStatus.class), 12)) {
+                out.add(hit.item().id() + " " + hit.score() + " " + hit.item().status() + " "
+                        + hit.item().embedding().dimension());
+            }
+            for (Scored<Observation> hit : store.searchObservationsByVector(scope, query,
+                    EnumSet.allOf(ObservationStatus.class), 12)) {
+                out.add(hit.item().id() + " " + hit.score() + " " + hit.item().status());
+            }
+            for (Scored<SessionTurn> hit : store.searchTurnsByVector(scope, query, 12)) {
+                out.add(hit.item().turnId() + " " + hit.score());
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void should_give_vector_hits_the_records_sqlite_holds() {
+        for (Scope scope : List.of(ANA, BEA)) {
+            WriteBatch b = WriteBatch.of(scope);
+            for (int i = 0; i < 30; i++) {
+                String id = scope.endUserId() + i;
+                b.put(Memory.builder("v" + id, scope, MemoryKind.FACT, text(), T0)
+                        .embedding(dev.reverie.Embedding.of(vector())).build());
+                b.put(observation("w" + id, scope, ObservationStatus.PENDING)
+                        .withEmbedding(dev.reverie.Embedding.of(vector())));
+                b.archive(new SessionTurn(scope, "v", i, "vt" + id, Role.USER, null, text(), T0),
+                        dev.reverie.Embedding.of(vector()));
+            }
+            store.write(b);
+        }
+        float[] query = vector();
+        store.lexicalCaching(false);
+        List<String> reference = vectorSearches(query);
+        store.lexicalCaching(true);
+        searches(true); // the scopes' entries are read at their second lexical search
+        long hits = store.lexicalCache().hits();
+        assertThat(vectorSearches(query)).isEqualTo(reference);
+        assertThat(store.lexicalCache().hits() - hits).isEqualTo(2 * 3); // every search's records from the entries
+        // a status change: the entries are stale, so the records come from the table until read again
+        store.write(WriteBatch.of(ANA).setMemoryStatus("vana3", MemoryStatus.DEPRECATED, null, T0));
+        List<String> after = vectorSearches(query);
+        assertThat(after).isNotEqualTo(reference);
+        searches(true);
+        searches(true);
+        assertThat(vectorSearches(query)).isEqualTo(after);
+        store.lexicalCaching(false);
+        assertThat(vectorSearches(query)).isEqualTo(after);
+    }
+
     @Test
     void should_drop_an_erased_users_entries() {
         fill(2);
