@@ -398,7 +398,7 @@ final class LexicalCache {
      * Remembers that {@code key} was too large to keep: never read whole again (scopes seldom shrink)
      * until the end user is erased or the cache cleared.
      */
-    synchronized void tooLarge(Key key) {
+    synchronized void markTooLarge(Key key) {
         seen.remove(key, BUILDING);
         tooLarge.put(key, Boolean.TRUE);
     }

@@ -1701,7 +1701,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         try {
             LexicalCache.Entry read = db.read(c -> LexicalReads.read(c, scope, table, token, lexicalCache));
             if (read == null) {
-                lexicalCache.tooLarge(key);
+                lexicalCache.markTooLarge(key);
                 settled = true;
                 return null;
             }
