@@ -2,7 +2,6 @@ package dev.reverie;
 
 import dev.reverie.internal.Terms;
 
-import java.lang.ref.WeakReference;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -21,18 +20,7 @@ final class TermSetCache {
     private record Entry(long textHash, long[] terms) {
     }
 
-    /** A text instance (held weakly: the table keeps no text alive) and its term set. */
-    private record Known(WeakReference<String> text, long[] terms) {
-    }
-
     private final AtomicReferenceArray<Entry> slots;
-    /**
-     * The same term sets by text instance, looked at first: a store that keeps its records decoded
-     * (the SQLite store's caches) hands the same {@code String} back call after call, and hashing every
-     * candidate's text to find its set was most of diversification's time at large budgets (a fifth of
-     * a LoCoMo {@code buildContext} at 4,000 tokens). An instance is its own proof of equal content.
-     */
-    private final AtomicReferenceArray<Known> instances;
     private final int mask;
 
     /** A cache of {@code slots} entries (a power of two). */
@@ -41,23 +29,11 @@ final class TermSetCache {
             throw new IllegalArgumentException("slots must be a positive power of two, was " + slots);
         }
         this.slots = new AtomicReferenceArray<>(slots);
-        this.instances = new AtomicReferenceArray<>(slots);
         this.mask = slots - 1;
     }
 
     /** The sorted, distinct term hashes of {@code text}; callers must not modify the array. */
     long[] of(String text) {
-        int at = System.identityHashCode(text) & mask;
-        Known known = instances.getOpaque(at);
-        if (known != null && known.text().get() == text) {
-            return known.terms();
-        }
-        long[] terms = byHash(text);
-        instances.setOpaque(at, new Known(new WeakReference<>(text), terms));
-        return terms;
-    }
-
-    private long[] byHash(String text) {
         long h = Terms.hash64(text);
         int i = (int) (h & mask);
         Entry e = slots.getOpaque(i);
