@@ -3,7 +3,6 @@ package dev.reverie.store.sqlite;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -285,25 +284,14 @@ final class LexicalCache {
     }
 
     private final long maxBytes;
-    private final LinkedHashMap<Key, Entry> byKey = new LinkedHashMap<>(64, 0.75f, true);
+    private final BoundedEntries<Key, Entry> byKey;
     /** A scope searched without an entry: the token of its searches and the rows they returned. */
     private record Seen(TenantDatabase.ChangeToken token, long rows) {
     }
 
-    private final LinkedHashMap<Key, Seen> seen = new LinkedHashMap<>(64, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Key, Seen> eldest) {
-            return size() > MAX_SEEN;
-        }
-    };
+    private final LinkedHashMap<Key, Seen> seen = BoundedEntries.recent(MAX_SEEN);
     /** Scopes found too large to keep (bounded like {@link #seen}). */
-    private final LinkedHashMap<Key, Boolean> tooLarge = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Key, Boolean> eldest) {
-            return size() > MAX_SEEN;
-        }
-    };
-    private long bytes;
+    private final LinkedHashMap<Key, Boolean> tooLarge = BoundedEntries.recent(MAX_SEEN);
     private long puts;
     private long hits;
     /** Counts erasures: an entry read before one is not kept. */
@@ -315,6 +303,7 @@ final class LexicalCache {
     LexicalCache(long maxBytes, long minRows) {
         this.maxBytes = maxBytes;
         this.minRows = minRows;
+        this.byKey = new BoundedEntries<>(maxBytes, e -> e.bytes);
     }
 
     /** Sets {@link #minRows} (tests: 0 reads a scope at its second search at one token). */
@@ -377,21 +366,12 @@ final class LexicalCache {
      */
     synchronized void put(Key key, Entry scope, long epochAtRead) {
         puts++;
-        Entry old = byKey.remove(key);
-        if (old != null) {
-            bytes -= old.bytes;
-        }
+        byKey.remove(key);
         seen.remove(key);
         if (epochAtRead != epoch || tooLarge(scope.bytes)) {
             return;
         }
         byKey.put(key, scope);
-        bytes += scope.bytes;
-        Iterator<Map.Entry<Key, Entry>> eldest = byKey.entrySet().iterator();
-        while (bytes > maxBytes && eldest.hasNext()) {
-            bytes -= eldest.next().getValue().bytes;
-            eldest.remove();
-        }
     }
 
     /**
@@ -410,34 +390,19 @@ final class LexicalCache {
 
     /** Drops every entry of an end user (erasure). */
     synchronized void forget(String tenant, String agent, String user) {
-        epoch++;
-        Predicate<Key> theirs = k -> k.tenant().equals(tenant) && k.agent().equals(agent)
-                && k.user().equals(user);
-        seen.keySet().removeIf(theirs);
-        tooLarge.keySet().removeIf(theirs);
-        Iterator<Map.Entry<Key, Entry>> it = byKey.entrySet().iterator();
-        while (it.hasNext()) {
-            Map.Entry<Key, Entry> e = it.next();
-            if (theirs.test(e.getKey())) {
-                bytes -= e.getValue().bytes;
-                it.remove();
-            }
-        }
+        drop(k -> k.tenant().equals(tenant) && k.agent().equals(agent) && k.user().equals(user));
     }
 
     /** Drops every entry of a tenant (its database closed: its tokens will not come again). */
     synchronized void forgetTenant(String tenant) {
+        drop(k -> k.tenant().equals(tenant));
+    }
+
+    private void drop(Predicate<Key> which) {
         epoch++; // a read running now is not kept either
-        seen.keySet().removeIf(k -> k.tenant().equals(tenant));
-        tooLarge.keySet().removeIf(k -> k.tenant().equals(tenant));
-        Iterator<Map.Entry<Key, Entry>> it = byKey.entrySet().iterator();
-        while (it.hasNext()) {
-            Map.Entry<Key, Entry> e = it.next();
-            if (e.getKey().tenant().equals(tenant)) {
-                bytes -= e.getValue().bytes;
-                it.remove();
-            }
-        }
+        seen.keySet().removeIf(which);
+        tooLarge.keySet().removeIf(which);
+        byKey.removeIf(which);
     }
 
     synchronized void clear() {
@@ -445,12 +410,11 @@ final class LexicalCache {
         byKey.clear();
         seen.clear();
         tooLarge.clear();
-        bytes = 0;
     }
 
     /** Bytes held (tests). */
     synchronized long bytes() {
-        return bytes;
+        return byKey.bytes();
     }
 
     /** How many scopes were read whole and offered to the cache (tests). */

@@ -3,10 +3,9 @@ package dev.reverie.store.sqlite;
 import dev.reverie.internal.NearestVectors;
 import dev.reverie.internal.Vectors;
 
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * The decoded vectors of recently searched scopes, one entry per (tenant, agent, end user, table),
@@ -75,27 +74,17 @@ final class VectorCache {
     private static final int MAX_SEEN = 16_384;
 
     private final long maxBytes;
-    private final LinkedHashMap<Key, Scope> byKey = new LinkedHashMap<>(64, 0.75f, true);
-    private final LinkedHashMap<Key, Long> seen = new LinkedHashMap<>(64, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Key, Long> eldest) {
-            return size() > MAX_SEEN;
-        }
-    };
+    private final BoundedEntries<Key, Scope> byKey;
+    private final LinkedHashMap<Key, Long> seen = BoundedEntries.recent(MAX_SEEN);
     /** Scopes found too large to keep, with the number they were read at (bounded like {@link #seen}). */
-    private final LinkedHashMap<Key, Long> tooLarge = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Key, Long> eldest) {
-            return size() > MAX_SEEN;
-        }
-    };
-    private long bytes;
+    private final LinkedHashMap<Key, Long> tooLarge = BoundedEntries.recent(MAX_SEEN);
     private long puts;
     /** Counts erasures: an entry read before one is not kept. */
     private long epoch;
 
     VectorCache(long maxBytes) {
         this.maxBytes = maxBytes;
+        this.byKey = new BoundedEntries<>(maxBytes, s -> s.bytes);
     }
 
     /** The entry of {@code key} if it was read at {@code version}, else {@code null}. */
@@ -129,10 +118,7 @@ final class VectorCache {
      */
     synchronized void put(Key key, Scope scope, long epochAtRead) {
         puts++;
-        Scope old = byKey.remove(key);
-        if (old != null) {
-            bytes -= old.bytes;
-        }
+        byKey.remove(key);
         seen.remove(key);
         if (epochAtRead != epoch) {
             return;
@@ -142,20 +128,11 @@ final class VectorCache {
             return;
         }
         byKey.put(key, scope);
-        bytes += scope.bytes;
-        Iterator<Map.Entry<Key, Scope>> eldest = byKey.entrySet().iterator();
-        while (bytes > maxBytes && eldest.hasNext()) {
-            bytes -= eldest.next().getValue().bytes;
-            eldest.remove();
-        }
     }
 
     /** Drops the entry of {@code key} (its scope has no vectors any more). */
     synchronized void remove(Key key) {
-        Scope old = byKey.remove(key);
-        if (old != null) {
-            bytes -= old.bytes;
-        }
+        byKey.remove(key);
         seen.remove(key);
         tooLarge.remove(key);
     }
@@ -163,31 +140,21 @@ final class VectorCache {
     /** Drops every entry of an end user (erasure). */
     synchronized void forget(String tenant, String agent, String user) {
         epoch++;
-        java.util.function.Predicate<Key> theirs = k -> k.tenant().equals(tenant) && k.agent().equals(agent)
-                && k.user().equals(user);
+        Predicate<Key> theirs = k -> k.tenant().equals(tenant) && k.agent().equals(agent) && k.user().equals(user);
         seen.keySet().removeIf(theirs);
         tooLarge.keySet().removeIf(theirs);
-        Iterator<Map.Entry<Key, Scope>> it = byKey.entrySet().iterator();
-        while (it.hasNext()) {
-            Map.Entry<Key, Scope> e = it.next();
-            Key k = e.getKey();
-            if (k.tenant().equals(tenant) && k.agent().equals(agent) && k.user().equals(user)) {
-                bytes -= e.getValue().bytes;
-                it.remove();
-            }
-        }
+        byKey.removeIf(theirs);
     }
 
     synchronized void clear() {
         byKey.clear();
         seen.clear();
         tooLarge.clear();
-        bytes = 0;
     }
 
     /** Bytes held (tests). */
     synchronized long bytes() {
-        return bytes;
+        return byKey.bytes();
     }
 
     /** How many scopes' vectors were read from their table and offered to the cache (tests). */
