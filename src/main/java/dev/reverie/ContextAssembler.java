@@ -511,14 +511,18 @@ final class ContextAssembler {
             return new Persistent(null, 0, List.of());
         }
         int left = budget - overhead;
+        // the pinned part (style line, then permanent memories, most important first) takes at most
+        // its share of the layer; a pin that does not fit it competes by relevance like any memory
+        int pinsLeft = (int) Math.floor((budget - overhead) * policy.pinnedShare());
 
         Optional<StyleProfile> style = store.styleProfile(scope);
         if (style.isPresent() && !style.get().description().isBlank()) {
             String line = Rendering.styleLine(style.get());
             int n = tokens.count(line) + 1;
-            if (n <= left) {
+            if (n <= pinsLeft) {
                 entries.add(new Entry(line, n, null, null));
                 left -= n;
+                pinsLeft -= n;
             }
         }
         Set<String> pinnedIds = new HashSet<>();
@@ -526,11 +530,12 @@ final class ContextAssembler {
             if (m.expired(now)) {
                 continue;
             }
-            pinnedIds.add(m.id());
             String line = Rendering.line(m.kind(), m.text(), m.lastReinforcedAt(), m.provenance());
             int n = tokens.count(line) + 1;
-            if (n <= left) {
+            if (n <= pinsLeft) {
+                pinnedIds.add(m.id());
                 left -= n;
+                pinsLeft -= n;
                 entries.add(new Entry(line, n, new RecalledMemory(m.id(), m.kind(), m.text(), 1.0, 0, m.importance(),
                         1.0, 1.0, true, false, m.sourceTurnIds()), null));
             }

@@ -152,6 +152,52 @@ class ContextAssemblyTest {
         assertThat(ctx.recalled().get(1).text()).isEqualTo("Likes jazz");
     }
 
+    Memory pin(String subject, String text, double importance) {
+        Memory m = remember(ALICE, MemoryKind.FACT, subject, text, importance, T0);
+        Memory permanent = m.toBuilder().permanent(true).build();
+        store.write(WriteBatch.of(ALICE).put(permanent));
+        return permanent;
+    }
+
+    @Test
+    void pins_take_at_most_their_share_of_a_small_layer_and_the_others_are_recalled_by_relevance() {
+        pin("user.allergy", "Allergic to penicillin", 95);
+        pin("user.health", "Has asthma since childhood and carries an inhaler on every trip, the blue one from the "
+                + "pharmacy near the station, refilled each spring before the pollen season starts", 90);
+        pin("user.name", "Her name is Marina", 85);
+        store.write(WriteBatch.of(ALICE).put(new StyleProfile(ALICE, "short", "formal", "en", false, "direct",
+                "Prefers short answers.", 3, T0)));
+        String query = "where is the inhaler refilled";
+
+        // 360 tokens: the layer holds ~330, 15 % of it ~49, so the style line and the two short pins fit
+        // and the long one does not; the question is about the long one, so relevance brings it anyway
+        AssembledContext small = ask(ALICE, query, 360);
+        assertThat(small.recalled()).filteredOn(RecalledMemory::pinned).extracting(RecalledMemory::text)
+                .containsExactly("Allergic to penicillin", "Her name is Marina");
+        assertThat(small.recalled()).filteredOn(r -> !r.pinned()).extracting(RecalledMemory::text)
+                .singleElement().asString().startsWith("Has asthma since childhood");
+        String block = small.messages(Layer.PERSISTENT).get(0).content();
+        assertThat(block).contains("(style) Prefers short answers.");
+        assertThat(block.indexOf("Her name is Marina")).isLessThan(block.indexOf("Has asthma"));
+
+        // a question about something else: the pin beyond the share is not in the context at all
+        assertThat(ask(ALICE, "what time is it", 360).recalled()).extracting(RecalledMemory::text)
+                .containsExactly("Allergic to penicillin", "Her name is Marina");
+
+        // at 2,000 tokens the share holds every pin
+        assertThat(ask(ALICE, "what time is it", 2_000).recalled()).allMatch(RecalledMemory::pinned)
+                .extracting(RecalledMemory::text).hasSize(3);
+
+        // a share of 1 pins whatever fits the layer, in importance order
+        memory.close();
+        memory = ContextManager.builder().store(store).immutable(ImmutableLayer.of(SYSTEM)).clock(clock)
+                .policy(MemoryPolicy.builder().pinnedShare(1).build()).build();
+        assertThat(ask(ALICE, "what time is it", 300).recalled()).allMatch(RecalledMemory::pinned)
+                .extracting(RecalledMemory::text).hasSize(3).first().isEqualTo("Allergic to penicillin");
+        assertThatThrownBy(() -> MemoryPolicy.builder().pinnedShare(1.5))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("pinnedShare");
+    }
+
     @Test
     void on_demand_mode_injects_only_pins() {
         Memory name = remember(ALICE, MemoryKind.FACT, "user.name", "Name is Marina", 95, T0);
