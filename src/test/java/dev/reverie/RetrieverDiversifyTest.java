@@ -19,9 +19,15 @@ class RetrieverDiversifyTest {
 
     /** The textbook definition: every round, each candidate's similarity to every chosen one. */
     static List<ScoredCandidate> naive(List<ScoredCandidate> ranked, int limit, double lambda) {
+        return naive(ranked, limit, lambda, Long.MAX_VALUE);
+    }
+
+    /** As above, stopping once the picks' estimated tokens (characters / 4 + 8 each) reach {@code budget}. */
+    static List<ScoredCandidate> naive(List<ScoredCandidate> ranked, int limit, double lambda, long budget) {
         List<ScoredCandidate> pool = new ArrayList<>(ranked);
         List<ScoredCandidate> chosen = new ArrayList<>();
-        while (!pool.isEmpty() && chosen.size() < limit) {
+        long estimated = 0;
+        while (!pool.isEmpty() && chosen.size() < limit && estimated < budget) {
             int bestIndex = 0;
             double bestValue = Double.NEGATIVE_INFINITY;
             for (int i = 0; i < pool.size(); i++) {
@@ -35,7 +41,9 @@ class RetrieverDiversifyTest {
                     bestIndex = i;
                 }
             }
-            chosen.add(pool.remove(bestIndex));
+            ScoredCandidate pick = pool.remove(bestIndex);
+            chosen.add(pick);
+            estimated += pick.candidate().text().length() / 4 + 8;
         }
         return chosen;
     }
@@ -84,6 +92,53 @@ class RetrieverDiversifyTest {
             int limit = 1 + random.nextInt(12);
             assertThat(retriever.diversify(ranked, limit)).as("round %d", round)
                     .containsExactlyElementsOf(naive(ranked, limit, MemoryPolicy.defaults().mmrLambda()));
+        }
+    }
+
+    @Test
+    void mmr_picks_the_textbook_picks_on_large_pools_with_ties_empty_texts_and_a_token_bound() {
+        Random random = new Random(23);
+        String[] vocabulary = new String[300];
+        for (int i = 0; i < vocabulary.length; i++) {
+            vocabulary[i] = "w" + Integer.toString(i * 7919, 36) + "x";
+        }
+        for (int round = 0; round < 60; round++) {
+            double lambda = round % 3 == 0 ? 0.5 : 0.85;
+            Retriever retriever = new Retriever(null, MemoryPolicy.builder().mmrLambda(lambda).build(), null);
+            int n = 1 + random.nextInt(250);
+            List<ScoredCandidate> ranked = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                StringBuilder text = new StringBuilder();
+                int words = random.nextInt(8) == 0 ? 0 : 1 + random.nextInt(30); // some with no terms at all
+                for (int w = 0; w < words; w++) {
+                    // a skewed vocabulary: a few words shared by many candidates, as names are in a conversation
+                    int at = random.nextInt(4) == 0 ? random.nextInt(5) : random.nextInt(vocabulary.length);
+                    text.append(vocabulary[at]).append(' ');
+                }
+                if (words == 0) {
+                    text.append(random.nextBoolean() ? "" : "a the of"); // stop words only: an empty term set
+                }
+                // coarse scores: many exact ties, which go to the earlier-ranked candidate
+                double score = random.nextInt(6) / 5.0;
+                Candidate c = new Candidate("c" + i, MemoryKind.EVENT, text.toString().strip(), 50, T0,
+                        Provenance.operator(T0), List.of(), false, null);
+                ranked.add(new ScoredCandidate(c, score, score, 1, 1));
+            }
+            ranked.sort(java.util.Comparator.comparingDouble(ScoredCandidate::score).reversed());
+            int limit = 1 + random.nextInt(n + 5);
+            int tokenBudget = random.nextBoolean() ? Integer.MAX_VALUE : 1 + random.nextInt(2_000);
+            long budget = tokenBudget == Integer.MAX_VALUE ? Long.MAX_VALUE : (long) (Retriever.OVERPICK * tokenBudget);
+            List<ScoredCandidate> expected = naive(ranked, limit, lambda, budget);
+            assertThat(retriever.diversify(ranked, limit, tokenBudget)).as("round %d", round)
+                    .containsExactlyElementsOf(expected);
+            // both ways of computing the similarities, whichever the expected number of picks chose
+            assertThat(retriever.diversifyIndexed(ranked, limit, budget)).as("indexed, round %d", round)
+                    .containsExactlyElementsOf(expected);
+            assertThat(retriever.diversifyPairwise(ranked, limit, budget)).as("pairwise, round %d", round)
+                    .containsExactlyElementsOf(expected);
+            if (round == 0) {
+                assertThat(expected.size()).isGreaterThan(1);
+            }
         }
     }
 }
