@@ -133,7 +133,7 @@ final class ContextAssembler {
         // turns of this session that TEMPORAL is sure to show verbatim are not recalled again; older
         // (compacted, or beyond what the temporal share holds) ones may be
         long temporalFromSeq = temporal.keptFromSeq(temporalShare);
-        Persistent persistent = buildPersistent(request, mode, persistentBudget, now, temporalFromSeq);
+        Persistent persistent = buildPersistent(request, mode, persistentBudget, rest, now, temporalFromSeq);
         int temporalBudget = rest - persistent.tokens();
         List<ContextMessage> temporalMessages = packTemporal(temporal, temporalBudget);
         int temporalTokens = 0;
@@ -502,7 +502,11 @@ final class ContextAssembler {
         return tokens.countMessage(content);
     }
 
-    private Persistent buildPersistent(ContextRequest request, RecallMode mode, int budget, Instant now,
+    /**
+     * The PERSISTENT block within {@code budget}. {@code rest} is what the call's budget leaves after
+     * IMMUTABLE and TRANSIENT, the base of {@link MemoryPolicy#pinnedShare()}.
+     */
+    private Persistent buildPersistent(ContextRequest request, RecallMode mode, int budget, int rest, Instant now,
                                        long temporalFromSeq) {
         Scope scope = request.scope();
         List<Entry> entries = new ArrayList<>();
@@ -511,20 +515,15 @@ final class ContextAssembler {
             return new Persistent(null, 0, List.of());
         }
         int left = budget - overhead;
-        // the pinned part (style line, then permanent memories, most important first) takes at most
-        // its share of the layer; a pin that does not fit it competes by relevance like any memory
-        int pinsLeft = (int) Math.floor((budget - overhead) * policy.pinnedShare());
+        boolean recall = mode == RecallMode.INJECT && !request.query().isBlank();
+        // with a query to recall for, the pinned part takes at most its share of the call's budget (not
+        // of the layer's, which shrinks as the session fills the temporal share); a permanent memory
+        // beyond it competes by relevance like any memory. Without recall the pins are all the layer
+        // holds, and take what fits.
+        int pinsLeft = recall ? Math.min(left, (int) Math.floor(rest * policy.pinnedShare())) : left;
 
-        Optional<StyleProfile> style = store.styleProfile(scope);
-        if (style.isPresent() && !style.get().description().isBlank()) {
-            String line = Rendering.styleLine(style.get());
-            int n = tokens.count(line) + 1;
-            if (n <= pinsLeft) {
-                entries.add(new Entry(line, n, null, null));
-                left -= n;
-                pinsLeft -= n;
-            }
-        }
+        // permanent memories first, most important first, then the style line if the share still holds
+        // it (a safety fact goes before a style); the style line is rendered first
         Set<String> pinnedIds = new HashSet<>();
         for (Memory m : store.pinnedMemories(scope, MAX_PINS)) {
             if (m.expired(now)) {
@@ -540,7 +539,17 @@ final class ContextAssembler {
                         1.0, 1.0, true, false, m.sourceTurnIds()), null));
             }
         }
-        if (mode == RecallMode.INJECT && !request.query().isBlank()) {
+        Optional<StyleProfile> style = store.styleProfile(scope);
+        if (style.isPresent() && !style.get().description().isBlank()) {
+            String line = Rendering.styleLine(style.get());
+            int n = tokens.count(line) + 1;
+            if (n <= pinsLeft) {
+                entries.add(0, new Entry(line, n, null, null));
+                left -= n;
+                pinsLeft -= n;
+            }
+        }
+        if (recall) {
             float[] vector = embedder == null ? null : embedder.embed(request.query());
             List<ScoredCandidate> ranked = retriever.retrieve(scope, request.query(), vector,
                     RECALLED_KINDS, request.includeDeprecated(), policy.observationRecall(),

@@ -141,11 +141,15 @@ public final class MemoryPolicy {
     /** Share of the budget left after IMMUTABLE and TRANSIENT that PERSISTENT may use (default 0.30). */
     public double persistentShare() { return persistentShare; }
     /**
-     * Share of the PERSISTENT layer's budget that its pinned part may take: the style profile's line,
-     * then permanent (identity and safety-critical) memories, most important first (default 0.15;
-     * 1 pins whatever fits the layer). A pin that does not fit its share is not pinned on that call
-     * but competes by relevance like any other memory, so a question about it still finds it; at
-     * 2,000 tokens the share is ~270 tokens, which holds a dozen facts.
+     * When a call recalls for a query ({@link RecallMode#INJECT}), the most its pinned part may take,
+     * as a share of the budget left after IMMUTABLE and TRANSIENT (as {@link #persistentShare()}):
+     * permanent (identity and safety-critical) memories in importance order, each that fits, then the
+     * style profile's line if it still fits (default 0.15: ~290 tokens of a 2,000-token call, a
+     * dozen facts; ~70 of a 512-token one). A permanent memory beyond the share is not pinned on that
+     * call but competes by relevance like any other memory, so a question about it still finds it; the
+     * style line has no such second way in. 1 pins whatever fits the layer; 0 pins nothing when
+     * recalling. Without recall ({@link RecallMode#ON_DEMAND}, or no query) the pins are all the
+     * layer holds and take whatever fits it.
      */
     public double pinnedShare() { return pinnedShare; }
     /** Turns kept verbatim in TEMPORAL (default 8). */
@@ -273,7 +277,7 @@ public final class MemoryPolicy {
         private int candidateLimit = 200;
         private double persistentShare = 0.30;
         // three allergies with their quotes and the style line took ~100 of a 512-token context's
-        // ~460 persistent tokens on every question, and recall fell below the no-dream twin's
+        // ~460 tokens on every question, and recall fell below the no-dream twin's (docs/benchmarks.md)
         private double pinnedShare = 0.15;
         private int recentTurns = 8;
         private double compactionThreshold = 0.80;

@@ -24,7 +24,8 @@ import java.util.Set;
  * relevance in [0, 1]; then
  * {@code score = wRel·relevance + wImp·importance/100 + wRec·recency}, times the trust factor;
  * then maximal marginal relevance for diversity. A candidate with zero relevance is never
- * returned. Stateless apart from its configuration; thread-safe.
+ * returned. Stateless apart from its configuration (and a process-wide cache of term sets);
+ * thread-safe.
  */
 final class Retriever {
 
@@ -427,13 +428,16 @@ final class Retriever {
      * {@link #OVERPICK} times {@code tokenBudget} (the packer skips what does not fit, so it gets a
      * margin), which keeps the cost proportional to the budget, not to the candidates found.
      *
-     * <p>Similarities come from an inverted index of the pool's terms: when a candidate is picked,
-     * only the candidates sharing a term with it are visited, each as often as it shares terms, which
-     * gives every intersection with the pick at once (the others' Jaccard is 0 and leaves their
-     * highest similarity as it was). A pairwise merge of sorted term sets for each candidate and pick
-     * took 1.6 ms of a 4,000-token LoCoMo {@code buildContext} (165 picks from 262 candidates). The
+     * <p>Two ways to the same picks, chosen by how many picks the budget is expected to hold (at least
+     * {@link #INDEX_FROM_PICKS}: the index). The lazy greedy of {@link #diversifyPairwise} compares a
+     * candidate with the picks only when it reaches the top, which is cheap while picks are few. With
+     * many picks (4,000-token LoCoMo contexts: 160 of 260 candidates) its pairwise merges took 1.5 ms
+     * of a call; {@link #diversifyIndexed} builds an inverted index of the pool's terms, and each pick
+     * visits only the candidates sharing a term with it, which gives every intersection with the pick
+     * at once (the others' Jaccard is 0 and leaves their highest similarity as it was). Either way the
      * next pick is the highest {@code lambda * score - (1 - lambda) * maxSim}, ties to the earlier
-     * ranked: the picks of the textbook definition, to the bit (same integers, same arithmetic).
+     * ranked: the picks of the textbook definition, to the bit (same integers, same arithmetic), for
+     * the finite, non-negative scores {@link #score} gives.
      */
     List<ScoredCandidate> diversify(List<ScoredCandidate> ranked, int limit, int tokenBudget) {
         int n = ranked.size();
@@ -579,7 +583,7 @@ final class Retriever {
      * The pool's term sets as dense term numbers, with each term's candidates (postings), both as
      * flat arrays (one allocation each, not one per candidate and term). Built from the cached
      * term-hash sets ({@link TermSetCache}): two candidates share a term exactly when their sets share
-     * its hash. Uses the calling thread's {@link Scratch}; not thread-safe: one per diversification.
+     * its hash. Not thread-safe: one per diversification.
      */
     private static final class TermIndex {
         /** Candidate c's term numbers are {@code terms[termStart[c]]} to {@code terms[termStart[c + 1] - 1]}. */
@@ -597,40 +601,32 @@ final class Retriever {
                 hashes[c] = TERM_SETS.of(ranked.get(c).candidate().text());
                 total += hashes[c].length;
             }
-            // open addressing from term hash to number (hashes are well mixed: their low bits index),
-            // in this thread's table, whose used slots are emptied again afterwards
-            Scratch scratch = total * 2 > MAX_SCRATCH_SLOTS ? new Scratch() : SCRATCH.get();
-            scratch.ensure(total * 2, total);
-            long[] keys = scratch.keys;
-            int[] numbers = scratch.numbers;
-            int mask = keys.length - 1;
-            int[] used = scratch.used;
+            // open addressing from term hash to number, at most half full; the slot mixes the hash with
+            // a per-process seed, so words crafted to share a slot offline cannot make probing quadratic
+            int bits = 32 - Integer.numberOfLeadingZeros(Math.max(4, total * 2) - 1);
+            long[] keys = new long[1 << bits];
+            int[] numbers = new int[1 << bits];
+            java.util.Arrays.fill(numbers, -1);
+            int mask = (1 << bits) - 1;
             termStart = new int[n + 1];
             terms = new int[total];
             int distinct = 0;
             int at = 0;
-            try {
-                for (int c = 0; c < n; c++) {
-                    termStart[c] = at;
-                    for (long h : hashes[c]) {
-                        int slot = (int) h & mask;
-                        while (numbers[slot] >= 0 && keys[slot] != h) {
-                            slot = (slot + 1) & mask;
-                        }
-                        if (numbers[slot] < 0) {
-                            keys[slot] = h;
-                            numbers[slot] = distinct;
-                            used[distinct++] = slot;
-                        }
-                        terms[at++] = numbers[slot];
+            for (int c = 0; c < n; c++) {
+                termStart[c] = at;
+                for (long h : hashes[c]) {
+                    int slot = (int) (((h ^ SLOT_SEED) * 0x9E37_79B9_7F4A_7C15L) >>> (64 - bits));
+                    while (numbers[slot] >= 0 && keys[slot] != h) {
+                        slot = (slot + 1) & mask;
                     }
-                }
-                termStart[n] = at;
-            } finally {
-                for (int t = 0; t < distinct; t++) {
-                    numbers[used[t]] = -1;
+                    if (numbers[slot] < 0) {
+                        keys[slot] = h;
+                        numbers[slot] = distinct++;
+                    }
+                    terms[at++] = numbers[slot];
                 }
             }
+            termStart[n] = at;
             postStart = new int[distinct + 1];
             for (int k = 0; k < total; k++) {
                 postStart[terms[k] + 1]++;
@@ -639,8 +635,7 @@ final class Retriever {
                 postStart[t + 1] += postStart[t];
             }
             posted = new int[total];
-            int[] fill = scratch.fill;
-            System.arraycopy(postStart, 0, fill, 0, distinct);
+            int[] fill = java.util.Arrays.copyOf(postStart, distinct);
             for (int c = 0; c < n; c++) {
                 for (int k = termStart[c]; k < termStart[c + 1]; k++) {
                     posted[fill[terms[k]]++] = c;
@@ -685,33 +680,8 @@ final class Retriever {
         }
     }
 
-    /** A thread's term table for {@link TermIndex}: every number slot is -1 between uses. */
-    private static final class Scratch {
-        long[] keys = new long[0];
-        int[] numbers = new int[0];
-        /** The slots taken, by term number. */
-        int[] used = new int[0];
-        /** Where each term's next posting goes. */
-        int[] fill = new int[0];
-
-        /** At least {@code slots} table slots (a power of two above it) and room for {@code terms} terms. */
-        void ensure(int slots, int terms) {
-            if (keys.length < slots) {
-                int size = Integer.highestOneBit(Math.max(4, slots)) << 1;
-                keys = new long[size];
-                numbers = new int[size];
-                java.util.Arrays.fill(numbers, -1);
-            }
-            if (used.length < terms) {
-                used = new int[terms];
-                fill = new int[terms];
-            }
-        }
-    }
-
-    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
-    /** The largest table a thread keeps (about 0.8 MB); a pool needing more gets one of its own. */
-    private static final int MAX_SCRATCH_SLOTS = 1 << 16;
+    /** Mixed into {@link TermIndex}'s slots, fixed per process. */
+    private static final long SLOT_SEED = new java.security.SecureRandom().nextLong();
 
     /** Term sets of texts seen recently: the same memories and turns come back call after call. */
     private static final TermSetCache TERM_SETS = new TermSetCache(1 << 15);

@@ -46,6 +46,16 @@ final class TermSetCache {
             terms[k] = Terms.hash64(words.get(k));
         }
         java.util.Arrays.sort(terms);
+        // two words with one 64-bit hash would count twice in a Jaccard: distinct, as documented
+        int distinct = 0;
+        for (int k = 0; k < terms.length; k++) {
+            if (k == 0 || terms[k] != terms[k - 1]) {
+                terms[distinct++] = terms[k];
+            }
+        }
+        if (distinct < terms.length) {
+            terms = java.util.Arrays.copyOf(terms, distinct);
+        }
         slots.setOpaque(i, new Entry(h, terms));
         return terms;
     }

@@ -188,12 +188,33 @@ class ContextAssemblyTest {
         assertThat(ask(ALICE, "what time is it", 2_000).recalled()).allMatch(RecalledMemory::pinned)
                 .extracting(RecalledMemory::text).hasSize(3);
 
+        // without recall the pins are all the layer holds: every one that fits, whatever the share
+        AssembledContext onDemand = memory.buildContext(ContextRequest.builder(ALICE, "session-1")
+                .query("what time is it").recallMode(RecallMode.ON_DEMAND).budgetTokens(360).build());
+        assertThat(onDemand.recalled()).allMatch(RecalledMemory::pinned).hasSize(3);
+        assertThat(memory.buildContext(ContextRequest.builder(ALICE, "session-1").budgetTokens(360).build())
+                .recalled()).allMatch(RecalledMemory::pinned).hasSize(3);
+
         // a share of 1 pins whatever fits the layer, in importance order
         memory.close();
         memory = ContextManager.builder().store(store).immutable(ImmutableLayer.of(SYSTEM)).clock(clock)
                 .policy(MemoryPolicy.builder().pinnedShare(1).build()).build();
         assertThat(ask(ALICE, "what time is it", 300).recalled()).allMatch(RecalledMemory::pinned)
                 .extracting(RecalledMemory::text).hasSize(3).first().isEqualTo("Allergic to penicillin");
+        memory.close();
+        memory = ContextManager.builder().store(store).immutable(ImmutableLayer.of(SYSTEM)).clock(clock).build();
+
+        // the share is of the call's budget, not of the layer's: a session that fills the temporal
+        // share leaves the pins as they were
+        for (int i = 0; i < 30; i++) {
+            memory.recordTurn(ALICE, "session-1", Turn.user("Turn " + i + ": could we move the checkup to a later"
+                    + " slot on Thursday afternoon, after the school run?"), Turn.assistant("Noted, turn " + i + "."));
+        }
+        AssembledContext busy = ask(ALICE, "what time is it", 360);
+        assertThat(busy.usage().tokens(Layer.TEMPORAL)).isGreaterThan(150);
+        assertThat(busy.recalled()).filteredOn(RecalledMemory::pinned).extracting(RecalledMemory::text)
+                .containsExactly("Allergic to penicillin", "Her name is Marina");
+
         assertThatThrownBy(() -> MemoryPolicy.builder().pinnedShare(1.5))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("pinnedShare");
     }

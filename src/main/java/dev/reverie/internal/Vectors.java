@@ -34,15 +34,9 @@ public final class Vectors {
         if (a.length != b.length) {
             throw new IllegalArgumentException("embedding dimension mismatch: " + a.length + " vs " + b.length);
         }
-        double dot = 0;
-        double na = 0;
-        double nb = 0;
-        for (int i = 0; i < a.length; i++) {
-            dot += a[i] * b[i];
-            na += a[i] * a[i];
-            nb += b[i] * b[i];
-        }
-        return na == 0 || nb == 0 ? 0 : dot / Math.sqrt(na * nb);
+        double na = dot(a, a);
+        double nb = dot(b, b);
+        return na == 0 || nb == 0 ? 0 : dot(a, b) / Math.sqrt(na * nb);
     }
 
     /** {@link #cosine(float[], float[])}, or -1 when either vector is missing or their dimensions differ. */
@@ -60,13 +54,8 @@ public final class Vectors {
      * store's exact search has always ranked by this one.
      */
     public static double cosine(float[] a, float[] b, double normA) {
-        double dot = 0;
-        double nb = 0;
-        for (int i = 0; i < a.length; i++) {
-            dot += a[i] * b[i];
-            nb += b[i] * b[i];
-        }
-        return normA == 0 || nb == 0 ? 0 : dot / (normA * Math.sqrt(nb));
+        double nb = dot(b, b);
+        return normA == 0 || nb == 0 ? 0 : dot(a, b) / (normA * Math.sqrt(nb));
     }
 
     /**
@@ -74,18 +63,36 @@ public final class Vectors {
      * the same value to the last bit, without recomputing the norm of a vector kept for many searches.
      */
     public static double cosine(float[] a, float[] b, double normA, double normB) {
-        double dot = 0;
-        for (int i = 0; i < a.length; i++) {
-            dot += a[i] * b[i];
-        }
-        return normA == 0 || normB == 0 ? 0 : dot / (normA * normB);
+        return normA == 0 || normB == 0 ? 0 : dot(a, b) / (normA * normB);
     }
 
     public static double norm(float[] a) {
-        double n = 0;
-        for (float x : a) {
-            n += x * x;
+        return Math.sqrt(dot(a, a));
+    }
+
+    /**
+     * The sum of {@code a[i] * b[i]} over {@code a}'s length (float products, summed in double) in
+     * four interleaved partial sums added at the end: each add of one running sum waits for the one
+     * before, four sums do not wait for each other (a single sum was 14 % of a hybrid
+     * {@code buildContext} at 4,000 tokens, scoring every kept vector). Every cosine and norm here
+     * sums this way, so a cosine computed with given norms equals the one computing them.
+     */
+    static double dot(float[] a, float[] b) {
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        int n = a.length;
+        int i = 0;
+        for (; i + 3 < n; i += 4) {
+            s0 += a[i] * b[i];
+            s1 += a[i + 1] * b[i + 1];
+            s2 += a[i + 2] * b[i + 2];
+            s3 += a[i + 3] * b[i + 3];
         }
-        return Math.sqrt(n);
+        for (; i < n; i++) {
+            s0 += a[i] * b[i];
+        }
+        return (s0 + s1) + (s2 + s3);
     }
 }

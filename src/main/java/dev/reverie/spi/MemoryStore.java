@@ -118,8 +118,9 @@ public interface MemoryStore extends AutoCloseable {
     List<Memory> memories(Scope scope, MemoryFilter filter);
 
     /**
-     * The scope's ACTIVE permanent memories (identity and safety-critical facts, pinned into every
-     * context), most important first, at most {@code limit}. This is on the hot path: stores should
+     * The scope's ACTIVE permanent memories (identity and safety-critical facts, pinned first into
+     * every context, within {@code MemoryPolicy.pinnedShare()} when a call recalls for a query), most
+     * important first, at most {@code limit}. This is on the hot path: stores should
      * answer it from an index. The default filters {@link #memories} and suits small stores only.
      */
     default List<Memory> pinnedMemories(Scope scope, int limit) {

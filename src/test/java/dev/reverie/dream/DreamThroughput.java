@@ -40,7 +40,7 @@ import java.util.stream.Stream;
  *   -Dexec.mainClass=dev.reverie.dream.DreamThroughput [-Dexec.args="users durable|relaxed rounds [threads [warmup]]"]</pre>
  *
  * Defaults: 500 users, durable writes ({@code synchronous=FULL}), 3 rounds on fresh stores, the
- * cycle's default {@link DreamCycle.Builder#threads} (0), 1 warm-up round (its rate is printed but
+ * cycle's default {@link DreamCycle.Builder#threads} (threads 0 on the command line), 1 warm-up round (its rate is printed but
  * not in the median of the others). The dream's code runs only at night, so the JIT takes several
  * 40,000-observation rounds to reach steady state (200 users: about 11k, 15k, 17k, then 22–24k
  * obs/s); {@code 200 durable 10 0 5} reports the median of the last five rounds, as a
@@ -86,6 +86,10 @@ public final class DreamThroughput {
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
         int threads = args.length > 3 ? Integer.parseInt(args[3]) : 0;
         int warmup = args.length > 4 ? Integer.parseInt(args[4]) : 1;
+        if (rounds < 2 || warmup < 0 || warmup >= rounds) {
+            throw new IllegalArgumentException("rounds (" + rounds + ") must be at least 2 and warmup (" + warmup
+                    + ") between 0 and rounds - 1, so some round is measured");
+        }
         double[] rates = new double[rounds];
         for (int round = 0; round < rounds; round++) {
             rates[round] = round(users, relaxed, round, threads);
