@@ -406,10 +406,7 @@ final class LexicalCache {
     }
 
     synchronized void clear() {
-        epoch++; // a read running now is not kept either
-        byKey.clear();
-        seen.clear();
-        tooLarge.clear();
+        drop(k -> true);
     }
 
     /** Bytes held (tests). */

@@ -79,7 +79,7 @@ final class VectorCache {
     /** Scopes found too large to keep, with the number they were read at (bounded like {@link #seen}). */
     private final LinkedHashMap<Key, Long> tooLarge = BoundedEntries.recent(MAX_SEEN);
     private long puts;
-    /** Counts erasures: an entry read before one is not kept. */
+    /** Counts erasures and clears: an entry read before one is not kept. */
     private long epoch;
 
     VectorCache(long maxBytes) {
@@ -139,17 +139,19 @@ final class VectorCache {
 
     /** Drops every entry of an end user (erasure). */
     synchronized void forget(String tenant, String agent, String user) {
-        epoch++;
-        Predicate<Key> theirs = k -> k.tenant().equals(tenant) && k.agent().equals(agent) && k.user().equals(user);
-        seen.keySet().removeIf(theirs);
-        tooLarge.keySet().removeIf(theirs);
-        byKey.removeIf(theirs);
+        drop(k -> k.tenant().equals(tenant) && k.agent().equals(agent) && k.user().equals(user));
     }
 
+    /** Drops every entry; a read running now is not kept either (as {@link LexicalCache#clear}). */
     synchronized void clear() {
-        byKey.clear();
-        seen.clear();
-        tooLarge.clear();
+        drop(k -> true);
+    }
+
+    private void drop(Predicate<Key> which) {
+        epoch++; // a read running now is not kept either
+        seen.keySet().removeIf(which);
+        tooLarge.keySet().removeIf(which);
+        byKey.removeIf(which);
     }
 
     /** Bytes held (tests). */
