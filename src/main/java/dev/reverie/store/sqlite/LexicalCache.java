@@ -1,5 +1,8 @@
 package dev.reverie.store.sqlite;
 
+import dev.reverie.spi.SessionTurn;
+import dev.reverie.spi.TurnRange;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -83,10 +86,21 @@ final class LexicalCache {
         final String[] kindOf;
         /** Stemmed token to (document, frequency) pairs, documents ascending. */
         final Map<String, int[]> postings;
+        /**
+         * Whether every row the scope has in the table is kept (else some had no token in the index:
+         * searches never find those, but a read of rows by position must ask SQLite).
+         */
+        final boolean allRows;
+        /**
+         * For a table of archived turns: the documents in (session id, seq) order, as SQLite orders
+         * them; else {@code null}.
+         */
+        private final int[] bySessionSeq;
         final long bytes;
 
         Entry(TenantDatabase.ChangeToken token, long indexRows, long indexTokens, long[] rids, int[] sizes,
-              Object[] rows, String[] statuses, String[] kinds, Map<String, int[]> postings, long bytes) {
+              Object[] rows, String[] statuses, String[] kinds, Map<String, int[]> postings, long bytes,
+              boolean allRows) {
             this.token = token;
             this.indexRows = indexRows;
             this.indexTokens = indexTokens;
@@ -96,7 +110,77 @@ final class LexicalCache {
             this.statusOf = statuses;
             this.kindOf = kinds;
             this.postings = postings;
-            this.bytes = bytes;
+            this.allRows = allRows;
+            this.bySessionSeq = turnOrder(rows);
+            this.bytes = bytes + (bySessionSeq == null ? 0 : 4L * bySessionSeq.length);
+        }
+
+        /** The positions of {@code rows} in (session, seq) order when they are all archived turns, else {@code null}. */
+        private static int[] turnOrder(Object[] rows) {
+            if (rows.length == 0) {
+                return null;
+            }
+            for (Object row : rows) {
+                if (!(row instanceof SessionTurn)) {
+                    return null;
+                }
+            }
+            Integer[] order = new Integer[rows.length];
+            for (int i = 0; i < order.length; i++) {
+                order[i] = i;
+            }
+            Arrays.sort(order, (a, b) -> compare((SessionTurn) rows[a], (SessionTurn) rows[b]));
+            int[] out = new int[order.length];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = order[i];
+            }
+            return out;
+        }
+
+        /** By session id, then seq: session ids are ASCII ({@code Checks.id}), so this is SQLite's BINARY order. */
+        private static int compare(SessionTurn a, SessionTurn b) {
+            int bySession = a.sessionId().compareTo(b.sessionId());
+            return bySession != 0 ? bySession : Long.compare(a.seq(), b.seq());
+        }
+
+        /**
+         * The archived turns kept here that lie in any of {@code ranges} (each once), ordered by
+         * session id then seq, as {@code MemoryStore.archivedTurns(Scope, List)} returns them; {@code null}
+         * when this entry cannot say (not a table of turns, or not every row of the scope is kept).
+         */
+        List<SessionTurn> turnsIn(List<TurnRange> ranges) {
+            if (bySessionSeq == null || !allRows) {
+                return null;
+            }
+            int n = bySessionSeq.length;
+            java.util.BitSet chosen = new java.util.BitSet(n);
+            for (TurnRange r : ranges) {
+                // the first position at or after (session, fromSeq)
+                int lo = 0;
+                int hi = n;
+                while (lo < hi) {
+                    int mid = (lo + hi) >>> 1;
+                    SessionTurn t = (SessionTurn) rows[bySessionSeq[mid]];
+                    int c = t.sessionId().compareTo(r.sessionId());
+                    if (c < 0 || (c == 0 && t.seq() < r.fromSeq())) {
+                        lo = mid + 1;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                for (int p = lo; p < n; p++) {
+                    SessionTurn t = (SessionTurn) rows[bySessionSeq[p]];
+                    if (!t.sessionId().equals(r.sessionId()) || t.seq() > r.toSeq()) {
+                        break;
+                    }
+                    chosen.set(p);
+                }
+            }
+            List<SessionTurn> out = new ArrayList<>(chosen.cardinality());
+            for (int p = chosen.nextSetBit(0); p >= 0; p = chosen.nextSetBit(p + 1)) {
+                out.add((SessionTurn) rows[bySessionSeq[p]]);
+            }
+            return out;
         }
 
         /**
@@ -221,10 +305,11 @@ final class LexicalCache {
 
         /**
          * The entry: {@code sizes}, {@code rows}, {@code statuses} and {@code kinds} are given by row id
-         * (absent: the table has no such row; statuses and kinds {@code null} when the table has none).
+         * (absent: the table has no such row; statuses and kinds {@code null} when the table has none);
+         * {@code allRows} says that every row the scope has in the table is among {@code rows}.
          */
         Entry build(TenantDatabase.ChangeToken token, long indexRows, long indexTokens, Map<Long, Integer> sizes,
-                    Map<Long, Object> rows, Map<Long, String> statuses, Map<Long, String> kinds) {
+                    Map<Long, Object> rows, Map<Long, String> statuses, Map<Long, String> kinds, boolean allRows) {
             int n = docRids.size();
             Integer[] order = new Integer[n];
             for (int i = 0; i < n; i++) {
@@ -264,7 +349,7 @@ final class LexicalCache {
                 // fts5vocab lists a term's rows in row id order, so this is the rare case: merge by document
                 postings.put(e.getKey(), ascending ? flat : byDocument(flat));
             }
-            return new Entry(token, indexRows, indexTokens, rids, size, row, status, kind, postings, bytes);
+            return new Entry(token, indexRows, indexTokens, rids, size, row, status, kind, postings, bytes, allRows);
         }
     }
 

@@ -66,6 +66,7 @@ final class LexicalReads {
         Map<Long, String> statuses = memories || observations ? new HashMap<>() : null;
         Map<Long, String> kinds = memories ? new HashMap<>() : null;
         Map<String, String> interned = new HashMap<>();
+        boolean allRows = true;
         String sql = memories
                 ? "SELECT " + MemoryRows.columns("") + ", rid, status, kind FROM memories WHERE agent = ? AND usr = ?"
                 : observations
@@ -78,6 +79,7 @@ final class LexicalReads {
                 while (rs.next()) {
                     long rid = rs.getLong(memories ? MemoryRows.COUNT + 1 : observations ? ObservationRows.COUNT + 1 : 2);
                     if (!builder.indexed(rid)) {
+                        allRows = false;
                         continue; // no token in the index (an empty text): no search can find it
                     }
                     if (memories) {
@@ -102,7 +104,7 @@ final class LexicalReads {
                 }
             }
         }
-        return builder.build(token, totals[0], totals[1], sizes, rows, statuses, kinds);
+        return builder.build(token, totals[0], totals[1], sizes, rows, statuses, kinds, allRows);
     }
 
     /**

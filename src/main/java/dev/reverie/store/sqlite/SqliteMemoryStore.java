@@ -115,6 +115,8 @@ public final class SqliteMemoryStore implements MemoryStore {
     private final FtsStems stems = new FtsStems();
     /** Searches the lexical cache failed to serve (the first is logged). */
     private final AtomicLong lexicalFailures = new AtomicLong();
+    /** Reads of archived turns by range the lexical cache answered (tests). */
+    private final AtomicLong keptTurnReads = new AtomicLong();
     /** Whether lexical searches may be served by {@link #lexicalCache} (tests compare both ways). */
     private volatile boolean lexicalCaching = true;
     /** Merges a tenant's FTS5 indexes in the background as they grow (see {@link IndexUpkeep}). */
@@ -1413,12 +1415,42 @@ public final class SqliteMemoryStore implements MemoryStore {
             sql.append(i == 0 ? "(?, ?, ?)" : ", (?, ?, ?)");
             args.addAll(List.of(r.sessionId(), r.fromSeq(), r.toSeq()));
         }
+        List<SessionTurn> kept = keptTurns(scope, ranges);
+        if (kept != null) {
+            return kept;
+        }
         sql.append(") SELECT a.data FROM archive_turns a WHERE a.rid IN (SELECT b.rid FROM r CROSS JOIN archive_turns b"
                 + " ON b.agent = ? AND b.usr = ? AND b.session_id = r.s AND b.seq >= r.lo AND b.seq <= r.hi)"
                 + " ORDER BY a.session_id, a.seq");
         args.addAll(List.of(scope.agentId(), scope.endUserId()));
         return db(scope.tenantId()).query(sql.toString(),
                 rs -> DecodedRecords.read(rs.getString(1), SessionTurn.class), args.toArray());
+    }
+
+    /**
+     * The turns of {@code ranges} from the scope's entry in the {@link LexicalCache} (which holds its
+     * archived turns as searches read them), when it is kept at the database's current change token
+     * and holds every archived turn of the scope: the rows a read would return, without the query and
+     * the decoding of each turn's record (the neighbour windows of {@code buildContext}). Else
+     * {@code null}, and the caller asks SQLite.
+     */
+    private List<SessionTurn> keptTurns(Scope scope, List<dev.reverie.spi.TurnRange> ranges) {
+        if (!lexicalCaching) {
+            return null;
+        }
+        TenantDatabase db = db(scope.tenantId());
+        LexicalCache.Entry entry = lexicalCache.get(new LexicalCache.Key(scope.tenantId(), scope.agentId(),
+                scope.endUserId(), "archive_turns"), db.changeToken());
+        List<SessionTurn> turns = entry == null ? null : entry.turnsIn(ranges);
+        if (turns != null) {
+            keptTurnReads.incrementAndGet();
+        }
+        return turns;
+    }
+
+    /** How many reads of archived turns by range the lexical cache answered (tests). */
+    long keptTurnReads() {
+        return keptTurnReads.get();
     }
 
     @Override

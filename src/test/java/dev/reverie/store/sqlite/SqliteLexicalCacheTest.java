@@ -15,6 +15,7 @@ import dev.reverie.Source;
 import dev.reverie.Trust;
 import dev.reverie.spi.Scored;
 import dev.reverie.spi.SessionTurn;
+import dev.reverie.spi.TurnRange;
 import dev.reverie.spi.WriteBatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -353,6 +354,98 @@ class SqliteLexicalCacheTest {
         assertThat(vectorSearches(query)).isEqualTo(after);
     }
 
+    /** Reads of archived turns by random ranges (overlapping, empty, beyond the ends, unknown sessions), as text. */
+    private List<String> rangeReads(long seed) {
+        Random r = new Random(seed);
+        List<String> out = new ArrayList<>();
+        for (int read = 0; read < 60; read++) {
+            List<TurnRange> ranges = new ArrayList<>();
+            int n = 1 + r.nextInt(5);
+            for (int i = 0; i < n; i++) {
+                String session = r.nextInt(8) == 0 ? "nosuch" : "s" + r.nextInt(9);
+                long from = r.nextInt(24);
+                ranges.add(new TurnRange(session, from, from + r.nextInt(6)));
+            }
+            for (Scope scope : List.of(ANA, BEA, CAI)) {
+                out.add(scope.endUserId() + " " + ranges);
+                for (SessionTurn t : store.archivedTurns(scope, ranges)) {
+                    out.add(t.sessionId() + "/" + t.seq() + " " + t.turnId() + " " + t.text());
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void should_read_turns_by_range_from_a_kept_scope_as_sqlite_does() {
+        fill(9); // sessions s0 .. s8, seq 0 .. 19 in each scope
+        store.lexicalCaching(false);
+        List<String> reference = rangeReads(5);
+        assertThat(reference).anyMatch(line -> line.startsWith("s")); // the reads do find turns
+        searches(true);
+        searches(true); // every scope's entries are kept now
+        long served = store.keptTurnReads();
+        assertThat(rangeReads(5)).isEqualTo(reference);
+        assertThat(store.keptTurnReads() - served).isEqualTo(60 * 3); // each read from the entries
+        // a new turn: the entries are stale, the reads ask SQLite and see it
+        store.write(WriteBatch.of(ANA).archive(new SessionTurn(ANA, "s3", 40, "late", Role.USER, null,
+                "painting the lake late", T0)));
+        store.lexicalCaching(false);
+        List<TurnRange> late = List.of(new TurnRange("s3", 19, 45));
+        List<SessionTurn> expected = store.archivedTurns(ANA, late);
+        assertThat(expected).extracting(SessionTurn::turnId).contains("late");
+        store.lexicalCaching(true);
+        served = store.keptTurnReads();
+        assertThat(store.archivedTurns(ANA, late)).isEqualTo(expected);
+        assertThat(store.keptTurnReads()).isEqualTo(served);
+        searches(true);
+        searches(true);
+        assertThat(store.archivedTurns(ANA, late)).isEqualTo(expected);
+        assertThat(store.keptTurnReads()).isEqualTo(served + 1);
+    }
+
+    @Test
+    void should_ask_sqlite_for_turns_by_range_when_a_turn_of_the_scope_has_no_indexed_word() {
+        fill(2);
+        // punctuation only: no token in the index, so no search finds it and the entry leaves it out
+        store.write(WriteBatch.of(BEA).archive(new SessionTurn(BEA, "s1", 7, "dots", Role.USER, null, "...", T0)));
+        searches(true);
+        searches(true);
+        List<TurnRange> ranges = List.of(new TurnRange("s1", 5, 9), new TurnRange("s0", 0, 2));
+        long served = store.keptTurnReads();
+        List<SessionTurn> cached = store.archivedTurns(BEA, ranges);
+        assertThat(store.keptTurnReads()).isEqualTo(served); // BEA's entry does not hold every turn
+        assertThat(cached).extracting(SessionTurn::turnId).contains("dots");
+        assertThat(store.archivedTurns(ANA, ranges)).isNotEmpty();
+        assertThat(store.keptTurnReads()).isEqualTo(served + 1); // ANA's does
+        store.lexicalCaching(false);
+        assertThat(store.archivedTurns(BEA, ranges)).isEqualTo(cached);
+    }
+
+    @Test
+    void should_order_sessions_as_sqlite_does() {
+        WriteBatch b = WriteBatch.of(CAI);
+        List<String> sessions = List.of("s10", "S", "s", "s2", "a-b", "a.b", "a_b", "a:b", "a@b", "s1");
+        for (String session : sessions) {
+            for (int i = 0; i < 3; i++) {
+                b.archive(new SessionTurn(CAI, session, i, session + i, Role.USER, null, "painting " + text(), T0));
+            }
+        }
+        store.write(b);
+        List<TurnRange> ranges = new ArrayList<>();
+        for (String session : sessions) {
+            ranges.add(new TurnRange(session, 0, 2));
+        }
+        store.lexicalCaching(false);
+        List<SessionTurn> reference = store.archivedTurns(CAI, ranges);
+        assertThat(reference).hasSize(30);
+        searches(true);
+        searches(true);
+        long served = store.keptTurnReads();
+        assertThat(store.archivedTurns(CAI, ranges)).isEqualTo(reference);
+        assertThat(store.keptTurnReads()).isEqualTo(served + 1);
+    }
+
     @Test
     void should_drop_an_erased_users_entries() {
         fill(2);
@@ -377,7 +470,7 @@ class SqliteLexicalCacheTest {
         b.occurrence("s_lake", 7);
         LexicalCache.Entry scope = b.build(new TenantDatabase.ChangeToken("t", 1), 10, 40,
                 java.util.Map.of(4L, 2, 7L, 3, 9L, 5), java.util.Map.of(4L, "four", 7L, "seven", 9L, "nine"),
-                null, null);
+                null, null, true);
         assertThat(scope.rids).containsExactly(4, 7, 9);
         assertThat(scope.postings.get("s_tea")).containsExactly(0, 2, 1, 1, 2, 2);
         assertThat(scope.postings.get("s_lake")).containsExactly(1, 1);
