@@ -3,6 +3,7 @@ package dev.reverie.internal;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -103,6 +104,135 @@ class GroupCommitTest {
         assertThat(failures.get(2)).isNull();
         assertThat(committed).containsExactly("y");
         assertThatThrownBy(() -> GroupCommit.throwFirst(failures)).hasMessage("disk gone");
+    }
+
+    @Test
+    void a_follower_returns_once_its_group_is_committed_even_while_a_later_group_holds_the_lead() throws Exception {
+        CountDownLatch firstInside = new CountDownLatch(1);
+        CountDownLatch releaseFirst = new CountDownLatch(1);
+        CountDownLatch laterInside = new CountDownLatch(1);
+        CountDownLatch releaseLater = new CountDownLatch(1);
+        List<List<String>> groups = new CopyOnWriteArrayList<>();
+        GroupCommit<String> commit = new GroupCommit<>(64, group -> {
+            groups.add(group.stream().map(GroupCommit.Entry::item).toList());
+            if (group.get(0).item().equals("first")) {
+                firstInside.countDown();
+                await(releaseFirst);
+            } else if (group.get(0).item().equals("later")) {
+                laterInside.countDown();
+                await(releaseLater);
+            }
+        }, Duration.ZERO, GroupCommit.ACTIVE_WINDOW);
+
+        Future<?> first = pool.submit(() -> commit.submit("first"));
+        await(firstInside);
+        // a and b queue behind the leader; whoever of them leads next goes on at once with "later",
+        // whose commit does not end until the test says so
+        Future<?> a = pool.submit(() -> {
+            commit.submit("a");
+            commit.submit("later");
+        });
+        waitUntilQueued(commit, 1);
+        Future<?> b = pool.submit(() -> commit.submit("b"));
+        waitUntilQueued(commit, 2);
+        releaseFirst.countDown();
+        first.get(10, TimeUnit.SECONDS);
+        await(laterInside);
+        // b's item was in the group before "later": b has returned, though "later" holds the lead
+        b.get(10, TimeUnit.SECONDS);
+        assertThat(a.isDone()).isFalse();
+        releaseLater.countDown();
+        a.get(10, TimeUnit.SECONDS);
+        assertThat(groups).hasSize(3);
+        assertThat(groups.get(1)).containsExactlyInAnyOrder("a", "b");
+        assertThat(groups.get(2)).containsExactly("later");
+    }
+
+    @Test
+    void a_leader_gathers_the_writers_active_of_late_into_one_group() throws Exception {
+        List<List<String>> groups = new CopyOnWriteArrayList<>();
+        // a gather long enough never to end before the writers arrive (they are all on their way)
+        GroupCommit<String> commit = new GroupCommit<>(64, group ->
+                groups.add(group.stream().map(GroupCommit.Entry::item).toList()),
+                Duration.ofSeconds(60), Duration.ofSeconds(60));
+        CountDownLatch start = new CountDownLatch(1);
+        CountDownLatch warmed = new CountDownLatch(3);
+        List<Future<?>> writers = new ArrayList<>();
+        for (String w : List.of("x", "y", "z")) {
+            writers.add(pool.submit(() -> {
+                commit.submit(w + "-warm-up"); // makes the writer one of the active ones
+                warmed.countDown();
+                await(start);
+                commit.submit(w);
+                return null;
+            }));
+        }
+        await(warmed);
+        int before = groups.size();
+        start.countDown();
+        for (Future<?> f : writers) {
+            f.get(30, TimeUnit.SECONDS);
+        }
+        assertThat(groups.subList(before, groups.size())).hasSize(1);
+        assertThat(groups.get(before)).containsExactlyInAnyOrder("x", "y", "z");
+        assertThat(commit.gathers()).isPositive();
+    }
+
+    @Test
+    void a_lone_writer_never_waits_to_gather() {
+        List<String> committed = new CopyOnWriteArrayList<>();
+        GroupCommit<String> commit = new GroupCommit<>(64, group -> group.forEach(e -> committed.add(e.item())),
+                Duration.ofSeconds(60), Duration.ofSeconds(60));
+        for (int i = 0; i < 20; i++) {
+            commit.submit("w" + i);
+        }
+        assertThat(committed).hasSize(20);
+        assertThat(commit.gathers()).isZero();
+    }
+
+    @Test
+    void many_writers_each_get_every_item_committed_once_and_only_their_own_failures() throws Exception {
+        java.util.Map<String, Integer> committed = new java.util.concurrent.ConcurrentHashMap<>();
+        GroupCommit<String> commit = new GroupCommit<>(3, group -> {
+            for (GroupCommit.Entry<String> e : group) {
+                if (e.item().endsWith("-bad")) {
+                    e.fail(new IllegalStateException("refused " + e.item()));
+                } else {
+                    committed.merge(e.item(), 1, Integer::sum);
+                }
+            }
+        });
+        List<Future<List<String>>> writers = new ArrayList<>();
+        for (int w = 0; w < 4; w++) {
+            String name = "w" + w;
+            writers.add(pool.submit(() -> {
+                List<String> refused = new ArrayList<>();
+                for (int i = 0; i < 400; i++) {
+                    String submitted = name + "-" + i + (i % 10 == 7 ? "-bad" : "");
+                    if (i % 50 == 0) {
+                        Thread.currentThread().interrupt(); // an interrupt does not end the wait
+                    }
+                    try {
+                        commit.submit(submitted);
+                    } catch (IllegalStateException e) {
+                        assertThat(e).hasMessage("refused " + submitted);
+                        refused.add(submitted);
+                    }
+                    if (i % 50 == 0) {
+                        assertThat(Thread.interrupted()).isTrue(); // and is kept for the caller
+                    }
+                }
+                return refused;
+            }));
+        }
+        int refused = 0;
+        for (Future<List<String>> f : writers) {
+            refused += f.get(60, TimeUnit.SECONDS).size();
+        }
+        assertThat(refused).isEqualTo(4 * 40);
+        assertThat(committed).hasSize(4 * 360);
+        assertThat(committed.values()).containsOnly(1);
+        assertThat(commit.queued()).isZero();
     }
 
     /** Spins (no sleep) until {@code n} entries wait in the queue, so the next group holds them all. */

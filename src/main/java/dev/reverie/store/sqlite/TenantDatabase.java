@@ -151,6 +151,13 @@ final class TenantDatabase implements AutoCloseable {
         }
         // erased data must not linger in free pages (DESIGN §8: erase leaves no trace on disk)
         config.setPragma(SQLiteConfig.Pragma.SECURE_DELETE, "true");
+        if (write) {
+            // the statement and savepoint journals of a write (every batch of a group has a savepoint)
+            // in memory: on disk they were unlinked files in the temp folder, ~35 KB per recorded turn
+            // of page images of tenant data that secure_delete never overwrites; recovery does not use
+            // them (the WAL does). VACUUM's copy of the file still goes to a temp file (scrub)
+            config.setTempStore(SQLiteConfig.TempStore.MEMORY);
+        }
         return DriverManager.getConnection(url, config.toProperties());
     }
 
@@ -729,7 +736,14 @@ final class TenantDatabase implements AutoCloseable {
             try {
                 ensureWriter();
                 try (Statement st = writer.createStatement()) {
-                    st.execute("VACUUM");
+                    // the writer keeps its journals in memory; VACUUM's copy of the whole file would be
+                    // held there too, so it goes to a temp file as it always did
+                    st.execute("PRAGMA temp_store = FILE");
+                    try {
+                        st.execute("VACUUM");
+                    } finally {
+                        st.execute("PRAGMA temp_store = MEMORY");
+                    }
                     st.execute("PRAGMA wal_checkpoint(TRUNCATE)");
                 }
             } catch (SQLException e) {
