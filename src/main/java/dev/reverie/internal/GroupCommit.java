@@ -4,12 +4,11 @@ import dev.reverie.MemoryStoreException;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -24,10 +23,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * with {@link Entry#fail}, and only when it throws does every item of the group fail (nothing of the
  * group was made durable then).
  *
- * <p>A leader gathers briefly before it commits: while fewer items are queued than callers submitted
- * within the last {@code activeWindow} (the writers that are about to come back), it waits up to
- * {@code gather} for them. A lone writer never waits; four writers of one tenant share a commit
- * about four by four instead of two by two.
+ * <p>A leader gathers briefly before it commits: while fewer items are queued than the most callers
+ * that were inside {@link #submitAll} at once within the last {@code activeWindow} (the concurrent
+ * writers, some of them about to come back), it waits up to {@code gather} for them. Concurrency is
+ * counted in calls, not threads: one writer whose calls run on many threads (a request pool) never
+ * waits, and four writers of one tenant share a commit about four by four instead of two by two.
  *
  * <p>Under no contention a caller is its own leader and pays what a plain write costs; under
  * contention the cost of the durable step is shared by the whole group, so throughput grows with the
@@ -75,12 +75,10 @@ public final class GroupCommit<T> {
         }
     }
 
-    /** How long a leader waits at most for recently active writers to queue (production default). */
+    /** How long a leader waits at most for concurrent writers to queue (the durable stores' default). */
     public static final Duration GATHER = Duration.ofMillis(1);
-    /** How recently a caller must have submitted to count as an active writer (production default). */
+    /** How long a peak of concurrent callers counts (the durable stores' default). */
     public static final Duration ACTIVE_WINDOW = Duration.ofMillis(20);
-    /** How long a parked caller sleeps before it looks again (a safety net: it is woken when needed). */
-    private static final long PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     private static final long GATHER_STEP_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
 
     private final int maxGroup;
@@ -89,24 +87,34 @@ public final class GroupCommit<T> {
     private final long activeWindowNanos;
     private final ConcurrentLinkedQueue<Entry<T>> queue = new ConcurrentLinkedQueue<>();
     private final ReentrantLock leader = new ReentrantLock();
-    /** The callers' thread ids and when each last submitted ({@link System#nanoTime}). */
-    private final ConcurrentHashMap<Long, Long> lastSubmit = new ConcurrentHashMap<>();
+    /** Callers inside {@link #submitAll} now. */
+    private final AtomicInteger inFlight = new AtomicInteger();
+    /**
+     * The most callers inside {@link #submitAll} at once lately, and when that was last seen
+     * ({@link System#nanoTime}); read and written without a lock (a lost update only makes one gather
+     * wait for one writer more or less).
+     */
+    private volatile int peak = 1;
+    private volatile long peakAt = System.nanoTime();
+    /** How long a parked caller sleeps before it looks again (a safety net: it is woken when needed). */
+    private volatile long parkNanos = TimeUnit.MILLISECONDS.toNanos(5);
     /** Times a leader waited for writers (tests and diagnostics). */
     private final AtomicLong gathers = new AtomicLong();
 
     /**
-     * With the production {@link #GATHER} and {@link #ACTIVE_WINDOW}.
+     * Without gathering: a leader commits what is queued at once.
      *
      * @param maxGroup the most items committed in one step (a longer queue is committed in several)
      */
     public GroupCommit(int maxGroup, Committer<T> committer) {
-        this(maxGroup, committer, GATHER, ACTIVE_WINDOW);
+        this(maxGroup, committer, Duration.ZERO, ACTIVE_WINDOW);
     }
 
     /**
      * @param maxGroup     the most items committed in one step (a longer queue is committed in several)
-     * @param gather       how long a leader waits at most for active writers to queue ({@code ZERO}: never)
-     * @param activeWindow how recently a caller must have submitted to count as active
+     * @param gather       how long a leader waits at most for concurrent writers to queue ({@code ZERO}:
+     *                     never; for a committer whose step is cheap, as a write without fsync)
+     * @param activeWindow how long a peak of concurrent callers counts
      */
     public GroupCommit(int maxGroup, Committer<T> committer, Duration gather, Duration activeWindow) {
         if (maxGroup < 1) {
@@ -138,13 +146,26 @@ public final class GroupCommit<T> {
      * the failure of each item in order ({@code null} for the ones committed).
      */
     public List<RuntimeException> submitAll(List<T> items) {
-        lastSubmit.put(Thread.currentThread().getId(), System.nanoTime());
+        noteConcurrency(inFlight.incrementAndGet());
+        try {
+            return await(enqueue(items));
+        } finally {
+            inFlight.decrementAndGet();
+        }
+    }
+
+    private List<Entry<T>> enqueue(List<T> items) {
         List<Entry<T>> mine = new ArrayList<>(items.size());
         for (T item : items) {
             Entry<T> e = new Entry<>(item);
             mine.add(e);
             queue.add(e);
         }
+        return mine;
+    }
+
+    /** Waits until every one of {@code mine} is committed, leading when the lead is free; their failures. */
+    private List<RuntimeException> await(List<Entry<T>> mine) {
         // an item cannot be taken back once queued, so an interrupt does not end the wait: it is kept
         // for the caller (parking returns at once while the flag is set, which would spin)
         boolean interrupted = false;
@@ -158,17 +179,12 @@ public final class GroupCommit<T> {
                         }
                     } finally {
                         leader.unlock();
-                        // a caller that queued while this one led, and found the lock taken, parked:
-                        // the first one still queued leads next
-                        Entry<T> next = queue.peek();
-                        if (next != null) {
-                            LockSupport.unpark(next.waiter);
-                        }
+                        wakeNextLeader();
                     }
                 } else {
                     // woken when a leader marks the item done, or when the leader lets go while it is
                     // still queued; the timeout only guards against a wake-up this protocol would miss
-                    LockSupport.parkNanos(this, PARK_NANOS);
+                    LockSupport.parkNanos(this, parkNanos);
                     interrupted |= Thread.interrupted();
                 }
             }
@@ -184,30 +200,61 @@ public final class GroupCommit<T> {
     }
 
     /**
-     * Waits, up to the gather time, while fewer items are queued than there are active writers (the
-     * callers that submitted within the active window, this one included), and no more than a group
-     * holds; called with the leader lock held. Returns whether it consumed an interrupt.
+     * After a leader let go: a caller that queued while it led found the lock taken and parked, so the
+     * first queued item of another caller gets its caller woken to lead next (this caller's own
+     * items, if any are left, it leads itself).
+     */
+    private void wakeNextLeader() {
+        Thread self = Thread.currentThread();
+        for (Entry<T> e : queue) {
+            if (e.waiter != self) {
+                LockSupport.unpark(e.waiter);
+                return;
+            }
+        }
+    }
+
+    /** Records that {@code n} callers are inside {@link #submitAll} at once now. */
+    private void noteConcurrency(int n) {
+        long now = System.nanoTime();
+        if (n >= peak || now - peakAt > activeWindowNanos) {
+            peak = n;
+            peakAt = now;
+        }
+    }
+
+    /** The most callers that were inside {@link #submitAll} at once within the active window (at least 1). */
+    int recentConcurrency() {
+        return System.nanoTime() - peakAt > activeWindowNanos ? 1 : Math.max(1, peak);
+    }
+
+    /** Takes {@code writers} as the recent concurrency (tests). */
+    void assumeConcurrency(int writers) {
+        peak = writers;
+        peakAt = System.nanoTime();
+    }
+
+    /** Sets how long a parked caller sleeps before it looks again without being woken (tests). */
+    void safetyPark(Duration d) {
+        parkNanos = d.toNanos();
+    }
+
+    /**
+     * Waits, up to the gather time, while fewer items are queued than the recent concurrency (and no
+     * more than a group holds); called with the leader lock held. Returns whether it consumed an
+     * interrupt.
      */
     private boolean gather() {
         if (gatherNanos == 0) {
             return false;
         }
-        long now = System.nanoTime();
-        int active = 0;
-        for (Iterator<Long> it = lastSubmit.values().iterator(); it.hasNext(); ) {
-            if (now - it.next() > activeWindowNanos) {
-                it.remove();
-            } else {
-                active++;
-            }
-        }
-        int want = Math.min(maxGroup, active);
+        int want = Math.min(maxGroup, recentConcurrency());
         if (queue.size() >= want) {
             return false;
         }
         gathers.incrementAndGet();
         boolean interrupted = false;
-        long deadline = now + gatherNanos;
+        long deadline = System.nanoTime() + gatherNanos;
         while (queue.size() < want && System.nanoTime() - deadline < 0) {
             LockSupport.parkNanos(this, Math.min(GATHER_STEP_NANOS, gatherNanos));
             interrupted |= Thread.interrupted();

@@ -123,6 +123,7 @@ class GroupCommitTest {
                 await(releaseLater);
             }
         }, Duration.ZERO, GroupCommit.ACTIVE_WINDOW);
+        commit.safetyPark(Duration.ofMinutes(10));
 
         Future<?> first = pool.submit(() -> commit.submit("first"));
         await(firstInside);
@@ -149,45 +150,102 @@ class GroupCommitTest {
     }
 
     @Test
-    void a_leader_gathers_the_writers_active_of_late_into_one_group() throws Exception {
+    void a_leader_gathers_as_many_writers_as_were_lately_concurrent_into_one_group() throws Exception {
         List<List<String>> groups = new CopyOnWriteArrayList<>();
         // a gather long enough never to end before the writers arrive (they are all on their way)
         GroupCommit<String> commit = new GroupCommit<>(64, group ->
                 groups.add(group.stream().map(GroupCommit.Entry::item).toList()),
                 Duration.ofSeconds(60), Duration.ofSeconds(60));
+        commit.safetyPark(Duration.ofMinutes(10));
+        commit.assumeConcurrency(3);
         CountDownLatch start = new CountDownLatch(1);
-        CountDownLatch warmed = new CountDownLatch(3);
         List<Future<?>> writers = new ArrayList<>();
         for (String w : List.of("x", "y", "z")) {
             writers.add(pool.submit(() -> {
-                commit.submit(w + "-warm-up"); // makes the writer one of the active ones
-                warmed.countDown();
                 await(start);
                 commit.submit(w);
                 return null;
             }));
         }
-        await(warmed);
-        int before = groups.size();
         start.countDown();
         for (Future<?> f : writers) {
             f.get(30, TimeUnit.SECONDS);
         }
-        assertThat(groups.subList(before, groups.size())).hasSize(1);
-        assertThat(groups.get(before)).containsExactlyInAnyOrder("x", "y", "z");
-        assertThat(commit.gathers()).isPositive();
+        assertThat(groups).hasSize(1);
+        assertThat(groups.get(0)).containsExactlyInAnyOrder("x", "y", "z");
+        assertThat(commit.gathers()).isOne();
     }
 
     @Test
-    void a_lone_writer_never_waits_to_gather() {
+    void concurrency_is_the_most_callers_inside_at_once() throws Exception {
+        CountDownLatch firstInside = new CountDownLatch(1);
+        CountDownLatch releaseFirst = new CountDownLatch(1);
+        GroupCommit<String> commit = new GroupCommit<>(64, group -> {
+            if (group.get(0).item().equals("first")) {
+                firstInside.countDown();
+                await(releaseFirst);
+            }
+        }, Duration.ZERO, Duration.ofSeconds(60));
+        assertThat(commit.recentConcurrency()).isOne();
+        Future<?> first = pool.submit(() -> commit.submit("first"));
+        await(firstInside);
+        List<Future<?>> followers = new ArrayList<>();
+        for (String item : List.of("a", "b", "c")) {
+            followers.add(pool.submit(() -> commit.submit(item)));
+        }
+        waitUntilQueued(commit, 3); // four callers inside at once
+        releaseFirst.countDown();
+        first.get(10, TimeUnit.SECONDS);
+        for (Future<?> f : followers) {
+            f.get(10, TimeUnit.SECONDS);
+        }
+        assertThat(commit.recentConcurrency()).isEqualTo(4);
+    }
+
+    @Test
+    void one_writer_whose_calls_run_on_many_threads_never_waits_to_gather() throws Exception {
         List<String> committed = new CopyOnWriteArrayList<>();
         GroupCommit<String> commit = new GroupCommit<>(64, group -> group.forEach(e -> committed.add(e.item())),
                 Duration.ofSeconds(60), Duration.ofSeconds(60));
         for (int i = 0; i < 20; i++) {
-            commit.submit("w" + i);
+            String item = "w" + i;
+            pool.submit(() -> commit.submit(item)).get(30, TimeUnit.SECONDS); // one call at a time, any thread
         }
         assertThat(committed).hasSize(20);
+        assertThat(commit.recentConcurrency()).isOne();
         assertThat(commit.gathers()).isZero();
+    }
+
+    /** An error (not an exception) out of the durable step. */
+    private static final class DiskGone extends Error {
+        DiskGone() {
+            super("disk gone");
+        }
+    }
+
+    @Test
+    void an_error_in_the_leaders_commit_still_wakes_the_next_leader() throws Exception {
+        CountDownLatch boomInside = new CountDownLatch(1);
+        CountDownLatch releaseBoom = new CountDownLatch(1);
+        List<String> committed = new CopyOnWriteArrayList<>();
+        GroupCommit<String> commit = new GroupCommit<>(1, group -> {
+            if (group.get(0).item().equals("boom")) {
+                boomInside.countDown();
+                await(releaseBoom);
+                throw new DiskGone();
+            }
+            committed.add(group.get(0).item());
+        }, Duration.ZERO, GroupCommit.ACTIVE_WINDOW);
+        commit.safetyPark(Duration.ofMinutes(10)); // woken, or the test hangs
+        // the leader's own second item is queued ahead of the follower's
+        Future<?> leader = pool.submit(() -> commit.submitAll(List.of("boom", "mine")));
+        await(boomInside);
+        Future<?> follower = pool.submit(() -> commit.submit("f"));
+        waitUntilQueued(commit, 2);
+        releaseBoom.countDown();
+        assertThatThrownBy(() -> leader.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(DiskGone.class);
+        follower.get(10, TimeUnit.SECONDS);
+        assertThat(committed).containsExactly("mine", "f");
     }
 
     @Test
@@ -201,7 +259,8 @@ class GroupCommitTest {
                     committed.merge(e.item(), 1, Integer::sum);
                 }
             }
-        });
+        }, GroupCommit.GATHER, GroupCommit.ACTIVE_WINDOW);
+        commit.safetyPark(Duration.ofMinutes(10)); // a lost wake-up hangs the test instead of costing 5 ms
         List<Future<List<String>>> writers = new ArrayList<>();
         for (int w = 0; w < 4; w++) {
             String name = "w" + w;

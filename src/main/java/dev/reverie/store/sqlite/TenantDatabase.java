@@ -76,7 +76,12 @@ final class TenantDatabase implements AutoCloseable {
     /** Each reader's prepared statements (see {@link #query}); a reader's map is used only by its borrower. */
     private final java.util.Map<Connection, Statements> readerStatements = new java.util.concurrent.ConcurrentHashMap<>();
     private int openedReaders;
-    private final GroupCommit<SqlWork<?>> group = new GroupCommit<>(MAX_GROUP, this::commitGroup);
+    /**
+     * Concurrent writers' batches in shared transactions; a leader gathers concurrent writers only
+     * when a commit waits for the disk ({@code synchronous=FULL}), as one without fsync costs less
+     * than the wait.
+     */
+    private final GroupCommit<SqlWork<?>> group;
     /** Write transactions this database committed (the change token of an in-memory database). */
     private final AtomicLong commits = new AtomicLong();
     /**
@@ -97,6 +102,9 @@ final class TenantDatabase implements AutoCloseable {
         this.label = label;
         this.inMemory = inMemory;
         this.sync = sync;
+        this.group = new GroupCommit<>(MAX_GROUP, this::commitGroup,
+                !inMemory && sync == SQLiteConfig.SynchronousMode.FULL ? GroupCommit.GATHER : java.time.Duration.ZERO,
+                GroupCommit.ACTIVE_WINDOW);
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(BUSY_TIMEOUT_MS);
         for (int attempt = 1; ; attempt++) {
             Connection c = null;
@@ -151,13 +159,12 @@ final class TenantDatabase implements AutoCloseable {
         }
         // erased data must not linger in free pages (DESIGN §8: erase leaves no trace on disk)
         config.setPragma(SQLiteConfig.Pragma.SECURE_DELETE, "true");
-        if (write) {
-            // the statement and savepoint journals of a write (every batch of a group has a savepoint)
-            // in memory: on disk they were unlinked files in the temp folder, ~35 KB per recorded turn
-            // of page images of tenant data that secure_delete never overwrites; recovery does not use
-            // them (the WAL does). VACUUM's copy of the file still goes to a temp file (scrub)
-            config.setTempStore(SQLiteConfig.TempStore.MEMORY);
-        }
+        // statement and savepoint journals (every batch of a group has a savepoint) and sorts in memory:
+        // on disk they were unlinked files in the temp folder, ~35 KB per recorded turn of page images
+        // of tenant data that secure_delete never overwrites; recovery does not use them (the WAL does).
+        // A statement that changes many pages (an erase, an FTS optimize, a migration) holds their old
+        // images in memory meanwhile. VACUUM's copy of the file still goes to a temp file (scrub)
+        config.setTempStore(SQLiteConfig.TempStore.MEMORY);
         return DriverManager.getConnection(url, config.toProperties());
     }
 
@@ -739,10 +746,22 @@ final class TenantDatabase implements AutoCloseable {
                     // the writer keeps its journals in memory; VACUUM's copy of the whole file would be
                     // held there too, so it goes to a temp file as it always did
                     st.execute("PRAGMA temp_store = FILE");
+                    SQLException vacuum = null;
                     try {
                         st.execute("VACUUM");
-                    } finally {
+                    } catch (SQLException e) {
+                        vacuum = e;
+                    }
+                    try {
                         st.execute("PRAGMA temp_store = MEMORY");
+                    } catch (SQLException e) {
+                        if (vacuum == null) {
+                            throw e;
+                        }
+                        vacuum.addSuppressed(e);
+                    }
+                    if (vacuum != null) {
+                        throw vacuum;
                     }
                     st.execute("PRAGMA wal_checkpoint(TRUNCATE)");
                 }

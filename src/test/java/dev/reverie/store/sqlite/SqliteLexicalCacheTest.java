@@ -362,9 +362,20 @@ class SqliteLexicalCacheTest {
             List<TurnRange> ranges = new ArrayList<>();
             int n = 1 + r.nextInt(5);
             for (int i = 0; i < n; i++) {
-                String session = r.nextInt(8) == 0 ? "nosuch" : "s" + r.nextInt(9);
+                // s1 and s10 both exist: a session id that is a prefix of another
+                String session = r.nextInt(8) == 0 ? "nosuch" : "s" + r.nextInt(11);
                 long from = r.nextInt(24);
-                ranges.add(new TurnRange(session, from, from + r.nextInt(6)));
+                TurnRange range = switch (r.nextInt(10)) {
+                    case 0 -> new TurnRange(session, from, from - 1 - r.nextInt(3)); // reversed: none
+                    case 1 -> new TurnRange(session, 0, Long.MAX_VALUE);
+                    case 2 -> new TurnRange(session, Long.MIN_VALUE, -1);
+                    case 3 -> new TurnRange(session, Long.MIN_VALUE, from);
+                    default -> new TurnRange(session, from, from + r.nextInt(6));
+                };
+                ranges.add(range);
+                if (r.nextInt(6) == 0) {
+                    ranges.add(range); // the same range twice
+                }
             }
             for (Scope scope : List.of(ANA, BEA, CAI)) {
                 out.add(scope.endUserId() + " " + ranges);
@@ -378,7 +389,7 @@ class SqliteLexicalCacheTest {
 
     @Test
     void should_read_turns_by_range_from_a_kept_scope_as_sqlite_does() {
-        fill(9); // sessions s0 .. s8, seq 0 .. 19 in each scope
+        fill(11); // sessions s0 .. s10, seq 0 .. 19 in each scope
         store.lexicalCaching(false);
         List<String> reference = rangeReads(5);
         assertThat(reference).anyMatch(line -> line.startsWith("s")); // the reads do find turns
