@@ -168,9 +168,10 @@ final class LexicalCache {
                         hi = mid;
                     }
                 }
+                // from there on, the range's turns come first
                 for (int p = lo; p < n; p++) {
                     SessionTurn t = (SessionTurn) rows[bySessionSeq[p]];
-                    if (!t.sessionId().equals(r.sessionId()) || t.seq() > r.toSeq()) {
+                    if (!r.contains(t.sessionId(), t.seq())) {
                         break;
                     }
                     chosen.set(p);
@@ -394,6 +395,14 @@ final class LexicalCache {
     /** Sets {@link #minRows} (tests: 0 reads a scope at its second search at one token). */
     void minRows(long rows) {
         minRows = rows;
+    }
+
+    /**
+     * Whether an entry of {@code key} is kept, at whatever token: a caller that only uses kept entries
+     * (and never reads a scope for them) asks this before it reads the database's change token.
+     */
+    synchronized boolean holds(Key key) {
+        return byKey.get(key) != null;
     }
 
     /** The entry of {@code key} if it was read at {@code token}, else {@code null}. */

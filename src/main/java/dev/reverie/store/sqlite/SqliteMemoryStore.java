@@ -1438,9 +1438,12 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (!lexicalCaching) {
             return null;
         }
-        TenantDatabase db = db(scope.tenantId());
-        LexicalCache.Entry entry = lexicalCache.get(new LexicalCache.Key(scope.tenantId(), scope.agentId(),
-                scope.endUserId(), "archive_turns"), db.changeToken());
+        LexicalCache.Key key = new LexicalCache.Key(scope.tenantId(), scope.agentId(), scope.endUserId(),
+                "archive_turns");
+        if (!lexicalCache.holds(key)) {
+            return null; // nothing kept: no change token to read (a query of its own)
+        }
+        LexicalCache.Entry entry = lexicalCache.get(key, db(scope.tenantId()).changeToken());
         List<SessionTurn> turns = entry == null ? null : entry.turnsIn(ranges);
         if (turns != null) {
             keptTurnReads.incrementAndGet();

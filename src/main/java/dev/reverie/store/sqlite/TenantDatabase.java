@@ -103,7 +103,7 @@ final class TenantDatabase implements AutoCloseable {
         this.inMemory = inMemory;
         this.sync = sync;
         this.group = new GroupCommit<>(MAX_GROUP, this::commitGroup,
-                !inMemory && sync == SQLiteConfig.SynchronousMode.FULL ? GroupCommit.GATHER : java.time.Duration.ZERO,
+                sync == SQLiteConfig.SynchronousMode.FULL ? GroupCommit.GATHER : java.time.Duration.ZERO,
                 GroupCommit.ACTIVE_WINDOW);
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(BUSY_TIMEOUT_MS);
         for (int attempt = 1; ; attempt++) {
