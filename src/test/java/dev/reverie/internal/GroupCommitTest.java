@@ -30,13 +30,8 @@ class GroupCommitTest {
         CountDownLatch leaderInside = new CountDownLatch(1);
         CountDownLatch releaseLeader = new CountDownLatch(1);
         List<List<String>> groups = new CopyOnWriteArrayList<>();
-        GroupCommit<String> commit = new GroupCommit<>(64, group -> {
-            groups.add(group.stream().map(GroupCommit.Entry::item).toList());
-            if (group.get(0).item().equals("first")) {
-                leaderInside.countDown();
-                await(releaseLeader);
-            }
-        });
+        GroupCommit<String> commit = new GroupCommit<>(64,
+                recording(groups, java.util.Map.of("first", new CountDownLatch[] {leaderInside, releaseLeader})));
 
         Future<?> first = pool.submit(() -> commit.submit("first"));
         await(leaderInside);
@@ -113,16 +108,9 @@ class GroupCommitTest {
         CountDownLatch laterInside = new CountDownLatch(1);
         CountDownLatch releaseLater = new CountDownLatch(1);
         List<List<String>> groups = new CopyOnWriteArrayList<>();
-        GroupCommit<String> commit = new GroupCommit<>(64, group -> {
-            groups.add(group.stream().map(GroupCommit.Entry::item).toList());
-            if (group.get(0).item().equals("first")) {
-                firstInside.countDown();
-                await(releaseFirst);
-            } else if (group.get(0).item().equals("later")) {
-                laterInside.countDown();
-                await(releaseLater);
-            }
-        }, Duration.ZERO, GroupCommit.ACTIVE_WINDOW);
+        GroupCommit<String> commit = new GroupCommit<>(64, recording(groups, java.util.Map.of(
+                "first", new CountDownLatch[] {firstInside, releaseFirst},
+                "later", new CountDownLatch[] {laterInside, releaseLater})), Duration.ZERO, GroupCommit.ACTIVE_WINDOW);
         commit.safetyPark(Duration.ofMinutes(10));
 
         Future<?> first = pool.submit(() -> commit.submit("first"));
@@ -292,6 +280,22 @@ class GroupCommitTest {
         assertThat(committed).hasSize(4 * 360);
         assertThat(committed.values()).containsOnly(1);
         assertThat(commit.queued()).isZero();
+    }
+
+    /**
+     * A committer that records each group's items; a group whose first item is a key of {@code holds}
+     * counts down that key's first latch, then waits for its second (the durable step held open).
+     */
+    private static GroupCommit.Committer<String> recording(List<List<String>> groups,
+                                                           java.util.Map<String, CountDownLatch[]> holds) {
+        return group -> {
+            groups.add(group.stream().map(GroupCommit.Entry::item).toList());
+            CountDownLatch[] hold = holds.get(group.get(0).item());
+            if (hold != null) {
+                hold[0].countDown();
+                await(hold[1]);
+            }
+        };
     }
 
     /** Spins (no sleep) until {@code n} entries wait in the queue, so the next group holds them all. */
