@@ -4,6 +4,7 @@ import dev.reverie.internal.Terms;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -58,5 +59,85 @@ class TermSetCacheTest {
         assertThat(Terms.jaccard(Terms.contentTerms("会議は毎週月曜日です"), Terms.contentTerms("会議は毎週火曜日です")))
                 .isZero();
         assertThat(Terms.jaccard(Terms.contentTerms("我对花生过敏。"), Terms.contentTerms("我对花生过敏！"))).isEqualTo(1.0);
+    }
+
+    @Test
+    void two_texts_that_share_a_slot_are_both_kept() {
+        TermSetCache cache = new TermSetCache(1 << 4, 42L);
+        String a = "Ana went hiking with the club on Tuesday";
+        String b = null;
+        for (int i = 0; b == null; i++) {
+            String candidate = "Bruno baked bread for the neighbours, batch " + i;
+            if (cache.firstSlot(candidate) == cache.firstSlot(a)) {
+                b = candidate;
+            }
+        }
+        // one slot per text tokenized both again on every lookup of this alternation
+        for (int round = 0; round < 100; round++) {
+            assertThat(cache.of(a)).isEqualTo(expected(a));
+            assertThat(cache.of(b)).isEqualTo(expected(b));
+        }
+        assertThat(cache.computed()).isEqualTo(2);
+    }
+
+    @Test
+    void an_equal_text_of_another_instance_is_found_without_tokenizing_it() {
+        TermSetCache cache = new TermSetCache(1 << 8);
+        String a = "Caroline went to the LGBTQ support group yesterday";
+        long[] first = cache.of(a);
+        String copy = new String(a.toCharArray());
+        assertThat(copy).isNotSameAs(a);
+        assertThat(cache.of(copy)).isSameAs(first);
+        assertThat(cache.computed()).isEqualTo(1);
+    }
+
+    @Test
+    void a_small_cache_under_many_texts_and_threads_always_gives_each_text_its_own_terms() throws Exception {
+        java.util.Random random = new java.util.Random(7);
+        String[] words = {"ana", "bruno", "hiking", "club", "pottery", "paris", "dog", "cat", "music", "guitar",
+                "painting", "camping", "lake", "river", "school", "teacher", "book", "novel", "coffee", "tea"};
+        String[] texts = new String[300];
+        for (int i = 0; i < texts.length; i++) {
+            StringBuilder sb = new StringBuilder();
+            for (int w = 0, n = 3 + random.nextInt(12); w < n; w++) {
+                sb.append(words[random.nextInt(words.length)]).append(w % 4 == 3 ? ". " : " ");
+            }
+            texts[i] = sb.append(i).toString();
+        }
+        long[][] want = new long[texts.length][];
+        for (int i = 0; i < texts.length; i++) {
+            want[i] = expected(texts[i]);
+        }
+        TermSetCache cache = new TermSetCache(1 << 6);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<java.util.concurrent.Future<Integer>> done = new java.util.ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                long seed = t;
+                done.add(pool.submit(() -> {
+                    java.util.Random r = new java.util.Random(seed);
+                    int checked = 0;
+                    for (int k = 0; k < 5_000; k++) {
+                        int i = r.nextInt(texts.length);
+                        // every other lookup with an equal text of a new instance
+                        String text = k % 2 == 0 ? texts[i] : new String(texts[i].toCharArray());
+                        assertThat(cache.of(text)).as(texts[i]).isEqualTo(want[i]);
+                        checked++;
+                    }
+                    return checked;
+                }));
+            }
+            for (java.util.concurrent.Future<Integer> f : done) {
+                assertThat(f.get()).isEqualTo(5_000);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** The sorted, distinct hashes of the text's comparison terms, computed without the cache. */
+    private static long[] expected(String text) {
+        return Terms.comparisonTerms(text, TermSetCache.MAX_TERMS).stream().mapToLong(Terms::hash64)
+                .distinct().sorted().toArray();
     }
 }
