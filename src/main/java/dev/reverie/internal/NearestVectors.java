@@ -78,6 +78,9 @@ public final class NearestVectors<K> {
         if (score < floor) {
             return; // under the floor: never read back
         }
+        if (top.size() >= limit && score < top.peek().score()) {
+            return; // it would be the worst kept and dropped at once (an equal score goes by key below)
+        }
         top.add(new Hit<>(key, score));
         if (top.size() > limit) {
             top.poll();
