@@ -13,15 +13,16 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * tokenizing them again cost more than comparing them. A fixed table: bounded memory, no locks.
  *
  * <p>Each text has two slots, chosen from its {@code String.hashCode()} (which a string computes
- * once and keeps) and a per-process seed; a new entry takes an empty slot of the two, else one of
- * them. With one slot per text (before), two texts of one conversation that shared a slot evicted
- * each other on every call: on LoCoMo ~12 of a call's ~400 lookups tokenized a text again, a third
- * of the lookups' time. A lookup first compares the slots' texts by identity (the stores' caches
- * hand out the same string call after call), and only then hashes the text (64 bits) and compares
- * the hashes: an equal text of another instance is found too. Two texts are taken for one only
- * when they are the same instance or their 64-bit hashes collide. The entries hold their texts
- * weakly: the cache never keeps a text alive (an erased memory's text goes when its last user
- * drops it). Thread-safe.
+ * once and keeps); a new entry takes an empty slot of the two, else one whose text is gone, else
+ * one of them. With one slot per text (before), two texts of one conversation that shared a slot
+ * evicted each other on every call: on LoCoMo ~12 of a call's ~400 lookups tokenized a text again,
+ * a third of the lookups' time. A lookup first compares the slots' texts by identity (the stores'
+ * caches hand out the same string call after call), and only then hashes the text (64 bits) and
+ * compares the hashes: an equal text of another instance is found too. Two texts are taken for one
+ * only when they are the same instance or their 64-bit hashes collide. Texts whose
+ * {@code hashCode()} collide share both slots and may evict each other: that costs time, never a
+ * wrong set. The entries hold their texts weakly: the cache never keeps a text alive (an erased
+ * memory's text goes when its last user drops it). Thread-safe.
  */
 final class TermSetCache {
     /** The term limit of a set, as diversification has always used. */
@@ -40,37 +41,32 @@ final class TermSetCache {
         }
     }
 
-    /** Mixed into the slots of a text, fixed per process: texts cannot be written offline to share slots. */
-    private static final long SLOT_SEED = new java.security.SecureRandom().nextLong();
-
     private final AtomicReferenceArray<Entry> slots;
     private final int bits;
-    private final long seed;
     private final AtomicLong computed = new AtomicLong();
 
     /** A cache of {@code slots} entries (a power of two, at least 2). */
     TermSetCache(int slots) {
-        this(slots, SLOT_SEED);
-    }
-
-    /** As {@link #TermSetCache(int)}, with the seed of the slots given (tests). */
-    TermSetCache(int slots, long seed) {
         if (slots <= 1 || Integer.bitCount(slots) != 1) {
             throw new IllegalArgumentException("slots must be a positive power of two (at least 2), was " + slots);
         }
         this.slots = new AtomicReferenceArray<>(slots);
         this.bits = Integer.numberOfTrailingZeros(slots);
-        this.seed = seed;
+    }
+
+    /** The text's hash code spread over 64 bits: its first slot is the top bits, its second lower ones. */
+    private static long mix(String text) {
+        return text.hashCode() * 0x9E37_79B9_7F4A_7C15L;
     }
 
     /** The first slot of {@code text}: tests find texts that share it. */
     int firstSlot(String text) {
-        return (int) (((text.hashCode() ^ seed) * 0x9E37_79B9_7F4A_7C15L) >>> (64 - bits));
+        return (int) (mix(text) >>> (64 - bits));
     }
 
     /** The sorted, distinct term hashes of {@code text}; callers must not modify the array. */
     long[] of(String text) {
-        long mixed = (text.hashCode() ^ seed) * 0x9E37_79B9_7F4A_7C15L;
+        long mixed = mix(text);
         int first = (int) (mixed >>> (64 - bits));
         int second = (int) (mixed >>> (32 - bits)) & ((1 << bits) - 1);
         if (second == first) {
@@ -102,6 +98,16 @@ final class TermSetCache {
     /** How many texts were tokenized (misses), for tests. */
     long computed() {
         return computed.get();
+    }
+
+    /** Clears every entry's reference to its text, as the collector does when no one else holds it (tests). */
+    void dropTexts() {
+        for (int i = 0; i < slots.length(); i++) {
+            Entry e = slots.get(i);
+            if (e != null) {
+                e.text.clear();
+            }
+        }
     }
 
     /**

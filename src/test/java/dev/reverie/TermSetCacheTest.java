@@ -27,6 +27,7 @@ class TermSetCacheTest {
         assertThat(TermSetCache.jaccard(cache.of(""), cache.of(""))).isEqualTo(1.0);
         assertThat(TermSetCache.jaccard(cache.of(a), cache.of(""))).isEqualTo(0.0);
         assertThatThrownBy(() -> new TermSetCache(100)).hasMessageContaining("slots must be a positive power of two");
+        assertThatThrownBy(() -> new TermSetCache(1)).hasMessageContaining("(at least 2), was 1");
     }
 
     @Test
@@ -63,7 +64,7 @@ class TermSetCacheTest {
 
     @Test
     void two_texts_that_share_a_slot_are_both_kept() {
-        TermSetCache cache = new TermSetCache(1 << 4, 42L);
+        TermSetCache cache = new TermSetCache(1 << 4);
         String a = "Ana went hiking with the club on Tuesday";
         String b = null;
         for (int i = 0; b == null; i++) {
@@ -89,6 +90,21 @@ class TermSetCacheTest {
         assertThat(copy).isNotSameAs(a);
         assertThat(cache.of(copy)).isSameAs(first);
         assertThat(cache.computed()).isEqualTo(1);
+    }
+
+    @Test
+    void a_text_whose_instance_is_gone_is_still_found_by_its_hash_and_its_entry_takes_the_new_instance() {
+        TermSetCache cache = new TermSetCache(1 << 8);
+        String a = "Melanie ran a charity race for mental health last Saturday";
+        String b = "Caroline is researching adoption agencies";
+        long[] termsA = cache.of(a);
+        long[] termsB = cache.of(b);
+        cache.dropTexts(); // what the collector does once nothing else holds the strings
+        String a2 = new String(a.toCharArray());
+        assertThat(cache.of(a2)).isSameAs(termsA);
+        assertThat(cache.of(a2)).isSameAs(termsA);
+        assertThat(cache.of(new String(b.toCharArray()))).isSameAs(termsB);
+        assertThat(cache.computed()).isEqualTo(2);
     }
 
     @Test

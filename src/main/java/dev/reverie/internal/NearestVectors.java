@@ -39,6 +39,7 @@ public final class NearestVectors<K> {
      * @param keys  the order of keys that breaks ties of equal cosines (the lower key ranks first)
      */
     public NearestVectors(float[] query, int limit, double floor, String where, Comparator<? super K> keys) {
+        Checks.positive("limit", limit);
         this.query = query;
         this.norm = Vectors.norm(query);
         this.limit = limit;

@@ -58,6 +58,8 @@ class NearestVectorsTest {
         assertThatThrownBy(() -> nearest.offer(1L, new float[] {1, 0, 0}, 1.0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("dimension 2").hasMessageContaining("memories of scope x");
+        assertThatThrownBy(() -> new NearestVectors<Long>(new float[] {1, 0}, 0, 0, "x", Comparator.naturalOrder()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("limit");
     }
 
     private static float[] vector(Random random, int dim) {
