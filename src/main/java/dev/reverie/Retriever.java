@@ -114,16 +114,41 @@ final class Retriever {
      * turn only when it has the turn, and the turn carries the memory plus the words around it.
      */
     private static List<ScoredCandidate> withSourceTurns(List<ScoredCandidate> picked, List<ScoredCandidate> scored) {
+        // the picks' source turns by turn id (a turn key is built only for a turn whose id is one of them)
+        Map<String, List<String>> wanted = null;
+        for (ScoredCandidate sc : picked) {
+            String key = sc.candidate().sourceTurnKey();
+            if (key != null) {
+                if (wanted == null) {
+                    wanted = new java.util.HashMap<>();
+                }
+                wanted.computeIfAbsent(sc.candidate().sourceTurnIds().get(0), k -> new ArrayList<>(1)).add(key);
+            }
+        }
+        if (wanted == null) {
+            return picked;
+        }
         Map<String, ScoredCandidate> found = new java.util.HashMap<>();
         for (ScoredCandidate sc : scored) {
-            if (sc.candidate().episode()) {
-                found.putIfAbsent(sc.candidate().turnKey(), sc);
+            Candidate c = sc.candidate();
+            if (c.episode()) {
+                List<String> keys = wanted.get(c.turn().turnId());
+                if (keys != null) {
+                    String key = c.turnKey();
+                    if (keys.contains(key)) {
+                        found.putIfAbsent(key, sc);
+                    }
+                }
             }
+        }
+        if (found.isEmpty()) {
+            return picked;
         }
         Set<String> have = new HashSet<>();
         for (ScoredCandidate sc : picked) {
-            if (sc.candidate().episode()) {
-                have.add(sc.candidate().turnKey());
+            Candidate c = sc.candidate();
+            if (c.episode() && wanted.containsKey(c.turn().turnId())) {
+                have.add(c.turnKey());
             }
         }
         List<ScoredCandidate> out = new ArrayList<>(picked);
@@ -344,15 +369,27 @@ final class Retriever {
     List<Map.Entry<Candidate, Double>> fuse(List<List<List<Candidate>>> modes) {
         int k = policy.rrfK();
         int usedModes = 0;
-        Map<String, Candidate> byId = new LinkedHashMap<>();
-        Map<String, Double> sums = new LinkedHashMap<>();
+        int total = 0;
+        for (List<List<Candidate>> mode : modes) {
+            for (List<Candidate> list : mode) {
+                total += list.size();
+            }
+        }
+        // one map from id to first-found position; the sums in an array (no boxed partial sums)
+        Map<String, Integer> at = new java.util.HashMap<>(Math.max(16, total * 2));
+        List<Candidate> first = new ArrayList<>(total);
+        double[] sums = new double[total];
         for (List<List<Candidate>> mode : modes) {
             boolean used = false;
             for (List<Candidate> list : mode) {
                 for (int rank = 0; rank < list.size(); rank++) {
                     Candidate c = list.get(rank);
-                    byId.putIfAbsent(c.id(), c);
-                    sums.merge(c.id(), 1.0 / (k + rank + 1), Double::sum);
+                    Integer i = at.putIfAbsent(c.id(), first.size());
+                    if (i == null) {
+                        i = first.size();
+                        first.add(c);
+                    }
+                    sums[i] += 1.0 / (k + rank + 1);
                     used = true;
                 }
             }
@@ -360,10 +397,10 @@ final class Retriever {
                 usedModes++;
             }
         }
-        List<Map.Entry<Candidate, Double>> out = new ArrayList<>(sums.size());
+        List<Map.Entry<Candidate, Double>> out = new ArrayList<>(first.size());
         double best = (double) usedModes / (k + 1);
-        for (Map.Entry<String, Double> e : sums.entrySet()) {
-            out.add(Map.entry(byId.get(e.getKey()), Math.min(1.0, e.getValue() / best)));
+        for (int i = 0; i < first.size(); i++) {
+            out.add(Map.entry(first.get(i), Math.min(1.0, sums[i] / best)));
         }
         return out;
     }
