@@ -1,5 +1,7 @@
 package dev.reverie.store.sqlite;
 
+import dev.reverie.Memory;
+import dev.reverie.MemoryStatus;
 import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.TurnRange;
 
@@ -183,6 +185,39 @@ final class LexicalCache {
             }
             return out;
         }
+
+        /**
+         * The permanent ACTIVE memories kept here, most important first, then by id (the order of
+         * {@code MemoryStore.pinnedMemories}: ids are ASCII, so this is SQLite's BINARY order, and an
+         * importance of -0.0 ties with 0.0 as in SQL), at most {@code limit}; {@code null} when this
+         * entry cannot say (not a table of memories, or not every row of the scope is kept).
+         */
+        List<Memory> pinned(int limit) {
+            if (!allRows) {
+                return null;
+            }
+            List<Memory> all = pinned;
+            if (all == null) {
+                // found once per entry (an entry never changes): scanning every row cost more than SQL's index
+                List<Memory> out = new ArrayList<>();
+                for (Object row : rows) {
+                    if (!(row instanceof Memory m)) {
+                        return null;
+                    }
+                    if (m.permanent() && m.status() == MemoryStatus.ACTIVE) {
+                        out.add(m);
+                    }
+                }
+                out.sort((a, b) -> a.importance() == b.importance() ? a.id().compareTo(b.id())
+                        : Double.compare(b.importance(), a.importance()));
+                all = List.copyOf(out);
+                pinned = all;
+            }
+            return new ArrayList<>(all.subList(0, Math.min(limit, all.size())));
+        }
+
+        /** The entry's pinned memories in order, once {@link #pinned} has found them. */
+        private volatile List<Memory> pinned;
 
         /**
          * The table rows of {@code rids} kept here, in the same order, or {@code null} when one is not

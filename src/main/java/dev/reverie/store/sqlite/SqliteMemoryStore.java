@@ -117,6 +117,8 @@ public final class SqliteMemoryStore implements MemoryStore {
     private final AtomicLong lexicalFailures = new AtomicLong();
     /** Reads of archived turns by range the lexical cache answered (tests). */
     private final AtomicLong keptTurnReads = new AtomicLong();
+    /** Reads of pinned memories the lexical cache answered (tests). */
+    private final AtomicLong keptPinnedReads = new AtomicLong();
     /** Whether lexical searches may be served by {@link #lexicalCache} (tests compare both ways). */
     private volatile boolean lexicalCaching = true;
     /** Merges a tenant's FTS5 indexes in the background as they grow (see {@link IndexUpkeep}). */
@@ -990,6 +992,10 @@ public final class SqliteMemoryStore implements MemoryStore {
     public List<Memory> pinnedMemories(Scope scope, int limit) {
         Checks.notNull("scope", scope);
         Checks.positive("limit", limit);
+        List<Memory> kept = keptPinned(scope, limit);
+        if (kept != null) {
+            return kept;
+        }
         return db(scope.tenantId()).query(
                 "SELECT " + MemoryRows.columns("") + " FROM memories WHERE agent = ? AND usr = ? AND permanent = 1"
                         + " AND status = 'ACTIVE' ORDER BY importance DESC, id LIMIT ?",
@@ -1449,6 +1455,33 @@ public final class SqliteMemoryStore implements MemoryStore {
             keptTurnReads.incrementAndGet();
         }
         return turns;
+    }
+
+    /**
+     * The pinned memories from the scope's memories entry in the {@link LexicalCache}, when it is kept
+     * at the database's current change token and holds every memory of the scope (every
+     * {@code buildContext} reads them; a scope searched often has them in memory already). Else
+     * {@code null}, and the caller asks SQLite.
+     */
+    private List<Memory> keptPinned(Scope scope, int limit) {
+        if (!lexicalCaching) {
+            return null;
+        }
+        LexicalCache.Key key = new LexicalCache.Key(scope.tenantId(), scope.agentId(), scope.endUserId(), "memories");
+        if (!lexicalCache.holds(key)) {
+            return null; // nothing kept: no change token to read (a query of its own)
+        }
+        LexicalCache.Entry entry = lexicalCache.get(key, db(scope.tenantId()).changeToken());
+        List<Memory> pinned = entry == null ? null : entry.pinned(limit);
+        if (pinned != null) {
+            keptPinnedReads.incrementAndGet();
+        }
+        return pinned;
+    }
+
+    /** How many pinned-memory reads the lexical cache answered (tests). */
+    long keptPinnedReads() {
+        return keptPinnedReads.get();
     }
 
     /** How many reads of archived turns by range the lexical cache answered (tests). */

@@ -388,6 +388,49 @@ class SqliteLexicalCacheTest {
     }
 
     @Test
+    void should_read_pinned_memories_from_a_kept_scope_as_sqlite_does() {
+        fill(2);
+        // permanent memories of every status, importance ties broken by id, ids out of insertion order
+        double[] importances = {90, 90, 40, 0.0, -0.0, 75, 90, 12.5};
+        MemoryStatus[] statuses = MemoryStatus.values();
+        for (Scope scope : List.of(ANA, BEA)) {
+            WriteBatch b = WriteBatch.of(scope);
+            for (int i = 0; i < 24; i++) {
+                b.put(Memory.builder("p" + ((i * 7) % 24) + scope.endUserId(), scope, MemoryKind.FACT,
+                                "allergic to peanuts " + text(), T0)
+                        .permanent(i % 5 != 4).importance(Math.abs(importances[i % importances.length]))
+                        .status(i % 6 == 5 ? statuses[random.nextInt(statuses.length)] : MemoryStatus.ACTIVE).build());
+            }
+            store.write(b);
+        }
+        store.lexicalCaching(false);
+        List<List<Memory>> reference = new ArrayList<>();
+        for (Scope scope : List.of(ANA, BEA, CAI)) {
+            for (int limit : new int[] {1, 3, 8, 100}) {
+                reference.add(store.pinnedMemories(scope, limit));
+            }
+        }
+        assertThat(reference.get(3)).hasSizeGreaterThan(10); // ANA, limit 100: the reads do find pins
+        searches(true);
+        searches(true); // every scope's entries are kept now
+        long served = store.keptPinnedReads();
+        List<List<Memory>> cached = new ArrayList<>();
+        for (Scope scope : List.of(ANA, BEA, CAI)) {
+            for (int limit : new int[] {1, 3, 8, 100}) {
+                cached.add(store.pinnedMemories(scope, limit));
+            }
+        }
+        assertThat(cached).isEqualTo(reference);
+        assertThat(store.keptPinnedReads() - served).isEqualTo(12); // each read from the entries
+        // a memory made permanent: the entry is stale, the read asks SQLite and sees it
+        store.write(WriteBatch.of(CAI).put(Memory.builder("pin-late", CAI, MemoryKind.FACT, "lactose intolerant", T0)
+                .permanent(true).importance(99).build()));
+        served = store.keptPinnedReads();
+        assertThat(store.pinnedMemories(CAI, 3)).extracting(Memory::id).first().isEqualTo("pin-late");
+        assertThat(store.keptPinnedReads()).isEqualTo(served);
+    }
+
+    @Test
     void should_read_turns_by_range_from_a_kept_scope_as_sqlite_does() {
         fill(11); // sessions s0 .. s10, seq 0 .. 19 in each scope
         store.lexicalCaching(false);
