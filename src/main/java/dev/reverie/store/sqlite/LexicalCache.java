@@ -199,12 +199,13 @@ final class LexicalCache {
             List<Memory> all = pinned;
             if (all == null) {
                 // found once per entry (an entry never changes): scanning every row cost more than SQL's index
+                // the status column, as the SQL reads it (the search filters on it too)
                 List<Memory> out = new ArrayList<>();
-                for (Object row : rows) {
-                    if (!(row instanceof Memory m)) {
+                for (int doc = 0; doc < rows.length; doc++) {
+                    if (!(rows[doc] instanceof Memory m) || statusOf == null) {
                         return null;
                     }
-                    if (m.permanent() && m.status() == MemoryStatus.ACTIVE) {
+                    if (m.permanent() && ACTIVE.equals(statusOf[doc])) {
                         out.add(m);
                     }
                 }
@@ -218,6 +219,8 @@ final class LexicalCache {
 
         /** The entry's pinned memories in order, once {@link #pinned} has found them. */
         private volatile List<Memory> pinned;
+
+        private static final String ACTIVE = MemoryStatus.ACTIVE.name();
 
         /**
          * The table rows of {@code rids} kept here, in the same order, or {@code null} when one is not
