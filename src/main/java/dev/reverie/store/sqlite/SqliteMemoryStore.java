@@ -1441,15 +1441,7 @@ public final class SqliteMemoryStore implements MemoryStore {
      * {@code null}, and the caller asks SQLite.
      */
     private List<SessionTurn> keptTurns(Scope scope, List<dev.reverie.spi.TurnRange> ranges) {
-        if (!lexicalCaching) {
-            return null;
-        }
-        LexicalCache.Key key = new LexicalCache.Key(scope.tenantId(), scope.agentId(), scope.endUserId(),
-                "archive_turns");
-        if (!lexicalCache.holds(key)) {
-            return null; // nothing kept: no change token to read (a query of its own)
-        }
-        LexicalCache.Entry entry = lexicalCache.get(key, db(scope.tenantId()).changeToken());
+        LexicalCache.Entry entry = keptEntry(scope, "archive_turns");
         List<SessionTurn> turns = entry == null ? null : entry.turnsIn(ranges);
         if (turns != null) {
             keptTurnReads.incrementAndGet();
@@ -1464,19 +1456,27 @@ public final class SqliteMemoryStore implements MemoryStore {
      * {@code null}, and the caller asks SQLite.
      */
     private List<Memory> keptPinned(Scope scope, int limit) {
-        if (!lexicalCaching) {
-            return null;
-        }
-        LexicalCache.Key key = new LexicalCache.Key(scope.tenantId(), scope.agentId(), scope.endUserId(), "memories");
-        if (!lexicalCache.holds(key)) {
-            return null; // nothing kept: no change token to read (a query of its own)
-        }
-        LexicalCache.Entry entry = lexicalCache.get(key, db(scope.tenantId()).changeToken());
+        LexicalCache.Entry entry = keptEntry(scope, "memories");
         List<Memory> pinned = entry == null ? null : entry.pinned(limit);
         if (pinned != null) {
             keptPinnedReads.incrementAndGet();
         }
         return pinned;
+    }
+
+    /**
+     * The scope's {@link LexicalCache} entry of {@code table} when caching is on and it is kept at the
+     * database's current change token, else {@code null} (no change token is read when nothing is kept).
+     */
+    private LexicalCache.Entry keptEntry(Scope scope, String table) {
+        if (!lexicalCaching) {
+            return null;
+        }
+        LexicalCache.Key key = new LexicalCache.Key(scope.tenantId(), scope.agentId(), scope.endUserId(), table);
+        if (!lexicalCache.holds(key)) {
+            return null; // nothing kept: no change token to read (a query of its own)
+        }
+        return lexicalCache.get(key, db(scope.tenantId()).changeToken());
     }
 
     /** How many pinned-memory reads the lexical cache answered (tests). */
