@@ -784,6 +784,55 @@ public abstract class MemoryStoreContract {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("minSimilarity");
     }
 
+    @Test
+    void a_smaller_vector_limit_gives_the_first_hits_of_a_larger_one_ties_included() {
+        // many exact ties (the same vector written again) on both sides of every cut: a store that keeps
+        // its k best while scanning must cut through them as its full ranking does
+        float[][] distinct = {{1, 0, 0}, {0.8f, 0.6f, 0}, {0.6f, 0.8f, 0}, {0, 1, 0}, {-1, 0, 0}, {0.6f, 0, 0.8f}};
+        int n = 24;
+        for (int i = 0; i < n; i++) {
+            float[] v = distinct[(i * 5) % distinct.length];
+            put(ALICE, memory(ALICE, "memory " + i, i).toBuilder().embedding(Embedding.of(v)).build());
+            put(ALICE, observation(ALICE, "observation " + i, i).withEmbedding(Embedding.of(v)));
+            store.write(WriteBatch.of(ALICE).archive(archived(ALICE, "s1", i, null, "turn " + i, 0), Embedding.of(v)));
+        }
+        float[] query = {0.9f, 0.3f, 0.1f};
+        Set<MemoryStatus> active = EnumSet.of(MemoryStatus.ACTIVE);
+        Set<ObservationStatus> anyObservation = EnumSet.allOf(ObservationStatus.class);
+        List<Scored<Memory>> memories = store.searchMemoriesByVector(ALICE, query, active, n);
+        List<Scored<Observation>> observations = store.searchObservationsByVector(ALICE, query, anyObservation, n);
+        List<Scored<SessionTurn>> turns = store.searchTurnsByVector(ALICE, query, n);
+        assertThat(memories).hasSize(n);
+        assertThat(observations).hasSize(n);
+        assertThat(turns).hasSize(n);
+        for (int limit = 1; limit < n; limit++) {
+            assertThat(store.searchMemoriesByVector(ALICE, query, active, limit)).as("memories, limit %s", limit)
+                    .isEqualTo(memories.subList(0, limit));
+            assertThat(store.searchObservationsByVector(ALICE, query, anyObservation, limit))
+                    .as("observations, limit %s", limit).isEqualTo(observations.subList(0, limit));
+            assertThat(store.searchTurnsByVector(ALICE, query, limit)).as("turns, limit %s", limit)
+                    .isEqualTo(turns.subList(0, limit));
+        }
+        for (int i = 1; i < n; i++) {
+            assertThat(memories.get(i).score()).isLessThanOrEqualTo(memories.get(i - 1).score());
+        }
+    }
+
+    @Test
+    void pins_of_equal_importance_come_by_id_and_a_limit_cuts_through_them_so() {
+        Memory b = memory(ALICE, "Allergic to penicillin", 0).toBuilder().id("pin-b").permanent(true).importance(90).build();
+        Memory a = memory(ALICE, "Allergic to dipyrone", 1).toBuilder().id("pin-a").permanent(true).importance(90).build();
+        Memory c = memory(ALICE, "Name is Marina", 2).toBuilder().id("pin-c").permanent(true).importance(90).build();
+        Memory top = memory(ALICE, "Lactose intolerant", 3).toBuilder().id("pin-z").permanent(true).importance(95).build();
+        Memory low = memory(ALICE, "Lives in Porto", 4).toBuilder().id("pin-0").permanent(true).importance(40).build();
+        Memory deprecated = memory(ALICE, "Allergic to nuts", 5).toBuilder().id("pin-aa").permanent(true)
+                .importance(90).status(MemoryStatus.DEPRECATED).build();
+        put(ALICE, b, low, c, deprecated, top, a);
+        assertThat(store.pinnedMemories(ALICE, 10)).containsExactly(top, a, b, c, low);
+        assertThat(store.pinnedMemories(ALICE, 2)).containsExactly(top, a);
+        assertThat(store.pinnedMemories(ALICE, 3)).containsExactly(top, a, b);
+    }
+
     private static <T> List<Scored<T>> atLeast(List<Scored<T>> hits, double floor) {
         return hits.stream().filter(h -> h.score() >= floor).toList();
     }
