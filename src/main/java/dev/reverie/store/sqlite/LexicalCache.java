@@ -198,8 +198,8 @@ final class LexicalCache {
             }
             List<Memory> all = pinned;
             if (all == null) {
-                // found once per entry (an entry never changes): scanning every row cost more than SQL's index
-                // the status column, as the SQL reads it (the search filters on it too)
+                // found once per entry (an entry never changes; scanning every row on each call cost more
+                // than SQL's index), filtered on the status column as the SQL and the searches are
                 List<Memory> out = new ArrayList<>();
                 for (int doc = 0; doc < rows.length; doc++) {
                     if (!(rows[doc] instanceof Memory m) || statusOf == null) {

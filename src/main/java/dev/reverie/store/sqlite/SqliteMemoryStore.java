@@ -1111,13 +1111,12 @@ public final class SqliteMemoryStore implements MemoryStore {
      * one of them; else {@code null} (the caller reads them from the table). The token is read after
      * the vectors were scored, so these are the rows the table holds now, as reading them would give.
      */
-    private <T> List<Scored<T>> keptRows(TenantDatabase db, Scope scope, String table,
-                                         List<NearestVectors.Hit<Long>> hits, Class<T> type) {
-        if (!lexicalCaching || hits.isEmpty()) {
+    private <T> List<Scored<T>> keptRows(Scope scope, String table, List<NearestVectors.Hit<Long>> hits,
+                                         Class<T> type) {
+        if (hits.isEmpty()) {
             return null;
         }
-        LexicalCache.Entry entry = lexicalCache.get(
-                new LexicalCache.Key(scope.tenantId(), scope.agentId(), scope.endUserId(), table), db.changeToken());
+        LexicalCache.Entry entry = keptEntry(scope, table);
         if (entry == null) {
             return null;
         }
@@ -1152,7 +1151,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         VectorVersion version = vectorVersion(db, scope, table);
         List<NearestVectors.Hit<Long>> best = db.read(c ->
                 nearestCached(c, scope, table, version, statuses, vector, limit, floor));
-        List<Scored<T>> kept = keptRows(db, scope, table, best, rows.type());
+        List<Scored<T>> kept = keptRows(scope, table, best, rows.type());
         if (kept != null) {
             return kept;
         }
@@ -1414,16 +1413,19 @@ public final class SqliteMemoryStore implements MemoryStore {
         // the end user instead (on LoCoMo 144 us for three windows, 43-50 us this way); the rid set drops
         // the rows that overlapping ranges share, as the ORs did, and a VALUES list has no compound-select
         // limit on the number of ranges
-        StringBuilder sql = new StringBuilder("WITH r (s, lo, hi) AS (VALUES ");
-        List<Object> args = new ArrayList<>();
         for (int i = 0; i < ranges.size(); i++) {
-            dev.reverie.spi.TurnRange r = Checks.notNull("ranges[" + i + "]", ranges.get(i));
-            sql.append(i == 0 ? "(?, ?, ?)" : ", (?, ?, ?)");
-            args.addAll(List.of(r.sessionId(), r.fromSeq(), r.toSeq()));
+            Checks.notNull("ranges[" + i + "]", ranges.get(i));
         }
         List<SessionTurn> kept = keptTurns(scope, ranges);
         if (kept != null) {
             return kept;
+        }
+        StringBuilder sql = new StringBuilder("WITH r (s, lo, hi) AS (VALUES ");
+        List<Object> args = new ArrayList<>();
+        for (int i = 0; i < ranges.size(); i++) {
+            dev.reverie.spi.TurnRange r = ranges.get(i);
+            sql.append(i == 0 ? "(?, ?, ?)" : ", (?, ?, ?)");
+            args.addAll(List.of(r.sessionId(), r.fromSeq(), r.toSeq()));
         }
         sql.append(") SELECT a.data FROM archive_turns a WHERE a.rid IN (SELECT b.rid FROM r CROSS JOIN archive_turns b"
                 + " ON b.agent = ? AND b.usr = ? AND b.session_id = r.s AND b.seq >= r.lo AND b.seq <= r.hi)"
@@ -1541,7 +1543,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         VectorVersion version = vectorVersion(db, scope, "archive_turns");
         List<NearestVectors.Hit<Long>> best = db.read(c ->
                 nearestCached(c, scope, "archive_turns", version, null, vector, limit, floor));
-        List<Scored<SessionTurn>> kept = keptRows(db, scope, "archive_turns", best, SessionTurn.class);
+        List<Scored<SessionTurn>> kept = keptRows(scope, "archive_turns", best, SessionTurn.class);
         if (kept != null) {
             return kept;
         }
