@@ -18,6 +18,7 @@ import dev.reverie.Scope;
 import dev.reverie.Turn;
 import dev.reverie.TurnReceipt;
 import dev.reverie.dream.DreamReport;
+import dev.reverie.internal.Ids;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
 
@@ -141,6 +142,8 @@ final class ReverieSystem implements EvalSystem {
         memory.flush();
         scope = Scope.of("locomo", "eval", sample.id());
         extractedPerTurn.clear();
+        // the same ids for a conversation in every run and every variant (ids break ranking ties)
+        Ids.reproducible((long) sample.id().hashCode());
         for (LocomoData.Session session : sample.sessions()) {
             clock.set(session.date());
             for (LocomoData.DialogTurn turn : session.turns()) {
