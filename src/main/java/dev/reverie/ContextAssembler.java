@@ -424,7 +424,8 @@ final class ContextAssembler {
             // the block dates turns once per day: a turn of a day already shown costs its words only
             String day = Rendering.day(turn);
             boolean newDay = !packedDays.contains(day);
-            int n = tokens.count(Rendering.episodeLine(turn, newDay)) + 1;
+            String dated = Rendering.episodeLine(turn, true);
+            int n = tokens.count(newDay ? dated : Rendering.episodeLine(turn, false)) + 1;
             // the turn carries every memory derived from it alone: they all make room for it
             List<Entry> derived = derivedFromOneTurn.getOrDefault(key, List.of());
             int freed = 0;
@@ -440,7 +441,7 @@ final class ContextAssembler {
             }
             derivedFromOneTurn.remove(key);
             packedDays.add(day);
-            entries.add(new Entry(Rendering.episodeLine(turn, true), n, recalled(sc), turn));
+            entries.add(new Entry(dated, n, recalled(sc), turn));
             left -= n - freed;
             taken++;
             packedTurns.add(turn.turnId());
@@ -470,12 +471,19 @@ final class ContextAssembler {
                 episodes.add(e);
             }
         }
-        episodes.sort(java.util.Comparator.comparing((Entry e) -> e.turn().at())
-                .thenComparing(e -> e.turn().sessionId()).thenComparingLong(e -> e.turn().seq()));
+        // in conversation order: by time, then session, then seq
+        episodes.sort((a, b) -> {
+            int c = a.turn().at().compareTo(b.turn().at());
+            if (c == 0) {
+                c = a.turn().sessionId().compareTo(b.turn().sessionId());
+            }
+            return c != 0 ? c : Long.compare(a.turn().seq(), b.turn().seq());
+        });
         String day = null;
         for (Entry e : episodes) {
             String d = Rendering.day(e.turn());
-            out.add(Rendering.episodeLine(e.turn(), !d.equals(day)));
+            // an episode's entry holds its dated line
+            out.add(d.equals(day) ? Rendering.episodeLine(e.turn(), false) : e.line());
             day = d;
         }
         return out;

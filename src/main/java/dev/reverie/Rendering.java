@@ -28,7 +28,29 @@ final class Rendering {
     private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("yyyy-MM-dd", Locale.ROOT)
             .withZone(ZoneOffset.UTC);
 
+    /**
+     * Formatted dates by UTC day, direct-mapped by epoch day: a context dates dozens of lines of a
+     * few days, and {@link #DATE} built a date-time object per line (up to three per verbatim turn).
+     * A slot holds an immutable pair, so a racing reader sees a whole one or none.
+     */
+    private static final Day[] DAYS = new Day[256];
+
+    private record Day(long epochDay, String text) {
+    }
+
     private Rendering() {
+    }
+
+    /** {@code at}'s UTC date as {@code yyyy-MM-dd}, exactly as {@link #DATE} writes it. */
+    static String date(Instant at) {
+        long epochDay = Math.floorDiv(at.getEpochSecond(), 86_400L);
+        int slot = (int) (epochDay & (DAYS.length - 1));
+        Day d = DAYS[slot];
+        if (d == null || d.epochDay() != epochDay) {
+            d = new Day(epochDay, DATE.format(at));
+            DAYS[slot] = d;
+        }
+        return d.text();
     }
 
     /** Text with every delimiter look-alike defused ({@code <memory>} becomes {@code ‹memory›}). */
@@ -42,7 +64,7 @@ final class Rendering {
 
     /** One memory line: {@code - [2026-01-05] (preference) text}, with a third-party mark when due. */
     static String line(MemoryKind kind, String text, Instant at, Provenance provenance) {
-        StringBuilder sb = new StringBuilder("- [").append(DATE.format(at)).append("] (")
+        StringBuilder sb = new StringBuilder("- [").append(date(at)).append("] (")
                 .append(kind.name().toLowerCase(Locale.ROOT)).append(") ");
         if (provenance.trust() == Trust.THIRD_PARTY) {
             sb.append("[third-party, unverified] ");
@@ -65,7 +87,7 @@ final class Rendering {
     static String episodeLine(dev.reverie.spi.SessionTurn t, boolean dated) {
         StringBuilder sb = new StringBuilder("- ");
         if (dated) {
-            sb.append('[').append(DATE.format(t.at())).append("] ");
+            sb.append('[').append(date(t.at())).append("] ");
         }
         String who = t.speaker() != null ? t.speaker() : t.role().name().toLowerCase(Locale.ROOT);
         if (t.role() == dev.reverie.Role.TOOL) {
@@ -76,7 +98,7 @@ final class Rendering {
 
     /** The day a turn is dated with in the block. */
     static String day(dev.reverie.spi.SessionTurn t) {
-        return DATE.format(t.at());
+        return date(t.at());
     }
 
     /** The style line. */

@@ -246,8 +246,7 @@ final class Retriever {
         if (!changed) {
             return scored;
         }
-        out.sort(Comparator.comparingDouble(ScoredCandidate::score).reversed()
-                .thenComparing(x -> x.candidate().id()));
+        out.sort(BY_SCORE_THEN_ID);
         return out;
     }
 
@@ -440,8 +439,7 @@ final class Retriever {
             }
             out.add(new ScoredCandidate(c, s, rel, recency, trust));
         }
-        out.sort(Comparator.comparingDouble(ScoredCandidate::score).reversed()
-                .thenComparing(sc -> sc.candidate().id()));
+        out.sort(BY_SCORE_THEN_ID);
         return out;
     }
 
@@ -504,6 +502,11 @@ final class Retriever {
     List<ScoredCandidate> diversifyIndexed(List<ScoredCandidate> ranked, int limit, long budget) {
         double lambda = policy.mmrLambda();
         int n = ranked.size();
+        // each candidate's lambda * score, read on every pick (the same product each time)
+        double[] weighted = new double[n];
+        for (int c = 0; c < n; c++) {
+            weighted[c] = lambda * ranked.get(c).score();
+        }
         List<ScoredCandidate> chosen = new ArrayList<>();
         TermIndex index = new TermIndex(ranked);
         double[] maxSim = new double[n];
@@ -516,7 +519,7 @@ final class Retriever {
             double bestValue = 0;
             for (int c = 0; c < n; c++) {
                 if (!picked[c]) {
-                    double value = lambda * ranked.get(c).score() - (1 - lambda) * maxSim[c];
+                    double value = weighted[c] - (1 - lambda) * maxSim[c];
                     if (best < 0 || value > bestValue) {
                         best = c;
                         bestValue = value;
@@ -722,6 +725,15 @@ final class Retriever {
 
     /** Term sets of texts seen recently: the same memories and turns come back call after call. */
     private static final TermSetCache TERM_SETS = new TermSetCache(1 << 15);
+
+    /**
+     * Highest score first, ties by candidate id: {@code comparingDouble(score).reversed()
+     * .thenComparing(id)} written as one comparator.
+     */
+    private static final Comparator<ScoredCandidate> BY_SCORE_THEN_ID = (a, b) -> {
+        int byScore = Double.compare(b.score(), a.score());
+        return byScore != 0 ? byScore : a.candidate().id().compareTo(b.candidate().id());
+    };
 
     /** How far past the token budget MMR keeps picking, for the packer to choose among. */
     static final double OVERPICK = 1.5;

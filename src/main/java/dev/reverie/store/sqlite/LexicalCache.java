@@ -2,6 +2,7 @@ package dev.reverie.store.sqlite;
 
 import dev.reverie.Memory;
 import dev.reverie.MemoryStatus;
+import dev.reverie.StyleProfile;
 import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.TurnRange;
 
@@ -11,6 +12,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Predicate;
@@ -55,6 +57,11 @@ import java.util.function.Predicate;
  * ask SQLite. Erasing an end user drops
  * the user's entries, and an entry read before an erasure is never kept. Thread-safe (one lock
  * around the maps; searches run outside it on entries that never change). Not API.
+ *
+ * <p>It also keeps the decoded style profile of recently assembled scopes ({@link #style}), under
+ * the same rules: used only at the token it was read at, dropped with the end user's entries, never
+ * kept when an erasure happened while it was read ({@code buildContext} read and decoded it from
+ * SQLite on every call).
  */
 final class LexicalCache {
 
@@ -416,6 +423,11 @@ final class LexicalCache {
     private final LinkedHashMap<Key, Seen> seen = BoundedEntries.recent(MAX_SEEN);
     /** Scopes found too large to keep (bounded like {@link #seen}). */
     private final LinkedHashMap<Key, Boolean> tooLarge = BoundedEntries.recent(MAX_SEEN);
+    /** A scope's style profile (or its absence) as decoded at a token. */
+    private record KeptStyle(TenantDatabase.ChangeToken token, Optional<StyleProfile> profile) {
+    }
+
+    private final LinkedHashMap<Key, KeptStyle> styles = BoundedEntries.recent(MAX_SEEN);
     private long puts;
     private long hits;
     /** Counts erasures: an entry read before one is not kept. */
@@ -520,6 +532,23 @@ final class LexicalCache {
         return bytes > maxBytes / 4;
     }
 
+    /** The style profile kept for {@code key} as read at {@code token} (maybe empty), or {@code null}. */
+    synchronized Optional<StyleProfile> style(Key key, TenantDatabase.ChangeToken token) {
+        KeptStyle kept = styles.get(key);
+        return kept != null && kept.token().equals(token) ? kept.profile() : null;
+    }
+
+    /**
+     * Keeps the style profile read for {@code key} after {@code token} was read, unless an erasure
+     * happened since {@code epochAtRead}.
+     */
+    synchronized void keepStyle(Key key, TenantDatabase.ChangeToken token, Optional<StyleProfile> profile,
+                                long epochAtRead) {
+        if (epochAtRead == epoch) {
+            styles.put(key, new KeptStyle(token, profile));
+        }
+    }
+
     /** Drops every entry of an end user (erasure). */
     synchronized void forget(String tenant, String agent, String user) {
         drop(k -> k.tenant().equals(tenant) && k.agent().equals(agent) && k.user().equals(user));
@@ -534,6 +563,7 @@ final class LexicalCache {
         epoch++; // a read running now is not kept either
         seen.keySet().removeIf(which);
         tooLarge.keySet().removeIf(which);
+        styles.keySet().removeIf(which);
         byKey.removeIf(which);
     }
 
@@ -554,6 +584,11 @@ final class LexicalCache {
     /** How many searches an entry served (tests). */
     synchronized long hits() {
         return hits;
+    }
+
+    /** Style profiles held (tests). */
+    synchronized int styles() {
+        return styles.size();
     }
 
     /** Entries held (tests). */

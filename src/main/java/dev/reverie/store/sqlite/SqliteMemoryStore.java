@@ -1571,8 +1571,28 @@ public final class SqliteMemoryStore implements MemoryStore {
     @Override
     public Optional<StyleProfile> styleProfile(Scope scope) {
         Checks.notNull("scope", scope);
-        return first(db(scope.tenantId()).query(
-                "SELECT data FROM style_profiles WHERE agent = ? AND usr = ?",
+        TenantDatabase db = db(scope.tenantId());
+        if (!lexicalCaching) {
+            return readStyleProfile(db, scope);
+        }
+        // kept decoded while nothing commits to the file: read by every buildContext, changed by dreams
+        LexicalCache.Key key = new LexicalCache.Key(scope.tenantId(), scope.agentId(), scope.endUserId(),
+                "style_profiles");
+        TenantDatabase.ChangeToken token = db.changeToken();
+        Optional<StyleProfile> kept = lexicalCache.style(key, token);
+        if (kept != null) {
+            return kept;
+        }
+        long epoch = lexicalCache.epoch();
+        // read after the token: what it finds is at least as new, and the token is current only while
+        // nothing has committed since, when it finds exactly that
+        Optional<StyleProfile> read = readStyleProfile(db, scope);
+        lexicalCache.keepStyle(key, token, read, epoch);
+        return read;
+    }
+
+    private static Optional<StyleProfile> readStyleProfile(TenantDatabase db, Scope scope) {
+        return first(db.query("SELECT data FROM style_profiles WHERE agent = ? AND usr = ?",
                 rs -> Json.read(rs.getString(1), StyleProfile.class), scope.agentId(), scope.endUserId()));
     }
 

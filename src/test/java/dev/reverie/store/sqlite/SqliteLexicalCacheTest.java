@@ -12,6 +12,7 @@ import dev.reverie.Provenance;
 import dev.reverie.Role;
 import dev.reverie.Scope;
 import dev.reverie.Source;
+import dev.reverie.StyleProfile;
 import dev.reverie.Trust;
 import dev.reverie.spi.Scored;
 import dev.reverie.spi.SessionTurn;
@@ -30,6 +31,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -513,6 +515,59 @@ class SqliteLexicalCacheTest {
         assertThat(store.searchMemories(ANA, "painting", ACTIVE, EnumSet.allOf(MemoryKind.class), 10)).isEmpty();
         assertThat(store.searchTurns(ANA, "painting", 10)).isEmpty();
         assertThat(store.searchObservations(ANA, "painting", EnumSet.allOf(ObservationStatus.class), 10)).isEmpty();
+    }
+
+    private static StyleProfile style(Scope scope, String description, int observations) {
+        return new StyleProfile(scope, "short", "casual", "en", false, "direct", description, observations,
+                T0.plusSeconds(observations));
+    }
+
+    @Test
+    void should_keep_a_decoded_style_profile_only_while_nothing_commits() {
+        store.write(WriteBatch.of(ANA).put(style(ANA, "short, casual answers", 3)));
+        Optional<StyleProfile> first = store.styleProfile(ANA);
+        assertThat(first).contains(style(ANA, "short, casual answers", 3));
+        // nothing committed: the same decoded profile, not another read of it
+        assertThat(store.styleProfile(ANA)).isSameAs(first);
+        assertThat(store.styleProfile(BEA)).isEmpty();
+        assertThat(store.styleProfile(BEA)).isEmpty();
+
+        // a write of this store, of another user's row, and of another store on the same file
+        store.write(WriteBatch.of(ANA).put(style(ANA, "long, formal answers", 4)));
+        assertThat(store.styleProfile(ANA)).contains(style(ANA, "long, formal answers", 4));
+        store.write(WriteBatch.of(BEA).put(style(BEA, "emoji welcome", 1)));
+        assertThat(store.styleProfile(BEA)).contains(style(BEA, "emoji welcome", 1));
+        assertThat(store.styleProfile(ANA)).contains(style(ANA, "long, formal answers", 4));
+        try (SqliteMemoryStore other = SqliteMemoryStore.open(dir)) {
+            other.write(WriteBatch.of(ANA).put(style(ANA, "written elsewhere", 5)));
+        }
+        assertThat(store.styleProfile(ANA)).contains(style(ANA, "written elsewhere", 5));
+        store.write(WriteBatch.of(ANA).deleteStyleProfile());
+        assertThat(store.styleProfile(ANA)).isEmpty();
+
+        // erasure drops what was kept; with the cache off, every read is SQLite's
+        store.write(WriteBatch.of(ANA).put(style(ANA, "kept until erased", 6)));
+        assertThat(store.styleProfile(ANA)).isPresent();
+        assertThat(store.lexicalCache().styles()).isEqualTo(2);
+        store.erase(ANA);
+        assertThat(store.lexicalCache().styles()).isEqualTo(1); // nothing of the erased user stays in memory
+        assertThat(store.styleProfile(ANA)).isEmpty();
+        assertThat(store.styleProfile(BEA)).contains(style(BEA, "emoji welcome", 1));
+        store.lexicalCaching(false);
+        Optional<StyleProfile> uncached = store.styleProfile(BEA);
+        assertThat(uncached).contains(style(BEA, "emoji welcome", 1));
+        assertThat(store.styleProfile(BEA)).isNotSameAs(uncached).isEqualTo(uncached);
+    }
+
+    @Test
+    void should_keep_style_profiles_in_an_in_memory_store_until_a_write() {
+        store.close();
+        store = quiet(SqliteMemoryStore.inMemory());
+        store.write(WriteBatch.of(ANA).put(style(ANA, "short, casual answers", 3)));
+        Optional<StyleProfile> first = store.styleProfile(ANA);
+        assertThat(store.styleProfile(ANA)).isSameAs(first).contains(style(ANA, "short, casual answers", 3));
+        store.write(WriteBatch.of(ANA).put(style(ANA, "long, formal answers", 4)));
+        assertThat(store.styleProfile(ANA)).contains(style(ANA, "long, formal answers", 4));
     }
 
     @Test
