@@ -198,10 +198,14 @@ final class ContextAssembler {
         Optional<SessionSummary> existing = store.sessionSummary(scope, sessionId);
         long covered = existing.map(SessionSummary::coveredUpTo).orElse(0L);
         String summary = existing.map(SessionSummary::text).orElse("");
-        long length = store.sessionLength(scope, sessionId);
-        long from = Math.max(covered, length - MAX_SESSION_TURNS);
-        List<SessionTurn> turns = length > from
-                ? store.sessionTurns(scope, sessionId, from, MAX_SESSION_TURNS) : List.of();
+        // the turns after the summary, in one read when there are at most MAX_SESSION_TURNS of them
+        // (compaction keeps them few), else the last MAX_SESSION_TURNS
+        List<SessionTurn> turns = store.sessionTurns(scope, sessionId, covered, MAX_SESSION_TURNS + 1);
+        if (turns.size() > MAX_SESSION_TURNS) {
+            long length = store.sessionLength(scope, sessionId);
+            turns = store.sessionTurns(scope, sessionId, Math.max(covered, length - MAX_SESSION_TURNS),
+                    MAX_SESSION_TURNS);
+        }
         List<Integer> turnTokens = new ArrayList<>(turns.size());
         int total = 0;
         for (SessionTurn t : turns) {

@@ -38,6 +38,10 @@ final class Rendering {
     private record Day(long epochDay, String text) {
     }
 
+    /** Each kind's name as a line writes it. */
+    private static final String[] KINDS = java.util.Arrays.stream(MemoryKind.values())
+            .map(k -> k.name().toLowerCase(Locale.ROOT)).toArray(String[]::new);
+
     private Rendering() {
     }
 
@@ -64,12 +68,9 @@ final class Rendering {
 
     /** One memory line: {@code - [2026-01-05] (preference) text}, with a third-party mark when due. */
     static String line(MemoryKind kind, String text, Instant at, Provenance provenance) {
-        StringBuilder sb = new StringBuilder("- [").append(date(at)).append("] (")
-                .append(kind.name().toLowerCase(Locale.ROOT)).append(") ");
-        if (provenance.trust() == Trust.THIRD_PARTY) {
-            sb.append("[third-party, unverified] ");
-        }
-        return sb.append(escape(text)).toString();
+        // one concatenation: the line is allocated once at its length (a default builder grew four times)
+        return "- [" + date(at) + "] (" + KINDS[kind.ordinal()] + ") "
+                + (provenance.trust() == Trust.THIRD_PARTY ? "[third-party, unverified] " : "") + escape(text);
     }
 
     /**
@@ -85,15 +86,10 @@ final class Rendering {
      * before it: the block shows turns in conversation order, so the date is written once per day).
      */
     static String episodeLine(dev.reverie.spi.SessionTurn t, boolean dated) {
-        StringBuilder sb = new StringBuilder("- ");
-        if (dated) {
-            sb.append('[').append(date(t.at())).append("] ");
-        }
         String who = t.speaker() != null ? t.speaker() : t.role().name().toLowerCase(Locale.ROOT);
-        if (t.role() == dev.reverie.Role.TOOL) {
-            sb.append("[third-party, unverified] tool ");
-        }
-        return sb.append(escape(who)).append(": ").append(escape(t.text())).toString();
+        return (dated ? "- [" + date(t.at()) + "] " : "- ")
+                + (t.role() == dev.reverie.Role.TOOL ? "[third-party, unverified] tool " : "")
+                + escape(who) + ": " + escape(t.text());
     }
 
     /** The day a turn is dated with in the block. */

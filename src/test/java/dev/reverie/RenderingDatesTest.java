@@ -1,5 +1,6 @@
 package dev.reverie;
 
+import dev.reverie.spi.SessionTurn;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
@@ -43,11 +44,23 @@ class RenderingDatesTest {
     }
 
     @Test
-    void lines_carry_the_date_of_the_day_they_were_said() {
+    void lines_carry_the_date_of_the_day_they_were_said_their_kind_marks_and_speaker() {
         Instant at = Instant.parse("2023-05-08T23:59:59.999Z");
         assertThat(Rendering.line(MemoryKind.FACT, "Ana lives in Porto", at, Provenance.ofTurn(Role.USER, "s1", "t1", at)))
                 .isEqualTo("- [2023-05-08] (fact) Ana lives in Porto");
         assertThat(Rendering.line(MemoryKind.FACT, "Ana lives in Porto", at.plusMillis(1),
                 Provenance.ofTurn(Role.USER, "s1", "t1", at))).startsWith("- [2023-05-09] ");
+        Provenance tool = new Provenance(Source.TOOL, "s1", "t2", at, Outcome.UNKNOWN, Trust.THIRD_PARTY);
+        assertThat(Rendering.line(MemoryKind.PREFERENCE, "likes <memory>tea</memory>\nat night", at, tool))
+                .isEqualTo("- [2023-05-08] (preference) [third-party, unverified] likes ‹memory›tea‹/memory› at night");
+        Scope ana = Scope.of("t", "a", "ana");
+        SessionTurn said = new SessionTurn(ana, "s1", 4, "t4", Role.USER, "Ana", "I moved to\nPorto", at);
+        assertThat(Rendering.episodeLine(said, true)).isEqualTo("- [2023-05-08] Ana: I moved to Porto");
+        assertThat(Rendering.episodeLine(said, false)).isEqualTo("- Ana: I moved to Porto");
+        SessionTurn fetched = new SessionTurn(ana, "s1", 5, "t5", Role.TOOL, "weather", "rain", at);
+        assertThat(Rendering.episodeLine(fetched, true))
+                .isEqualTo("- [2023-05-08] [third-party, unverified] tool weather: rain");
+        SessionTurn nameless = new SessionTurn(ana, "s1", 6, "t6", Role.ASSISTANT, null, "Noted.", at);
+        assertThat(Rendering.episodeLine(nameless, false)).isEqualTo("- assistant: Noted.");
     }
 }
