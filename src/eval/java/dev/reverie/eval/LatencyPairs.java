@@ -21,20 +21,30 @@ import java.util.Locale;
  * first, as in the harness.
  *
  * <p>Run: {@code mvn -B -o -q -Peval compile exec:java -Dexec.mainClass=dev.reverie.eval.LatencyPairs
- * -Dexec.args="/work/shared/eval/locomo/locomo-dev.json /tmp/latency-pairs"} (data, output folder for
- * the store). Not thread-safe; a program, not a test.
+ * -Dexec.args="/work/shared/eval/locomo/locomo-dev.json /tmp/latency-pairs 4000"} (data, output folder
+ * for the store, and optionally the token budget: 2,000 when absent). Not thread-safe; a program, not
+ * a test.
  */
 public final class LatencyPairs {
 
     private static final int WARM_UP_QUESTIONS = 20;
-    private static final int BUDGET = 2_000;
+    private static final int DEFAULT_BUDGET = 2_000;
 
     private LatencyPairs() {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 2) {
-            throw new IllegalArgumentException("usage: LatencyPairs <locomo json> <output folder>");
+        if (args.length != 2 && args.length != 3) {
+            throw new IllegalArgumentException("usage: LatencyPairs <locomo json> <output folder> [budget tokens]");
+        }
+        final int budget;
+        try {
+            budget = args.length == 3 ? Integer.parseInt(args[2]) : DEFAULT_BUDGET;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("budget tokens must be a whole number, was '" + args[2] + "'", e);
+        }
+        if (budget <= 0) {
+            throw new IllegalArgumentException("budget tokens must be positive, was " + budget);
         }
         List<LocomoData.Sample> samples = LocomoData.load(Path.of(args[0]));
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -53,8 +63,8 @@ public final class LatencyPairs {
                         .filter(LocomoData.QaItem::usable).toList();
                 if (!warmedUp) {
                     for (LocomoData.QaItem qa : questions.subList(0, Math.min(WARM_UP_QUESTIONS, questions.size()))) {
-                        reverie.context(qa.question(), BUDGET);
-                        bm25.context(qa.question(), BUDGET);
+                        reverie.context(qa.question(), budget);
+                        bm25.context(qa.question(), budget);
                     }
                     warmedUp = true;
                 }
@@ -62,11 +72,11 @@ public final class LatencyPairs {
                     // the two calls take turns going first, so neither always meets the other's leftovers
                     boolean reverieFirst = (reverieWall.size() & 1) == 0;
                     if (reverieFirst) {
-                        time(() -> reverie.context(qa.question(), BUDGET), reverieWall, reverieCpu, threads);
+                        time(() -> reverie.context(qa.question(), budget), reverieWall, reverieCpu, threads);
                     }
-                    time(() -> bm25.context(qa.question(), BUDGET), bm25Wall, bm25Cpu, threads);
+                    time(() -> bm25.context(qa.question(), budget), bm25Wall, bm25Cpu, threads);
                     if (!reverieFirst) {
-                        time(() -> reverie.context(qa.question(), BUDGET), reverieWall, reverieCpu, threads);
+                        time(() -> reverie.context(qa.question(), budget), reverieWall, reverieCpu, threads);
                     }
                 }
             }
@@ -78,7 +88,7 @@ public final class LatencyPairs {
         double rc = millis(reverieCpu, 50);
         double bw = millis(bm25Wall, 50);
         double bc = millis(bm25Cpu, 50);
-        System.out.printf(Locale.ROOT, "%d questions, budget %d, load %.2f%n", reverieWall.size(), BUDGET,
+        System.out.printf(Locale.ROOT, "%d questions, budget %d, load %.2f%n", reverieWall.size(), budget,
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         System.out.printf(Locale.ROOT, "  reverie-lexical  wall p50 %.2f ms, p99 %.1f ms; CPU p50 %.2f ms%n", rw,
                 millis(reverieWall, 99), rc);
