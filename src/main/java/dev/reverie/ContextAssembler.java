@@ -428,8 +428,8 @@ final class ContextAssembler {
             // the block dates turns once per day: a turn of a day already shown costs its words only
             String day = Rendering.day(turn);
             boolean newDay = !packedDays.contains(day);
-            String dated = Rendering.episodeLine(turn, true);
-            int n = tokens.count(newDay ? dated : Rendering.episodeLine(turn, false)) + 1;
+            String line = Rendering.episodeLine(turn, newDay);
+            int n = tokens.count(line) + 1;
             // the turn carries every memory derived from it alone: they all make room for it
             List<Entry> derived = derivedFromOneTurn.getOrDefault(key, List.of());
             int freed = 0;
@@ -445,7 +445,8 @@ final class ContextAssembler {
             }
             derivedFromOneTurn.remove(key);
             packedDays.add(day);
-            entries.add(new Entry(dated, n, recalled(sc), turn));
+            // the entry holds the dated line: the block orders episodes by time and dates each day once
+            entries.add(new Entry(newDay ? line : Rendering.episodeLine(turn, true), n, recalled(sc), turn));
             left -= n - freed;
             taken++;
             packedTurns.add(turn.turnId());

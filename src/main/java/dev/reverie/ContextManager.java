@@ -6,6 +6,7 @@ import dev.reverie.dream.DreamReport;
 import dev.reverie.extract.LlmExtractor;
 import dev.reverie.extract.RuleBasedExtractor;
 import dev.reverie.internal.Checks;
+import dev.reverie.internal.Ids;
 import dev.reverie.internal.ScopeLocks;
 import dev.reverie.spi.Embedder;
 import dev.reverie.spi.Extractor;
@@ -59,8 +60,9 @@ public final class ContextManager implements AutoCloseable {
         this.assembler = new ContextAssembler(store, policy, b.tokenCounter, summarizer, embedder, clock, b.immutable);
         this.retriever = assembler.retriever();
         SecretRedactor redactor = new SecretRedactor();
+        Ids ids = b.idSeed == null ? Ids.random() : Ids.seeded(b.idSeed);
         this.writes = new WritePipeline(store, clock, redactor, extractor(b), locks,
-                b.archive, embedder);
+                b.archive, embedder, ids);
         this.retrievals = new RetrievalRecorder(store, locks);
         DreamCycle.Builder dream = DreamCycle.builder(store).policy(policy).clock(clock)
                 .referenceValidator(b.referenceValidator).scopeLocks(locks::lockFor);
@@ -73,7 +75,8 @@ public final class ContextManager implements AutoCloseable {
         this.dreams = dream.build();
         this.health = new HealthMonitor(store, policy, b.tokenCounter, clock, assembler.immutableTokens(), recallMode);
         health.failures(writes::failures);
-        this.admin = new MemoryAdmin(store, clock, locks, embedder, redactor, health, this::flush, this::ensureOpen);
+        this.admin = new MemoryAdmin(store, clock, locks, embedder, redactor, health, this::flush, this::ensureOpen,
+                ids);
     }
 
     /** The configured extractor, else the LLM extractor when a model is set, else the rule-based one. */
@@ -278,6 +281,7 @@ public final class ContextManager implements AutoCloseable {
         private ReferenceValidator referenceValidator = ReferenceValidator.acceptAll();
         private RecallMode recallMode = RecallMode.INJECT;
         private boolean archive = true;
+        private Long idSeed;
 
         private Builder() {
         }
@@ -348,6 +352,18 @@ public final class ContextManager implements AutoCloseable {
         /** Whether to keep the verbatim (redacted) conversation archive, the source of episodic recall; on by default. */
         public Builder archive(boolean enabled) {
             this.archive = enabled;
+            return this;
+        }
+
+        /**
+         * Ids this manager mints (turns recorded without one, observations, memories the operator
+         * adds, history events) come from a fixed sequence drawn from {@code seed} instead of random
+         * UUIDs, so a test or an evaluation gives the same ids, and so the same ranking ties (equal
+         * scores are ordered by id), in every run. For tests and evaluations: two managers writing one
+         * store with the same seed would mint the same ids. By default ids are random.
+         */
+        public Builder idSeed(long seed) {
+            this.idSeed = seed;
             return this;
         }
 

@@ -70,16 +70,18 @@ final class ExportCodec {
     private static final int PAGE = 10_000;
 
     private final ObjectMapper mapper;
+    private final Ids ids;
     private final SecretRedactor redactor;
 
-    /** A codec that redacts imported texts with the built-in rules. */
-    ExportCodec() {
-        this(new SecretRedactor());
+    /** A codec that redacts imported texts with the built-in rules, its event ids from {@code ids}. */
+    ExportCodec(Ids ids) {
+        this(new SecretRedactor(), ids);
     }
 
-    /** A codec that redacts imported texts with {@code redactor}. */
-    ExportCodec(SecretRedactor redactor) {
+    /** A codec that redacts imported texts with {@code redactor}, its event ids from {@code ids}. */
+    ExportCodec(SecretRedactor redactor, Ids ids) {
         this.redactor = Checks.notNull("redactor", redactor);
+        this.ids = Checks.notNull("ids", ids);
         SimpleModule bounded = new SimpleModule("reverie-import-bounds");
         bounded.addDeserializer(Instant.class, new BoundedInstantDeserializer());
         mapper = Json.create()
@@ -489,7 +491,7 @@ final class ExportCodec {
         }
         String cause = "import of an export made at " + export.exportedAt();
         for (Memory m : export.memories()) {
-            batch.append(new MemoryEvent(Ids.next("e"), s, m.id(), MemoryEventType.IMPORTED, now, null, m.text(),
+            batch.append(new MemoryEvent(ids.next("e"), s, m.id(), MemoryEventType.IMPORTED, now, null, m.text(),
                     cause));
         }
         return batch;

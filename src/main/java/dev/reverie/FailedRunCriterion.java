@@ -38,12 +38,14 @@ final class FailedRunCriterion {
     private static final int PAGE = 10_000;
 
     private final MemoryStore store;
+    private final Ids ids;
     private final ScopeLocks locks;
     private final Clock clock;
     private final WritePipeline writes;
 
-    FailedRunCriterion(MemoryStore store, ScopeLocks locks, Clock clock, WritePipeline writes) {
+    FailedRunCriterion(MemoryStore store, ScopeLocks locks, Clock clock, WritePipeline writes, Ids ids) {
         this.store = store;
+        this.ids = ids;
         this.locks = locks;
         this.clock = clock;
         this.writes = writes;
@@ -99,7 +101,7 @@ final class FailedRunCriterion {
                 changed.provenance(m.provenance().withOutcome(Outcome.FAILED));
             }
             batch.put(changed.build());
-            batch.append(new MemoryEvent(Ids.next("e"), scope, m.id(), MemoryEventType.DEPRECATED, now,
+            batch.append(new MemoryEvent(ids.next("e"), scope, m.id(), MemoryEventType.DEPRECATED, now,
                     MemoryStatus.ACTIVE.name(), MemoryStatus.DEPRECATED.name(), "failed run " + turnId));
             deprecated.add(m.id());
         }

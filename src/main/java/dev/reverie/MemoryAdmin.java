@@ -56,11 +56,14 @@ public final class MemoryAdmin {
     private final HealthMonitor health;
     private final Runnable flushBackground;
     private final Runnable ensureOpen;
-    private final ExportCodec codec = new ExportCodec();
+    private final ExportCodec codec;
+    private final Ids ids;
 
     MemoryAdmin(MemoryStore store, Clock clock, ScopeLocks locks, Embedder embedder, SecretRedactor redactor,
-                HealthMonitor health, Runnable flushBackground, Runnable ensureOpen) {
+                HealthMonitor health, Runnable flushBackground, Runnable ensureOpen, Ids ids) {
         this.store = store;
+        this.ids = ids;
+        this.codec = new ExportCodec(ids);
         this.clock = clock;
         this.locks = locks;
         this.embedder = embedder;
@@ -179,7 +182,7 @@ public final class MemoryAdmin {
         WriteBatch batch = WriteBatch.of(scope);
         for (MemoryDraft d : drafts) {
             String text = redactor.redact(d.text()).text();
-            Memory m = Memory.builder(Ids.next("m"), scope, d.kind(), text, now)
+            Memory m = Memory.builder(ids.next("m"), scope, d.kind(), text, now)
                     .subject(d.subject())
                     .value(d.value() == null ? null : redactor.redact(d.value()).text())
                     .cardinality(d.cardinality())
@@ -191,7 +194,7 @@ public final class MemoryAdmin {
                     .build();
             created.add(m);
             batch.put(m);
-            batch.append(new MemoryEvent(Ids.next("e"), scope, m.id(), MemoryEventType.CREATED, now, null, m.text(),
+            batch.append(new MemoryEvent(ids.next("e"), scope, m.id(), MemoryEventType.CREATED, now, null, m.text(),
                     OPERATOR));
         }
         ReentrantLock lock = locks.lockFor(scope);
@@ -230,7 +233,7 @@ public final class MemoryAdmin {
             }
             Instant now = clock.instant();
             Memory edited = old.toBuilder().text(text).updatedAt(now).embedding(vector).build();
-            store.write(WriteBatch.of(scope).put(edited).append(new MemoryEvent(Ids.next("e"), scope, id,
+            store.write(WriteBatch.of(scope).put(edited).append(new MemoryEvent(ids.next("e"), scope, id,
                     MemoryEventType.EDITED, now, old.text(), text, OPERATOR)));
             return edited;
         } finally {
@@ -250,7 +253,7 @@ public final class MemoryAdmin {
         lock.lock();
         try {
             Memory old = existing(scope, id);
-            WriteBatch batch = WriteBatch.of(scope).deleteMemory(id).append(new MemoryEvent(Ids.next("e"), scope, id,
+            WriteBatch batch = WriteBatch.of(scope).deleteMemory(id).append(new MemoryEvent(ids.next("e"), scope, id,
                     MemoryEventType.DELETED, clock.instant(), old.text(), null, OPERATOR));
             for (String observationId : old.sourceObservationIds()) {
                 batch.deleteObservation(observationId);

@@ -10,8 +10,8 @@ import java.util.regex.Pattern;
 /**
  * How memories are written into the context: as data inside clear delimiters, each line with its
  * date and kind, third-party content marked as such, and delimiter look-alikes inside memory text
- * neutralized so a memory can never close the block and smuggle in instructions. Stateless and
- * thread-safe.
+ * neutralized so a memory can never close the block and smuggle in instructions. Thread-safe: its
+ * only state is a table of formatted dates whose slots each hold an immutable pair.
  */
 final class Rendering {
 

@@ -51,6 +51,7 @@ final class WritePipeline implements AutoCloseable {
             .withZone(ZoneOffset.UTC);
 
     private final MemoryStore store;
+    private final Ids ids;
     private final Clock clock;
     private final SecretRedactor redactor;
     private final Extractor extractor;
@@ -74,17 +75,19 @@ final class WritePipeline implements AutoCloseable {
      */
     WritePipeline(MemoryStore store, Clock clock, SecretRedactor redactor, Extractor extractor, ScopeLocks locks,
                          boolean archive) {
-        this(store, clock, redactor, extractor, locks, archive, null);
+        this(store, clock, redactor, extractor, locks, archive, null, Ids.random());
     }
 
     /**
      * @param extractor the extractor, or {@code null} to record turns without extracting observations
      * @param archive   whether to keep the verbatim (redacted) conversation archive
      * @param embedder  the embedder for new observations, or {@code null} to store them without vectors
+     * @param ids       where the ids of turns without one, observations and events come from
      */
     WritePipeline(MemoryStore store, Clock clock, SecretRedactor redactor, Extractor extractor,
-                         ScopeLocks locks, boolean archive, Embedder embedder) {
+                         ScopeLocks locks, boolean archive, Embedder embedder, Ids ids) {
         this.store = store;
+        this.ids = ids;
         this.clock = clock;
         this.redactor = redactor;
         this.extractor = extractor;
@@ -92,7 +95,7 @@ final class WritePipeline implements AutoCloseable {
         this.archive = archive;
         this.embedder = embedder;
         this.embeddings = embedder == null ? null : new BackgroundWriter<>("embeddings", 10_000, this::writeEmbeddings);
-        this.failedRuns = new FailedRunCriterion(store, locks, clock, this);
+        this.failedRuns = new FailedRunCriterion(store, locks, clock, this, ids);
     }
 
     /** Records {@code turns} in order; see the class comment. */
@@ -125,7 +128,7 @@ final class WritePipeline implements AutoCloseable {
         List<List<ExtractedFact>> facts = new ArrayList<>(clean.size());
         List<String> turnIds = new ArrayList<>(clean.size());
         for (Turn t : clean) {
-            String turnId = t.id() != null ? t.id() : Ids.next("t");
+            String turnId = t.id() != null ? t.id() : ids.next("t");
             turnIds.add(turnId);
             Instant at = t.at() != null ? t.at() : now;
             facts.add(extract(new TurnInput(t.role(), t.text(), t.speaker(), turnId, at)));
@@ -208,7 +211,7 @@ final class WritePipeline implements AutoCloseable {
         return new dev.reverie.LayerHealth.Failures(extractorErrors.get(), fallbacks, failed, dropped);
     }
 
-    private static Observation observation(Scope scope, String sessionId, String turnId, Instant at,
+    private Observation observation(Scope scope, String sessionId, String turnId, Instant at,
                                            Provenance provenance, ExtractedFact f) {
         String text = f.text();
         if (f.eventTime() != null) {
@@ -217,7 +220,7 @@ final class WritePipeline implements AutoCloseable {
                 text = text + " (on " + day + ")";
             }
         }
-        return Observation.builder().id(Ids.next("o")).scope(scope).kind(f.kind()).text(text).subject(f.subject())
+        return Observation.builder().id(ids.next("o")).scope(scope).kind(f.kind()).text(text).subject(f.subject())
                 .value(f.value()).cardinality(f.cardinality()).polarity(f.polarity()).confidence(f.confidence())
                 .observedAt(at).sessionId(sessionId).provenance(provenance).sourceTurnIds(List.of(turnId)).build();
     }

@@ -473,9 +473,15 @@ class ContextAssemblyTest {
         // a summary covering up to seq 10: the turns from there, fewer than MAX_SESSION_TURNS
         store.write(WriteBatch.of(ALICE).put(new SessionSummary(ALICE, "long", "earlier notes", 10, T0)));
         assertThat(temporalTexts()).hasSize(max - 7).startsWith("note 10").endsWith("note " + (max + 2));
-        // one that leaves more than MAX_SESSION_TURNS uncovered: the last MAX_SESSION_TURNS again
+        // exactly MAX_SESSION_TURNS uncovered: all of them
+        store.write(WriteBatch.of(ALICE).put(new SessionSummary(ALICE, "long", "earlier notes", 3, T0)));
+        assertThat(temporalTexts()).hasSize(max).startsWith("note 3").endsWith("note " + (max + 2));
+        // one more uncovered than that: the last MAX_SESSION_TURNS again
         store.write(WriteBatch.of(ALICE).put(new SessionSummary(ALICE, "long", "earlier notes", 2, T0)));
         assertThat(temporalTexts()).hasSize(max).startsWith("note 3").endsWith("note " + (max + 2));
+        // a summary past the session's end: no turn
+        store.write(WriteBatch.of(ALICE).put(new SessionSummary(ALICE, "long", "earlier notes", max + 10, T0)));
+        assertThat(temporalTexts()).isEmpty();
     }
 
     /** The verbatim turns TEMPORAL shows for session "long" with room for all of them (nothing compacts). */

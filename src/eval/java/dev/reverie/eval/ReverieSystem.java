@@ -18,7 +18,6 @@ import dev.reverie.Scope;
 import dev.reverie.Turn;
 import dev.reverie.TurnReceipt;
 import dev.reverie.dream.DreamReport;
-import dev.reverie.internal.Ids;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
 
@@ -75,7 +74,8 @@ final class ReverieSystem implements EvalSystem {
     private final CachingEmbedder embedder;
     private final SettableClock clock = new SettableClock(Instant.EPOCH);
     private final MemoryStore store;
-    private final ContextManager memory;
+    /** The manager of the conversation being ingested and asked: one per conversation, ids seeded by its id. */
+    private ContextManager memory;
     private final boolean dream;
     private final List<Long> recordNanos = new ArrayList<>();
     private final List<Long> dreamNanos = new ArrayList<>();
@@ -96,16 +96,26 @@ final class ReverieSystem implements EvalSystem {
         this.storeKind = storeKind;
         this.embedder = embedder;
         this.store = MemoryStores.open(storeKind + ":" + folder.toAbsolutePath());
+        this.memory = manager(0);
+        this.dream = dream;
+    }
+
+    /**
+     * A manager over the system's store whose ids come from {@code idSeed}: seeded per conversation,
+     * a run gives every variant the same ids for a conversation, and every run the same contexts
+     * (ids break ranking ties).
+     */
+    private ContextManager manager(long idSeed) {
         ContextManager.Builder builder = ContextManager.builder()
                 .store(store)
                 .immutable(ImmutableLayer.of(TurnPacker.SYSTEM_PROMPT))
                 .clock(clock)
-                .policy(MemoryPolicy.defaults());
+                .policy(MemoryPolicy.defaults())
+                .idSeed(idSeed);
         if (embedder != null) {
             builder.embedder(embedder);
         }
-        this.memory = builder.build();
-        this.dream = dream;
+        return builder.build();
     }
 
     /** A fresh, empty store folder for {@code system} under {@code out}/stores. */
@@ -140,10 +150,10 @@ final class ReverieSystem implements EvalSystem {
     @Override
     public void ingest(LocomoData.Sample sample) {
         memory.flush();
+        memory.close(); // the store stays open
+        memory = manager(sample.id().hashCode());
         scope = Scope.of("locomo", "eval", sample.id());
         extractedPerTurn.clear();
-        // the same ids for a conversation in every run and every variant (ids break ranking ties)
-        Ids.reproducible((long) sample.id().hashCode());
         for (LocomoData.Session session : sample.sessions()) {
             clock.set(session.date());
             for (LocomoData.DialogTurn turn : session.turns()) {

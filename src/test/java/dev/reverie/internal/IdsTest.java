@@ -1,6 +1,5 @@
 package dev.reverie.internal;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -12,25 +11,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class IdsTest {
 
-    @AfterEach
-    void random_again() {
-        Ids.reproducible(null);
-    }
-
-    private static List<String> draw(int n) {
+    private static List<String> draw(Ids ids, int n) {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            out.add(Ids.next(i % 2 == 0 ? "o" : "t"));
+            out.add(ids.next(i % 2 == 0 ? "o" : "t"));
         }
         return out;
     }
 
     @Test
-    void a_seed_gives_the_same_distinct_uuid_shaped_ids_every_time_and_none_gives_random_ones() {
-        Ids.reproducible(42L);
-        List<String> first = draw(1_000);
-        Ids.reproducible(42L);
-        assertThat(draw(1_000)).isEqualTo(first);
+    void a_seed_gives_the_same_distinct_uuid_shaped_ids_every_time_and_random_ones_never_repeat() {
+        List<String> first = draw(Ids.seeded(42), 1_000);
+        assertThat(draw(Ids.seeded(42), 1_000)).isEqualTo(first);
         assertThat(new HashSet<>(first)).hasSize(1_000);
         for (String id : first) {
             UUID u = UUID.fromString(id.substring(2));
@@ -41,11 +33,10 @@ class IdsTest {
         assertThat(first.get(0)).startsWith("o-");
         assertThat(first.get(1)).startsWith("t-");
 
-        Ids.reproducible(43L);
-        assertThat(draw(1_000)).doesNotContainAnyElementsOf(first);
-        Ids.reproducible(null);
-        List<String> random = draw(1_000);
-        Ids.reproducible(null);
-        assertThat(draw(1_000)).doesNotContainAnyElementsOf(random).doesNotContainAnyElementsOf(first);
+        assertThat(draw(Ids.seeded(43), 1_000)).doesNotContainAnyElementsOf(first);
+        List<String> random = draw(Ids.random(), 1_000);
+        assertThat(random).doesNotContainAnyElementsOf(first);
+        assertThat(draw(Ids.random(), 1_000)).doesNotContainAnyElementsOf(random);
+        assertThat(UUID.fromString(random.get(0).substring(2)).version()).isEqualTo(4);
     }
 }

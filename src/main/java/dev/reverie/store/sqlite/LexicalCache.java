@@ -12,7 +12,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Predicate;
@@ -423,8 +422,8 @@ final class LexicalCache {
     private final LinkedHashMap<Key, Seen> seen = BoundedEntries.recent(MAX_SEEN);
     /** Scopes found too large to keep (bounded like {@link #seen}). */
     private final LinkedHashMap<Key, Boolean> tooLarge = BoundedEntries.recent(MAX_SEEN);
-    /** A scope's style profile (or its absence) as decoded at a token. */
-    private record KeptStyle(TenantDatabase.ChangeToken token, Optional<StyleProfile> profile) {
+    /** A scope's style profile as decoded at a token ({@code null}: the scope had none). */
+    record KeptStyle(TenantDatabase.ChangeToken token, StyleProfile profile) {
     }
 
     private final LinkedHashMap<Key, KeptStyle> styles = BoundedEntries.recent(MAX_SEEN);
@@ -532,18 +531,17 @@ final class LexicalCache {
         return bytes > maxBytes / 4;
     }
 
-    /** The style profile kept for {@code key} as read at {@code token} (maybe empty), or {@code null}. */
-    synchronized Optional<StyleProfile> style(Key key, TenantDatabase.ChangeToken token) {
+    /** What is kept of {@code key}'s style profile as read at {@code token}, or {@code null} when nothing is. */
+    synchronized KeptStyle style(Key key, TenantDatabase.ChangeToken token) {
         KeptStyle kept = styles.get(key);
-        return kept != null && kept.token().equals(token) ? kept.profile() : null;
+        return kept != null && kept.token().equals(token) ? kept : null;
     }
 
     /**
      * Keeps the style profile read for {@code key} after {@code token} was read, unless an erasure
      * happened since {@code epochAtRead}.
      */
-    synchronized void keepStyle(Key key, TenantDatabase.ChangeToken token, Optional<StyleProfile> profile,
-                                long epochAtRead) {
+    synchronized void keepStyle(Key key, TenantDatabase.ChangeToken token, StyleProfile profile, long epochAtRead) {
         if (epochAtRead == epoch) {
             styles.put(key, new KeptStyle(token, profile));
         }

@@ -1578,16 +1578,28 @@ public final class SqliteMemoryStore implements MemoryStore {
         // kept decoded while nothing commits to the file: read by every buildContext, changed by dreams
         LexicalCache.Key key = new LexicalCache.Key(scope.tenantId(), scope.agentId(), scope.endUserId(),
                 "style_profiles");
-        TenantDatabase.ChangeToken token = db.changeToken();
-        Optional<StyleProfile> kept = lexicalCache.style(key, token);
-        if (kept != null) {
-            return kept;
+        TenantDatabase.ChangeToken token;
+        long epoch;
+        try {
+            token = db.changeToken();
+            LexicalCache.KeptStyle kept = lexicalCache.style(key, token);
+            if (kept != null) {
+                return Optional.ofNullable(kept.profile());
+            }
+            epoch = lexicalCache.epoch();
+        } catch (StoreClosedException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // the cache only saves time: SQLite answers, as it did before the cache existed
+            if (lexicalFailures.getAndIncrement() == 0) {
+                LOG.warn("the lexical cache could not serve a style profile (SQLite answers it): {}", e.toString());
+            }
+            return readStyleProfile(db, scope);
         }
-        long epoch = lexicalCache.epoch();
         // read after the token: what it finds is at least as new, and the token is current only while
         // nothing has committed since, when it finds exactly that
         Optional<StyleProfile> read = readStyleProfile(db, scope);
-        lexicalCache.keepStyle(key, token, read, epoch);
+        lexicalCache.keepStyle(key, token, read.orElse(null), epoch);
         return read;
     }
 
