@@ -3,7 +3,6 @@ package dev.reverie;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
 import dev.reverie.spi.SessionSummary;
-import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -457,38 +456,6 @@ class ContextAssemblyTest {
             sb.append(i == 0 ? "" : " ").append(words[rnd.nextInt(words.length)]);
         }
         return sb.toString();
-    }
-
-    @Test
-    void the_temporal_layer_holds_the_turns_after_the_summary_and_at_most_the_last_max_session_turns() {
-        int max = ContextAssembler.MAX_SESSION_TURNS;
-        WriteBatch batch = WriteBatch.of(ALICE);
-        for (int seq = 0; seq < max + 3; seq++) {
-            batch.append(new SessionTurn(ALICE, "long", seq, "t" + seq, Role.USER, null, "note " + seq,
-                    T0.plusSeconds(seq)));
-        }
-        store.write(batch);
-        // no summary: the last MAX_SESSION_TURNS turns
-        assertThat(temporalTexts()).hasSize(max).startsWith("note 3").endsWith("note " + (max + 2));
-        // a summary covering up to seq 10: the turns from there, fewer than MAX_SESSION_TURNS
-        store.write(WriteBatch.of(ALICE).put(new SessionSummary(ALICE, "long", "earlier notes", 10, T0)));
-        assertThat(temporalTexts()).hasSize(max - 7).startsWith("note 10").endsWith("note " + (max + 2));
-        // exactly MAX_SESSION_TURNS uncovered: all of them
-        store.write(WriteBatch.of(ALICE).put(new SessionSummary(ALICE, "long", "earlier notes", 3, T0)));
-        assertThat(temporalTexts()).hasSize(max).startsWith("note 3").endsWith("note " + (max + 2));
-        // one more uncovered than that: the last MAX_SESSION_TURNS again
-        store.write(WriteBatch.of(ALICE).put(new SessionSummary(ALICE, "long", "earlier notes", 2, T0)));
-        assertThat(temporalTexts()).hasSize(max).startsWith("note 3").endsWith("note " + (max + 2));
-        // a summary past the session's end: no turn
-        store.write(WriteBatch.of(ALICE).put(new SessionSummary(ALICE, "long", "earlier notes", max + 10, T0)));
-        assertThat(temporalTexts()).isEmpty();
-    }
-
-    /** The verbatim turns TEMPORAL shows for session "long" with room for all of them (nothing compacts). */
-    private List<String> temporalTexts() {
-        AssembledContext ctx = memory.buildContext(ContextRequest.builder(ALICE, "long").budgetTokens(200_000).build());
-        return ctx.messages().stream().filter(m -> m.layer() == Layer.TEMPORAL && m.role() == Role.USER)
-                .map(ContextMessage::content).toList();
     }
 
     @Test

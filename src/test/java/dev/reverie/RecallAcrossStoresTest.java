@@ -2,6 +2,8 @@ package dev.reverie;
 
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
+import dev.reverie.spi.SessionSummary;
+import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.WriteBatch;
 import dev.reverie.store.postgres.EmbeddedPostgresServer;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * later into doc values on Lucene, written into the record on PostgreSQL) are counted once, seen by
  * the next read, and kept across a close and reopen; and a turn said long ago is still recalled
  * after enough traffic for the SQLite store's index upkeep to merge its indexes in the background,
- * before and after a reopen (which lets queued merges finish first).
+ * before and after a reopen (which lets queued merges finish first); and the temporal layer holds the
+ * turns after the session's summary, at most the last {@code MAX_SESSION_TURNS}, however it reads them.
  */
 class RecallAcrossStoresTest {
 
@@ -115,5 +118,41 @@ class RecallAcrossStoresTest {
             List<String> sessions = store.sessions(ALICE);
             assertThat(sessions).hasSizeGreaterThanOrEqualTo(17);
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "lucene", "postgres"})
+    void the_temporal_layer_holds_the_turns_after_the_summary_and_at_most_the_last_max_session_turns(String kind) {
+        int max = ContextAssembler.MAX_SESSION_TURNS;
+        try (MemoryStore store = MemoryStores.open(uri(kind));
+             ContextManager manager = manager(store, new MutableClock(T0))) {
+            WriteBatch batch = WriteBatch.of(ALICE);
+            for (int seq = 0; seq < max + 3; seq++) {
+                batch.append(new SessionTurn(ALICE, "long", seq, "t" + seq, Role.USER, null, "note " + seq,
+                        T0.plusSeconds(seq)));
+            }
+            store.write(batch);
+            // no summary: the last MAX_SESSION_TURNS turns
+            assertThat(temporalTexts(manager)).as(kind).hasSize(max).startsWith("note 3")
+                    .endsWith("note " + (max + 2));
+            // summaries leaving fewer, exactly MAX_SESSION_TURNS, one more, and none uncovered
+            store.write(WriteBatch.of(ALICE).put(new SessionSummary(ALICE, "long", "earlier notes", 10, T0)));
+            assertThat(temporalTexts(manager)).as(kind).hasSize(max - 7).startsWith("note 10")
+                    .endsWith("note " + (max + 2));
+            store.write(WriteBatch.of(ALICE).put(new SessionSummary(ALICE, "long", "earlier notes", 3, T0)));
+            assertThat(temporalTexts(manager)).as(kind).hasSize(max).startsWith("note 3");
+            store.write(WriteBatch.of(ALICE).put(new SessionSummary(ALICE, "long", "earlier notes", 2, T0)));
+            assertThat(temporalTexts(manager)).as(kind).hasSize(max).startsWith("note 3")
+                    .endsWith("note " + (max + 2));
+            store.write(WriteBatch.of(ALICE).put(new SessionSummary(ALICE, "long", "earlier notes", max + 10, T0)));
+            assertThat(temporalTexts(manager)).as(kind).isEmpty();
+        }
+    }
+
+    /** The verbatim turns TEMPORAL shows for session "long" with room for all of them (nothing compacts). */
+    private static List<String> temporalTexts(ContextManager manager) {
+        AssembledContext ctx = manager.buildContext(ContextRequest.builder(ALICE, "long").budgetTokens(200_000).build());
+        return ctx.messages().stream().filter(m -> m.layer() == Layer.TEMPORAL && m.role() == Role.USER)
+                .map(ContextMessage::content).toList();
     }
 }
