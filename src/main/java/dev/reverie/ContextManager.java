@@ -358,9 +358,13 @@ public final class ContextManager implements AutoCloseable {
         /**
          * Ids this manager mints (turns recorded without one, observations, memories the operator
          * adds, history events) come from a fixed sequence drawn from {@code seed} instead of random
-         * UUIDs, so a test or an evaluation gives the same ids, and so the same ranking ties (equal
-         * scores are ordered by id), in every run. For tests and evaluations: two managers writing one
-         * store with the same seed would mint the same ids. By default ids are random.
+         * UUIDs, so a test or an evaluation that makes the same calls in the same order on a fresh store
+         * gets the same ids, and so the same ranking ties (the retriever orders equal scores by id), in
+         * every run; what the dream writes has ids derived from its inputs either way. For tests and
+         * evaluations only: a seed must never mint into a store that already holds ids of that seed
+         * (another manager with it, or the same one after a restart), since new observations are
+         * written as new ({@code WriteBatch.putNew}): SQLite then fails the write, other stores may keep
+         * two records or replace one. By default ids are random.
          */
         public Builder idSeed(long seed) {
             this.idSeed = seed;

@@ -73,11 +73,6 @@ final class ExportCodec {
     private final Ids ids;
     private final SecretRedactor redactor;
 
-    /** A codec that redacts imported texts with the built-in rules, its event ids from {@code ids}. */
-    ExportCodec(Ids ids) {
-        this(new SecretRedactor(), ids);
-    }
-
     /** A codec that redacts imported texts with {@code redactor}, its event ids from {@code ids}. */
     ExportCodec(SecretRedactor redactor, Ids ids) {
         this.redactor = Checks.notNull("redactor", redactor);

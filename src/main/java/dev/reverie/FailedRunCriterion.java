@@ -45,7 +45,7 @@ final class FailedRunCriterion {
 
     FailedRunCriterion(MemoryStore store, ScopeLocks locks, Clock clock, WritePipeline writes, Ids ids) {
         this.store = store;
-        this.ids = ids;
+        this.ids = Checks.notNull("ids", ids);
         this.locks = locks;
         this.clock = clock;
         this.writes = writes;

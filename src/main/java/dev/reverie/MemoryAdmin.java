@@ -62,8 +62,8 @@ public final class MemoryAdmin {
     MemoryAdmin(MemoryStore store, Clock clock, ScopeLocks locks, Embedder embedder, SecretRedactor redactor,
                 HealthMonitor health, Runnable flushBackground, Runnable ensureOpen, Ids ids) {
         this.store = store;
-        this.ids = ids;
-        this.codec = new ExportCodec(ids);
+        this.ids = Checks.notNull("ids", ids);
+        this.codec = new ExportCodec(redactor, ids);
         this.clock = clock;
         this.locks = locks;
         this.embedder = embedder;

@@ -73,11 +73,6 @@ final class WritePipeline implements AutoCloseable {
      * @param extractor the extractor, or {@code null} to record turns without extracting observations
      * @param archive   whether to keep the verbatim (redacted) conversation archive
      */
-    WritePipeline(MemoryStore store, Clock clock, SecretRedactor redactor, Extractor extractor, ScopeLocks locks,
-                         boolean archive) {
-        this(store, clock, redactor, extractor, locks, archive, null, Ids.random());
-    }
-
     /**
      * @param extractor the extractor, or {@code null} to record turns without extracting observations
      * @param archive   whether to keep the verbatim (redacted) conversation archive
@@ -87,7 +82,7 @@ final class WritePipeline implements AutoCloseable {
     WritePipeline(MemoryStore store, Clock clock, SecretRedactor redactor, Extractor extractor,
                          ScopeLocks locks, boolean archive, Embedder embedder, Ids ids) {
         this.store = store;
-        this.ids = ids;
+        this.ids = Checks.notNull("ids", ids);
         this.clock = clock;
         this.redactor = redactor;
         this.extractor = extractor;

@@ -2,8 +2,10 @@ package dev.reverie;
 
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.MemoryStores;
-import org.junit.jupiter.api.Test;
+import dev.reverie.store.postgres.EmbeddedPostgresServer;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.time.Clock;
@@ -17,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A manager given an id seed mints the same ids in every run (turns recorded without an id,
  * observations, memories the operator adds, their history events); without one, ids are random.
- * Real SQLite files, a fixed clock.
+ * On each built-in store, fresh for every manager; a fixed clock.
  */
 class IdSeedTest {
 
@@ -27,9 +29,19 @@ class IdSeedTest {
     @TempDir
     Path dir;
 
+    /** A fresh store of {@code kind} for {@code folder}. */
+    private String uri(String kind, String folder) {
+        return switch (kind) {
+            case "sqlite" -> "sqlite:" + dir.resolve(folder);
+            case "lucene" -> "lucene:" + dir.resolve(folder);
+            case "postgres" -> EmbeddedPostgresServer.url(Path.of("ids-" + dir.getFileName() + "-" + folder));
+            default -> throw new IllegalArgumentException(kind);
+        };
+    }
+
     /** Every id one conversation and one operator edit produce, in a fresh store. */
-    private List<String> ids(String folder, Long seed) {
-        try (MemoryStore store = MemoryStores.open("sqlite:" + dir.resolve(folder))) {
+    private List<String> ids(String kind, String folder, Long seed) {
+        try (MemoryStore store = MemoryStores.open(uri(kind, folder))) {
             ContextManager.Builder builder = ContextManager.builder().store(store).clock(CLOCK);
             if (seed != null) {
                 builder.idSeed(seed);
@@ -50,16 +62,17 @@ class IdSeedTest {
         }
     }
 
-    @Test
-    void the_same_seed_mints_the_same_ids_and_no_seed_random_ones() {
-        List<String> seeded = ids("a", 7L);
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "lucene", "postgres"})
+    void the_same_seed_mints_the_same_ids_and_no_seed_random_ones(String kind) {
+        List<String> seeded = ids(kind, "a", 7L);
         assertThat(seeded).hasSizeGreaterThanOrEqualTo(6).doesNotHaveDuplicates();
         assertThat(seeded).anyMatch(id -> id.startsWith("o-")).anyMatch(id -> id.startsWith("m-"))
                 .anyMatch(id -> id.startsWith("e-")).anyMatch(id -> id.startsWith("t-"));
-        assertThat(ids("b", 7L)).isEqualTo(seeded);
-        assertThat(ids("c", 8L)).doesNotContainAnyElementsOf(seeded);
-        List<String> random = ids("d", null);
+        assertThat(ids(kind, "b", 7L)).isEqualTo(seeded);
+        assertThat(ids(kind, "c", 8L)).doesNotContainAnyElementsOf(seeded);
+        List<String> random = ids(kind, "d", null);
         assertThat(random).hasSameSizeAs(seeded).doesNotContainAnyElementsOf(seeded);
-        assertThat(ids("e", null)).doesNotContainAnyElementsOf(random);
+        assertThat(ids(kind, "e", null)).doesNotContainAnyElementsOf(random);
     }
 }

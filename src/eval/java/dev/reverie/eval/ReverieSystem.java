@@ -39,8 +39,9 @@ import java.util.stream.Stream;
 /**
  * Reverie itself, driven only through its public API as a host application would drive it.
  *
- * <p>One {@link ContextManager} per system run, on a fresh store ({@code sqlite} or {@code lucene})
- * in a folder under the output folder, with the default {@link MemoryPolicy} and the default
+ * <p>One fresh store per system run ({@code sqlite} or {@code lucene}) in a folder under the output
+ * folder, and one {@link ContextManager} over it per conversation, its ids seeded with the
+ * conversation's id (so every run gives the same contexts), with the default {@link MemoryPolicy} and the default
  * extractor (rule-based), the harness's fixed system prompt as its immutable layer, and a
  * {@link SettableClock}. Each conversation gets its own scope {@code locomo/eval/<sample_id>}.
  * Turns go in one {@code recordTurn} call each, in order, as user turns with the {@code dia_id} as
@@ -74,7 +75,7 @@ final class ReverieSystem implements EvalSystem {
     private final CachingEmbedder embedder;
     private final SettableClock clock = new SettableClock(Instant.EPOCH);
     private final MemoryStore store;
-    /** The manager of the conversation being ingested and asked: one per conversation, ids seeded by its id. */
+    /** The manager of the conversation being ingested and asked (one per conversation, ids seeded by its id); null before the first. */
     private ContextManager memory;
     private final boolean dream;
     private final List<Long> recordNanos = new ArrayList<>();
@@ -96,7 +97,6 @@ final class ReverieSystem implements EvalSystem {
         this.storeKind = storeKind;
         this.embedder = embedder;
         this.store = MemoryStores.open(storeKind + ":" + folder.toAbsolutePath());
-        this.memory = manager(0);
         this.dream = dream;
     }
 
@@ -149,8 +149,10 @@ final class ReverieSystem implements EvalSystem {
 
     @Override
     public void ingest(LocomoData.Sample sample) {
-        memory.flush();
-        memory.close(); // the store stays open
+        if (memory != null) {
+            memory.flush();
+            memory.close(); // the store stays open
+        }
         memory = manager(sample.id().hashCode());
         scope = Scope.of("locomo", "eval", sample.id());
         extractedPerTurn.clear();
@@ -263,7 +265,9 @@ final class ReverieSystem implements EvalSystem {
 
     @Override
     public void close() {
-        memory.close();
+        if (memory != null) {
+            memory.close();
+        }
         store.close();
     }
 }

@@ -6,7 +6,8 @@ import java.util.UUID;
 /**
  * Where a manager's fresh ids for turns, observations, memories and events come from: random UUIDs
  * ({@link #random()}), or a fixed sequence of UUID-shaped ids drawn from a seed ({@link #seeded}),
- * which makes a run reproducible (ids break ranking ties: the stores order equal scores by id).
+ * which makes a run on a fresh store reproducible (ids break ranking ties: the retriever orders equal
+ * scores by id).
  * Thread-safe. Not API.
  */
 public final class Ids {

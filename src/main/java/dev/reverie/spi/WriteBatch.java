@@ -172,7 +172,8 @@ public final class WriteBatch {
 
     /**
      * Inserts an observation whose id was generated for this write and was never written before (the
-     * pipeline's ids carry 122 random bits), so a store need not look for a previous version: the
+     * pipeline's ids carry 122 random bits, or come from a manager's id seed, which must not be reused
+     * on the same store), so a store need not look for a previous version: the
      * Lucene store skips its uid lookup, the SQLite store inserts without looking for the row (so an id
      * that does exist fails the batch with a constraint error). Otherwise as {@link #put(Observation)};
      * replay, import and every later change of the observation use {@code put}.

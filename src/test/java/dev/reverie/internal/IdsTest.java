@@ -34,6 +34,17 @@ class IdsTest {
         assertThat(first.get(1)).startsWith("t-");
 
         assertThat(draw(Ids.seeded(43), 1_000)).doesNotContainAnyElementsOf(first);
+        // two seeded sources drawn in turns each give their own sequence: no state is shared
+        Ids a = Ids.seeded(42);
+        Ids b = Ids.seeded(43);
+        List<String> fromA = new ArrayList<>();
+        List<String> fromB = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            fromA.add(a.next(i % 2 == 0 ? "o" : "t"));
+            fromB.add(b.next(i % 2 == 0 ? "o" : "t"));
+        }
+        assertThat(fromA).isEqualTo(first.subList(0, 500));
+        assertThat(fromB).isEqualTo(draw(Ids.seeded(43), 500));
         List<String> random = draw(Ids.random(), 1_000);
         assertThat(random).doesNotContainAnyElementsOf(first);
         assertThat(draw(Ids.random(), 1_000)).doesNotContainAnyElementsOf(random);
