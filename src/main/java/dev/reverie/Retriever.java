@@ -629,9 +629,17 @@ final class Retriever {
         /** Candidate c's term numbers are {@code terms[termStart[c]]} to {@code terms[termStart[c + 1] - 1]}. */
         private final int[] termStart;
         private final int[] terms;
-        /** Term t's candidates, in rank order, are {@code posted[postStart[t]]} to {@code posted[postStart[t + 1] - 1]}. */
+        /**
+         * Term t's unpicked candidates are {@code posted[postStart[t]]} to {@code posted[postEnd[t] - 1]}
+         * (a pick leaves the postings of its terms, so later picks visit only candidates that can still
+         * be picked); {@code postedAt[j]} is the position in {@link #terms} of the term of
+         * {@code posted[j]}, and {@code postPosition[k]} where term position k sits in {@link #posted}.
+         */
         private final int[] postStart;
+        private final int[] postEnd;
         private final int[] posted;
+        private final int[] postedAt;
+        private final int[] postPosition;
 
         TermIndex(List<ScoredCandidate> ranked) {
             int n = ranked.size();
@@ -675,28 +683,47 @@ final class Retriever {
                 postStart[t + 1] += postStart[t];
             }
             posted = new int[total];
+            postedAt = new int[total];
+            postPosition = new int[total];
             int[] fill = java.util.Arrays.copyOf(postStart, distinct);
             for (int c = 0; c < n; c++) {
                 for (int k = termStart[c]; k < termStart[c + 1]; k++) {
-                    posted[fill[terms[k]]++] = c;
+                    int j = fill[terms[k]]++;
+                    posted[j] = c;
+                    postedAt[j] = k;
+                    postPosition[k] = j;
                 }
             }
+            postEnd = java.util.Arrays.copyOfRange(postStart, 1, distinct + 1);
         }
 
         /**
          * Raises each unpicked candidate's highest similarity to its Jaccard with the new pick
-         * {@code p}: shared terms counted over the pick's postings ({@code shared} and {@code touched}
-         * are scratch arrays of the pool's size, {@code shared} all zero between calls). Two empty sets
-         * are identical (Jaccard 1), as {@link TermSetCache#jaccard} has them.
+         * {@code p}, which first leaves its terms' postings: shared terms counted over those postings
+         * ({@code shared} and {@code touched} are scratch arrays of the pool's size, {@code shared} all
+         * zero between calls). Two empty sets are identical (Jaccard 1), as {@link TermSetCache#jaccard}
+         * has them. Called once for each pick, in picking order.
          */
         void share(int p, boolean[] picked, int[] shared, int[] touched, double[] maxSim) {
             int size = termStart[p + 1] - termStart[p];
+            // the pick leaves its terms' postings: the last of each segment takes its place (a term set
+            // holds a term once, so the pick sits once in each)
+            for (int k = termStart[p]; k < termStart[p + 1]; k++) {
+                int t = terms[k];
+                int at = postPosition[k];
+                int last = --postEnd[t];
+                if (at != last) {
+                    posted[at] = posted[last];
+                    postedAt[at] = postedAt[last];
+                    postPosition[postedAt[at]] = at;
+                }
+            }
             int seen = 0;
             for (int k = termStart[p]; k < termStart[p + 1]; k++) {
                 int t = terms[k];
-                for (int j = postStart[t]; j < postStart[t + 1]; j++) {
+                for (int j = postStart[t]; j < postEnd[t]; j++) {
                     int c = posted[j];
-                    if (!picked[c] && shared[c]++ == 0) {
+                    if (shared[c]++ == 0) {
                         touched[seen++] = c;
                     }
                 }
