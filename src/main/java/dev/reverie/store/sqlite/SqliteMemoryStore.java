@@ -1478,7 +1478,27 @@ public final class SqliteMemoryStore implements MemoryStore {
         if (!lexicalCache.holds(key)) {
             return null; // nothing kept: no change token to read (a query of its own)
         }
-        return lexicalCache.get(key, db(scope.tenantId()).changeToken());
+        TenantDatabase.ChangeToken token = changeTokenOrNull(db(scope.tenantId()), "a read of " + table);
+        return token == null ? null : lexicalCache.get(key, token);
+    }
+
+    /**
+     * The database's change token, or {@code null} when it cannot be read (then the caller asks SQLite:
+     * the caches only save time; the first such failure of the store is logged). A closed store still
+     * throws.
+     */
+    private TenantDatabase.ChangeToken changeTokenOrNull(TenantDatabase db, String what) {
+        try {
+            return db.changeToken();
+        } catch (StoreClosedException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            if (lexicalFailures.getAndIncrement() == 0) {
+                LOG.warn("the lexical cache could not serve {} (SQLite answers it, and will keep answering what the"
+                        + " cache cannot): {}", what, e.toString());
+            }
+            return null;
+        }
     }
 
     /** How many pinned-memory reads the lexical cache answered (tests). */
@@ -1578,24 +1598,15 @@ public final class SqliteMemoryStore implements MemoryStore {
         // kept decoded while nothing commits to the file: read by every buildContext, changed by dreams
         LexicalCache.Key key = new LexicalCache.Key(scope.tenantId(), scope.agentId(), scope.endUserId(),
                 "style_profiles");
-        TenantDatabase.ChangeToken token;
-        long epoch;
-        try {
-            token = db.changeToken();
-            LexicalCache.KeptStyle kept = lexicalCache.style(key, token);
-            if (kept != null) {
-                return Optional.ofNullable(kept.profile());
-            }
-            epoch = lexicalCache.epoch();
-        } catch (StoreClosedException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            // the cache only saves time: SQLite answers, as it did before the cache existed
-            if (lexicalFailures.getAndIncrement() == 0) {
-                LOG.warn("the lexical cache could not serve a style profile (SQLite answers it): {}", e.toString());
-            }
+        TenantDatabase.ChangeToken token = changeTokenOrNull(db, "a style profile");
+        if (token == null) {
             return readStyleProfile(db, scope);
         }
+        LexicalCache.KeptStyle kept = lexicalCache.style(key, token);
+        if (kept != null) {
+            return Optional.ofNullable(kept.profile());
+        }
+        long epoch = lexicalCache.epoch();
         // read after the token: what it finds is at least as new, and the token is current only while
         // nothing has committed since, when it finds exactly that
         Optional<StyleProfile> read = readStyleProfile(db, scope);
