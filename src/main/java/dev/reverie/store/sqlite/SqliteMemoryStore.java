@@ -1493,11 +1493,16 @@ public final class SqliteMemoryStore implements MemoryStore {
         } catch (StoreClosedException e) {
             throw e;
         } catch (RuntimeException e) {
-            if (lexicalFailures.getAndIncrement() == 0) {
-                LOG.warn("the lexical cache could not serve {} (SQLite answers it, and will keep answering what the"
-                        + " cache cannot): {}", what, e.toString());
-            }
+            cacheFailed(what, e);
             return null;
+        }
+    }
+
+    /** Counts a failure of the caches (SQLite answers instead); the store's first is logged. */
+    private void cacheFailed(String what, RuntimeException e) {
+        if (lexicalFailures.getAndIncrement() == 0) {
+            LOG.warn("the lexical cache could not serve {} (SQLite answers it, and will keep answering what the"
+                    + " cache cannot): {}", what, e.toString());
         }
     }
 
@@ -1773,10 +1778,7 @@ public final class SqliteMemoryStore implements MemoryStore {
             throw e;
         } catch (RuntimeException e) {
             // the cache only saves time: SQLite answers this search as it did before the cache existed
-            if (lexicalFailures.getAndIncrement() == 0) {
-                LOG.warn("the lexical cache could not serve a search of {} (SQLite answers it, and will keep answering"
-                        + " what the cache cannot): {}", table, e.toString());
-            }
+            cacheFailed("a search of " + table, e);
             return Lookup.NONE;
         }
     }
