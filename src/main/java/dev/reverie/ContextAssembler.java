@@ -320,14 +320,25 @@ final class ContextAssembler {
      */
     private int pack(List<ScoredCandidate> ranked, Set<String> pinnedIds, List<Entry> entries, int left) {
         Packing p = new Packing(entries, left);
+        // the candidate turns a memory or observation derived from one turn may name: only their keys
+        // are built (a LoCoMo call ranks ~400 turns, a few of them sources)
+        Set<String> sources = new HashSet<>();
+        for (ScoredCandidate sc : ranked) {
+            Candidate c = sc.candidate();
+            if (!c.episode() && c.sourceTurnIds().size() == 1) {
+                sources.add(c.sourceTurnIds().get(0));
+            }
+        }
         Map<String, ScoredCandidate> turnsByKey = new java.util.HashMap<>();
         Map<String, Set<String>> keysById = new java.util.HashMap<>();
-        for (ScoredCandidate sc : ranked) {
-            if (sc.candidate().episode()) {
-                SessionTurn t = sc.candidate().turn();
-                String key = Candidate.sessionTurnKey(t.sessionId(), t.turnId());
-                turnsByKey.putIfAbsent(key, sc);
-                keysById.computeIfAbsent(t.turnId(), k -> new HashSet<>()).add(key);
+        if (!sources.isEmpty()) {
+            for (ScoredCandidate sc : ranked) {
+                if (sc.candidate().episode() && sources.contains(sc.candidate().turn().turnId())) {
+                    SessionTurn t = sc.candidate().turn();
+                    String key = Candidate.sessionTurnKey(t.sessionId(), t.turnId());
+                    turnsByKey.putIfAbsent(key, sc);
+                    keysById.computeIfAbsent(t.turnId(), k -> new HashSet<>()).add(key);
+                }
             }
         }
         p.keysById = keysById;

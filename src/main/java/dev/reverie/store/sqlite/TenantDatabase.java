@@ -193,7 +193,13 @@ final class TenantDatabase implements AutoCloseable {
                     if (v + 1 == SqliteSchema.RECALL_COLUMNS_VERSION) {
                         throw MemoryRows.backfillFailed(writer, label, version, e);
                     }
-                    throw e;
+                    if (busy(e)) {
+                        throw e; // another opener holds the file: the constructor tries again
+                    }
+                    throw new MemoryStoreException("could not open SQLite database " + label + ": the migration"
+                            + " to schema version " + (v + 1) + " failed (" + e.getMessage() + "); the file was left"
+                            + " untouched at schema version " + version + ": restore it from a backup, or repair what"
+                            + " the message names, then open it again", e);
                 }
                 if (v + 1 == SqliteSchema.ARCHIVE_SEARCH_VERSION) {
                     SqliteMemoryStore.backfillArchive(writer);

@@ -72,7 +72,7 @@ class SqliteRecallColumnsMigrationTest {
             assertReadsBack(store, BOB, bob);
         }
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
-            assertThat(OldSchemaFiles.number(st, "SELECT MAX(version) FROM schema_version")).isEqualTo(6);
+            assertThat(OldSchemaFiles.number(st, "SELECT MAX(version) FROM schema_version")).isEqualTo(SqliteSchema.latestVersion());
             // the columns hold the JSON's own values (the time as the JSON's text of the instant), and the
             // migration left the JSON records alone
             assertThat(OldSchemaFiles.number(st, "SELECT count(*) FROM memories WHERE retrieval_count IS NOT"
