@@ -98,10 +98,7 @@ class SqliteContentlessFtsMigrationTest {
     void writes_after_the_migration_are_searched_as_in_a_version_7_file() throws Exception {
         Path written = root.resolve("written");
         Path migrated = root.resolve("migrated");
-        try (SqliteMemoryStore store = SqliteMemoryStore.open(written)) {
-            fill(store);
-        }
-        atVersion6(written, migrated);
+        filledAtVersion6(written, migrated);
         List<List<String>> fromWritten;
         List<List<String>> fromMigrated;
         try (SqliteMemoryStore store = SqliteMemoryStore.open(written)) {
@@ -130,12 +127,8 @@ class SqliteContentlessFtsMigrationTest {
 
     @Test
     void a_failing_migration_leaves_the_file_untouched_at_version_6() throws Exception {
-        Path written = root.resolve("written");
         Path migrated = root.resolve("migrated");
-        try (SqliteMemoryStore store = SqliteMemoryStore.open(written)) {
-            fill(store);
-        }
-        Path file = atVersion6(written, migrated);
+        Path file = filledAtVersion6(root.resolve("written"), migrated);
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement st = c.createStatement()) {
             // an index the migration cannot read (a file damaged by hand): it fails on the last index
             st.execute("DROP TABLE archive_fts");
@@ -159,6 +152,14 @@ class SqliteContentlessFtsMigrationTest {
             assertThat(OldSchemaFiles.number(st, "SELECT count(*) FROM memories_fts_content"))
                     .as("version 6's index with its copy, as it was").isEqualTo(12);
         }
+    }
+
+    /** {@link #fill}s a version-7 store in {@code written}; its file made version 6 in {@code migrated}. */
+    private static Path filledAtVersion6(Path written, Path migrated) throws Exception {
+        try (SqliteMemoryStore store = SqliteMemoryStore.open(written)) {
+            fill(store);
+        }
+        return atVersion6(written, migrated);
     }
 
     /** Two end users, each with memories, observations and archived turns sharing words across users. */
