@@ -99,10 +99,12 @@ public final class TenantDataGenerator {
     /** Bump when the generated data changes, so cached folders are rebuilt. */
     static final int GENERATOR_VERSION = 2;
     /**
-     * Bump a store's entry when its on-disk format changes without a migration, so its cached folders
-     * are rebuilt (sqlite 2: words indexed under a scope prefix).
+     * Bump a store's entry when its on-disk format changes without a migration, or with one that leaves
+     * a file unlike a new one, so its cached folders are rebuilt (sqlite 2: words indexed under a scope
+     * prefix; sqlite 3: schema 7's contentless FTS5 indexes, which a migrated set would hold among the
+     * free pages of the copies they replaced).
      */
-    static final java.util.Map<String, Integer> STORE_FORMATS = java.util.Map.of("sqlite", 2, "lucene", 1);
+    static final java.util.Map<String, Integer> STORE_FORMATS = java.util.Map.of("sqlite", 3, "lucene", 1);
     static final String MARKER = "dataset.properties";
     static final long SEED = 0x5EED_2025L;
     static final Vocabulary VOCABULARY = new Vocabulary(SEED);
