@@ -111,12 +111,38 @@ final class SqliteSchema {
             // 6 -> 7: the FTS5 indexes keep no copy of the words they index (contentless, with deletes:
             // FTS5 since SQLite 3.43). Nothing reads an index's text: a search reads the index (bm25 needs
             // only it and the document sizes) and then the table's own row, and every write already says
-            // which rowid to delete. The copy was 29 % of a file (JMH's 1,000-user data set: 810 -> 574 MB
-            // after VACUUM) and one more row written per indexed row. Each index is rebuilt from the words
+            // which rowid to delete. The copy was 29 % of a file (JMH's 1,000-user data set generated anew:
+            // 780 -> 555 MiB) and one more row written per indexed row. Each index is rebuilt from the words
             // it holds, in the opening transaction (about 6 s per 100,000 memories, 200,000 observations
             // and 200,000 archived turns); the pages the copies held are free pages of the file, reused
             // by later writes (VACUUM returns them to the disk)
             contentless("memories_fts", "observations_fts", "archive_fts"));
+
+    /** The oldest SQLite the schema works with: contentless FTS5 tables with deletes (schema version 7). */
+    static final String MIN_SQLITE = "3.43.0";
+
+    /** Whether dotted version {@code found} is older than {@code min} ("3.42.9" < "3.43.0" < "3.43.1"). */
+    static boolean olderThan(String found, String min) {
+        String[] a = found.split("\\.");
+        String[] b = min.split("\\.");
+        for (int i = 0; i < Math.max(a.length, b.length); i++) {
+            int x = i < a.length ? leadingNumber(a[i]) : 0;
+            int y = i < b.length ? leadingNumber(b[i]) : 0;
+            if (x != y) {
+                return x < y;
+            }
+        }
+        return false;
+    }
+
+    /** The digits a version part starts with ("1" of "1-beta"), 0 when none. */
+    private static int leadingNumber(String part) {
+        int end = 0;
+        while (end < part.length() && end < 9 && Character.isDigit(part.charAt(end))) {
+            end++;
+        }
+        return end == 0 ? 0 : Integer.parseInt(part.substring(0, end));
+    }
 
     /** Migration 6 -> 7: each of {@code indexes} rebuilt contentless, under its own name. */
     private static List<String> contentless(String... indexes) {

@@ -132,6 +132,25 @@ final class TenantDatabase implements AutoCloseable {
         }
     }
 
+    /**
+     * Fails, before any migration runs, when the SQLite library is older than the schema needs
+     * ({@link SqliteSchema#MIN_SQLITE}: contentless FTS5 tables with deletes), naming both versions
+     * (a host's dependency management may pin an older sqlite-jdbc than Reverie's).
+     */
+    private void requireSqlite(Statement st, int version) throws SQLException {
+        String found;
+        try (ResultSet rs = st.executeQuery("SELECT sqlite_version()")) {
+            rs.next();
+            found = rs.getString(1);
+        }
+        if (SqliteSchema.olderThan(found, SqliteSchema.MIN_SQLITE)) {
+            throw new MemoryStoreException("could not open SQLite database " + label + ": its schema needs SQLite "
+                    + SqliteSchema.MIN_SQLITE + " or newer, but the sqlite-jdbc on the class path runs " + found
+                    + "; use the org.xerial:sqlite-jdbc version Reverie depends on (the file was left untouched at"
+                    + " schema version " + version + ")");
+        }
+    }
+
     private static boolean busy(SQLException e) {
         return (e.getErrorCode() & 0xFF) == 5 || String.valueOf(e.getMessage()).contains("SQLITE_BUSY");
     }
@@ -184,25 +203,28 @@ final class TenantDatabase implements AutoCloseable {
                         + ", newer than the " + latest + " this Reverie version supports; upgrade Reverie to open it"
                         + " (the file was left untouched)");
             }
+            if (version < latest) {
+                requireSqlite(st, version);
+            }
             for (int v = version; v < latest; v++) {
                 try {
                     for (String sql : SqliteSchema.MIGRATIONS.get(v)) {
                         st.execute(sql);
                     }
-                } catch (SQLException e) {
-                    if (v + 1 == SqliteSchema.RECALL_COLUMNS_VERSION) {
-                        throw MemoryRows.backfillFailed(writer, label, version, e);
+                    if (v + 1 == SqliteSchema.ARCHIVE_SEARCH_VERSION) {
+                        SqliteMemoryStore.backfillArchive(writer);
                     }
+                } catch (SQLException e) {
                     if (busy(e)) {
                         throw e; // another opener holds the file: the constructor tries again
+                    }
+                    if (v + 1 == SqliteSchema.RECALL_COLUMNS_VERSION) {
+                        throw MemoryRows.backfillFailed(writer, label, version, e);
                     }
                     throw new MemoryStoreException("could not open SQLite database " + label + ": the migration"
                             + " to schema version " + (v + 1) + " failed (" + e.getMessage() + "); the file was left"
                             + " untouched at schema version " + version + ": restore it from a backup, or repair what"
                             + " the message names, then open it again", e);
-                }
-                if (v + 1 == SqliteSchema.ARCHIVE_SEARCH_VERSION) {
-                    SqliteMemoryStore.backfillArchive(writer);
                 }
                 st.execute("INSERT INTO schema_version (version) VALUES (" + (v + 1) + ")");
             }

@@ -54,6 +54,39 @@ final class OldSchemaFiles {
         st.execute("DROP TABLE vector_versions");
     }
 
+    /**
+     * Replaces each of {@code indexes} (of a file at schema version 7 or later) by the FTS5 index that
+     * versions 1 to 6 created, one with a copy of the words it indexes, holding what those versions
+     * wrote into it: each row's text prefixed by its end user's scope token
+     * ({@link SqliteMemoryStore#scopedWords}).
+     */
+    static void withContentIndexes(Connection c, Statement st, String... indexes) throws SQLException {
+        for (String index : indexes) {
+            String table = switch (index) {
+                case "memories_fts" -> "memories";
+                case "observations_fts" -> "observations";
+                case "archive_fts" -> "archive_turns";
+                default -> throw new IllegalArgumentException("not an FTS5 index of the schema: " + index);
+            };
+            st.execute("DROP TABLE " + index);
+            st.execute("CREATE VIRTUAL TABLE " + index + " USING fts5(text, tokenize = '" + SqliteSchema.TOKENIZER + "')");
+            List<Object[]> rows = new java.util.ArrayList<>();
+            try (java.sql.ResultSet rs = st.executeQuery("SELECT rid, agent, usr, text FROM " + table)) {
+                while (rs.next()) {
+                    rows.add(new Object[] {rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4)});
+                }
+            }
+            try (java.sql.PreparedStatement ps = c.prepareStatement("INSERT INTO " + index + " (rowid, text) VALUES (?, ?)")) {
+                for (Object[] r : rows) {
+                    ps.setLong(1, (Long) r[0]);
+                    ps.setString(2, SqliteMemoryStore.scopedWords(
+                            SqliteMemoryStore.scopeToken((String) r[1], (String) r[2]), (String) r[3]));
+                    ps.executeUpdate();
+                }
+            }
+        }
+    }
+
     /** The one number a query gives. */
     static int number(Statement st, String sql) throws SQLException {
         try (ResultSet rs = st.executeQuery(sql)) {

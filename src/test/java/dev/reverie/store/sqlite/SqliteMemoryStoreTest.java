@@ -232,7 +232,8 @@ class SqliteMemoryStoreTest extends MemoryStoreContract {
         assertThat(IndexUpkeep.segments(db, "memories_fts")).hasSize(2);
         assertThat(IndexUpkeep.segments(db, "observations_fts")).hasSize(2);
         assertThat(IndexUpkeep.segments(db, "archive_fts")).as("turns purged, none added").hasSize(1);
-        // every deleted row's entry is gone too (a search would not show one: it joins the rows)
+        // every deleted row is gone from what the index counts (its document sizes; a search would not
+        // show one anyway: it joins the rows)
         assertThat(ftsEntries(db, "memories_fts")).isEqualTo(6);
         assertThat(ftsEntries(db, "observations_fts")).isEqualTo(6);
         assertThat(ftsEntries(db, "archive_fts")).isEqualTo(3);

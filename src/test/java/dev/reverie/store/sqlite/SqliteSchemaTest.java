@@ -23,6 +23,19 @@ class SqliteSchemaTest {
     }
 
     @Test
+    void sqlite_versions_compare_part_by_part() {
+        assertThat(SqliteSchema.olderThan("3.42.9", SqliteSchema.MIN_SQLITE)).isTrue();
+        assertThat(SqliteSchema.olderThan("3.40.1", "3.43.0")).isTrue();
+        assertThat(SqliteSchema.olderThan("2.99.99", "3.43.0")).isTrue();
+        assertThat(SqliteSchema.olderThan("3.43", "3.43.0")).isFalse();
+        assertThat(SqliteSchema.olderThan("3.43.0", "3.43.0")).isFalse();
+        assertThat(SqliteSchema.olderThan("3.43.1", "3.43.0")).isFalse();
+        assertThat(SqliteSchema.olderThan("3.100.0", "3.43.0")).as("numbers, not text").isFalse();
+        assertThat(SqliteSchema.olderThan("3.54.1", "3.43.0")).isFalse();
+        assertThat(SqliteSchema.olderThan("3.42.0-beta", "3.43.0")).isTrue();
+    }
+
+    @Test
     void select_lists_are_qualified_by_the_alias_when_there_is_one() {
         assertThat(SqliteSchema.columns("m", "data", "embedding")).isEqualTo("m.data, m.embedding");
         assertThat(SqliteSchema.columns("", "data", "embedding")).isEqualTo("data, embedding");

@@ -54,6 +54,8 @@ class SqliteStoreSafetyTest extends StoreSafetyContract {
             st.execute("DROP TABLE meta");
             st.execute("DROP TABLE leases");
             st.execute("DROP TABLE archive_fts");
+            // version 1's indexes held a copy of the words they index (schema version 7 dropped it)
+            OldSchemaFiles.withContentIndexes(c, st, "memories_fts", "observations_fts");
             st.execute("DROP INDEX archive_by_time");
             st.execute("DROP INDEX observations_by_status");
             st.execute("ALTER TABLE observations DROP COLUMN consolidated_at");
@@ -67,6 +69,9 @@ class SqliteStoreSafetyTest extends StoreSafetyContract {
 
         store = openStore(folder);
         assertThat(texts(acme, MemoryFilter.all())).containsExactly("acme's note");
+        assertThat(store.searchMemories(acme, "acme's note", java.util.EnumSet.allOf(dev.reverie.MemoryStatus.class),
+                java.util.EnumSet.allOf(dev.reverie.MemoryKind.class), 5)).extracting(h -> h.item().text())
+                .containsExactly("acme's note");
         // the archive-search migration filled in the old archive's search entries
         assertThat(store.searchTurns(acme, "Alice tulips", 5)).extracting(h -> h.item().turnId())
                 .containsExactly("t0");
