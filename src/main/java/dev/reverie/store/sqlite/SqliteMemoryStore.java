@@ -722,7 +722,7 @@ public final class SqliteMemoryStore implements MemoryStore {
 
 
     /**
-     * Fills the archive's search columns and FTS index for rows written before schema version 2; runs
+     * Fills the archive's search columns and FTS index for rows written before schema version 3; runs
      * inside the migration's transaction.
      */
     static void backfillArchive(Connection c) throws SQLException {

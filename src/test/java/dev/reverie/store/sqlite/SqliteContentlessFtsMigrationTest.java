@@ -99,20 +99,28 @@ class SqliteContentlessFtsMigrationTest {
     @Test
     void deletions_leave_the_ranking_statistics_of_a_file_that_never_held_the_deleted_rows() throws Exception {
         // bm25 depends on the row count and the mean length FTS5 keeps: a contentless deletion must take
-        // the deleted row out of both, or every later score drifts
-        List<List<String>> afterChanges;
+        // the deleted row out of both while it is still a tombstone (before any merge), or every later
+        // score drifts
+        List<List<String>> afterDeletes;
         List<Memory> kept;
         List<Observation> keptObservations;
         List<SessionTurn> keptTurns;
+        WriteBatch bob = WriteBatch.of(BOB);
         try (SqliteMemoryStore store = SqliteMemoryStore.open(root.resolve("changed"))) {
             fill(store);
-            change(store);
-            afterChanges = searches(store);
+            alicesChanges(store);
+            assertThat(store.database(TENANT).query("SELECT count(*) FROM observations_fts_data WHERE id >= (1 << 53)",
+                    rs -> rs.getLong(1)).get(0)).as("deletions pending as tombstones").isPositive();
+            afterDeletes = searches(store);
             kept = store.memories(ALICE, dev.reverie.MemoryFilter.all());
             keptObservations = store.observations(ALICE, dev.reverie.ObservationFilter.all());
             keptTurns = store.archivedTurns(ALICE, "s1");
+            store.memories(BOB, dev.reverie.MemoryFilter.all()).forEach(bob::put);
+            store.observations(BOB, dev.reverie.ObservationFilter.all()).forEach(bob::put);
+            store.archivedTurns(BOB, "s1").forEach(bob::archive);
         }
         assertThat(kept).hasSize(6);
+        assertThat(keptObservations).hasSize(5);
         assertThat(keptTurns).hasSize(3);
         try (SqliteMemoryStore store = SqliteMemoryStore.open(root.resolve("fresh"))) {
             WriteBatch b = WriteBatch.of(ALICE);
@@ -120,7 +128,8 @@ class SqliteContentlessFtsMigrationTest {
             keptObservations.forEach(b::put);
             keptTurns.forEach(b::archive);
             store.write(b);
-            assertThat(scoresById(searches(store))).isEqualTo(scoresById(afterChanges));
+            store.write(bob);
+            assertThat(scoresById(searches(store))).isEqualTo(scoresById(afterDeletes));
         }
     }
 
@@ -248,14 +257,19 @@ class SqliteContentlessFtsMigrationTest {
         }
     }
 
-    /** The same changes on either file: text re-indexed, rows deleted, turns purged, an end user erased. */
+    /** The same changes on either file: {@link #alicesChanges}, then Bob erased. */
     private static void change(SqliteMemoryStore store) {
+        alicesChanges(store);
+        store.erase(BOB);
+    }
+
+    /** Alice's text re-indexed, rows of hers deleted, her older turns purged, a memory added. */
+    private static void alicesChanges(SqliteMemoryStore store) {
         Memory m0 = store.memory(ALICE, "m-alice-0").orElseThrow();
         store.write(WriteBatch.of(ALICE).put(m0.toBuilder().text("alice talked about lilacs").build())
                 .deleteMemory("m-alice-1").deleteObservation("o-alice-2").purgeArchiveBefore(T0.plusSeconds(3))
                 .put(Memory.builder("m-alice-9", ALICE, MemoryKind.FACT, "alice bought tulips and lilacs", T0)
                         .subject("user.topic.9").build()));
-        store.erase(BOB);
     }
 
     /** Every query's hits (id and score) in each index, for both end users. */
