@@ -72,6 +72,14 @@ class SqliteContentlessFtsMigrationTest {
 
         try (SqliteMemoryStore store = SqliteMemoryStore.open(migrated)) {
             assertThat(searches(store)).isEqualTo(expected);
+            // the migration journaled to a temp file; the writer is back to its in-memory journals (2)
+            int tempStore = store.database(TENANT).<Integer>write(c -> {
+                try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("PRAGMA temp_store")) {
+                    rs.next();
+                    return rs.getInt(1);
+                }
+            });
+            assertThat(tempStore).isEqualTo(2);
         }
         for (Path f : List.of(written.resolve(SqliteMemoryStore.fileName(TENANT)), file)) {
             assertContentless(f);
