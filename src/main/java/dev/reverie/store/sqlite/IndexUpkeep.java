@@ -46,8 +46,8 @@ import java.util.function.Supplier;
  * segment with every transaction that indexes rows (the indexes are contentless since schema version
  * 7, so a deletion adds none: it is a tombstone kept with the segment holding the entry, which FTS5
  * merges away when it rewrites that segment, as its own automerge does once a tenth of a segment's
- * rows are deleted, and as every merge here and the erasure's {@code optimize} do), so a collapse that went on until no level held two rarely ended
- * while they wrote (on the 1,000-user benchmark tenant under four writers, checks took 2 to 34 steps
+ * rows are deleted, and as every merge here and the erasure's {@code optimize} do), so a collapse
+ * that went on until no level held two rarely ended while they wrote (on the 1,000-user benchmark tenant under four writers, checks took 2 to 34 steps
  * per index, 34 being the limit: a merge transaction every five {@code recordTurn} calls and about
  * 30 % more CPU per call); what they add meanwhile waits for the next check, and a collapse they cut
  * short is checked again once they have paused for a second ({@link #settle}; at once when the store

@@ -201,17 +201,25 @@ final class TenantDatabase implements AutoCloseable {
         }
         try {
             migrateNow(writer, tenantId);
-        } finally {
+        } catch (SQLException | RuntimeException e) {
             if (behind) {
-                pragma(writer, "PRAGMA temp_store = MEMORY");
+                try {
+                    pragma(writer, "PRAGMA temp_store = MEMORY"); // the connection is closed next anyway
+                } catch (SQLException restore) {
+                    e.addSuppressed(restore);
+                }
             }
+            throw e;
+        }
+        if (behind) {
+            pragma(writer, "PRAGMA temp_store = MEMORY");
         }
     }
 
     /** The file's schema version as stored, read outside a transaction (0 for a new file); a hint only. */
     private static int storedVersion(Connection c) throws SQLException {
-        try (Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")) {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")) {
             if (!rs.next()) {
                 return 0;
             }
