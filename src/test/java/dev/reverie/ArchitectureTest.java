@@ -80,7 +80,7 @@ class ArchitectureTest {
             INTERNAL, Set.of("Await", "Checks", "DecodedRecords", "GroupCommit", "Ids", "Jdbc", "Json", "NearestVectors",
                     "Resources", "ScopeLocks", "TenantNames", "Terms", "Vectors"),
             "dev.reverie.store.sqlite", Set.of("SqliteMemoryStore", "SqliteStoreProvider"),
-            "dev.reverie.store.lucene", Set.of("LuceneMemoryStore", "LuceneStoreProvider"),
+            "dev.reverie.store.lucene", Set.of("LuceneMemoryStore", "LuceneStoreProvider", "ReverieCodec"),
             "dev.reverie.store.postgres", Set.of("PostgresMemoryStore", "PostgresStoreProvider"));
 
     /** The one helper of {@code internal} the SPI may use: it must not lean on implementation code. */

@@ -40,11 +40,12 @@ import java.util.stream.Stream;
  *       one-phase variant that reads the columns in the ranked query. The two-phase and one-phase
  *       statements run in alternating order, so neither always finds the pages the other read.</li>
  * </ol>
+ * With {@code lucene} as the third argument, part 1 runs on the Lucene data set and part 2 is skipped.
  * The floor of part 2 is SQLite's own work for one search; three of them are the part of a cold call
  * that no Java change removes. Not a test; the data set must exist (a JMH run or
  * {@code TenantDataGenerator} fills it). Run:
  * <pre>
- * mvn -q -o -Pjmh compile exec:exec -Djmh.main=dev.reverie.store.sqlite.ColdSearchTiming -Djmh.args="10000 3000"
+ * mvn -q -o -Pjmh compile exec:exec -Djmh.main=dev.reverie.store.sqlite.ColdSearchTiming -Djmh.args="10000 3000 [sqlite|lucene]"
  * </pre>
  */
 public final class ColdSearchTiming {
@@ -55,9 +56,16 @@ public final class ColdSearchTiming {
     public static void main(String[] args) throws SQLException, java.io.IOException {
         int users = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
         int requests = args.length > 1 ? Integer.parseInt(args[1]) : 3_000;
-        TenantDataGenerator.Dataset dataset = TenantDataGenerator.prepare("sqlite", users, false);
+        String store = args.length > 2 ? args[2] : "sqlite";
+        if (!store.equals("sqlite") && !store.equals("lucene")) {
+            throw new IllegalArgumentException("store (third argument) must be sqlite or lucene, was " + store);
+        }
+        TenantDataGenerator.Dataset dataset = TenantDataGenerator.prepare(store, users, false);
         System.out.println("data set: " + dataset);
         storeCalls(dataset, users, requests);
+        if (!store.equals("sqlite")) {
+            return;
+        }
         Path file;
         try (Stream<Path> files = Files.walk(dataset.folder())) {
             file = files.filter(p -> p.toString().endsWith(".db")).findFirst()
