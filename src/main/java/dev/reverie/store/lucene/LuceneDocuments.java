@@ -75,6 +75,11 @@ final class LuceneDocuments {
         }
     }
 
+    /**
+     * The codec whose vector format's dimension limit decides {@link #knnIndexable}: the one the
+     * writer uses (Lucene 9.12's vector format, whatever a host makes Lucene's default codec).
+     */
+    private static final Codec KNN_LIMITS = new ReverieCodec();
     static final String TYPE = "type";
     static final String AGENT = "agent";
     static final String USER = "user";
@@ -155,7 +160,7 @@ final class LuceneDocuments {
 
     /** Whether vectors of this dimension go into a KNN field (else they are only stored and scanned exactly). */
     static boolean knnIndexable(Type type, int dimension) {
-        return dimension <= Codec.getDefault().knnVectorsFormat().getMaxDimensions(knnField(type, dimension));
+        return dimension <= KNN_LIMITS.knnVectorsFormat().getMaxDimensions(knnField(type, dimension));
     }
 
     /** Microseconds since the epoch, saturated at the long range (exact for any clock's instant). */

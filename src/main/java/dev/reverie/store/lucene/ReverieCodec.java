@@ -38,7 +38,11 @@ public final class ReverieCodec extends FilterCodec {
     /** The chunk index's block size, as a power of two (Lucene's own value). */
     private static final int BLOCK_SHIFT = 10;
 
-    private final StoredFieldsFormat storedFields = new Lucene90CompressingStoredFieldsFormat(
+    /**
+     * One format object for every instance of the codec: Lucene copies stored fields chunk by chunk
+     * in a merge only when both segments' compression mode is the same object.
+     */
+    private static final StoredFieldsFormat STORED_FIELDS = new Lucene90CompressingStoredFieldsFormat(
             "ReverieStoredFieldsSmallChunks", new LZ4WithPresetDictCompressionMode(), CHUNK_BYTES, CHUNK_DOCS, BLOCK_SHIFT);
 
     /** The codec (Lucene's {@code ServiceLoader} makes one per JVM). */
@@ -46,8 +50,30 @@ public final class ReverieCodec extends FilterCodec {
         super(NAME, new Lucene912Codec());
     }
 
+    /**
+     * The codec as Lucene finds it by name when it opens a segment written with it: through the
+     * {@code ServiceLoader} of Lucene's class loader, and, where Reverie's classes come from another
+     * loader (a host that puts Lucene in a parent loader), after Lucene has also looked in Reverie's.
+     *
+     * @throws IllegalStateException naming the services file when neither finds it
+     */
+    static org.apache.lucene.codecs.Codec find() {
+        try {
+            return org.apache.lucene.codecs.Codec.forName(NAME);
+        } catch (IllegalArgumentException notFound) {
+            org.apache.lucene.codecs.Codec.reloadCodecs(ReverieCodec.class.getClassLoader());
+            try {
+                return org.apache.lucene.codecs.Codec.forName(NAME);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException("Lucene cannot find the codec '" + NAME + "' that the Lucene store"
+                        + " writes with: keep META-INF/services/org.apache.lucene.codecs.Codec of the Reverie jar"
+                        + " (a shaded jar must merge service files) on the class path Lucene loads from", e);
+            }
+        }
+    }
+
     @Override
     public StoredFieldsFormat storedFieldsFormat() {
-        return storedFields;
+        return STORED_FIELDS;
     }
 }

@@ -77,11 +77,6 @@ import java.util.function.ObjIntConsumer;
 final class TenantIndex implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(TenantIndex.class);
-    /**
-     * The codec new segments are written with, found by name as Lucene finds it when it reads them, so
-     * an index is never written that this class path could not open.
-     */
-    private static final org.apache.lucene.codecs.Codec CODEC = org.apache.lucene.codecs.Codec.forName(ReverieCodec.NAME);
 
     /** When writes are committed. */
     enum CommitPolicy {
@@ -411,7 +406,8 @@ final class TenantIndex implements AutoCloseable {
             merges.setForceMergeDeletesPctAllowed(0.0);
             IndexWriterConfig config = new IndexWriterConfig(analyzer)
                     .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
-                    .setCodec(CODEC)
+                    // found by name, as Lucene finds it when it reads the segments: never write what cannot be opened
+                    .setCodec(ReverieCodec.find())
                     .setMergePolicy(merges)
                     .setCommitOnClose(true);
             writer = new IndexWriter(directory, config);
