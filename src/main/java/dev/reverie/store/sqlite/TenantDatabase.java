@@ -197,14 +197,14 @@ final class TenantDatabase implements AutoCloseable {
     private void migrate(Connection writer, String tenantId) throws SQLException {
         boolean behind = storedVersion(writer) < SqliteSchema.latestVersion();
         if (behind) {
-            pragma(writer, "PRAGMA temp_store = FILE");
+            execute(writer, "PRAGMA temp_store = FILE");
         }
         try {
             migrateNow(writer, tenantId);
         } catch (SQLException | RuntimeException e) {
             if (behind) {
                 try {
-                    pragma(writer, "PRAGMA temp_store = MEMORY"); // the connection is closed next anyway
+                    execute(writer, "PRAGMA temp_store = MEMORY"); // the connection is closed next anyway
                 } catch (SQLException restore) {
                     e.addSuppressed(restore);
                 }
@@ -212,7 +212,7 @@ final class TenantDatabase implements AutoCloseable {
             throw e;
         }
         if (behind) {
-            pragma(writer, "PRAGMA temp_store = MEMORY");
+            execute(writer, "PRAGMA temp_store = MEMORY");
         }
     }
 
@@ -229,7 +229,8 @@ final class TenantDatabase implements AutoCloseable {
         }
     }
 
-    private static void pragma(Connection c, String sql) throws SQLException {
+    /** Runs one statement that returns nothing on {@code c}. */
+    private static void execute(Connection c, String sql) throws SQLException {
         try (Statement st = c.createStatement()) {
             st.execute(sql);
         }
@@ -498,9 +499,7 @@ final class TenantDatabase implements AutoCloseable {
 
     /** Runs one statement on the writer; called under the write lock. */
     private void onWriter(String sql) throws SQLException {
-        try (Statement st = writer.createStatement()) {
-            st.execute(sql);
-        }
+        execute(writer, sql);
     }
 
     /**
@@ -733,13 +732,9 @@ final class TenantDatabase implements AutoCloseable {
         if (inMemory) {
             writeLock.lock();
             try {
-                try (Statement st = writer.createStatement()) {
-                    st.execute("BEGIN IMMEDIATE");
-                }
+                onWriter("BEGIN IMMEDIATE");
                 T result = work.apply(writer);
-                try (Statement st = writer.createStatement()) {
-                    st.execute("COMMIT");
-                }
+                onWriter("COMMIT");
                 return result;
             } catch (SQLException e) {
                 rollbackQuietly();
