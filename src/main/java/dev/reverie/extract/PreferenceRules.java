@@ -6,6 +6,7 @@ import dev.reverie.Polarity;
 import dev.reverie.internal.Terms;
 
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -90,6 +91,9 @@ final class PreferenceRules {
     private static void english(Sentence s, Facts out) {
         Matcher m = s.match(LIKE_EN);
         while (m.find()) {
+            if (relative(s, m.start())) {
+                continue;
+            }
             String neg = m.group(1);
             String verb = m.group(2).replaceAll("\\s+", " ");
             if (verb.equals("stand") && neg == null) {
@@ -101,6 +105,9 @@ final class PreferenceRules {
         }
         m = s.match(DISLIKE_EN);
         while (m.find()) {
+            if (relative(s, m.start())) {
+                continue;
+            }
             emitAll(s, out, m.end(), Mode.DISLIKE, "dislikes");
         }
     }
@@ -108,6 +115,9 @@ final class PreferenceRules {
     private static void fan(Sentence s, Facts out) {
         Matcher m = s.match(FAN_EN);
         while (m.find()) {
+            if (relative(s, m.start())) {
+                continue;
+            }
             boolean negated = m.group(1) != null;
             boolean noLonger = negated && (m.group(1).startsWith("no longer") || s.hasAny("anymore", "any more"));
             emitAll(s, out, m.end(), noLonger ? Mode.NO_LONGER : negated ? Mode.DISLIKE : Mode.LIKE, "likes");
@@ -137,6 +147,26 @@ final class PreferenceRules {
             }
             emitAll(s, out, m.end(), mode, verb.equals("adoro") || verb.equals("amo") ? "loves" : "likes");
         }
+    }
+
+    /** Relative pronouns: after one, "I love" describes something named before it, not a like. */
+    private static final Set<String> RELATIVE = Set.of("what", "whatever", "which", "whichever", "who", "whom",
+            "whoever");
+
+    /**
+     * Whether the subject at {@code at} opens a relative clause ("that's what I like to hear", "the
+     * team which we love"): the word before it is a relative pronoun.
+     */
+    private static boolean relative(Sentence s, int at) {
+        int end = at;
+        while (end > s.body && s.folded.charAt(end - 1) == ' ') {
+            end--;
+        }
+        int start = end;
+        while (start > s.body && Character.isLetter(s.folded.charAt(start - 1))) {
+            start--;
+        }
+        return RELATIVE.contains(s.folded.substring(start, end));
     }
 
     private enum Mode { LIKE, DISLIKE, NO_LONGER }

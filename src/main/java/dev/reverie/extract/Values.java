@@ -77,6 +77,8 @@ final class Values {
             String v = accept(item, itemFolded);
             if (v != null) {
                 out.add(v);
+            } else if (opensClause(words)) {
+                break; // "how you planned the route and the budget": the rest belongs to that clause
             }
             if (cut >= folded.length()) {
                 break;
@@ -156,9 +158,22 @@ final class Values {
         if (words.isEmpty() || words.size() > MAX_WORDS) {
             return null;
         }
-        if (Lexicon.NOT_A_VALUE.contains(words.get(0)) && !(words.size() > 1 && words.get(0).equals("one"))) {
-            return null;
+        if (opensClause(words) || DANGLING.contains(words.get(words.size() - 1))) {
+            return null; // a pronoun or a verb is no thing; "escaping into" lost its object at a cut
         }
         return original.substring(a, b).strip();
     }
+
+    /**
+     * Whether words led by this word are no value but a clause: a pronoun, a wh-word or a finite
+     * verb ({@link Lexicon#NOT_A_VALUE}; "one" only alone, "one of the best" is a value).
+     */
+    private static boolean opensClause(List<String> words) {
+        return !words.isEmpty() && Lexicon.NOT_A_VALUE.contains(words.get(0))
+                && !(words.size() > 1 && words.get(0).equals("one"));
+    }
+
+    /** Prepositions that cannot end a value: the phrase was cut before their object. */
+    private static final Set<String> DANGLING = Set.of("to", "with", "at", "for", "from", "of", "into", "about", "by",
+            "onto", "toward", "towards", "de", "com", "para", "pra", "por", "em", "sobre");
 }

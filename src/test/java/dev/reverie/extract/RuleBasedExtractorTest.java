@@ -531,6 +531,55 @@ class RuleBasedExtractorTest {
         assertThat(a.text()).startsWith("Priya: ");
     }
 
+    /**
+     * A like verb inside a relative clause ("the song I love was ...", "what I like to hear") or
+     * followed by a clause ("I love how ...") names no thing the speaker likes; the parts of such a
+     * clause are no values either, nor is a phrase cut off before its object ("escaping into").
+     */
+    @Test
+    void likes_inside_or_before_a_clause_are_not_preferences() {
+        for (String text : List.of(
+                "The song I love was playing on the radio this morning.",
+                "Anything we enjoy becomes a habit sooner or later.",
+                "The neighbours I like have moved to another town.",
+                "Cooking for the people I love makes the whole week better.",
+                "That is exactly what I love to see!",
+                "Honestly, that's what I like to hear.",
+                "I love how you planned the route and the budget.",
+                "I like how it mixes the old style and the new colors.",
+                "I love escaping into that world every night.",
+                "Eu adoro quando a banda toca e o público canta.")) {
+            List<ExtractedFact> likes = extractor.extract(new TurnInput(Role.USER, text, "Priya", "t", AT)).stream()
+                    .filter(f -> f.subject().endsWith(".likes") || f.subject().endsWith(".dislikes"))
+                    .collect(Collectors.toList());
+            assertThat(likes).as("preferences from: %s", text).isEmpty();
+        }
+    }
+
+    @Test
+    void a_like_list_stops_where_a_new_clause_starts() {
+        assertThat(likes("I'm passionate about baking and it'd be lovely to open a bakery.")).containsExactly("baking");
+        assertThat(likes("I love sailing and they're going to teach me to dive.")).containsExactly("sailing");
+        assertThat(likes("I love hiking and swimming in the ocean.")).containsExactly("hiking", "swimming in the ocean");
+        assertThat(likes("Those are the books I love, and I also love jazz.")).containsExactly("jazz");
+        assertThat(likes("I love to paint.")).containsExactly("paint");
+    }
+
+    @Test
+    void a_possessive_ends_a_relatives_name() {
+        assertThat(only("These photos are from my daughter Lina's graduation.", "user.family.daughter").value())
+                .isEqualTo("Lina");
+        assertThat(only("We stayed at my brother Jean Luc’s flat.", "user.family.brother").value())
+                .isEqualTo("Jean Luc");
+        assertThat(extractor.extract(new TurnInput(Role.USER, "I'm Marina's mom.", null, "t", AT)))
+                .noneMatch(f -> f.subject().equals("user.name"));
+    }
+
+    private List<String> likes(String text) {
+        return extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)).stream()
+                .filter(f -> f.subject().equals("user.likes")).map(ExtractedFact::value).collect(Collectors.toList());
+    }
+
     @Test
     void several_facts_come_from_one_turn() {
         List<ExtractedFact> facts = extractor.extract(new TurnInput(Role.USER,

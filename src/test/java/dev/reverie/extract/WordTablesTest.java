@@ -28,7 +28,7 @@ class WordTablesTest {
     @CsvSource({
             "abbreviations, 32, dr|av|cmdr",
             "articles, 16, the|uma|das",
-            "clause-subject, 27, i|my|this",
+            "clause-subject, 44, i|my|this",
             "conditions, 115, diabetes|high cholesterol|marca-passo",
             "elided-first-person, 51, just|ran|going",
             "en-markers, 95, the|all|were",
@@ -44,7 +44,7 @@ class WordTablesTest {
             "name-stop, 68, and|por|it",
             "not-a-name, 132, english|friday|aqui",
             "not-a-predicate, 32, and|de|tambem",
-            "not-a-value, 106, it|sua|que",
+            "not-a-value, 146, it|sua|que",
             "not-an-employer, 38, home|feriados|all",
             "pets, 61, dog|chinchilla|furao",
             "pt-first-person-verbs, 79, fui|comi|aprendi",
