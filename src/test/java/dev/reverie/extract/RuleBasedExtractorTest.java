@@ -566,6 +566,14 @@ class RuleBasedExtractorTest {
     }
 
     @Test
+    void a_new_clause_after_and_ends_a_value() {
+        assertThat(only("My uncle retired in March and it's been quiet since.", "user.family.uncle").value())
+                .isEqualTo("retired in March");
+        assertThat(only("I'm allergic to walnuts and they are in everything.", "user.allergy").value())
+                .isEqualTo("walnuts");
+    }
+
+    @Test
     void a_possessive_ends_a_relatives_name() {
         assertThat(only("These photos are from my daughter Lina's graduation.", "user.family.daughter").value())
                 .isEqualTo("Lina");

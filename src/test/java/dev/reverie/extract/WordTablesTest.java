@@ -70,7 +70,7 @@ class WordTablesTest {
             "place-cuts; 46; _for_|_ago|_sozinh|_with_my_",
             "job-cuts; 20; _at_|_numa_|_pelo_|_ha_",
             "prefer-cuts; 11; _over_|_rather_than_|_instead_of_",
-            "value-cuts; 57; ,|._|_-_|_cuz_|_and_i_|_but_i_"
+            "value-cuts; 65; ,|._|_-_|_cuz_|_and_i_|_but_i_"
     })
     void phrase_list_loads_whole_and_clean(String name, int size, String known) {
         List<String> phrases = List.of(Lexicon.phrases(name));
