@@ -144,6 +144,9 @@ final class FamilyRules {
         if (name == null) {
             return null;
         }
+        if (name.length() > 3 && Terms.foldKeepingLength(name).endsWith("'s")) {
+            name = name.substring(0, name.length() - 2); // "my daughter Sara's birthday" (folding makes ’ a ')
+        }
         if (!explicit) {
             // "my mom Sarah" but not "my mom Is ..." or "my kids Love ..." at a capitalised line start
             String f = Terms.foldKeepingLength(name);

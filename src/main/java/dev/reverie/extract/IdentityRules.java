@@ -218,9 +218,6 @@ final class IdentityRules {
         if (i == 1 && from == spans.get(0)[0] && !between(s, spans.get(0)[1], head[0], ". ")) {
             return null;
         }
-        if (possessive(headFolded)) {
-            return s.text.substring(from, head[1] - 2); // "my daughter Sara's birthday": the name is Sara
-        }
         int end = head[1];
         int words = 1;
         for (int j = i + 1; j < spans.size() && words < 4; j++) {
@@ -238,19 +235,10 @@ final class IdentityRules {
                     || NOT_A_NAME.contains(f)) {
                 break;
             }
-            if (possessive(f)) {
-                end = w[1] - 2;
-                break;
-            }
             end = w[1];
             words++;
         }
         return s.text.substring(from, end);
-    }
-
-    /** A word with the possessive "'s" ("Sara's"): the name ends before it. */
-    private static boolean possessive(String folded) {
-        return folded.length() > 3 && (folded.endsWith("'s") || folded.endsWith("\u2019s"));
     }
 
     private static boolean between(Sentence s, int from, int to, String allowed) {

@@ -67,8 +67,23 @@ final class Lexicon {
     /** Words that make a sentence pure small talk when every word of it is one of these. */
     static final Set<String> FILLER = Lexicon.words("filler");
 
-    /** Pronouns and deictics that cannot be the value of a preference ("I love it", "adoro isso"). */
+    /**
+     * Words that cannot open a value of any rule: pronouns, deictics, articles left alone and fillers
+     * ("I love it", "adoro isso", "a lot").
+     */
     static final Set<String> NOT_A_VALUE = Lexicon.words("not-a-value");
+
+    /** Finite verbs that cannot open a value: the like was a relative clause ("the song I love was playing"). */
+    static final Set<String> FINITE_VERBS = Lexicon.words("finite-verbs");
+
+    /** Wh-words and relative pronouns: a value they lead is a clause ("how you planned the route"). */
+    static final Set<String> CLAUSE_OPENERS = Lexicon.words("clause-openers");
+
+    /** Object relative pronouns: before "I love" they make the like a relative clause ("what I like to hear"). */
+    static final Set<String> RELATIVE_PRONOUNS = Lexicon.words("relative-pronouns");
+
+    /** Prepositions that cannot end a value cut short at a boundary ("escaping into" of "escaping into that world"). */
+    static final Set<String> DANGLING = Lexicon.words("dangling-prepositions");
 
     /** Pronouns that start a new clause inside a captured value ("peanuts and I love jazz"). */
     static final Set<String> CLAUSE_SUBJECT = Lexicon.words("clause-subject");

@@ -6,7 +6,6 @@ import dev.reverie.Polarity;
 import dev.reverie.internal.Terms;
 
 import java.util.List;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -127,6 +126,9 @@ final class PreferenceRules {
     private static void portuguese(Sentence s, Facts out) {
         Matcher m = s.match(LIKE_PT);
         while (m.find()) {
+            if (relative(s, m.start())) {
+                continue;
+            }
             boolean negated = m.group(1) != null;
             String verb = m.group(2).replaceAll("\\s+", " ");
             boolean mais = m.group(3) != null;
@@ -149,15 +151,21 @@ final class PreferenceRules {
         }
     }
 
-    /** Relative pronouns: after one, "I love" describes something named before it, not a like. */
-    private static final Set<String> RELATIVE = Set.of("what", "whatever", "which", "whichever", "who", "whom",
-            "whoever");
-
     /**
-     * Whether the subject at {@code at} opens a relative clause ("that's what I like to hear", "the
-     * team which we love"): the word before it is a relative pronoun.
+     * Whether the like at {@code at} is a relative clause about something named before it ("that's
+     * what I like to hear", "a música que eu adoro"): the word before it (before a Portuguese "eu") is
+     * an object relative pronoun ({@link Lexicon#RELATIVE_PRONOUNS}; "that's why I love jazz" is a like).
      */
     private static boolean relative(Sentence s, int at) {
+        int[] w = wordBefore(s, at);
+        if (w != null && w[1] - w[0] == 2 && s.folded.startsWith("eu", w[0])) {
+            w = wordBefore(s, w[0]);
+        }
+        return w != null && Lexicon.RELATIVE_PRONOUNS.contains(s.folded.substring(w[0], w[1]));
+    }
+
+    /** The folded word that ends before {@code at} (spaces between), or null at the sentence's start. */
+    private static int[] wordBefore(Sentence s, int at) {
         int end = at;
         while (end > s.body && s.folded.charAt(end - 1) == ' ') {
             end--;
@@ -166,7 +174,7 @@ final class PreferenceRules {
         while (start > s.body && Character.isLetter(s.folded.charAt(start - 1))) {
             start--;
         }
-        return RELATIVE.contains(s.folded.substring(start, end));
+        return start < end ? new int[] {start, end} : null;
     }
 
     private enum Mode { LIKE, DISLIKE, NO_LONGER }

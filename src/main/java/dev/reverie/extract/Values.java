@@ -9,8 +9,8 @@ import java.util.Set;
 /**
  * Turns the tail a pattern captured ("peanuts and shellfish, so I carry an EpiPen") into clean values
  * ("peanuts", "shellfish"): cut at the first clause boundary, drop trailing fillers and leading
- * articles, split lists, refuse pronouns. Works on the folded copy to decide and returns the original
- * text. Stateless and thread-safe.
+ * articles, split lists, refuse pronouns, verbs and phrases cut off before a preposition's object.
+ * Works on the folded copy to decide and returns the original text. Stateless and thread-safe.
  */
 final class Values {
 
@@ -42,7 +42,7 @@ final class Values {
     /** The cleaned value of {@code s.text[start, end)}, or {@code null} when nothing usable is left. */
     static String phrase(Sentence s, int start, int end, String... extraCuts) {
         int[] span = span(s, start, end, extraCuts);
-        if (span == null) {
+        if (span == null || span[2] == 1 && dangling(s.folded.substring(span[0], span[1]))) {
             return null;
         }
         return accept(s.text.substring(span[0], span[1]), s.folded.substring(span[0], span[1]));
@@ -71,14 +71,16 @@ final class Values {
             String item = original.substring(from, cut);
             String itemFolded = folded.substring(from, cut);
             List<String> words = Terms.wordTokens(itemFolded);
-            if (!words.isEmpty() && Lexicon.CLAUSE_SUBJECT.contains(words.get(0))) {
-                break; // "peanuts and I also love jazz": a new clause starts
+            if (!words.isEmpty() && (Lexicon.CLAUSE_SUBJECT.contains(words.get(0))
+                    || Lexicon.CLAUSE_OPENERS.contains(words.get(0)) || Lexicon.FINITE_VERBS.contains(words.get(0)))) {
+                // "peanuts and I also love jazz": a new clause starts; "how you planned the route and the
+                // budget", "was there to celebrate us": the rest of the list belongs to that clause
+                break;
             }
-            String v = accept(item, itemFolded);
+            boolean last = cut >= folded.length();
+            String v = last && span[2] == 1 && dangling(itemFolded) ? null : accept(item, itemFolded);
             if (v != null) {
                 out.add(v);
-            } else if (opensClause(words)) {
-                break; // "how you planned the route and the budget": the rest belongs to that clause
             }
             if (cut >= folded.length()) {
                 break;
@@ -88,14 +90,17 @@ final class Values {
         return out;
     }
 
-    /** The span left after cutting at clause boundaries and trimming fillers, or null. */
+    /**
+     * The span left after cutting at clause boundaries and trimming fillers, or null: {start, end, 1
+     * when a boundary cut it short, else 0}.
+     */
     static int[] span(Sentence s, int start, int end, String... extraCuts) {
         String f = s.folded;
         end = Math.min(end, f.length());
         if (start >= end) {
             return null;
         }
-        int cut = end;
+        int cut = newClause(f, start, end);
         for (String c : CUTS) {
             int i = f.indexOf(c, start);
             if (i >= start && i < cut) {
@@ -112,6 +117,7 @@ final class Values {
         if (date > start && date < cut) {
             cut = date;
         }
+        int cutShort = cut < end ? 1 : 0;
         end = cut;
         boolean changed = true;
         while (changed) {
@@ -130,10 +136,43 @@ final class Values {
         while (start < end && Character.isWhitespace(f.charAt(start))) {
             start++;
         }
-        return end > start ? new int[] {start, end} : null;
+        return end > start ? new int[] {start, end, cutShort} : null;
     }
 
-    /** Drops leading articles; refuses empty, pronoun-led or overlong values. */
+    /** Conjunctions after which a clause subject starts a new clause ("walnuts and they are in everything"). */
+    private static final String[] CONJUNCTIONS = {" and ", " e "};
+
+    /**
+     * Where a new clause starts in {@code f[start, end)}: the first "and" / "e" followed by a clause
+     * subject ({@link Lexicon#CLAUSE_SUBJECT}: "retired in March and it's been quiet", "jazz and I also
+     * love rock"), else {@code end}.
+     */
+    private static int newClause(String f, int start, int end) {
+        int cut = end;
+        for (String c : CONJUNCTIONS) {
+            for (int i = f.indexOf(c, start); i >= 0 && i < cut; i = f.indexOf(c, i + 1)) {
+                int w = i + c.length();
+                int e = w;
+                while (e < end && (Character.isLetter(f.charAt(e)) || f.charAt(e) == '\'')) {
+                    e++;
+                }
+                if (e > w && Lexicon.CLAUSE_SUBJECT.contains(f.substring(w, e))) {
+                    cut = i;
+                    break;
+                }
+            }
+        }
+        return cut;
+    }
+
+    /** Whether the folded value ends in a preposition whose object a boundary cut off ("escaping into"). */
+    private static boolean dangling(String folded) {
+        String t = folded.strip();
+        int sp = t.lastIndexOf(' ');
+        return sp > 0 && Lexicon.DANGLING.contains(t.substring(sp + 1));
+    }
+
+    /** Drops leading articles; refuses empty, pronoun-led, verb-led or overlong values. */
     static String accept(String original, String folded) {
         int a = 0;
         int b = folded.length();
@@ -158,22 +197,10 @@ final class Values {
         if (words.isEmpty() || words.size() > MAX_WORDS) {
             return null;
         }
-        if (opensClause(words) || DANGLING.contains(words.get(words.size() - 1))) {
-            return null; // a pronoun or a verb is no thing; "escaping into" lost its object at a cut
+        if (Lexicon.NOT_A_VALUE.contains(words.get(0)) && !(words.size() > 1 && words.get(0).equals("one"))
+                || Lexicon.FINITE_VERBS.contains(words.get(0))) {
+            return null; // a pronoun is no thing; a verb means the like was a relative clause
         }
         return original.substring(a, b).strip();
     }
-
-    /**
-     * Whether words led by this word are no value but a clause: a pronoun, a wh-word or a finite
-     * verb ({@link Lexicon#NOT_A_VALUE}; "one" only alone, "one of the best" is a value).
-     */
-    private static boolean opensClause(List<String> words) {
-        return !words.isEmpty() && Lexicon.NOT_A_VALUE.contains(words.get(0))
-                && !(words.size() > 1 && words.get(0).equals("one"));
-    }
-
-    /** Prepositions that cannot end a value: the phrase was cut before their object. */
-    private static final Set<String> DANGLING = Set.of("to", "with", "at", "for", "from", "of", "into", "about", "by",
-            "onto", "toward", "towards", "de", "com", "para", "pra", "por", "em", "sobre");
 }
