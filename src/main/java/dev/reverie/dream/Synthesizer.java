@@ -18,12 +18,13 @@ import java.util.TreeSet;
 
 /**
  * Finds the groups of ACTIVE memories that share an entity, for REM's syntheses. An entity is a
- * name (a capitalized word in the middle of a sentence in every memory of the group: a word that
- * starts a sentence, or the sentence after a "Speaker: " prefix, such as "Here", "Life" or
- * "Thanks", is not a name, nor is a name spoken to, as in "Thanks, Priya!": memories that address
- * one person share a conversation partner, not a subject) or the short value of a fact (a like, a pet, a city) that other
- * memories mention. A group qualifies with two to {@link #MAX_SOURCES} memories spanning at least
- * two subjects and at least two source turns (memories that all come from one turn connect
+ * name (capitalized words in the middle of a sentence in every memory of the group, words side by
+ * side one name: "Rocky Mountains" and "Smoky Mountains" share no entity; a word that starts a
+ * sentence, or the sentence after a "Speaker: " prefix, such as "Here", "Life" or "Thanks", is not a
+ * name, nor is a name spoken to, as in "Thanks, Priya!": memories that address one person share a
+ * conversation partner, not a subject) or the short value of a fact (a like, a pet, a city) that
+ * other memories mention. A group qualifies with two to {@link #MAX_SOURCES} memories spanning at
+ * least two subjects and at least two source turns (memories that all come from one turn connect
  * nothing); an entity mentioned more often is too general to say anything. The same set of
  * memories is proposed once, under its first entity in alphabetical order, and only when their texts
  * differ (repeating one sentence connects nothing). Stateless; thread-safe.
@@ -56,19 +57,32 @@ final class Synthesizer {
             }
             for (String sentence : WordScan.sentences(m.text(), ".!?\n", ".!?")) {
                 int[] caps = WordScan.capitalized(sentence, false, true);
+                StringBuilder name = new StringBuilder();
+                int nameEnd = -1;
                 for (int c = 0; c < caps.length; c += 2) {
                     String word = sentence.substring(caps[c], caps[c + 1]).replace('’', '\'');
-                    if (word.endsWith("'s")) {
+                    boolean possessive = word.endsWith("'s");
+                    if (possessive) {
                         word = word.substring(0, word.length() - 2);
                     }
                     String key = Terms.fold(word);
                     if (key.length() < 2 || NOT_ENTITIES.contains(key) || sentenceStart(sentence, caps[c])
                             || vocative(sentence, caps[c], caps[c + 1])) {
+                        addName(name, m.id(), display, members);
+                        nameEnd = -1;
                         continue;
                     }
-                    display.putIfAbsent("name:" + key, word);
-                    members.computeIfAbsent("name:" + key, k -> new TreeSet<>()).add(m.id());
+                    // a name of several words right next to each other is one entity ("Rocky Mountains")
+                    if (nameEnd < 0 || caps[c] != nameEnd + 1 || sentence.charAt(nameEnd) != ' ') {
+                        addName(name, m.id(), display, members);
+                    }
+                    name.append(name.length() == 0 ? "" : " ").append(word);
+                    nameEnd = possessive ? -1 : caps[c + 1];
+                    if (possessive) {
+                        addName(name, m.id(), display, members); // "LeBron's skills": the name ends here
+                    }
                 }
+                addName(name, m.id(), display, members);
             }
         }
         for (Memory m : memories) {
@@ -117,6 +131,19 @@ final class Synthesizer {
             }
         }
         return out;
+    }
+
+    /** Records the name collected in {@code name} (if any) as an entity of memory {@code id}, and clears it. */
+    private static void addName(StringBuilder name, String id, Map<String, String> display,
+                                Map<String, Set<String>> members) {
+        if (name.length() == 0) {
+            return;
+        }
+        String word = name.toString();
+        String key = "name:" + Terms.fold(word);
+        display.putIfAbsent(key, word);
+        members.computeIfAbsent(key, k -> new TreeSet<>()).add(id);
+        name.setLength(0);
     }
 
     /**

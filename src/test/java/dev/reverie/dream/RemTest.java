@@ -247,6 +247,35 @@ class RemTest extends DreamFixture {
                 .doesNotContain("vent").doesNotContain("school");
     }
 
+    /**
+     * A name of several capitalized words is one entity: the Smoky and the Rocky Mountains share a
+     * word, not a subject, while two memories naming the same Rocky Mountains are connected.
+     */
+    @Test
+    void a_name_of_several_words_is_one_entity() {
+        Obs.write(store,
+                Obs.episode(ANA, "a", "Priya: I took that photo on my trip to the Smoky Mountains last year")
+                        .turns("D1:1").subject("priya.episode.a").at(day(0)),
+                Obs.episode(ANA, "b", "Lena: This was my hike in the Rocky Mountains and it was stunning")
+                        .turns("D1:2").subject("lena.episode.b").at(day(0)));
+        nightOf(0);
+
+        assertThat(cycle.run(ANA).synthesized()).isZero();
+
+        Obs.write(store,
+                Obs.episode(ANA, "c", "Lena: We are going back to the Rocky Mountains with the twins in May")
+                        .turns("D2:1").subject("lena.episode.c").at(day(1)),
+                Obs.fact(ANA, "d", "user.favorite.place", "Rocky Mountains",
+                        "My favorite place is the Rocky Mountains").turns("D2:2").at(day(1)));
+        nightOf(1);
+
+        cycle.run(ANA);
+
+        assertThat(active(ANA)).filteredOn(m -> m.kind() == MemoryKind.SYNTHESIS).extracting(Memory::text)
+                .singleElement().satisfies(t -> assertThat(t).startsWith("Rocky Mountains: ")
+                        .contains("hike in the Rocky").contains("going back").doesNotContain("Smoky"));
+    }
+
     @Test
     void a_quoted_sentence_start_and_a_weekday_abbreviation_are_not_entities() {
         Obs.write(store,
