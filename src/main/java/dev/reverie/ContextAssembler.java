@@ -354,11 +354,15 @@ final class ContextAssembler {
             String source = p.sourceTurnKey(c);
             if (source != null ? p.packedTurnKeys.contains(source)
                     : !c.sourceTurnIds().isEmpty() && p.packedTurns.containsAll(c.sourceTurnIds())) {
-                continue; // the verbatim turns carry it
+                if (source != null) {
+                    p.dateTurn(source, c.text());
+                }
+                continue; // the verbatim turns carry it (with the day of its event)
             }
             if (source != null && policy.quoteSourceTurns()) {
                 ScoredCandidate turn = turnsByKey.get(source);
                 if (turn != null && p.turn(turn)) {
+                    p.dateTurn(source, c.text());
                     continue;
                 }
             }
@@ -397,6 +401,8 @@ final class ContextAssembler {
             return keys.size() == 1 ? keys.iterator().next() : null;
         }
         final Set<String> packedDays = new HashSet<>();
+        /** The entries of the packed turns, by session-qualified key. */
+        final Map<String, Entry> turnEntries = new java.util.HashMap<>();
         /** Packed memories and observations derived from one turn alone, by that turn's id. */
         final Map<String, List<Entry>> derivedFromOneTurn = new java.util.HashMap<>();
 
@@ -419,7 +425,7 @@ final class ContextAssembler {
             if (n > left) {
                 return; // a shorter one further down may still fit
             }
-            Entry e = new Entry(line, n, recalled(sc), null);
+            Entry e = new Entry(line, n, recalled(sc), null, null);
             entries.add(e);
             left -= n;
             taken++;
@@ -457,12 +463,40 @@ final class ContextAssembler {
             derivedFromOneTurn.remove(key);
             packedDays.add(day);
             // the entry holds the dated line: the block orders episodes by time and dates each day once
-            entries.add(new Entry(newDay ? line : Rendering.episodeLine(turn, true), n, recalled(sc), turn));
+            Entry entry = new Entry(newDay ? line : Rendering.episodeLine(turn, true), n, recalled(sc), turn, null);
+            entries.add(entry);
+            turnEntries.put(key, entry);
             left -= n - freed;
             taken++;
             packedTurns.add(turn.turnId());
             packedTurnKeys.add(key);
+            for (Entry e : derived) {
+                dateTurn(key, e.recalled().text());
+            }
             return true;
+        }
+
+        /**
+         * Notes on the packed turn {@code key} the day its event happened, when {@code derivedText} (a
+         * memory or observation derived from that turn alone, which the turn stands in for) ends with
+         * one ({@link Rendering#eventDay}) other than the day the turn was said, and the note fits:
+         * "I went to Porto last week" is dated when it was said, its event a week before.
+         */
+        void dateTurn(String key, String derivedText) {
+            Entry e = turnEntries.get(key);
+            String day = e == null || e.eventDay() != null ? null : Rendering.eventDay(derivedText);
+            if (day == null || day.equals(Rendering.day(e.turn()))) {
+                return;
+            }
+            int more = tokens.count(Rendering.eventNote(day));
+            if (more > left) {
+                return;
+            }
+            Entry dated = new Entry(Rendering.episodeLine(e.turn(), true, day), e.tokens() + more, e.recalled(),
+                    e.turn(), day);
+            entries.set(entries.indexOf(e), dated);
+            turnEntries.put(key, dated);
+            left -= more;
         }
     }
 
@@ -472,9 +506,9 @@ final class ContextAssembler {
     /**
      * One rendered line of the block, its token cost and the memory it recalls ({@code null} for the
      * style line); {@code turn} is the verbatim turn of an episode line, which the block shows in
-     * conversation order after the memories.
+     * conversation order after the memories, with {@code eventDay} (or {@code null}) noted after it.
      */
-    private record Entry(String line, int tokens, RecalledMemory recalled, SessionTurn turn) {
+    private record Entry(String line, int tokens, RecalledMemory recalled, SessionTurn turn, String eventDay) {
     }
 
     private static List<String> lines(List<Entry> entries) {
@@ -499,7 +533,7 @@ final class ContextAssembler {
         for (Entry e : episodes) {
             String d = Rendering.day(e.turn());
             // an episode's entry holds its dated line
-            out.add(d.equals(day) ? Rendering.episodeLine(e.turn(), false) : e.line());
+            out.add(d.equals(day) ? Rendering.episodeLine(e.turn(), false, e.eventDay()) : e.line());
             day = d;
         }
         return out;
@@ -560,7 +594,7 @@ final class ContextAssembler {
                 left -= n;
                 pinsLeft -= n;
                 entries.add(new Entry(line, n, new RecalledMemory(m.id(), m.kind(), m.text(), 1.0, 0, m.importance(),
-                        1.0, 1.0, true, false, m.sourceTurnIds()), null));
+                        1.0, 1.0, true, false, m.sourceTurnIds()), null, null));
             }
         }
         Optional<StyleProfile> style = store.styleProfile(scope);
@@ -568,7 +602,7 @@ final class ContextAssembler {
             String line = Rendering.styleLine(style.get());
             int n = tokens.count(line) + 1;
             if (n <= pinsLeft) {
-                entries.add(0, new Entry(line, n, null, null));
+                entries.add(0, new Entry(line, n, null, null, null));
                 left -= n;
                 pinsLeft -= n;
             }

@@ -86,10 +86,39 @@ final class Rendering {
      * before it: the block shows turns in conversation order, so the date is written once per day).
      */
     static String episodeLine(dev.reverie.spi.SessionTurn t, boolean dated) {
+        return episodeLine(t, dated, null);
+    }
+
+    /**
+     * As {@link #episodeLine(dev.reverie.spi.SessionTurn, boolean)}, followed by the day the turn's
+     * event happened ({@link #eventNote}) when {@code eventDay} is not {@code null}.
+     */
+    static String episodeLine(dev.reverie.spi.SessionTurn t, boolean dated, String eventDay) {
         String who = t.speaker() != null ? t.speaker() : t.role().name().toLowerCase(Locale.ROOT);
         return (dated ? "- [" + date(t.at()) + "] " : "- ")
                 + (t.role() == dev.reverie.Role.TOOL ? "[third-party, unverified] tool " : "")
-                + escape(who) + ": " + escape(t.text());
+                + escape(who) + ": " + escape(t.text()) + (eventDay == null ? "" : eventNote(eventDay));
+    }
+
+    /**
+     * The note that says on which day a dated event happened, as an observation's text ends with it
+     * ({@code WritePipeline}: "I went to Porto last week (on 2023-05-03)"): the turn's own date is
+     * when it was said.
+     */
+    static String eventNote(String day) {
+        return " (on " + day + ")";
+    }
+
+    private static final java.util.regex.Pattern EVENT_NOTE =
+            java.util.regex.Pattern.compile(" \\(on (\\d{4}-\\d{2}-\\d{2})\\)$");
+
+    /** The day of the {@link #eventNote} that ends {@code text}, or {@code null}. */
+    static String eventDay(String text) {
+        if (!text.endsWith(")")) {
+            return null;
+        }
+        java.util.regex.Matcher m = EVENT_NOTE.matcher(text);
+        return m.find() ? m.group(1) : null;
     }
 
     /** The day a turn is dated with in the block. */

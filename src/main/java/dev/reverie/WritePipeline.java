@@ -212,7 +212,7 @@ final class WritePipeline implements AutoCloseable {
         if (f.eventTime() != null) {
             String day = DAY.format(f.eventTime());
             if (!text.contains(day)) {
-                text = text + " (on " + day + ")";
+                text = text + Rendering.eventNote(day);
             }
         }
         return Observation.builder().id(ids.next("o")).scope(scope).kind(f.kind()).text(text).subject(f.subject())

@@ -218,6 +218,31 @@ class EpisodicRecallTest {
                 .isEqualTo(MemoryPolicy.MAX_TURN_RETENTION);
     }
 
+    /**
+     * A turn that says "last year" is packed in place of the event extracted from it, and keeps the
+     * day the event resolved to: the turn's own date is when it was said, not when it happened.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "lucene"})
+    void a_recalled_turn_keeps_the_day_its_event_resolved_to(String kind) {
+        open(kind);
+        memory.recordTurn(ALICE, "s1",
+                Turn.user("I went hiking in the Smoky Mountains with my sister last year, it was beautiful.")
+                        .withId("D1:1").at(T0),
+                Turn.assistant("What a trip!").withId("D1:2").at(T0));
+        memory.recordTurn(ALICE, "s1", Turn.user("Today I painted the fence green.").withId("D1:3").at(T0));
+        clock.set(T0.plus(Duration.ofDays(3)));
+
+        String block = persistent(ask(ALICE, "s2", "When did Alice go hiking in the Smoky Mountains?", 2_000));
+
+        assertThat(block).contains("[2026-03-01] user: I went hiking in the Smoky Mountains with my sister last year,"
+                + " it was beautiful. (on 2025-03-01)");
+        assertThat(block).doesNotContain("(event)");
+        // a turn whose event happened on the day it was said gets no note
+        block = persistent(ask(ALICE, "s3", "What colour is the fence?", 2_000));
+        assertThat(block).contains("user: Today I painted the fence green.").doesNotContain("green. (on");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "lucene"})
     void episodic_recall_can_be_turned_off(String kind) {
