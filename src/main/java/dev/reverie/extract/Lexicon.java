@@ -79,12 +79,6 @@ final class Lexicon {
     /** Wh-words and relative pronouns: a value they lead is a clause ("how you planned the route"). */
     static final Set<String> CLAUSE_OPENERS = Lexicon.words("clause-openers");
 
-    /** Words that open a noun phrase ("the shop I work at ..."): see {@code Sentence}'s relative-clause subjects. */
-    static final Set<String> NP_OPENERS = Lexicon.words("np-openers");
-
-    /** Nouns of time: "this year I moved" opens with a time adverbial, not a relative clause. */
-    static final Set<String> TIME_NOUNS = Lexicon.words("time-nouns");
-
     /** Object relative pronouns: before "I love" they make the like a relative clause ("what I like to hear"). */
     static final Set<String> RELATIVE_PRONOUNS = Lexicon.words("relative-pronouns");
 

@@ -73,12 +73,6 @@ final class Sentence {
 
     final String text;
     final String folded;
-    /**
-     * {@link #folded} with the subject of a relative clause that opens the sentence masked ("the shop
-     * I work at closes early": the "I" there is '#'), so no rule takes it for the speaker's statement;
-     * same length. The rules' patterns run over it ({@link #match}); values are read from the others.
-     */
-    private final String ruleView;
     final int body;
     final List<String> tokens;
     final boolean question;
@@ -139,7 +133,6 @@ final class Sentence {
             }
         }
         this.tokens = all;
-        this.ruleView = maskRelativeSubject(folded, spans, all, firstBodyToken);
         boolean first = (any & FIRST_PERSON) != 0;
         this.enScore = en;
         this.ptScore = pt;
@@ -164,46 +157,9 @@ final class Sentence {
         this.conditional = CONDITIONAL.matcher(folded).region(b, folded.length()).lookingAt();
     }
 
-    /** A matcher of {@code p} over the folded body (relative-clause subjects masked, see {@link #ruleView}). */
+    /** A matcher of {@code p} over the folded body. */
     Matcher match(Pattern p) {
-        return p.matcher(ruleView).region(body, folded.length());
-    }
-
-    /** Most words between a noun phrase's opening word and the "I" of its relative clause. */
-    private static final int RELATIVE_HEAD_WORDS = 4;
-
-    /**
-     * {@code folded} with the "I" / "we" masked when the sentence opens with a noun phrase that a
-     * relative clause with that subject describes: an opening word of {@link Lexicon#NP_OPENERS}, then
-     * at most {@link #RELATIVE_HEAD_WORDS} words with nothing but spaces between them (no comma, no
-     * "and"), the last of them no noun of time ("this year I moved" is a statement) — "the shop I work
-     * at closes early", "everything we cook is vegan", "a friend I met in Lisbon". Otherwise {@code folded}.
-     */
-    private static String maskRelativeSubject(String folded, List<int[]> spans, List<String> tokens, int first) {
-        if (first >= tokens.size() || !Lexicon.NP_OPENERS.contains(tokens.get(first))) {
-            return folded;
-        }
-        for (int k = first + 1; k < tokens.size() && k <= first + RELATIVE_HEAD_WORDS + 1; k++) {
-            String t = tokens.get(k);
-            String before = folded.substring(spans.get(k - 1)[1], spans.get(k)[0]);
-            if (!before.isBlank() || t.equals("and") || t.equals("or") || t.equals("but")) {
-                return folded;
-            }
-            String subject = t.equals("i") || t.startsWith("i'") ? "i" : t.equals("we") || t.startsWith("we'") ? "we" : null;
-            if (subject != null) {
-                String opener = tokens.get(first);
-                // with no noun between, only a pronoun is a phrase: "everything I eat", "all we want", not "my I"
-                boolean headless = k == first + 1 && !(opener.startsWith("every") || opener.startsWith("some")
-                        || opener.startsWith("any") || opener.equals("nothing") || opener.equals("all"));
-                if (headless || Lexicon.TIME_NOUNS.contains(tokens.get(k - 1))) {
-                    return folded; // "this year I moved" is a statement
-                }
-                char[] masked = folded.toCharArray();
-                java.util.Arrays.fill(masked, spans.get(k)[0], spans.get(k)[0] + subject.length(), '#');
-                return new String(masked);
-            }
-        }
-        return folded;
+        return p.matcher(folded).region(body, folded.length());
     }
 
     /** Whether the folded body contains {@code needle}. */

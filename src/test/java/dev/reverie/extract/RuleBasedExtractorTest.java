@@ -583,31 +583,6 @@ class RuleBasedExtractorTest {
         assertThat(only("I work at Booking.com.", "user.employer").value()).isEqualTo("Booking.com");
     }
 
-    /**
-     * A sentence that opens with a noun phrase described by a relative clause ("the shop I work at
-     * closes early") makes no statement with that "I"; a time adverbial before "I" ("this year I
-     * moved") and a conjunction ("my sister and I") do not hide the speaker.
-     */
-    @Test
-    void the_subject_of_a_relative_clause_makes_no_fact() {
-        List<String> wrong = new ArrayList<>();
-        for (String text : List.of("The shop I work at closes early on Sundays.", "The town I live in is tiny.",
-                "The hospital I work at hires nurses.", "Something I'm allergic to grows here.",
-                "Everything we cook at home is vegan.", "A friend I met in Lisbon loves sailing.",
-                "The only sport I play is chess.")) {
-            List<String> facts = extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)).stream()
-                    .filter(f -> f.kind() != MemoryKind.STYLE && !f.subject().startsWith("user.episode."))
-                    .map(f -> f.subject() + "=" + f.value()).collect(Collectors.toList());
-            if (!facts.isEmpty()) {
-                wrong.add(text + " -> " + facts);
-            }
-        }
-        assertThat(wrong).as("sentences that gave a fact").isEmpty();
-        assertThat(only("This year I moved to Lisbon.", "user.location").value()).isEqualTo("Lisbon");
-        assertThat(only("The other day I adopted a cat.", "user.pet").value()).isEqualTo("cat");
-        assertThat(only("My sister and I live in Porto.", "user.location").value()).isEqualTo("Porto");
-    }
-
     @Test
     void a_new_clause_after_and_ends_a_value() {
         assertThat(only("My uncle retired in March and it's been quiet since.", "user.family.uncle").value())

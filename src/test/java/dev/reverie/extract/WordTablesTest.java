@@ -45,7 +45,6 @@ class WordTablesTest {
             "jobs, 261, nurse|gamer|self-employed",
             "languages, 71, english|tagalog|lingua de sinais",
             "name-stop, 68, and|por|it",
-            "np-openers, 26, the|everything|one",
             "not-a-name, 132, english|friday|aqui",
             "not-a-predicate, 32, and|de|tambem",
             "not-a-value, 106, it|sua|que",
@@ -57,7 +56,6 @@ class WordTablesTest {
             "reporting-words, 30, said|believes|segundo",
             "stop, 292, a|only|ei",
             "tech, 95, java|tensorflow|arduino",
-            "time-nouns, 48, day|while|december",
             "titles, 20, dr|profa|mx"
     })
     void word_list_loads_whole_and_clean(String name, int size, String known) throws IOException {
