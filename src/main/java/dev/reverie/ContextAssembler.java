@@ -403,6 +403,8 @@ final class ContextAssembler {
         final Set<String> packedDays = new HashSet<>();
         /** The entries of the packed turns, by session-qualified key. */
         final Map<String, Entry> turnEntries = new java.util.HashMap<>();
+        /** Packed turns whose derived texts name different event days: noted with none. */
+        final Set<String> undatable = new HashSet<>();
         /** Packed memories and observations derived from one turn alone, by that turn's id. */
         final Map<String, List<Entry>> derivedFromOneTurn = new java.util.HashMap<>();
 
@@ -479,24 +481,35 @@ final class ContextAssembler {
         /**
          * Notes on the packed turn {@code key} the day its event happened, when {@code derivedText} (a
          * memory or observation derived from that turn alone, which the turn stands in for) ends with
-         * one ({@link Rendering#eventDay}) other than the day the turn was said, and the note fits:
-         * "I went to Porto last week" is dated when it was said, its event a week before.
+         * one ({@link Rendering#eventDay}) that is not the day the turn was said, nor in its words,
+         * and the note fits: "I went to Porto last week" is dated when it was said, its event a week
+         * before. Two derived texts that name different days leave the turn without a note.
          */
         void dateTurn(String key, String derivedText) {
             Entry e = turnEntries.get(key);
-            String day = e == null || e.eventDay() != null ? null : Rendering.eventDay(derivedText);
-            if (day == null || day.equals(Rendering.day(e.turn()))) {
+            String day = e == null || undatable.contains(key) ? null : Rendering.eventDay(derivedText);
+            if (day == null || day.equals(e.eventDay()) || day.equals(Rendering.day(e.turn()))
+                    || e.turn().text().contains(day)) {
                 return;
             }
-            int more = tokens.count(Rendering.eventNote(day));
-            if (more > left) {
-                return;
+            Entry replaced;
+            if (e.eventDay() != null) { // its events happened on different days: no single day to give
+                undatable.add(key);
+                int less = tokens.count(Rendering.eventNote(e.eventDay()));
+                replaced = new Entry(Rendering.episodeLine(e.turn(), true), e.tokens() - less, e.recalled(),
+                        e.turn(), null);
+                left += less;
+            } else {
+                int more = tokens.count(Rendering.eventNote(day));
+                if (more > left) {
+                    return;
+                }
+                replaced = new Entry(Rendering.episodeLine(e.turn(), true, day), e.tokens() + more, e.recalled(),
+                        e.turn(), day);
+                left -= more;
             }
-            Entry dated = new Entry(Rendering.episodeLine(e.turn(), true, day), e.tokens() + more, e.recalled(),
-                    e.turn(), day);
-            entries.set(entries.indexOf(e), dated);
-            turnEntries.put(key, dated);
-            left -= more;
+            entries.set(entries.indexOf(e), replaced);
+            turnEntries.put(key, replaced);
         }
     }
 

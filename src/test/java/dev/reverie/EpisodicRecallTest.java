@@ -243,6 +243,21 @@ class EpisodicRecallTest {
         assertThat(block).contains("user: Today I painted the fence green.").doesNotContain("green. (on");
     }
 
+    /** A turn whose events happened on different days gets no single day. */
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "lucene"})
+    void a_turn_with_events_of_different_days_gets_no_day(String kind) {
+        open(kind);
+        memory.recordTurn(ALICE, "s1", Turn.user("Last week I went to the harbour museum. Yesterday I went to the"
+                + " harbour museum again.").withId("D1:1").at(T0));
+        clock.set(T0.plus(Duration.ofDays(3)));
+
+        String block = persistent(ask(ALICE, "s2", "When did Alice go to the harbour museum?", 2_000));
+
+        assertThat(block).contains("user: Last week I went to the harbour museum. Yesterday I went to the harbour"
+                + " museum again.\n").doesNotContain("(on ");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "lucene"})
     void episodic_recall_can_be_turned_off(String kind) {

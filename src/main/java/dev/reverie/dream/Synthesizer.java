@@ -18,8 +18,9 @@ import java.util.TreeSet;
 
 /**
  * Finds the groups of ACTIVE memories that share an entity, for REM's syntheses. An entity is a
- * name (capitalized words in the middle of a sentence in every memory of the group, words side by
- * side one name: "Rocky Mountains" and "Smoky Mountains" share no entity; a word that starts a
+ * name (a capitalized word in the middle of a sentence in every memory of the group, shown as the
+ * name of several words it is part of, "Priya" of "Priya Sharma"; a word of two different names,
+ * "Mountains" of "Smoky Mountains" and "Rocky Mountains", is no entity; a word that starts a
  * sentence, or the sentence after a "Speaker: " prefix, such as "Here", "Life" or "Thanks", is not a
  * name, nor is a name spoken to, as in "Thanks, Priya!": memories that address one person share a
  * conversation partner, not a subject) or the short value of a fact (a like, a pet, a city) that
@@ -50,6 +51,8 @@ final class Synthesizer {
         Map<String, Set<String>> members = new TreeMap<>();
         Map<String, Memory> byId = new LinkedHashMap<>();
         Map<String, Set<String>> termIndex = new HashMap<>();
+        // per name key, the names of several words it was part of, folded, with how each was written
+        Map<String, Map<String, String>> fullNames = new HashMap<>();
         for (Memory m : memories) {
             byId.put(m.id(), m);
             for (String t : Terms.words(m.text())) {
@@ -57,8 +60,8 @@ final class Synthesizer {
             }
             for (String sentence : WordScan.sentences(m.text(), ".!?\n", ".!?")) {
                 int[] caps = WordScan.capitalized(sentence, false, true);
-                StringBuilder name = new StringBuilder();
-                int nameEnd = -1;
+                List<String> run = new ArrayList<>(); // the words of the name being read ("Rocky Mountains")
+                int runEnd = -1;
                 for (int c = 0; c < caps.length; c += 2) {
                     String word = sentence.substring(caps[c], caps[c + 1]).replace('’', '\'');
                     boolean possessive = word.endsWith("'s");
@@ -68,21 +71,17 @@ final class Synthesizer {
                     String key = Terms.fold(word);
                     if (key.length() < 2 || NOT_ENTITIES.contains(key) || sentenceStart(sentence, caps[c])
                             || vocative(sentence, caps[c], caps[c + 1])) {
-                        addName(name, m.id(), display, members);
-                        nameEnd = -1;
+                        addNames(run, m.id(), display, members, fullNames);
+                        runEnd = -1;
                         continue;
                     }
-                    // a name of several words right next to each other is one entity ("Rocky Mountains")
-                    if (nameEnd < 0 || caps[c] != nameEnd + 1 || sentence.charAt(nameEnd) != ' ') {
-                        addName(name, m.id(), display, members);
+                    if (runEnd < 0 || caps[c] != runEnd + 1 || sentence.charAt(runEnd) != ' ') {
+                        addNames(run, m.id(), display, members, fullNames);
                     }
-                    name.append(name.length() == 0 ? "" : " ").append(word);
-                    nameEnd = possessive ? -1 : caps[c + 1];
-                    if (possessive) {
-                        addName(name, m.id(), display, members); // "LeBron's skills": the name ends here
-                    }
+                    run.add(word);
+                    runEnd = possessive ? -1 : caps[c + 1]; // "LeBron's skills": the name ends there
                 }
-                addName(name, m.id(), display, members);
+                addNames(run, m.id(), display, members, fullNames);
             }
         }
         for (Memory m : memories) {
@@ -116,8 +115,9 @@ final class Synthesizer {
         Set<List<String>> proposed = new HashSet<>();
         for (Map.Entry<String, Set<String>> e : members.entrySet()) {
             Set<String> ids = e.getValue();
-            if (ids.size() < 2 || ids.size() > MAX_SOURCES) {
-                continue;
+            Map<String, String> names = fullNames.getOrDefault(e.getKey(), Map.of());
+            if (ids.size() < 2 || ids.size() > MAX_SOURCES || names.size() > 1) {
+                continue; // too few, too general, or a word of different names ("Smoky" and "Rocky Mountains")
             }
             Set<String> subjects = new HashSet<>();
             Set<String> texts = new HashSet<>();
@@ -127,23 +127,29 @@ final class Synthesizer {
             }
             List<String> sorted = List.copyOf(ids);
             if (subjects.size() >= 2 && texts.size() >= 2 && fromDifferentTurns(ids, byId) && proposed.add(sorted)) {
-                out.add(new Group(e.getKey(), display.get(e.getKey()), sorted));
+                String shown = names.size() == 1 ? names.values().iterator().next() : display.get(e.getKey());
+                out.add(new Group(e.getKey(), shown, sorted));
             }
         }
         return out;
     }
 
-    /** Records the name collected in {@code name} (if any) as an entity of memory {@code id}, and clears it. */
-    private static void addName(StringBuilder name, String id, Map<String, String> display,
-                                Map<String, Set<String>> members) {
-        if (name.length() == 0) {
-            return;
+    /**
+     * Records each word of the name in {@code run} as an entity of memory {@code id}, and a name of
+     * several words as the full name of each of its words; clears {@code run}.
+     */
+    private static void addNames(List<String> run, String id, Map<String, String> display,
+                                 Map<String, Set<String>> members, Map<String, Map<String, String>> fullNames) {
+        String full = String.join(" ", run);
+        for (String word : run) {
+            String key = "name:" + Terms.fold(word);
+            display.putIfAbsent(key, word);
+            members.computeIfAbsent(key, k -> new TreeSet<>()).add(id);
+            if (run.size() > 1) {
+                fullNames.computeIfAbsent(key, k -> new TreeMap<>()).putIfAbsent(Terms.fold(full), full);
+            }
         }
-        String word = name.toString();
-        String key = "name:" + Terms.fold(word);
-        display.putIfAbsent(key, word);
-        members.computeIfAbsent(key, k -> new TreeSet<>()).add(id);
-        name.setLength(0);
+        run.clear();
     }
 
     /**

@@ -26,6 +26,8 @@ final class HealthRules {
                     + "(?:an?\\s+|some\\s+|severe\\s+|a\\s+severe\\s+|a\\s+serious\\s+|serious\\s+|mild\\s+|a\\s+mild\\s+|bad\\s+|a\\s+bad\\s+)?"
                     + "(?:food\\s+)?allerg(?:y|ies)\\s+(?:to|for)\\s+"
                     + "|\\bmy\\s+(?:only\\s+)?allerg(?:y|ies)\\s+(?:is|are|include|includes)\\s+()");
+    /** The verb after "what I'm allergic to": the allergen follows it. */
+    private static final Pattern CLEFT_COPULA = Pattern.compile("(?:is|are|was|were)\\s+");
     /** "I have a penicillin allergy": the allergen comes before the word. */
     private static final Pattern ALLERGY_BEFORE = Pattern.compile(
             "\\bi\\s+" + ADV + "{0,2}(?:(don't|dont|do\\s+not|no\\s+longer)\\s+)?(?:have|'ve\\s+got|have\\s+got|got)\\s+"
@@ -106,7 +108,10 @@ final class HealthRules {
                 || (m.pattern() == ALLERGIC_PT && (m.group(3) != null || m.group(4) != null))
                 || s.hasAny("anymore", "any more");
         Polarity p = negated ? Polarity.NEGATIVE : Polarity.POSITIVE;
-        for (String allergen : Values.list(s, m.end(), s.folded.length(), " so ", " since ", " para ", " for ")) {
+        // "the only thing I'm allergic to is penicillin": the allergen follows the clause's verb
+        Matcher copula = CLEFT_COPULA.matcher(s.folded).region(m.end(), s.folded.length());
+        int start = copula.lookingAt() ? copula.end() : m.end();
+        for (String allergen : Values.list(s, start, s.folded.length(), " so ", " since ", " para ", " for ")) {
             out.typed(MemoryKind.FACT, "user.allergy", allergen, Cardinality.MULTI, p, Facts.STRONG,
                     negated ? "%1$s is no longer allergic to %2$s" : "%1$s is allergic to %2$s",
                     negated ? "%1$s não tem mais alergia a %2$s" : "%1$s tem alergia a %2$s");

@@ -276,6 +276,22 @@ class RemTest extends DreamFixture {
                         .contains("hike in the Rocky").contains("going back").doesNotContain("Smoky"));
     }
 
+    /** A name's short form, and a name whose first word starts a sentence, still connect to the full name. */
+    @Test
+    void a_name_connects_its_short_and_full_forms() {
+        Obs.write(store,
+                Obs.episode(ANA, "a", "Lena: Taylor Swift was amazing at the stadium").turns("D1:1")
+                        .subject("lena.episode.a").at(day(0)),
+                Obs.episode(ANA, "b", "I finally saw Taylor Swift live with my cousin").turns("D1:2").at(day(0)));
+        nightOf(0);
+
+        cycle.run(ANA);
+
+        assertThat(active(ANA)).filteredOn(m -> m.kind() == MemoryKind.SYNTHESIS).extracting(Memory::text)
+                .singleElement().satisfies(t -> assertThat(t).startsWith("Taylor Swift: ").contains("stadium")
+                        .contains("cousin"));
+    }
+
     @Test
     void a_quoted_sentence_start_and_a_weekday_abbreviation_are_not_entities() {
         Obs.write(store,
