@@ -403,6 +403,8 @@ final class ContextAssembler {
         final Set<String> packedDays = new HashSet<>();
         /** The entries of the packed turns, by session-qualified key. */
         final Map<String, Entry> turnEntries = new java.util.HashMap<>();
+        /** The first event day a derived text named for each packed turn (noted or not). */
+        final Map<String, String> eventDays = new java.util.HashMap<>();
         /** Packed turns whose derived texts name different event days: noted with none. */
         final Set<String> undatable = new HashSet<>();
         /** Packed memories and observations derived from one turn alone, by that turn's id. */
@@ -483,33 +485,40 @@ final class ContextAssembler {
          * memory or observation derived from that turn alone, which the turn stands in for) ends with
          * one ({@link Rendering#eventDay}) that is not the day the turn was said, nor in its words,
          * and the note fits: "I went to Porto last week" is dated when it was said, its event a week
-         * before. Two derived texts that name different days leave the turn without a note.
+         * before. Derived texts that name different days ("today I painted…, last week I went…")
+         * leave the turn without a note.
          */
         void dateTurn(String key, String derivedText) {
             Entry e = turnEntries.get(key);
             String day = e == null || undatable.contains(key) ? null : Rendering.eventDay(derivedText);
-            if (day == null || day.equals(e.eventDay()) || day.equals(Rendering.day(e.turn()))
-                    || e.turn().text().contains(day)) {
+            if (day == null) {
                 return;
             }
-            Entry replaced;
-            if (e.eventDay() != null) { // its events happened on different days: no single day to give
+            String seen = eventDays.putIfAbsent(key, day);
+            if (seen != null && !seen.equals(day)) { // events of different days: no single day to give
                 undatable.add(key);
-                int less = tokens.count(Rendering.eventNote(e.eventDay()));
-                replaced = new Entry(Rendering.episodeLine(e.turn(), true), e.tokens() - less, e.recalled(),
-                        e.turn(), null);
-                left += less;
-            } else {
-                int more = tokens.count(Rendering.eventNote(day));
-                if (more > left) {
-                    return;
+                if (e.eventDay() != null) {
+                    int less = tokens.count(Rendering.eventNote(e.eventDay()));
+                    replace(key, e, new Entry(Rendering.episodeLine(e.turn(), true), e.tokens() - less, e.recalled(),
+                            e.turn(), null));
+                    left += less;
                 }
-                replaced = new Entry(Rendering.episodeLine(e.turn(), true, day), e.tokens() + more, e.recalled(),
-                        e.turn(), day);
+                return;
+            }
+            if (e.eventDay() != null || day.equals(Rendering.day(e.turn())) || e.turn().text().contains(day)) {
+                return;
+            }
+            int more = tokens.count(Rendering.eventNote(day));
+            if (more <= left) {
+                replace(key, e, new Entry(Rendering.episodeLine(e.turn(), true, day), e.tokens() + more,
+                        e.recalled(), e.turn(), day));
                 left -= more;
             }
-            entries.set(entries.indexOf(e), replaced);
-            turnEntries.put(key, replaced);
+        }
+
+        private void replace(String key, Entry old, Entry now) {
+            entries.set(entries.indexOf(old), now);
+            turnEntries.put(key, now);
         }
     }
 

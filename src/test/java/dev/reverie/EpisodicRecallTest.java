@@ -256,6 +256,12 @@ class EpisodicRecallTest {
 
         assertThat(block).contains("user: Last week I went to the harbour museum. Yesterday I went to the harbour"
                 + " museum again.\n").doesNotContain("(on ");
+
+        // an event of the day it was said and one of another day: no single day either
+        memory.recordTurn(ALICE, "s3", Turn.user("Today I visited the lighthouse gallery. Last month I went to the"
+                + " lighthouse gallery too.").withId("D3:1").at(T0));
+        block = persistent(ask(ALICE, "s4", "When did Alice visit the lighthouse gallery?", 2_000));
+        assertThat(block).contains("Last month I went to the lighthouse gallery too.\n").doesNotContain("(on ");
     }
 
     @ParameterizedTest

@@ -62,6 +62,8 @@ final class Synthesizer {
                 int[] caps = WordScan.capitalized(sentence, false, true);
                 List<String> run = new ArrayList<>(); // the words of the name being read ("Rocky Mountains")
                 int runEnd = -1;
+                String lead = null; // a name's first word that starts the sentence: part of the name, no entity
+                int leadEnd = -1;
                 for (int c = 0; c < caps.length; c += 2) {
                     String word = sentence.substring(caps[c], caps[c + 1]).replace('’', '\'');
                     boolean possessive = word.endsWith("'s");
@@ -69,19 +71,26 @@ final class Synthesizer {
                         word = word.substring(0, word.length() - 2);
                     }
                     String key = Terms.fold(word);
-                    if (key.length() < 2 || NOT_ENTITIES.contains(key) || sentenceStart(sentence, caps[c])
+                    boolean starts = sentenceStart(sentence, caps[c]);
+                    if (key.length() < 2 || NOT_ENTITIES.contains(key) || starts
                             || vocative(sentence, caps[c], caps[c + 1])) {
-                        addNames(run, m.id(), display, members, fullNames);
+                        addNames(lead, run, m.id(), display, members, fullNames);
                         runEnd = -1;
+                        boolean named = starts && key.length() >= 2 && !NOT_ENTITIES.contains(key) && !possessive;
+                        lead = named ? word : null;
+                        leadEnd = named ? caps[c + 1] : -1;
                         continue;
                     }
-                    if (runEnd < 0 || caps[c] != runEnd + 1 || sentence.charAt(runEnd) != ' ') {
-                        addNames(run, m.id(), display, members, fullNames);
+                    boolean afterLead = run.isEmpty() && lead != null && caps[c] == leadEnd + 1
+                            && sentence.charAt(leadEnd) == ' ';
+                    if (!afterLead && (runEnd < 0 || caps[c] != runEnd + 1 || sentence.charAt(runEnd) != ' ')) {
+                        addNames(lead, run, m.id(), display, members, fullNames);
+                        lead = null;
                     }
                     run.add(word);
                     runEnd = possessive ? -1 : caps[c + 1]; // "LeBron's skills": the name ends there
                 }
-                addNames(run, m.id(), display, members, fullNames);
+                addNames(lead, run, m.id(), display, members, fullNames);
             }
         }
         for (Memory m : memories) {
@@ -111,13 +120,28 @@ final class Synthesizer {
             members.computeIfAbsent(key, k -> new TreeSet<>()).addAll(with);
             members.get(key).add(m.id());
         }
+        // a word of one name of several words stands for that name ("Swift", "Taylor" → "Taylor Swift"); a
+        // word of different names for none ("Mountains" of "Smoky Mountains" and "Rocky Mountains")
+        Map<String, Set<String>> entities = new TreeMap<>();
+        for (Map.Entry<String, Set<String>> e : members.entrySet()) {
+            Map<String, String> names = fullNames.getOrDefault(e.getKey(), Map.of());
+            if (names.size() > 1) {
+                continue;
+            }
+            String key = e.getKey();
+            if (names.size() == 1) {
+                Map.Entry<String, String> name = names.entrySet().iterator().next();
+                key = "name:" + name.getKey();
+                display.put(key, name.getValue());
+            }
+            entities.computeIfAbsent(key, k -> new TreeSet<>()).addAll(e.getValue());
+        }
         List<Group> out = new ArrayList<>();
         Set<List<String>> proposed = new HashSet<>();
-        for (Map.Entry<String, Set<String>> e : members.entrySet()) {
+        for (Map.Entry<String, Set<String>> e : entities.entrySet()) {
             Set<String> ids = e.getValue();
-            Map<String, String> names = fullNames.getOrDefault(e.getKey(), Map.of());
-            if (ids.size() < 2 || ids.size() > MAX_SOURCES || names.size() > 1) {
-                continue; // too few, too general, or a word of different names ("Smoky" and "Rocky Mountains")
+            if (ids.size() < 2 || ids.size() > MAX_SOURCES) {
+                continue;
             }
             Set<String> subjects = new HashSet<>();
             Set<String> texts = new HashSet<>();
@@ -127,8 +151,7 @@ final class Synthesizer {
             }
             List<String> sorted = List.copyOf(ids);
             if (subjects.size() >= 2 && texts.size() >= 2 && fromDifferentTurns(ids, byId) && proposed.add(sorted)) {
-                String shown = names.size() == 1 ? names.values().iterator().next() : display.get(e.getKey());
-                out.add(new Group(e.getKey(), shown, sorted));
+                out.add(new Group(e.getKey(), display.get(e.getKey()), sorted));
             }
         }
         return out;
@@ -136,16 +159,21 @@ final class Synthesizer {
 
     /**
      * Records each word of the name in {@code run} as an entity of memory {@code id}, and a name of
-     * several words as the full name of each of its words; clears {@code run}.
+     * several words (with {@code lead}, its sentence-initial first word, if any: "Rocky Mountains
+     * were stunning") as the full name of each of its words; clears {@code run}.
      */
-    private static void addNames(List<String> run, String id, Map<String, String> display,
+    private static void addNames(String lead, List<String> run, String id, Map<String, String> display,
                                  Map<String, Set<String>> members, Map<String, Map<String, String>> fullNames) {
-        String full = String.join(" ", run);
+        if (run.isEmpty()) {
+            return;
+        }
+        String full = (lead == null ? "" : lead + " ") + String.join(" ", run);
+        boolean several = lead != null || run.size() > 1;
         for (String word : run) {
             String key = "name:" + Terms.fold(word);
             display.putIfAbsent(key, word);
             members.computeIfAbsent(key, k -> new TreeSet<>()).add(id);
-            if (run.size() > 1) {
+            if (several) {
                 fullNames.computeIfAbsent(key, k -> new TreeMap<>()).putIfAbsent(Terms.fold(full), full);
             }
         }

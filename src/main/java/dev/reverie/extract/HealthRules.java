@@ -28,6 +28,9 @@ final class HealthRules {
                     + "|\\bmy\\s+(?:only\\s+)?allerg(?:y|ies)\\s+(?:is|are|include|includes)\\s+()");
     /** The verb after "what I'm allergic to": the allergen follows it. */
     private static final Pattern CLEFT_COPULA = Pattern.compile("(?:is|are|was|were)\\s+");
+    /** What opens a cleft right before "I'm allergic to" ("the only thing", "what", "all"). */
+    private static final Pattern CLEFT_HEAD = Pattern.compile(
+            "\\b(?:what|thing|things|one|all|everything)\\s+(?:that\\s+)?$");
     /** "I have a penicillin allergy": the allergen comes before the word. */
     private static final Pattern ALLERGY_BEFORE = Pattern.compile(
             "\\bi\\s+" + ADV + "{0,2}(?:(don't|dont|do\\s+not|no\\s+longer)\\s+)?(?:have|'ve\\s+got|have\\s+got|got)\\s+"
@@ -108,9 +111,10 @@ final class HealthRules {
                 || (m.pattern() == ALLERGIC_PT && (m.group(3) != null || m.group(4) != null))
                 || s.hasAny("anymore", "any more");
         Polarity p = negated ? Polarity.NEGATIVE : Polarity.POSITIVE;
-        // "the only thing I'm allergic to is penicillin": the allergen follows the clause's verb
+        // "the only thing I'm allergic to is penicillin": the allergen follows the cleft's verb
         Matcher copula = CLEFT_COPULA.matcher(s.folded).region(m.end(), s.folded.length());
-        int start = copula.lookingAt() ? copula.end() : m.end();
+        boolean cleft = CLEFT_HEAD.matcher(s.folded).region(s.body, m.start()).find() && copula.lookingAt();
+        int start = cleft ? copula.end() : m.end();
         for (String allergen : Values.list(s, start, s.folded.length(), " so ", " since ", " para ", " for ")) {
             out.typed(MemoryKind.FACT, "user.allergy", allergen, Cardinality.MULTI, p, Facts.STRONG,
                     negated ? "%1$s is no longer allergic to %2$s" : "%1$s is allergic to %2$s",

@@ -153,14 +153,11 @@ final class PreferenceRules {
 
     /**
      * Whether the like at {@code at} is a relative clause about something named before it ("that's
-     * what I like to hear", "a música que eu adoro"): the word before it (before a Portuguese "eu") is
-     * an object relative pronoun ({@link Lexicon#RELATIVE_PRONOUNS}; "that's why I love jazz" is a like).
+     * what I like to hear"): the word before it is an object relative pronoun
+     * ({@link Lexicon#RELATIVE_PRONOUNS}; "that's why I love jazz" is a like).
      */
     private static boolean relative(Sentence s, int at) {
         int[] w = wordBefore(s, at);
-        if (w != null && w[1] - w[0] == 2 && s.folded.startsWith("eu", w[0])) {
-            w = wordBefore(s, w[0]);
-        }
         return w != null && Lexicon.RELATIVE_PRONOUNS.contains(s.folded.substring(w[0], w[1]));
     }
 

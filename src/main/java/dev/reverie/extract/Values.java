@@ -165,19 +165,6 @@ final class Values {
         return cut;
     }
 
-    /** Participles that make "have ..." a perfect tense ("the neighbours I like have moved away"). */
-    private static final Set<String> PARTICIPLES = Set.of("been", "gone", "done", "seen", "got", "gotten", "known",
-            "taken", "left", "made", "had", "come", "become", "grown", "written", "given");
-
-    /**
-     * Whether the value is a perfect tense, "have" and a participle: a finite verb after a relative
-     * clause, while "have friends over" (after "I love to") is the thing liked.
-     */
-    private static boolean perfect(List<String> words) {
-        return words.size() > 1 && words.get(0).equals("have")
-                && (words.get(1).endsWith("ed") || PARTICIPLES.contains(words.get(1)));
-    }
-
     /** Whether the folded value ends in a preposition whose object a boundary cut off ("escaping into"). */
     private static boolean dangling(String folded) {
         String t = folded.strip();
@@ -211,9 +198,11 @@ final class Values {
             return null;
         }
         if (Lexicon.NOT_A_VALUE.contains(words.get(0)) && !(words.size() > 1 && words.get(0).equals("one"))
-                || Lexicon.FINITE_VERBS.contains(words.get(0)) || Lexicon.CLAUSE_OPENERS.contains(words.get(0))
-                || perfect(words)) {
-            return null; // a pronoun is no thing, a wh-word opens a clause; a verb: the like was a relative clause
+                || Lexicon.FINITE_VERBS.contains(words.get(0))
+                || Lexicon.CLAUSE_OPENERS.contains(words.get(0)) && Character.isLowerCase(original.charAt(a))) {
+            // a pronoun is no thing, a wh-word opens a clause ("The Who" is a name); a verb: the like was
+            // a relative clause
+            return null;
         }
         return original.substring(a, b).strip();
     }

@@ -551,6 +551,7 @@ class RuleBasedExtractorTest {
                 "I love escaping into that world every night.",
                 "I love where we ended up after the storm and the detour.",
                 "A música que eu adoro estava tocando no rádio.",
+                "A música que eu adoro é linda.",
                 "Eu adoro quando a banda toca e o público canta.")) {
             List<String> likes = extractor.extract(new TurnInput(Role.USER, text, "Priya", "t", AT)).stream()
                     .filter(f -> f.subject().endsWith(".likes") || f.subject().endsWith(".dislikes"))
@@ -577,8 +578,13 @@ class RuleBasedExtractorTest {
         assertThat(likes("That's why I love sailing.")).containsExactly("sailing");
         assertThat(likes("It reminds me why I'm so passionate about baking.")).containsExactly("baking");
         assertThat(likes("I love the sounds of the rain.")).containsExactly("sounds of the rain");
-        assertThat(likes("I enjoy a lot of sports and chess.")).contains("chess");
-        assertThat(likes("I love to have friends over.")).containsExactly("have friends over");
+        assertThat(likes("I enjoy a lot of sports and chess.")).containsExactly("chess");
+        assertThat(likes("I love jazz and have two cats.")).containsExactly("jazz");
+        assertThat(only("I'm allergic to peanuts and have to carry an EpiPen.", "user.allergy").value())
+                .isEqualTo("peanuts");
+        assertThat(extractor.extract(new TurnInput(Role.USER, "The pollen I'm allergic to is really bad.", null, "t",
+                AT))).noneMatch(f -> f.subject().equals("user.allergy"));
+        assertThat(only("My favorite band is The Who.", "user.favorite.band").value()).isEqualTo("Who");
         assertThat(only("Descobri que eu adoro cozinhar.", "user.likes").value()).isEqualTo("cozinhar");
         assertThat(only("The only thing I'm allergic to is penicillin.", "user.allergy").value()).isEqualTo("penicillin");
         assertThat(likes("I like having someone to talk to.")).containsExactly("having someone to talk to");

@@ -35,7 +35,7 @@ class WordTablesTest {
             "elided-first-person, 51, just|ran|going",
             "en-markers, 95, the|all|were",
             "filler, 183, hi|mhm|an",
-            "finite-verbs, 44, is|helped|ia",
+            "finite-verbs, 46, is|helped|ia",
             "first-person, 29, i|we'll|gente",
             "formal, 28, please|prezada|entretanto",
             "future, 35, will|pretendo|consulta",
