@@ -177,7 +177,8 @@ final class PreferenceRules {
     private enum Mode { LIKE, DISLIKE, NO_LONGER }
 
     private static void emitAll(Sentence s, Facts out, int start, Mode mode, String verb) {
-        List<String> things = Values.list(s, start, s.folded.length(), " with you", " com voce", " about ");
+        boolean afterTo = start >= 3 && s.folded.startsWith("to ", start - 3); // "I love to have friends over"
+        List<String> things = Values.list(s, start, s.folded.length(), afterTo, " with you", " com voce", " about ");
         for (String thing : things) {
             String f = Terms.foldKeepingLength(thing);
             if (f.startsWith("my ") || f.startsWith("meu ") || f.startsWith("minha ") || f.startsWith("meus ")

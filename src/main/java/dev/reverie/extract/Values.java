@@ -50,6 +50,15 @@ final class Values {
 
     /** Several values when the tail is a list ("jazz, samba and rock"). */
     static List<String> list(Sentence s, int start, int end, String... extraCuts) {
+        return list(s, start, end, false, extraCuts);
+    }
+
+    /**
+     * As {@link #list(Sentence, int, int, String...)}; with {@code afterTo} the tail follows "to", so
+     * its first value may open with the infinitive "have" ("I love to have friends over"), which
+     * elsewhere is the finite verb after a relative clause ("the neighbours I like have moved").
+     */
+    static List<String> list(Sentence s, int start, int end, boolean afterTo, String... extraCuts) {
         int[] span = span(s, start, end, extraCuts);
         if (span == null) {
             return List.of();
@@ -71,14 +80,16 @@ final class Values {
             String item = original.substring(from, cut);
             String itemFolded = folded.substring(from, cut);
             List<String> words = Terms.wordTokens(itemFolded);
+            boolean infinitive = afterTo && from == 0 && !words.isEmpty() && words.get(0).equals("have");
             if (!words.isEmpty() && (Lexicon.CLAUSE_SUBJECT.contains(words.get(0))
-                    || Lexicon.CLAUSE_OPENERS.contains(words.get(0)) || Lexicon.FINITE_VERBS.contains(words.get(0)))) {
+                    || Lexicon.CLAUSE_OPENERS.contains(words.get(0))
+                    || Lexicon.FINITE_VERBS.contains(words.get(0)) && !infinitive)) {
                 // "peanuts and I also love jazz": a new clause starts; "how you planned the route and the
                 // budget", "was there to celebrate us": the rest of the list belongs to that clause
                 break;
             }
             boolean last = cut >= folded.length();
-            String v = last && span[2] == 1 && dangling(itemFolded) ? null : accept(item, itemFolded);
+            String v = last && span[2] == 1 && dangling(itemFolded) ? null : accept(item, itemFolded, infinitive);
             if (v != null) {
                 out.add(v);
             }
@@ -174,6 +185,11 @@ final class Values {
 
     /** Drops leading articles; refuses empty, pronoun-, wh-word- or verb-led and overlong values. */
     static String accept(String original, String folded) {
+        return accept(original, folded, false);
+    }
+
+    /** As {@link #accept(String, String)}; with {@code verbLed} a value may open with a verb ("have friends over"). */
+    private static String accept(String original, String folded, boolean verbLed) {
         int a = 0;
         int b = folded.length();
         while (true) {
@@ -198,7 +214,7 @@ final class Values {
             return null;
         }
         if (Lexicon.NOT_A_VALUE.contains(words.get(0)) && !(words.size() > 1 && words.get(0).equals("one"))
-                || Lexicon.FINITE_VERBS.contains(words.get(0))
+                || Lexicon.FINITE_VERBS.contains(words.get(0)) && !verbLed
                 || Lexicon.CLAUSE_OPENERS.contains(words.get(0)) && Character.isLowerCase(original.charAt(a))) {
             // a pronoun is no thing, a wh-word opens a clause ("The Who" is a name); a verb: the like was
             // a relative clause

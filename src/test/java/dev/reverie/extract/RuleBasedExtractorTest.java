@@ -580,6 +580,7 @@ class RuleBasedExtractorTest {
         assertThat(likes("I love the sounds of the rain.")).containsExactly("sounds of the rain");
         assertThat(likes("I enjoy a lot of sports and chess.")).containsExactly("chess");
         assertThat(likes("I love jazz and have two cats.")).containsExactly("jazz");
+        assertThat(likes("I love to have friends over.")).containsExactly("have friends over");
         assertThat(only("I'm allergic to peanuts and have to carry an EpiPen.", "user.allergy").value())
                 .isEqualTo("peanuts");
         assertThat(extractor.extract(new TurnInput(Role.USER, "The pollen I'm allergic to is really bad.", null, "t",
