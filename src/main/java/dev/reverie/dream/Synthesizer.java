@@ -71,12 +71,12 @@ final class Synthesizer {
                         word = word.substring(0, word.length() - 2);
                     }
                     String key = Terms.fold(word);
+                    boolean nameWord = key.length() >= 2 && !NOT_ENTITIES.contains(key);
                     boolean starts = sentenceStart(sentence, caps[c]);
-                    if (key.length() < 2 || NOT_ENTITIES.contains(key) || starts
-                            || vocative(sentence, caps[c], caps[c + 1])) {
+                    if (!nameWord || starts || vocative(sentence, caps[c], caps[c + 1])) {
                         addNames(lead, run, m.id(), display, members, fullNames);
                         runEnd = -1;
-                        boolean named = starts && key.length() >= 2 && !NOT_ENTITIES.contains(key) && !possessive;
+                        boolean named = starts && nameWord && !possessive;
                         lead = named ? word : null;
                         leadEnd = named ? caps[c + 1] : -1;
                         continue;

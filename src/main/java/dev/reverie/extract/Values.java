@@ -82,8 +82,7 @@ final class Values {
             List<String> words = Terms.wordTokens(itemFolded);
             boolean infinitive = afterTo && from == 0 && !words.isEmpty() && words.get(0).equals("have");
             if (!words.isEmpty() && (Lexicon.CLAUSE_SUBJECT.contains(words.get(0))
-                    || Lexicon.CLAUSE_OPENERS.contains(words.get(0))
-                    || Lexicon.FINITE_VERBS.contains(words.get(0)) && !infinitive)) {
+                    || clauseLed(words.get(0), capitalized(item), infinitive))) {
                 // "peanuts and I also love jazz": a new clause starts; "how you planned the route and the
                 // budget", "was there to celebrate us": the rest of the list belongs to that clause
                 break;
@@ -214,12 +213,28 @@ final class Values {
             return null;
         }
         if (Lexicon.NOT_A_VALUE.contains(words.get(0)) && !(words.size() > 1 && words.get(0).equals("one"))
-                || Lexicon.FINITE_VERBS.contains(words.get(0)) && !verbLed
-                || Lexicon.CLAUSE_OPENERS.contains(words.get(0)) && Character.isLowerCase(original.charAt(a))) {
-            // a pronoun is no thing, a wh-word opens a clause ("The Who" is a name); a verb: the like was
-            // a relative clause
-            return null;
+                || clauseLed(words.get(0), Character.isUpperCase(original.charAt(a)), verbLed)) {
+            return null; // a pronoun is no thing
         }
         return original.substring(a, b).strip();
+    }
+
+    /**
+     * Whether a value led by the folded {@code word} is a clause, not a thing: a wh-word written in
+     * lower case ("how you planned the route"; "The Who" is a name), or a finite verb, the sentence's
+     * own verb after a relative clause ("the song I love was playing"), unless {@code verbLed} allows it.
+     */
+    private static boolean clauseLed(String word, boolean capitalized, boolean verbLed) {
+        return Lexicon.CLAUSE_OPENERS.contains(word) && !capitalized || Lexicon.FINITE_VERBS.contains(word) && !verbLed;
+    }
+
+    /** Whether the first letter or digit of {@code text} is upper case. */
+    private static boolean capitalized(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (Character.isLetterOrDigit(text.charAt(i))) {
+                return Character.isUpperCase(text.charAt(i));
+            }
+        }
+        return false;
     }
 }
