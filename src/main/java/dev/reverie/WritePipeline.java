@@ -149,8 +149,11 @@ final class WritePipeline implements AutoCloseable {
             for (ExtractedFact f : facts.get(i)) {
                 Observation o = observation(scope, sessionId, turnIds.get(i), at, provenance, f);
                 batch.putNew(o);
-                observationIds.add(o.id());
-                observationTexts.add(o.text());
+                if (o.kind() != MemoryKind.STYLE) {
+                    // STYLE observations are never searched (MemoryStore#searchObservations): no vector
+                    observationIds.add(o.id());
+                    observationTexts.add(o.text());
+                }
                 observations++;
             }
         }

@@ -117,6 +117,28 @@ class WritePipelineEmbeddingTest {
     }
 
     @Test
+    void style_observations_are_stored_but_never_embedded() {
+        store = MemoryStores.open("sqlite:" + dir);
+        // the default rule-based extractor: a user turn also yields how the user writes (STYLE)
+        memory = ContextManager.builder().store(store).clock(new MutableClock(T0)).embedder(embedder).build();
+        memory.recordTurn(ALICE, "s1", Turn.user("hey!! I live in Recife and I work as a teacher lol"));
+        memory.flush();
+
+        List<Observation> stored = observations();
+        assertThat(stored).anyMatch(o -> o.kind() == MemoryKind.STYLE).anyMatch(o -> o.kind() != MemoryKind.STYLE);
+        List<String> embedded = embedder.calls.stream().flatMap(List::stream).toList();
+        for (Observation o : stored) {
+            if (o.kind() == MemoryKind.STYLE) {
+                assertThat(o.embedding()).as(o.text()).isNull();
+                assertThat(embedded).as(o.text()).doesNotContain(o.text());
+            } else {
+                assertThat(o.embedding()).as(o.text()).isNotNull();
+                assertThat(embedded).as(o.text()).contains(o.text());
+            }
+        }
+    }
+
+    @Test
     void record_turn_returns_before_the_vectors_and_flush_waits_for_them() {
         open();
         embedder.gate = new CountDownLatch(1);

@@ -167,8 +167,22 @@ public interface MemoryStore extends AutoCloseable {
         return atLeast(searchMemoriesByVector(scope, vector, statuses, limit), minSimilarity);
     }
 
-    /** Lexical (BM25) candidates among the scope's observations with one of the statuses, best first. */
+    /**
+     * Lexical (BM25) candidates among the scope's observations with one of the statuses, best first.
+     * STYLE observations are never among them ({@link #textSearchable}): they describe how the user
+     * writes ("Ana writes informally"), reach a context only folded into the style profile by the
+     * dream cycle, and make up most observations of a chatty user, so a store neither indexes them for
+     * text search nor lets them take a place in the result. They stay readable by id and listing.
+     */
     List<Scored<Observation>> searchObservations(Scope scope, String text, Set<ObservationStatus> statuses, int limit);
+
+    /**
+     * Whether {@link #searchObservations} may return {@code o}: every kind but {@link MemoryKind#STYLE}.
+     * Stores index exactly these observations' text.
+     */
+    static boolean textSearchable(Observation o) {
+        return o.kind() != MemoryKind.STYLE;
+    }
 
     /** Vector candidates among the scope's observations with an embedding and one of the statuses. */
     List<Scored<Observation>> searchObservationsByVector(Scope scope, float[] vector, Set<ObservationStatus> statuses,

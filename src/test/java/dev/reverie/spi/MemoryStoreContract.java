@@ -196,6 +196,42 @@ public abstract class MemoryStoreContract {
     }
 
     @Test
+    void should_never_return_style_observations_from_a_text_search_and_still_keep_them() {
+        Set<ObservationStatus> any = EnumSet.allOf(ObservationStatus.class);
+        Observation fact = observation(ALICE, "Ana writes songs for the choir", 0);
+        List<Observation> styles = new ArrayList<>();
+        WriteBatch batch = WriteBatch.of(ALICE).putNew(fact);
+        for (int i = 0; i < 5; i++) {
+            // shorter than the fact and with the same words: BM25 would rank each of them first
+            Observation s = observation(ALICE, "Ana writes", i + 1).toBuilder().kind(MemoryKind.STYLE)
+                    .subject("user.style.length").build();
+            styles.add(s);
+            batch.putNew(s);
+        }
+        store.write(batch);
+        assertThat(store.searchObservations(ALICE, "Ana writes", any, 1)).extracting(s -> s.item().id())
+                .containsExactly(fact.id());
+        assertThat(store.searchObservations(ALICE, "Ana writes", any, 10)).extracting(s -> s.item().id())
+                .containsExactly(fact.id());
+        assertThat(store.observation(ALICE, styles.get(0).id())).contains(styles.get(0));
+        assertThat(store.observations(ALICE, ObservationFilter.all())).hasSize(6);
+
+        // a kind changed by a later write (same id) moves the observation into or out of the search
+        Observation nowFact = styles.get(1).toBuilder().kind(MemoryKind.FACT).subject("user.fact.x").build();
+        Observation nowStyle = fact.toBuilder().kind(MemoryKind.STYLE).subject("user.style.length").build();
+        store.write(WriteBatch.of(ALICE).put(nowFact).put(nowStyle)
+                .put(styles.get(2).withStatus(ObservationStatus.CONSOLIDATED, T0.plusSeconds(600))));
+        reopen();
+        assertThat(store.searchObservations(ALICE, "Ana writes", any, 10)).extracting(s -> s.item().id())
+                .containsExactly(nowFact.id());
+        assertThat(store.searchObservations(ALICE, "choir", any, 10)).isEmpty();
+        store.write(WriteBatch.of(ALICE).deleteObservation(styles.get(3).id()).deleteObservation(nowStyle.id()));
+        assertThat(store.observations(ALICE, ObservationFilter.all())).hasSize(4);
+        assertThat(store.searchObservations(ALICE, "Ana writes", any, 10)).extracting(s -> s.item().id())
+                .containsExactly(nowFact.id());
+    }
+
+    @Test
     void should_delete_memories_and_observations_and_keep_history() {
         Memory m = memory(ALICE, "likes jazz", 0);
         Observation o = observation(ALICE, "likes jazz", 0);

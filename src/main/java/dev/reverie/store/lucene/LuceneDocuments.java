@@ -9,6 +9,7 @@ import dev.reverie.StyleProfile;
 import dev.reverie.internal.DecodedRecords;
 import dev.reverie.internal.Json;
 import dev.reverie.internal.Vectors;
+import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.SessionSummary;
 import dev.reverie.spi.SessionTurn;
 import org.apache.lucene.codecs.Codec;
@@ -205,7 +206,9 @@ final class LuceneDocuments {
         if (o.sessionId() != null) {
             d.add(new StringField(SESSION, o.sessionId(), Field.Store.NO));
         }
-        d.add(new TextField(OBSERVATION_TEXT, o.text(), Field.Store.NO));
+        if (MemoryStore.textSearchable(o)) {
+            d.add(new TextField(OBSERVATION_TEXT, o.text(), Field.Store.NO));
+        }
         time(d, TIME, micros(o.observedAt()));
         d.add(new StoredField(JSON, Json.write(o.withEmbedding(null))));
         vector(d, Type.OBSERVATION, o.embedding());

@@ -943,6 +943,8 @@ public final class LuceneMemoryStore implements MemoryStore {
         }
         BooleanQuery.Builder filters = LuceneDocuments.ofScope(Type.OBSERVATION, scope);
         LuceneDocuments.anyOf(filters, LuceneDocuments.STATUS, statuses, ObservationStatus.class);
+        // indexes written by older versions hold the text of STYLE observations too
+        filters.add(LuceneDocuments.term(LuceneDocuments.KIND, MemoryKind.STYLE.name()), BooleanClause.Occur.MUST_NOT);
         return lexical(scope, LuceneDocuments.OBSERVATION_TEXT, text, filters, limit, LuceneDocuments::observation);
     }
 

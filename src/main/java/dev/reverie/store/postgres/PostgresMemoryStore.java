@@ -411,7 +411,8 @@ public final class PostgresMemoryStore implements MemoryStore {
 
     private void putObservation(Connection c, String schema, Scope s, Observation o) throws SQLException {
         Embedding e = o.embedding();
-        String indexed = FullText.indexText(o.text());
+        // a STYLE observation is never searched by text (MemoryStore#searchObservations): an empty tsvector
+        String indexed = MemoryStore.textSearchable(o) ? FullText.indexText(o.text()) : "";
         update(c, schema, "INSERT INTO ${s}.observations (agent, usr, id, kind, status, session_id, observed_at, dim,"
                         + " embedding, data, text, tsv) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, " + FullText.VECTOR_SQL + ")"
                         + " ON CONFLICT (agent, usr, id) DO UPDATE SET kind = excluded.kind, status = excluded.status,"
@@ -651,6 +652,7 @@ public final class PostgresMemoryStore implements MemoryStore {
                 "SELECT o.data, o.embedding, ts_rank_cd(o.tsv, q.q, 1) AS r FROM ${s}.observations o"
                         + " CROSS JOIN (SELECT " + FullText.QUERY_SQL + " AS q) q"
                         + " WHERE o.agent = ? AND o.usr = ? AND o.tsv @@ q.q AND o.status = ANY(?)"
+                        + " AND o.kind <> '" + MemoryKind.STYLE.name() + "'"
                         + " ORDER BY r DESC, o.rid LIMIT ?",
                 rs -> new Scored<>(Jdbc.observationRow(rs), rs.getDouble(3)),
                 query, query, scope.agentId(), scope.endUserId(), names(statuses), limit));

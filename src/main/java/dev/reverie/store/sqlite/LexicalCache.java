@@ -89,7 +89,7 @@ final class LexicalCache {
         final long[] rids;
         final int[] sizes;
         final Object[] rows;
-        /** Per document: the row's status and kind names; {@code null} for a table without (turns have neither, observations no kind filter). */
+        /** Per document: the row's status and kind names; {@code null} for a table without (turns have neither). */
         final String[] statusOf;
         final String[] kindOf;
         /** Stemmed token to (document, frequency) pairs, documents ascending. */

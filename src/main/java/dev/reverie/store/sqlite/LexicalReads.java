@@ -64,13 +64,13 @@ final class LexicalReads {
         Map<Long, Integer> sizes = ftsSizes(c, fts, builder.rids());
         Map<Long, Object> rows = new HashMap<>();
         Map<Long, String> statuses = memories || observations ? new HashMap<>() : null;
-        Map<Long, String> kinds = memories ? new HashMap<>() : null;
+        Map<Long, String> kinds = memories || observations ? new HashMap<>() : null;
         Map<String, String> interned = new HashMap<>();
         boolean allRows = true;
         String sql = memories
                 ? "SELECT " + MemoryRows.columns("") + ", rid, status, kind FROM memories WHERE agent = ? AND usr = ?"
                 : observations
-                ? "SELECT " + ObservationRows.columns("") + ", rid, status FROM observations WHERE agent = ? AND usr = ?"
+                ? "SELECT " + ObservationRows.columns("") + ", rid, status, kind FROM observations WHERE agent = ? AND usr = ?"
                 : "SELECT data, rid FROM archive_turns WHERE agent = ? AND usr = ?";
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setString(1, scope.agentId());
@@ -92,6 +92,7 @@ final class LexicalReads {
                         Observation o = ObservationRows.row(rs);
                         rows.put(rid, o);
                         statuses.put(rid, interned.computeIfAbsent(rs.getString(ObservationRows.COUNT + 2), k -> k));
+                        kinds.put(rid, interned.computeIfAbsent(rs.getString(ObservationRows.COUNT + 3), k -> k));
                         builder.bytes(256 + 2L * o.text().length() + (o.embedding() == null ? 0 : 4L * o.embedding().dimension()));
                     } else {
                         String json = rs.getString(1);

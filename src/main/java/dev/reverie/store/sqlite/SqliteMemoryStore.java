@@ -45,10 +45,12 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -561,7 +563,9 @@ public final class SqliteMemoryStore implements MemoryStore {
                     json[i] = Json.write(p.observation().withEmbedding(null));
                     if (p.newId()) {
                         newIds[i] = true;
-                        words[i] = scopedWords(scopeToken, p.observation().text());
+                        if (MemoryStore.textSearchable(p.observation())) {
+                            words[i] = scopedWords(scopeToken, p.observation().text());
+                        }
                     }
                 } else if (op instanceof WriteBatch.PutMemory p) {
                     vectors |= p.memory().embedding() != null;
@@ -665,7 +669,11 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     private void putObservation(Connection c, Scope s, Observation o, Prepared prepared, int i) throws SQLException {
         Embedding e = o.embedding();
-        upsert(c, "observations", "observations_fts", s, o.id(), o.text(), prepared, i,
+        // a STYLE observation has no FTS entry (MemoryStore#searchObservations never returns one); the
+        // old row's indexed text reads as null for one, as for a row a STYLE observation replaces
+        upsert(c, "observations", "observations_fts", s, o.id(),
+                "CASE WHEN kind = '" + MemoryKind.STYLE.name() + "' THEN NULL ELSE text END",
+                MemoryStore.textSearchable(o) ? o.text() : null, prepared, i,
                 "INSERT INTO observations (agent, usr, id, kind, status, consolidated_at, session_id, observed_at, dim,"
                         + " embedding, data, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                         + " ON CONFLICT (agent, usr, id) DO UPDATE SET kind = excluded.kind, status = excluded.status,"
@@ -680,7 +688,7 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     private void putMemory(Connection c, Scope s, Memory m, Prepared prepared, int i) throws SQLException {
         Embedding e = m.embedding();
-        upsert(c, "memories", "memories_fts", s, m.id(), m.text(), prepared, i,
+        upsert(c, "memories", "memories_fts", s, m.id(), "text", m.text(), prepared, i,
                 "INSERT INTO memories (agent, usr, id, kind, status, text, created_at, permanent, importance, dim,"
                         + " embedding, data, retrieval_count, last_retrieved_at)"
                         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -739,10 +747,12 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     /**
      * Inserts or updates a row and keeps its FTS entry in step; the FTS entry is rewritten only when
-     * the text changed (the dream cycle mostly changes statuses, not text).
+     * the indexed text changed (the dream cycle mostly changes statuses, not text). {@code text} is
+     * the text to index, {@code null} for a row without an FTS entry; {@code indexedColumn} the SQL
+     * expression that reads an existing row's indexed text the same way.
      */
-    private void upsert(Connection c, String table, String fts, Scope s, String id, String text, Prepared prepared,
-                        int i, String sql, Object... args) throws SQLException {
+    private void upsert(Connection c, String table, String fts, Scope s, String id, String indexedColumn, String text,
+                        Prepared prepared, int i, String sql, Object... args) throws SQLException {
         if (prepared.newId(i)) {
             // an id generated for this write (WriteBatch.putNew) has no stored row to look up: insert it
             // without the upsert clause, so a caller that broke that promise gets a constraint error
@@ -753,7 +763,7 @@ public final class SqliteMemoryStore implements MemoryStore {
         }
         Long rid = null;
         String oldText = null;
-        try (PreparedStatement ps = c.prepareStatement("SELECT rid, text FROM " + table
+        try (PreparedStatement ps = c.prepareStatement("SELECT rid, " + indexedColumn + " FROM " + table
                 + " WHERE agent = ? AND usr = ? AND id = ?")) {
             bind(ps, s.agentId(), s.endUserId(), id);
             try (ResultSet rs = ps.executeQuery()) {
@@ -769,25 +779,32 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     /**
      * After an upsert: indexes a new row ({@code rid == null}: the row just inserted) or re-indexes an
-     * existing one whose text changed.
+     * existing one whose indexed text changed; {@code null} texts are rows without an FTS entry.
      */
     private void reindexIfChanged(Connection c, String fts, Long rid, String oldText, String text, Prepared prepared,
                                   int i) throws SQLException {
         boolean inserted = rid == null;
         if (inserted) {
+            if (text == null) {
+                return;
+            }
             try (PreparedStatement ps = c.prepareStatement("SELECT last_insert_rowid()");
                  ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 rid = rs.getLong(1);
             }
-        } else if (text.equals(oldText)) {
+        } else if (Objects.equals(text, oldText)) {
             return;
         }
         if (!inserted) {
-            // a new row's rowid was never used (AUTOINCREMENT), so it has no old entry to delete
+            // a new row's rowid was never used (AUTOINCREMENT), so it has no old entry to delete; an old
+            // row read as unindexed may still have one (a STYLE observation an older version
+            // indexed): deleting a rowid the index lacks changes nothing in a contentless_delete index
             prepared.fts.delete(fts, rid);
         }
-        prepared.fts.insert(fts, rid, prepared.words(i, text));
+        if (text != null) {
+            prepared.fts.insert(fts, rid, prepared.words(i, text));
+        }
     }
 
     /** Deletes a row; the deletion of its FTS entry is queued ({@link FtsWrites}). */
@@ -1038,6 +1055,10 @@ public final class SqliteMemoryStore implements MemoryStore {
                 rs -> new Scored<>(MemoryRows.row(rs), -rs.getDouble(MemoryRows.COUNT + 1)), args.toArray()));
     }
 
+    /** The kinds of observation a text search returns: all but STYLE ({@link MemoryStore#textSearchable}). */
+    private static final Set<String> SEARCHED_OBSERVATION_KINDS = Set.copyOf(
+            names(EnumSet.complementOf(EnumSet.of(MemoryKind.STYLE))));
+
     @Override
     public List<Scored<Observation>> searchObservations(Scope scope, String text, Set<ObservationStatus> statuses,
                                                         int limit) {
@@ -1049,13 +1070,16 @@ public final class SqliteMemoryStore implements MemoryStore {
             return List.of();
         }
         TenantDatabase db = db(scope.tenantId());
-        Lookup cached = cachedSearch(db, scope, "observations", text, Set.copyOf(names(statuses)), null, limit);
+        Lookup cached = cachedSearch(db, scope, "observations", text, Set.copyOf(names(statuses)),
+                SEARCHED_OBSERVATION_KINDS, limit);
         if (cached.hits() != null) {
             return cachedRows(cached.hits(), Observation.class);
         }
         StringBuilder filter = new StringBuilder("o.agent = ? AND o.usr = ?");
         List<Object> args = new ArrayList<>(List.of(scope.agentId(), scope.endUserId()));
         in(filter, args, "o.status", names(statuses));
+        // files written by older versions indexed STYLE observations too
+        filter.append(" AND o.kind <> '").append(MemoryKind.STYLE.name()).append('\'');
         // the FTS index keeps consolidated observations until they are pruned, so after a dream a search
         // for PENDING ones would match and join them all to find none; one index probe says so first
         // (two reads, not one snapshot: a write between them makes the result what the search finds

@@ -107,8 +107,9 @@ class SqliteLexicalCacheTest {
                     b.put(Memory.builder("m" + id, scope, kinds[random.nextInt(kinds.length)], text(), T0)
                             .status(statuses[random.nextInt(statuses.length)]).build());
                     b.archive(new SessionTurn(scope, "s" + batch, i, "t" + id, Role.USER, null, text(), T0));
+                    // every fourth a STYLE observation, which no search returns (the cache as SQLite)
                     b.put(observation("o" + id, scope, i % 3 == 0 ? ObservationStatus.CONSOLIDATED
-                            : ObservationStatus.PENDING));
+                            : ObservationStatus.PENDING, i % 4 == 1 ? MemoryKind.STYLE : MemoryKind.FACT));
                 }
                 store.write(b);
             }
@@ -116,7 +117,11 @@ class SqliteLexicalCacheTest {
     }
 
     private Observation observation(String id, Scope scope, ObservationStatus status) {
-        return new Observation(id, scope, MemoryKind.FACT, text(), "user.fact." + id, "v", Cardinality.MULTI,
+        return observation(id, scope, status, MemoryKind.FACT);
+    }
+
+    private Observation observation(String id, Scope scope, ObservationStatus status, MemoryKind kind) {
+        return new Observation(id, scope, kind, text(), "user.fact." + id, "v", Cardinality.MULTI,
                 Polarity.POSITIVE, 0.8, T0, "s1", new Provenance(Source.USER, "s1", "t" + id, T0, Outcome.UNKNOWN,
                 Trust.FIRST_PARTY), List.of("t" + id), 1, status, null, null);
     }
@@ -169,6 +174,34 @@ class SqliteLexicalCacheTest {
         int searches = 3 * QUERIES.size() * 4 * (2 * 2 + 2 + 1);
         assertThat(store.lexicalCache().hits() - hitsBefore).isEqualTo(searches - 9 * 2);
         assertThat(reference.stream().filter(l -> l.startsWith("m")).count()).isGreaterThan(500);
+    }
+
+    @Test
+    void should_never_return_a_style_observation_an_older_version_indexed() throws Exception {
+        Observation fact = observation("o-fact", ANA, ObservationStatus.PENDING, MemoryKind.FACT);
+        Observation style = observation("o-style", ANA, ObservationStatus.PENDING, MemoryKind.STYLE);
+        store.write(WriteBatch.of(ANA).put(fact.toBuilder().text("painting by the lake").build())
+                .put(style.toBuilder().text("painting").build()));
+        // what an earlier version wrote: the STYLE observation's words in the index too
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(SqliteMemoryStore.fileName("atelier")));
+             Statement st = c.createStatement()) {
+            st.execute("INSERT INTO observations_fts (rowid, text) SELECT rid, '"
+                    + SqliteMemoryStore.scopedWords(SqliteMemoryStore.scopeToken(ANA), "painting")
+                    + "' FROM observations WHERE id = 'o-style'");
+        }
+        for (boolean cached : new boolean[] {false, true, true, true}) {
+            store.lexicalCaching(cached);
+            assertThat(store.searchObservations(ANA, "painting", EnumSet.allOf(ObservationStatus.class), 10))
+                    .as("cache %s", cached).extracting(h -> h.item().id()).containsExactly("o-fact");
+        }
+        assertThat(store.lexicalCache().hits()).isPositive();
+        // the stale entry goes with its row
+        store.write(WriteBatch.of(ANA).deleteObservation("o-style"));
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(SqliteMemoryStore.fileName("atelier")));
+             Statement st = c.createStatement(); var rs = st.executeQuery("SELECT count(*) FROM observations_fts_docsize")) {
+            rs.next();
+            assertThat(rs.getInt(1)).isEqualTo(1);
+        }
     }
 
     @Test
