@@ -94,7 +94,7 @@ final class Synthesizer {
             }
         }
         for (Memory m : memories) {
-            if (Text.episodic(m.subject()) || m.value().isBlank()) {
+            if (Text.episodic(m.subject()) || m.value().isBlank() || activity(m.value())) {
                 continue;
             }
             List<String> words = new ArrayList<>();
@@ -155,6 +155,15 @@ final class Synthesizer {
             }
         }
         return out;
+    }
+
+    /**
+     * Whether a value is an activity in the infinitive ("to help", "to get lost in good books"): its
+     * verb is no entity, and would gather every memory that uses the verb ("help you get through").
+     */
+    private static boolean activity(String value) {
+        String v = Terms.fold(value.strip());
+        return v.startsWith("to ");
     }
 
     /**

@@ -33,6 +33,8 @@ final class PreferenceRules {
             "\\b(?:i'm|im|i\\s+am)\\s+" + ADV + "{0,2}(?:(not|no\\s+longer)\\s+)?(?:(?:a|an)\\s+)?(?:(?:big|huge|great"
                     + "|massive|real|true|longtime|long-time|die-hard|diehard)\\s+)?(fan\\s+of|into|keen\\s+on|crazy\\s+about"
                     + "|passionate\\s+about|obsessed\\s+with|fond\\s+of|addicted\\s+to)\\s+");
+    /** A {@link #LIKE_EN} match that ends with the infinitive's "to". */
+    private static final Pattern INFINITIVE = Pattern.compile("\\sto\\s+$");
     private static final Pattern LIKE_PT = Pattern.compile(
             "(?<!\\b(?:o|um|meu|seu|bom|mau|esse|este|nosso|teu|que|de|do|mal)\\s)"
                     + "\\b(?:eu\\s+)?(?:(nao|nunca)\\s+)?" + ADV + "{0,2}"
@@ -100,14 +102,16 @@ final class PreferenceRules {
             }
             boolean noLonger = neg != null && (neg.startsWith("no longer") || s.hasAny("anymore", "any more"));
             boolean dislike = neg != null && !noLonger;
-            emitAll(s, out, m.end(), noLonger ? Mode.NO_LONGER : dislike ? Mode.DISLIKE : Mode.LIKE, lemma(verb));
+            boolean infinitive = INFINITIVE.matcher(m.group()).find(); // "I love to help": "loves to help"
+            emitAll(s, out, m.end(), noLonger ? Mode.NO_LONGER : dislike ? Mode.DISLIKE : Mode.LIKE, lemma(verb),
+                    infinitive);
         }
         m = s.match(DISLIKE_EN);
         while (m.find()) {
             if (relative(s, m.start())) {
                 continue;
             }
-            emitAll(s, out, m.end(), Mode.DISLIKE, "dislikes");
+            emitAll(s, out, m.end(), Mode.DISLIKE, "dislikes", false);
         }
     }
 
@@ -119,7 +123,7 @@ final class PreferenceRules {
             }
             boolean negated = m.group(1) != null;
             boolean noLonger = negated && (m.group(1).startsWith("no longer") || s.hasAny("anymore", "any more"));
-            emitAll(s, out, m.end(), noLonger ? Mode.NO_LONGER : negated ? Mode.DISLIKE : Mode.LIKE, "likes");
+            emitAll(s, out, m.end(), noLonger ? Mode.NO_LONGER : negated ? Mode.DISLIKE : Mode.LIKE, "likes", false);
         }
     }
 
@@ -147,7 +151,7 @@ final class PreferenceRules {
             } else {
                 mode = Mode.LIKE;
             }
-            emitAll(s, out, m.end(), mode, verb.equals("adoro") || verb.equals("amo") ? "loves" : "likes");
+            emitAll(s, out, m.end(), mode, verb.equals("adoro") || verb.equals("amo") ? "loves" : "likes", false);
         }
     }
 
@@ -176,10 +180,15 @@ final class PreferenceRules {
 
     private enum Mode { LIKE, DISLIKE, NO_LONGER }
 
-    private static void emitAll(Sentence s, Facts out, int start, Mode mode, String verb) {
-        boolean afterTo = start >= 3 && s.folded.startsWith("to ", start - 3); // "I love to have friends over"
-        List<String> things = Values.list(s, start, s.folded.length(), afterTo, " with you", " com voce", " about ");
-        for (String thing : things) {
+    /**
+     * Emits each value of the list that starts at {@code start}; with {@code infinitive} the like
+     * verb took "to" and each value is a verb phrase, kept with its "to" ("I love to help" →
+     * "loves to help", not the noun "help"; "I love to cook and bake" → "to cook", "to bake").
+     */
+    private static void emitAll(Sentence s, Facts out, int start, Mode mode, String verb, boolean infinitive) {
+        List<String> things = Values.list(s, start, s.folded.length(), infinitive, " with you", " com voce", " about ");
+        for (String value : things) {
+            String thing = infinitive ? "to " + value : value;
             String f = Terms.foldKeepingLength(thing);
             if (f.startsWith("my ") || f.startsWith("meu ") || f.startsWith("minha ") || f.startsWith("meus ")
                     || f.startsWith("minhas ") || f.startsWith("our ")) {

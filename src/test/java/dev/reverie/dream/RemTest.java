@@ -277,6 +277,34 @@ class RemTest extends DreamFixture {
                         .contains("stunning on my hike").contains("going back").doesNotContain("Smoky"));
     }
 
+    /**
+     * The value of a like in the infinitive ("to help") is an activity, not an entity: it would gather
+     * every memory that uses the verb. A noun value ("hiking") still connects the memories naming it.
+     */
+    @Test
+    void an_infinitive_value_is_no_entity_and_a_noun_value_is() {
+        Obs.write(store,
+                Obs.fact(ANA, "like", "user.likes", "to help", "User loves to help").turns("D1:1").at(day(0)),
+                Obs.episode(ANA, "a", "Lena: Having a peaceful presence around could help relieve stress")
+                        .turns("D1:2").subject("lena.episode.a").at(day(0)),
+                Obs.episode(ANA, "b", "I hope the new schedule will help me get through the week").turns("D1:3")
+                        .at(day(0)));
+        nightOf(0);
+
+        assertThat(cycle.run(ANA).synthesized()).isZero();
+
+        Obs.write(store,
+                Obs.fact(ANA, "hike", "user.likes", "hiking", "User loves hiking").turns("D2:1").at(day(1)),
+                Obs.episode(ANA, "c", "Lena: We went hiking along the coast with the twins").turns("D2:2")
+                        .subject("lena.episode.c").at(day(1)));
+        nightOf(1);
+        cycle.run(ANA);
+
+        assertThat(active(ANA)).filteredOn(m -> m.kind() == MemoryKind.SYNTHESIS).extracting(Memory::text)
+                .singleElement().satisfies(t -> assertThat(t).startsWith("hiking: ").contains("along the coast")
+                        .doesNotContain("help"));
+    }
+
     /** A name's short form, and a name whose first word starts a sentence, still connect to the full name. */
     @Test
     void a_name_connects_its_short_and_full_forms() {

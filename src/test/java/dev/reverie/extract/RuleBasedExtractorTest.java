@@ -569,7 +569,7 @@ class RuleBasedExtractorTest {
         assertThat(likes("I love sailing and they're going to teach me to dive.")).containsExactly("sailing");
         assertThat(likes("I love hiking and swimming in the ocean.")).containsExactly("hiking", "swimming in the ocean");
         assertThat(likes("Those are the books I love, and I also love jazz.")).containsExactly("jazz");
-        assertThat(likes("I love to paint.")).containsExactly("paint");
+        assertThat(likes("I love to paint.")).containsExactly("to paint");
     }
 
     /** What the clause rules must leave alone: nouns that look like verbs, fillers, phrases ending in a preposition. */
@@ -580,7 +580,7 @@ class RuleBasedExtractorTest {
         assertThat(likes("I love the sounds of the rain.")).containsExactly("sounds of the rain");
         assertThat(likes("I enjoy a lot of sports and chess.")).containsExactly("chess");
         assertThat(likes("I love jazz and have two cats.")).containsExactly("jazz");
-        assertThat(likes("I love to have friends over.")).containsExactly("have friends over");
+        assertThat(likes("I love to have friends over.")).containsExactly("to have friends over");
         assertThat(only("I'm allergic to peanuts and have to carry an EpiPen.", "user.allergy").value())
                 .isEqualTo("peanuts");
         assertThat(extractor.extract(new TurnInput(Role.USER, "The pollen I'm allergic to is really bad.", null, "t",
@@ -591,6 +591,19 @@ class RuleBasedExtractorTest {
         assertThat(likes("I like having someone to talk to.")).containsExactly("having someone to talk to");
         assertThat(only("Made in Abyss is my favorite anime.", "user.favorite.anime").value()).isEqualTo("Made in Abyss");
         assertThat(only("I work at Booking.com.", "user.employer").value()).isEqualTo("Booking.com");
+    }
+
+    /** A like that takes "to" is a verb phrase: it keeps its "to" in value and text, never reads as a noun. */
+    @Test
+    void an_infinitive_like_keeps_its_to() {
+        ExtractedFact help = only("I love to help, so just shoot me a question anytime you need!", "user.likes");
+        assertThat(help.value()).isEqualTo("to help");
+        assertThat(help.text()).startsWith("User loves to help");
+        assertThat(likes("I like to cook and bake.")).containsExactly("to cook", "to bake");
+        assertThat(only("I don't like to swim.", "user.dislikes").value()).isEqualTo("to swim");
+        // "to" that belongs to the verb before the value is no infinitive
+        assertThat(likes("I'm addicted to coffee.")).containsExactly("coffee");
+        assertThat(likes("I love going to the beach.")).containsExactly("going to the beach");
     }
 
     @Test
