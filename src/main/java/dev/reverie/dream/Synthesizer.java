@@ -37,6 +37,9 @@ final class Synthesizer {
     /** Most characters of each source text quoted in a rule-based synthesis. */
     static final int QUOTE_CHARS = 120;
 
+    /** Lower-case words inside a name, with their spaces (English and Portuguese). */
+    private static final Set<String> NAME_CONNECTORS = Set.of(" of ", " of the ", " de ", " da ", " do ", " dos ",
+            " das ");
     private static final Set<String> NOT_ENTITIES = Set.copyOf(Resources.entries(Synthesizer.class, "words/not-entities.txt"));
 
     /** A proposed synthesis: the entity (key and as written) and the sorted ids of its memories. */
@@ -61,6 +64,7 @@ final class Synthesizer {
             for (String sentence : WordScan.sentences(m.text(), ".!?\n", ".!?")) {
                 int[] caps = WordScan.capitalized(sentence, false, true);
                 List<String> run = new ArrayList<>(); // the words of the name being read ("Rocky Mountains")
+                List<String> gaps = new ArrayList<>(); // what joins each word to the one before ("", " of the ")
                 int runEnd = -1;
                 String lead = null; // a name's first word that starts the sentence: part of the name, no entity
                 int leadEnd = -1;
@@ -74,7 +78,7 @@ final class Synthesizer {
                     boolean nameWord = key.length() >= 2 && !NOT_ENTITIES.contains(key);
                     boolean starts = sentenceStart(sentence, caps[c]);
                     if (!nameWord || starts || vocative(sentence, caps[c], caps[c + 1])) {
-                        addNames(lead, run, m.id(), display, members, fullNames);
+                        addNames(lead, run, gaps, m.id(), display, members, fullNames);
                         runEnd = -1;
                         boolean named = starts && nameWord && !possessive;
                         lead = named ? word : null;
@@ -83,14 +87,16 @@ final class Synthesizer {
                     }
                     boolean afterLead = run.isEmpty() && lead != null && caps[c] == leadEnd + 1
                             && sentence.charAt(leadEnd) == ' ';
-                    if (!afterLead && (runEnd < 0 || caps[c] != runEnd + 1 || sentence.charAt(runEnd) != ' ')) {
-                        addNames(lead, run, m.id(), display, members, fullNames);
+                    String gap = runEnd < 0 ? null : joiner(sentence, runEnd, caps[c]);
+                    if (!afterLead && gap == null) {
+                        addNames(lead, run, gaps, m.id(), display, members, fullNames);
                         lead = null;
                     }
+                    gaps.add(run.isEmpty() ? " " : gap);
                     run.add(word);
                     runEnd = possessive ? -1 : caps[c + 1]; // "LeBron's skills": the name ends there
                 }
-                addNames(lead, run, m.id(), display, members, fullNames);
+                addNames(lead, run, gaps, m.id(), display, members, fullNames);
             }
         }
         for (Memory m : memories) {
@@ -171,12 +177,17 @@ final class Synthesizer {
      * several words (with {@code lead}, its sentence-initial first word, if any: "Rocky Mountains
      * were stunning") as the full name of each of its words; clears {@code run}.
      */
-    private static void addNames(String lead, List<String> run, String id, Map<String, String> display,
-                                 Map<String, Set<String>> members, Map<String, Map<String, String>> fullNames) {
+    private static void addNames(String lead, List<String> run, List<String> gaps, String id,
+                                 Map<String, String> display, Map<String, Set<String>> members,
+                                 Map<String, Map<String, String>> fullNames) {
         if (run.isEmpty()) {
             return;
         }
-        String full = (lead == null ? "" : lead + " ") + String.join(" ", run);
+        StringBuilder name = new StringBuilder(lead == null ? "" : lead);
+        for (int i = 0; i < run.size(); i++) {
+            name.append(name.isEmpty() ? "" : gaps.get(i)).append(run.get(i));
+        }
+        String full = name.toString();
         boolean several = lead != null || run.size() > 1;
         for (String word : run) {
             String key = "name:" + Terms.fold(word);
@@ -187,6 +198,17 @@ final class Synthesizer {
             }
         }
         run.clear();
+        gaps.clear();
+    }
+
+    /**
+     * What joins a name's word ending at {@code end} to the capitalized word at {@code next}: one
+     * space, or a lower-case connector of names ("Lord of the Rings", "Rio de Janeiro"); {@code null}
+     * when anything else is between them.
+     */
+    private static String joiner(String sentence, int end, int next) {
+        String gap = sentence.substring(end, next);
+        return gap.equals(" ") || NAME_CONNECTORS.contains(gap) ? gap : null;
     }
 
     /**

@@ -305,6 +305,27 @@ class RemTest extends DreamFixture {
                         .doesNotContain("help"));
     }
 
+    /** A name may hold lower-case connectors ("of the", "de"): its words connect under the whole name. */
+    @Test
+    void a_name_with_a_connector_is_one_entity() {
+        Obs.write(store,
+                Obs.episode(ANA, "a", "Tim: Here's a pic of my favorite, Lord of the Rings").turns("D1:1")
+                        .subject("tim.episode.a").at(day(0)),
+                Obs.episode(ANA, "b", "I'm a huge fan of Lord of the Rings and the maps in it").turns("D1:2")
+                        .at(day(0)),
+                Obs.episode(ANA, "c", "Lena: We flew to Rio de Janeiro for the carnival").turns("D1:3")
+                        .subject("lena.episode.c").at(day(0)),
+                Obs.episode(ANA, "d", "I was in Rio de Janeiro in May, and it rained all week").turns("D1:4")
+                        .at(day(0)));
+        nightOf(0);
+
+        cycle.run(ANA);
+
+        assertThat(active(ANA)).filteredOn(m -> m.kind() == MemoryKind.SYNTHESIS).extracting(Memory::text)
+                .hasSize(2).anySatisfy(t -> assertThat(t).startsWith("Lord of the Rings: ").contains("maps"))
+                .anySatisfy(t -> assertThat(t).startsWith("Rio de Janeiro: ").contains("carnival"));
+    }
+
     /** A name's short form, and a name whose first word starts a sentence, still connect to the full name. */
     @Test
     void a_name_connects_its_short_and_full_forms() {
