@@ -126,6 +126,10 @@ class WritePipelineEmbeddingTest {
 
         List<Observation> stored = observations();
         assertThat(stored).anyMatch(o -> o.kind() == MemoryKind.STYLE).anyMatch(o -> o.kind() != MemoryKind.STYLE);
+        // nor does the dream embed them when it looks for duplicates
+        memory.recordTurn(ALICE, "s2", Turn.user("hey!! I moved to Olinda lol"));
+        memory.flush();
+        memory.dream(ALICE);
         List<String> embedded = embedder.calls.stream().flatMap(List::stream).toList();
         for (Observation o : stored) {
             if (o.kind() == MemoryKind.STYLE) {

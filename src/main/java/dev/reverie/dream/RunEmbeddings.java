@@ -2,6 +2,7 @@ package dev.reverie.dream;
 
 import dev.reverie.Embedding;
 import dev.reverie.Memory;
+import dev.reverie.MemoryKind;
 import dev.reverie.Observation;
 import dev.reverie.spi.Embedder;
 import org.slf4j.Logger;
@@ -37,7 +38,7 @@ final class RunEmbeddings {
         }
         List<String> texts = new ArrayList<>();
         for (Observation o : observations) {
-            if (o.embedding() == null && !computed.containsKey(o.text())) {
+            if (o.embedding() == null && computes(o) && !computed.containsKey(o.text())) {
                 texts.add(o.text());
             }
         }
@@ -55,7 +56,15 @@ final class RunEmbeddings {
     }
 
     float[] of(Observation o) {
-        return o.embedding() != null ? o.embedding().toArray() : text(o.text());
+        return o.embedding() != null ? o.embedding().toArray() : computes(o) ? text(o.text()) : null;
+    }
+
+    /**
+     * Whether a missing vector is computed: not for STYLE observations, which are never embedded
+     * (their duplicates share subject and value, and they only feed the style profile).
+     */
+    private static boolean computes(Observation o) {
+        return o.kind() != MemoryKind.STYLE;
     }
 
     float[] of(Memory m) {

@@ -37,9 +37,11 @@ final class Synthesizer {
     /** Most characters of each source text quoted in a rule-based synthesis. */
     static final int QUOTE_CHARS = 120;
 
-    /** Lower-case words inside a name, with their spaces (English and Portuguese). */
-    private static final Set<String> NAME_CONNECTORS = Set.of(" of ", " of the ", " de ", " da ", " do ", " dos ",
-            " das ");
+    /**
+     * Lower-case words inside a name, with their spaces ("Lord of the Rings", "Rio de Janeiro"; not
+     * Portuguese "do" and "da", which are English words too: "Does Lena do Pilates?").
+     */
+    private static final Set<String> NAME_CONNECTORS = Set.of(" of ", " of the ", " de ");
     private static final Set<String> NOT_ENTITIES = Set.copyOf(Resources.entries(Synthesizer.class, "words/not-entities.txt"));
 
     /** A proposed synthesis: the entity (key and as written) and the sorted ids of its memories. */
@@ -85,14 +87,13 @@ final class Synthesizer {
                         leadEnd = named ? caps[c + 1] : -1;
                         continue;
                     }
-                    boolean afterLead = run.isEmpty() && lead != null && caps[c] == leadEnd + 1
-                            && sentence.charAt(leadEnd) == ' ';
+                    String leadGap = run.isEmpty() && lead != null ? joiner(sentence, leadEnd, caps[c]) : null;
                     String gap = runEnd < 0 ? null : joiner(sentence, runEnd, caps[c]);
-                    if (!afterLead && gap == null) {
+                    if (leadGap == null && gap == null) {
                         addNames(lead, run, gaps, m.id(), display, members, fullNames);
                         lead = null;
                     }
-                    gaps.add(run.isEmpty() ? " " : gap);
+                    gaps.add(run.isEmpty() ? (leadGap == null ? " " : leadGap) : gap);
                     run.add(word);
                     runEnd = possessive ? -1 : caps[c + 1]; // "LeBron's skills": the name ends there
                 }
@@ -100,7 +101,7 @@ final class Synthesizer {
             }
         }
         for (Memory m : memories) {
-            if (Text.episodic(m.subject()) || m.value().isBlank() || activity(m.value())) {
+            if (Text.episodic(m.subject()) || m.value().isBlank() || activity(m)) {
                 continue;
             }
             List<String> words = new ArrayList<>();
@@ -142,9 +143,22 @@ final class Synthesizer {
             }
             entities.computeIfAbsent(key, k -> new TreeSet<>()).addAll(e.getValue());
         }
+        // one set of memories is proposed once: under its first entity in alphabetical order, or under a
+        // later one whose name contains that entity's ("Rio de Janeiro" rather than "Janeiro")
+        Map<List<String>, String> titles = new HashMap<>();
+        for (Map.Entry<String, Set<String>> e : entities.entrySet()) {
+            List<String> sorted = List.copyOf(e.getValue());
+            String title = titles.get(sorted);
+            if (title == null || contains(display.get(e.getKey()), display.get(title))) {
+                titles.put(sorted, e.getKey());
+            }
+        }
         List<Group> out = new ArrayList<>();
         Set<List<String>> proposed = new HashSet<>();
         for (Map.Entry<String, Set<String>> e : entities.entrySet()) {
+            if (!e.getKey().equals(titles.get(List.copyOf(e.getValue())))) {
+                continue;
+            }
             Set<String> ids = e.getValue();
             if (ids.size() < 2 || ids.size() > MAX_SOURCES) {
                 continue;
@@ -167,15 +181,16 @@ final class Synthesizer {
      * Whether a value is an activity in the infinitive ("to help", "to get lost in good books"): its
      * verb is no entity, and would gather every memory that uses the verb ("help you get through").
      */
-    private static boolean activity(String value) {
-        String v = Terms.fold(value.strip());
-        return v.startsWith("to ");
+    private static boolean activity(Memory m) {
+        return (m.subject().endsWith(".likes") || m.subject().endsWith(".dislikes")) && m.value().strip().startsWith("to ");
     }
 
     /**
      * Records each word of the name in {@code run} as an entity of memory {@code id}, and a name of
      * several words (with {@code lead}, its sentence-initial first word, if any: "Rocky Mountains
-     * were stunning") as the full name of each of its words; clears {@code run}.
+     * were stunning") as the full name of each of its words before any connector ("Bank" of "Bank
+     * of America"; "America" stays a name of its own); a name with a connector is also an entity
+     * itself. Clears {@code run} and {@code gaps}.
      */
     private static void addNames(String lead, List<String> run, List<String> gaps, String id,
                                  Map<String, String> display, Map<String, Set<String>> members,
@@ -189,16 +204,35 @@ final class Synthesizer {
         }
         String full = name.toString();
         boolean several = lead != null || run.size() > 1;
-        for (String word : run) {
-            String key = "name:" + Terms.fold(word);
-            display.putIfAbsent(key, word);
+        // the first word after a connector: gaps.get(0) joins run's first word to the lead, if any
+        int connector = run.size();
+        for (int i = lead == null ? 1 : 0; i < run.size() && connector == run.size(); i++) {
+            if (!gaps.get(i).equals(" ")) {
+                connector = i;
+            }
+        }
+        for (int i = 0; i < run.size(); i++) {
+            String key = "name:" + Terms.fold(run.get(i));
+            display.putIfAbsent(key, run.get(i));
             members.computeIfAbsent(key, k -> new TreeSet<>()).add(id);
-            if (several) {
+            if (several && i < connector) {
                 fullNames.computeIfAbsent(key, k -> new TreeMap<>()).putIfAbsent(Terms.fold(full), full);
             }
         }
+        if (connector < run.size()) {
+            String key = "name:" + Terms.fold(full);
+            display.putIfAbsent(key, full);
+            members.computeIfAbsent(key, k -> new TreeSet<>()).add(id);
+        }
         run.clear();
         gaps.clear();
+    }
+
+    /** Whether the name {@code longer} holds the name {@code shorter} as whole words, and is longer. */
+    private static boolean contains(String longer, String shorter) {
+        String l = " " + Terms.fold(longer) + " ";
+        String s = " " + Terms.fold(shorter) + " ";
+        return l.length() > s.length() && l.contains(s);
     }
 
     /**

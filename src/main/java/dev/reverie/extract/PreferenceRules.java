@@ -182,13 +182,16 @@ final class PreferenceRules {
 
     /**
      * Emits each value of the list that starts at {@code start}; with {@code infinitive} the like
-     * verb took "to" and each value is a verb phrase, kept with its "to" ("I love to help" →
-     * "loves to help", not the noun "help"; "I love to cook and bake" → "to cook", "to bake").
+     * verb took "to" and the first value is a verb phrase, kept with its "to" ("I love to help" →
+     * "loves to help", not the noun "help"). The later values are verbs too when the first is a bare
+     * verb ("I love to cook and bake" → "to cook", "to bake"), else objects of its verb ("I love to
+     * eat sushi and ramen" → "to eat sushi", "ramen").
      */
     private static void emitAll(Sentence s, Facts out, int start, Mode mode, String verb, boolean infinitive) {
         List<String> things = Values.list(s, start, s.folded.length(), infinitive, " with you", " com voce", " about ");
-        for (String value : things) {
-            String thing = infinitive ? "to " + value : value;
+        boolean verbs = infinitive && !things.isEmpty() && Terms.wordTokens(things.get(0)).size() == 1;
+        for (int i = 0; i < things.size(); i++) {
+            String thing = (i == 0 && infinitive) || verbs ? "to " + things.get(i) : things.get(i);
             String f = Terms.foldKeepingLength(thing);
             if (f.startsWith("my ") || f.startsWith("meu ") || f.startsWith("minha ") || f.startsWith("meus ")
                     || f.startsWith("minhas ") || f.startsWith("our ")) {

@@ -600,6 +600,8 @@ class RuleBasedExtractorTest {
         assertThat(help.value()).isEqualTo("to help");
         assertThat(help.text()).startsWith("User loves to help");
         assertThat(likes("I like to cook and bake.")).containsExactly("to cook", "to bake");
+        // after a verb with its object, the list goes on with objects of that verb
+        assertThat(likes("I love to eat sushi and ramen.")).containsExactly("to eat sushi", "ramen");
         assertThat(only("I don't like to swim.", "user.dislikes").value()).isEqualTo("to swim");
         // "to" that belongs to the verb before the value is no infinitive
         assertThat(likes("I'm addicted to coffee.")).containsExactly("coffee");

@@ -81,6 +81,19 @@ public abstract class MemoryStoreContract {
                 provenance("t" + id), List.of("t" + id), 1, ObservationStatus.PENDING, null, null);
     }
 
+    /**
+     * Writes, for ALICE, a FACT observation "painting by the lake" and a STYLE observation "painting"
+     * (which no text search returns); returns both, the fact first. For the stores' tests of indexes
+     * an older version wrote.
+     */
+    protected List<Observation> paintingFactAndStyle() {
+        Observation fact = observation(ALICE, "painting by the lake", 0);
+        Observation style = observation(ALICE, "painting", 1).toBuilder().kind(MemoryKind.STYLE)
+                .subject("user.style.length").build();
+        store.write(WriteBatch.of(ALICE).put(fact).put(style));
+        return List.of(fact, style);
+    }
+
     protected Memory memory(Scope scope, String text, int minutes) {
         String id = "m" + ids.incrementAndGet();
         Instant at = T0.plusSeconds(60L * minutes);

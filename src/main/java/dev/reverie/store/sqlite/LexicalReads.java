@@ -80,7 +80,7 @@ final class LexicalReads {
                     long rid = rs.getLong(memories ? MemoryRows.COUNT + 1 : observations ? ObservationRows.COUNT + 1 : 2);
                     if (!builder.indexed(rid)) {
                         allRows = false;
-                        continue; // no token in the index (an empty text): no search can find it
+                        continue; // no token in the index (an empty text, a STYLE observation): no search can find it
                     }
                     if (memories) {
                         Memory m = MemoryRows.row(rs);

@@ -290,6 +290,9 @@ public final class SqliteMemoryStore implements MemoryStore {
     private static int indexedRows(WriteBatch batch) {
         int n = 0;
         for (WriteBatch.Op op : batch.ops()) {
+            if (op instanceof WriteBatch.PutObservation p && !MemoryStore.textSearchable(p.observation())) {
+                continue; // a STYLE observation has no FTS entry (one replacing an indexed row is rare)
+            }
             if (op instanceof WriteBatch.PutMemory || op instanceof WriteBatch.DeleteMemory
                     || op instanceof WriteBatch.PutObservation || op instanceof WriteBatch.DeleteObservation
                     || op instanceof WriteBatch.ArchiveTurn || op instanceof WriteBatch.PurgeArchive) {

@@ -497,6 +497,32 @@ class LuceneMemoryStoreTest extends MemoryStoreContract {
     }
 
     @Test
+    void a_style_observation_an_older_version_indexed_is_never_returned() throws IOException {
+        List<dev.reverie.Observation> written = paintingFactAndStyle();
+        dev.reverie.Observation fact = written.get(0);
+        dev.reverie.Observation style = written.get(1);
+        store.close();
+        // what an earlier version wrote: the STYLE observation's text indexed too (with the store's analyzer)
+        try (Directory dir = FSDirectory.open(folder.resolve("tenant-clinic-1"));
+             org.apache.lucene.index.IndexWriter w = new org.apache.lucene.index.IndexWriter(dir,
+                     new org.apache.lucene.index.IndexWriterConfig(new TextAnalysis().indexAnalyzer()))) {
+            org.apache.lucene.document.Document d = LuceneDocuments.observation(style);
+            assertThat(d.getField(LuceneDocuments.OBSERVATION_TEXT)).isNull();
+            d.add(new org.apache.lucene.document.TextField(LuceneDocuments.OBSERVATION_TEXT, style.text(),
+                    org.apache.lucene.document.Field.Store.NO));
+            w.updateDocument(new org.apache.lucene.index.Term(LuceneDocuments.UID,
+                    LuceneDocuments.uid(LuceneDocuments.Type.OBSERVATION, ALICE, style.id())), d);
+            // the commit keeps the store's own data (its translog position), so nothing is replayed over it
+            w.setLiveCommitData(org.apache.lucene.index.SegmentInfos.readLatestCommit(dir).getUserData().entrySet());
+            w.commit();
+        }
+        store = openStore(folder);
+        assertThat(store.searchObservations(ALICE, "painting", EnumSet.allOf(ObservationStatus.class), 10))
+                .extracting(h -> h.item().id()).containsExactly(fact.id());
+        assertThat(store.observation(ALICE, style.id())).contains(style);
+    }
+
+    @Test
     void memories_written_before_the_permanent_flag_was_indexed_are_pinned_after_reopening() throws IOException {
         Memory name = memory(ALICE, "Name is Alice", 0).toBuilder().permanent(true).importance(95).build();
         Memory plain = memory(ALICE, "Likes jazz", 1);

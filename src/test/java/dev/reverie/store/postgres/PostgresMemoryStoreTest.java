@@ -43,6 +43,20 @@ class PostgresMemoryStoreTest extends MemoryStoreContract {
     private static final EnumSet<MemoryKind> KINDS = EnumSet.allOf(MemoryKind.class);
 
     @Test
+    void should_never_return_a_style_observation_an_older_version_indexed() throws Exception {
+        List<dev.reverie.Observation> written = paintingFactAndStyle();
+        dev.reverie.Observation fact = written.get(0);
+        dev.reverie.Observation style = written.get(1);
+        // what an earlier version wrote: the STYLE observation's words in its tsvector too
+        try (Connection c = EmbeddedPostgresServer.connect(folder); Statement st = c.createStatement()) {
+            st.execute("UPDATE \"reverie_t_clinic-1\".observations SET tsv = to_tsvector('simple', text)"
+                    + " WHERE id = '" + style.id() + "'");
+        }
+        assertThat(store.searchObservations(ALICE, "painting", EnumSet.allOf(dev.reverie.ObservationStatus.class), 10))
+                .extracting(h -> h.item().id()).containsExactly(fact.id());
+    }
+
+    @Test
     void should_keep_one_schema_per_tenant() throws Exception {
         put(ALICE, memory(ALICE, "a", 0));
         put(ALICE_OTHER_TENANT, memory(ALICE_OTHER_TENANT, "b", 0));

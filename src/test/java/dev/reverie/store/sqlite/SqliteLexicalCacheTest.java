@@ -149,7 +149,8 @@ class SqliteLexicalCacheTest {
                             EnumSet.allOf(ObservationStatus.class))) {
                         out.add(scope.endUserId() + " " + query + " " + limit + " " + statuses);
                         for (Scored<Observation> hit : store.searchObservations(scope, query, statuses, limit)) {
-                            out.add(hit.item().id() + " " + hit.score() + " " + hit.item().status());
+                            out.add(hit.item().id() + " " + hit.score() + " " + hit.item().status() + " "
+                                    + hit.item().kind());
                         }
                     }
                     out.add(scope.endUserId() + " " + query + " " + limit + " turns");
@@ -174,6 +175,8 @@ class SqliteLexicalCacheTest {
         int searches = 3 * QUERIES.size() * 4 * (2 * 2 + 2 + 1);
         assertThat(store.lexicalCache().hits() - hitsBefore).isEqualTo(searches - 9 * 2);
         assertThat(reference.stream().filter(l -> l.startsWith("m")).count()).isGreaterThan(500);
+        assertThat(reference.stream().filter(l -> l.startsWith("o")).count()).isGreaterThan(500);
+        assertThat(reference).noneMatch(l -> l.endsWith(" STYLE"));
     }
 
     @Test
