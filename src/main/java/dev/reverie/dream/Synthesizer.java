@@ -37,11 +37,6 @@ final class Synthesizer {
     /** Most characters of each source text quoted in a rule-based synthesis. */
     static final int QUOTE_CHARS = 120;
 
-    /**
-     * Lower-case words inside a name, with their spaces ("Lord of the Rings", "Rio de Janeiro"; not
-     * Portuguese "do" and "da", which are English words too: "Does Lena do Pilates?").
-     */
-    private static final Set<String> NAME_CONNECTORS = Set.of(" of ", " of the ", " de ");
     private static final Set<String> NOT_ENTITIES = Set.copyOf(Resources.entries(Synthesizer.class, "words/not-entities.txt"));
 
     /** A proposed synthesis: the entity (key and as written) and the sorted ids of its memories. */
@@ -66,7 +61,6 @@ final class Synthesizer {
             for (String sentence : WordScan.sentences(m.text(), ".!?\n", ".!?")) {
                 int[] caps = WordScan.capitalized(sentence, false, true);
                 List<String> run = new ArrayList<>(); // the words of the name being read ("Rocky Mountains")
-                List<String> gaps = new ArrayList<>(); // what joins each word to the one before ("", " of the ")
                 int runEnd = -1;
                 String lead = null; // a name's first word that starts the sentence: part of the name, no entity
                 int leadEnd = -1;
@@ -80,24 +74,23 @@ final class Synthesizer {
                     boolean nameWord = key.length() >= 2 && !NOT_ENTITIES.contains(key);
                     boolean starts = sentenceStart(sentence, caps[c]);
                     if (!nameWord || starts || vocative(sentence, caps[c], caps[c + 1])) {
-                        addNames(lead, run, gaps, m.id(), display, members, fullNames);
+                        addNames(lead, run, m.id(), display, members, fullNames);
                         runEnd = -1;
                         boolean named = starts && nameWord && !possessive;
                         lead = named ? word : null;
                         leadEnd = named ? caps[c + 1] : -1;
                         continue;
                     }
-                    String leadGap = run.isEmpty() && lead != null ? joiner(sentence, leadEnd, caps[c]) : null;
-                    String gap = runEnd < 0 ? null : joiner(sentence, runEnd, caps[c]);
-                    if (leadGap == null && gap == null) {
-                        addNames(lead, run, gaps, m.id(), display, members, fullNames);
+                    boolean afterLead = run.isEmpty() && lead != null && caps[c] == leadEnd + 1
+                            && sentence.charAt(leadEnd) == ' ';
+                    if (!afterLead && (runEnd < 0 || caps[c] != runEnd + 1 || sentence.charAt(runEnd) != ' ')) {
+                        addNames(lead, run, m.id(), display, members, fullNames);
                         lead = null;
                     }
-                    gaps.add(run.isEmpty() ? (leadGap == null ? " " : leadGap) : gap);
                     run.add(word);
                     runEnd = possessive ? -1 : caps[c + 1]; // "LeBron's skills": the name ends there
                 }
-                addNames(lead, run, gaps, m.id(), display, members, fullNames);
+                addNames(lead, run, m.id(), display, members, fullNames);
             }
         }
         for (Memory m : memories) {
@@ -143,22 +136,9 @@ final class Synthesizer {
             }
             entities.computeIfAbsent(key, k -> new TreeSet<>()).addAll(e.getValue());
         }
-        // one set of memories is proposed once: under its first entity in alphabetical order, or under a
-        // later one whose name contains that entity's ("Rio de Janeiro" rather than "Janeiro")
-        Map<List<String>, String> titles = new HashMap<>();
-        for (Map.Entry<String, Set<String>> e : entities.entrySet()) {
-            List<String> sorted = List.copyOf(e.getValue());
-            String title = titles.get(sorted);
-            if (title == null || contains(display.get(e.getKey()), display.get(title))) {
-                titles.put(sorted, e.getKey());
-            }
-        }
         List<Group> out = new ArrayList<>();
         Set<List<String>> proposed = new HashSet<>();
         for (Map.Entry<String, Set<String>> e : entities.entrySet()) {
-            if (!e.getKey().equals(titles.get(List.copyOf(e.getValue())))) {
-                continue;
-            }
             Set<String> ids = e.getValue();
             if (ids.size() < 2 || ids.size() > MAX_SOURCES) {
                 continue;
@@ -178,71 +158,36 @@ final class Synthesizer {
     }
 
     /**
-     * Whether a value is an activity in the infinitive ("to help", "to get lost in good books"): its
-     * verb is no entity, and would gather every memory that uses the verb ("help you get through").
+     * Whether a like's value is an activity in the infinitive ("to help", "to get lost in good
+     * books"): its verb is no entity, and would gather every memory that uses the verb ("help you get
+     * through"). A title that opens with "To" is no activity.
      */
     private static boolean activity(Memory m) {
-        return (m.subject().endsWith(".likes") || m.subject().endsWith(".dislikes")) && m.value().strip().startsWith("to ");
+        return (m.subject().endsWith(".likes") || m.subject().endsWith(".dislikes"))
+                && m.value().strip().startsWith("to ");
     }
 
     /**
      * Records each word of the name in {@code run} as an entity of memory {@code id}, and a name of
      * several words (with {@code lead}, its sentence-initial first word, if any: "Rocky Mountains
-     * were stunning") as the full name of each of its words before any connector ("Bank" of "Bank
-     * of America"; "America" stays a name of its own); a name with a connector is also an entity
-     * itself. Clears {@code run} and {@code gaps}.
+     * were stunning") as the full name of each of its words; clears {@code run}.
      */
-    private static void addNames(String lead, List<String> run, List<String> gaps, String id,
-                                 Map<String, String> display, Map<String, Set<String>> members,
-                                 Map<String, Map<String, String>> fullNames) {
+    private static void addNames(String lead, List<String> run, String id, Map<String, String> display,
+                                 Map<String, Set<String>> members, Map<String, Map<String, String>> fullNames) {
         if (run.isEmpty()) {
             return;
         }
-        StringBuilder name = new StringBuilder(lead == null ? "" : lead);
-        for (int i = 0; i < run.size(); i++) {
-            name.append(name.isEmpty() ? "" : gaps.get(i)).append(run.get(i));
-        }
-        String full = name.toString();
+        String full = (lead == null ? "" : lead + " ") + String.join(" ", run);
         boolean several = lead != null || run.size() > 1;
-        // the first word after a connector: gaps.get(0) joins run's first word to the lead, if any
-        int connector = run.size();
-        for (int i = lead == null ? 1 : 0; i < run.size() && connector == run.size(); i++) {
-            if (!gaps.get(i).equals(" ")) {
-                connector = i;
-            }
-        }
-        for (int i = 0; i < run.size(); i++) {
-            String key = "name:" + Terms.fold(run.get(i));
-            display.putIfAbsent(key, run.get(i));
+        for (String word : run) {
+            String key = "name:" + Terms.fold(word);
+            display.putIfAbsent(key, word);
             members.computeIfAbsent(key, k -> new TreeSet<>()).add(id);
-            if (several && i < connector) {
+            if (several) {
                 fullNames.computeIfAbsent(key, k -> new TreeMap<>()).putIfAbsent(Terms.fold(full), full);
             }
         }
-        if (connector < run.size()) {
-            String key = "name:" + Terms.fold(full);
-            display.putIfAbsent(key, full);
-            members.computeIfAbsent(key, k -> new TreeSet<>()).add(id);
-        }
         run.clear();
-        gaps.clear();
-    }
-
-    /** Whether the name {@code longer} holds the name {@code shorter} as whole words, and is longer. */
-    private static boolean contains(String longer, String shorter) {
-        String l = " " + Terms.fold(longer) + " ";
-        String s = " " + Terms.fold(shorter) + " ";
-        return l.length() > s.length() && l.contains(s);
-    }
-
-    /**
-     * What joins a name's word ending at {@code end} to the capitalized word at {@code next}: one
-     * space, or a lower-case connector of names ("Lord of the Rings", "Rio de Janeiro"); {@code null}
-     * when anything else is between them.
-     */
-    private static String joiner(String sentence, int end, int next) {
-        String gap = sentence.substring(end, next);
-        return gap.equals(" ") || NAME_CONNECTORS.contains(gap) ? gap : null;
     }
 
     /**

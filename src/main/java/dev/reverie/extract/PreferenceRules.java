@@ -182,26 +182,24 @@ final class PreferenceRules {
 
     /**
      * Emits each value of the list that starts at {@code start}; with {@code infinitive} the like
-     * verb took "to" and the first value is a verb phrase, kept with its "to" ("I love to help" →
-     * "loves to help", not the noun "help"). The later values are verbs too when the first is a bare
-     * verb ("I love to cook and bake" → "to cook", "to bake"), else objects of its verb ("I love to
-     * eat sushi and ramen" → "to eat sushi", "ramen").
+     * verb took "to" and the values that are verb phrases keep it ("I love to help" → "loves to help",
+     * not the noun "help"; see {@link Values#list(Sentence, int, int, boolean, String...)}).
      */
     private static void emitAll(Sentence s, Facts out, int start, Mode mode, String verb, boolean infinitive) {
-        List<String> things = Values.list(s, start, s.folded.length(), infinitive, " with you", " com voce", " about ");
-        boolean verbs = infinitive && !things.isEmpty() && Terms.wordTokens(things.get(0)).size() == 1;
-        for (int i = 0; i < things.size(); i++) {
-            String thing = (i == 0 && infinitive) || verbs ? "to " + things.get(i) : things.get(i);
+        for (String thing : Values.list(s, start, s.folded.length(), infinitive, " with you", " com voce", " about ")) {
             String f = Terms.foldKeepingLength(thing);
+            f = f.startsWith("to ") ? f.substring(3) : f;
             if (f.startsWith("my ") || f.startsWith("meu ") || f.startsWith("minha ") || f.startsWith("meus ")
                     || f.startsWith("minhas ") || f.startsWith("our ")) {
                 continue; // "I love my kids": about the family, kept by the episode or family rules
             }
+            boolean toVerb = thing.startsWith("to ");
             switch (mode) {
                 case LIKE -> out.typed(MemoryKind.PREFERENCE, "user.likes", thing, Cardinality.MULTI, Polarity.POSITIVE,
                         Facts.NORMAL, "%1$s " + verb + " %2$s", verb.equals("loves") ? "%1$s adora %2$s" : "%1$s gosta de %2$s");
                 case DISLIKE -> out.typed(MemoryKind.PREFERENCE, "user.dislikes", thing, Cardinality.MULTI,
-                        Polarity.POSITIVE, Facts.NORMAL, "%1$s dislikes %2$s", "%1$s não gosta de %2$s");
+                        Polarity.POSITIVE, Facts.NORMAL, toVerb ? "%1$s doesn't like %2$s" : "%1$s dislikes %2$s",
+                        "%1$s não gosta de %2$s");
                 default -> out.typed(MemoryKind.PREFERENCE, "user.likes", thing, Cardinality.MULTI, Polarity.NEGATIVE,
                         Facts.NORMAL, "%1$s no longer likes %2$s", "%1$s não gosta mais de %2$s");
             }

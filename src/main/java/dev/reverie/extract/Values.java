@@ -54,9 +54,12 @@ final class Values {
     }
 
     /**
-     * As {@link #list(Sentence, int, int, String...)}; with {@code afterTo} the tail follows "to", so
-     * its first value may open with the infinitive "have" ("I love to have friends over"), which
-     * elsewhere is the finite verb after a relative clause ("the neighbours I like have moved").
+     * As {@link #list(Sentence, int, int, String...)}; with {@code afterTo} the tail follows the "to"
+     * of an infinitive, so its first item is a verb phrase, kept whole and with its "to" ("I love to
+     * help" → "to help"; "to do yoga", where "do" is no article; "to have friends over", where "have"
+     * is no finite verb as it is after a relative clause, "the neighbours I like have moved"). The
+     * later items are verbs too when the first is one bare verb ("to cook and bake" → "to cook", "to
+     * bake"), else objects of its verb ("to eat sushi and ramen" → "to eat sushi", "ramen").
      */
     static List<String> list(Sentence s, int start, int end, boolean afterTo, String... extraCuts) {
         int[] span = span(s, start, end, extraCuts);
@@ -67,6 +70,7 @@ final class Values {
         String folded = s.folded.substring(span[0], span[1]);
         List<String> out = new ArrayList<>();
         int from = 0;
+        boolean bareVerbs = false; // the first item after "to" was one verb: the later ones are verbs too
         while (from < folded.length()) {
             int cut = folded.length();
             int sepLen = 0;
@@ -80,7 +84,7 @@ final class Values {
             String item = original.substring(from, cut);
             String itemFolded = folded.substring(from, cut);
             List<String> words = Terms.wordTokens(itemFolded);
-            boolean infinitive = afterTo && from == 0 && !words.isEmpty() && words.get(0).equals("have");
+            boolean infinitive = afterTo && from == 0;
             if (!words.isEmpty() && (Lexicon.CLAUSE_SUBJECT.contains(words.get(0))
                     || clauseLed(words.get(0), capitalized(item), infinitive))) {
                 // "peanuts and I also love jazz": a new clause starts; "how you planned the route and the
@@ -89,6 +93,10 @@ final class Values {
             }
             boolean last = cut >= folded.length();
             String v = last && span[2] == 1 && dangling(itemFolded) ? null : accept(item, itemFolded, infinitive);
+            if (v != null && (infinitive || bareVerbs)) {
+                bareVerbs |= infinitive && Terms.wordTokens(v).size() == 1;
+                v = "to " + v;
+            }
             if (v != null) {
                 out.add(v);
             }
@@ -187,7 +195,10 @@ final class Values {
         return accept(original, folded, false);
     }
 
-    /** As {@link #accept(String, String)}; with {@code verbLed} a value may open with a verb ("have friends over"). */
+    /**
+     * As {@link #accept(String, String)}; with {@code verbLed} the value is a verb phrase: it may open
+     * with a verb that is elsewhere a finite one ("have friends over") or an article ("do yoga").
+     */
     private static String accept(String original, String folded, boolean verbLed) {
         int a = 0;
         int b = folded.length();
@@ -199,7 +210,7 @@ final class Values {
                 b--;
             }
             int sp = folded.indexOf(' ', a);
-            if (sp > a && sp < b && ARTICLES.contains(folded.substring(a, sp))) {
+            if (!verbLed && sp > a && sp < b && ARTICLES.contains(folded.substring(a, sp))) {
                 a = sp + 1;
             } else {
                 break;
@@ -212,7 +223,9 @@ final class Values {
         if (words.isEmpty() || words.size() > MAX_WORDS) {
             return null;
         }
-        if (Lexicon.NOT_A_VALUE.contains(words.get(0)) && !(words.size() > 1 && words.get(0).equals("one"))
+        // the list's "do" is Portuguese ("do" = "of the"); after an English "to" it is the verb ("to do yoga")
+        boolean verb = verbLed && words.size() > 1 && words.get(0).equals("do");
+        if (Lexicon.NOT_A_VALUE.contains(words.get(0)) && !(words.size() > 1 && words.get(0).equals("one")) && !verb
                 || clauseLed(words.get(0), Character.isUpperCase(original.charAt(a)), verbLed)) {
             return null; // a pronoun is no thing
         }

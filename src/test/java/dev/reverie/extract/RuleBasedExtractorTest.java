@@ -602,7 +602,14 @@ class RuleBasedExtractorTest {
         assertThat(likes("I like to cook and bake.")).containsExactly("to cook", "to bake");
         // after a verb with its object, the list goes on with objects of that verb
         assertThat(likes("I love to eat sushi and ramen.")).containsExactly("to eat sushi", "ramen");
-        assertThat(only("I don't like to swim.", "user.dislikes").value()).isEqualTo("to swim");
+        ExtractedFact swim = only("I don't like to swim.", "user.dislikes");
+        assertThat(swim.value()).isEqualTo("to swim");
+        assertThat(swim.text()).startsWith("User doesn't like to swim");
+        // the verb is kept whole ("do" is no article here), and a list after a verb phrase holds objects
+        assertThat(likes("I love to do yoga and pilates.")).containsExactly("to do yoga", "pilates");
+        // an item the list refuses does not make the next one the infinitive
+        assertThat(likes("I love to spend every single weekend out on the big lake in the north of the state and "
+                + "fishing.")).containsExactly("fishing");
         // "to" that belongs to the verb before the value is no infinitive
         assertThat(likes("I'm addicted to coffee.")).containsExactly("coffee");
         assertThat(likes("I love going to the beach.")).containsExactly("going to the beach");

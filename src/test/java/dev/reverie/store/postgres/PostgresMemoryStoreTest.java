@@ -49,8 +49,8 @@ class PostgresMemoryStoreTest extends MemoryStoreContract {
         dev.reverie.Observation style = written.get(1);
         // what an earlier version wrote: the STYLE observation's words in its tsvector too
         try (Connection c = EmbeddedPostgresServer.connect(folder); Statement st = c.createStatement()) {
-            st.execute("UPDATE \"reverie_t_clinic-1\".observations SET tsv = to_tsvector('simple', text)"
-                    + " WHERE id = '" + style.id() + "'");
+            assertThat(st.executeUpdate("UPDATE \"reverie_t_clinic-1\".observations"
+                    + " SET tsv = to_tsvector('simple', text) WHERE id = '" + style.id() + "'")).isEqualTo(1);
         }
         assertThat(store.searchObservations(ALICE, "painting", EnumSet.allOf(dev.reverie.ObservationStatus.class), 10))
                 .extracting(h -> h.item().id()).containsExactly(fact.id());
