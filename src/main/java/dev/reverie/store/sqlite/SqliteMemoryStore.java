@@ -288,9 +288,9 @@ public final class SqliteMemoryStore implements MemoryStore {
 
     /**
      * How many rows {@code batch} writes, replaces or deletes (purges count as one): the write
-     * activity that paces the index upkeep. STYLE observations count although they have no FTS entry
-     * (counting only indexed rows checked the indexes less often and left LoCoMo's harness a third
-     * slower at 2,000 tokens: more segments per index; wave 2, session 22).
+     * activity that paces the index upkeep. STYLE observations count although they have no FTS entry:
+     * counting only indexed rows checked the indexes less often, and LoCoMo's harness ran 25–45 %
+     * slower at 1,000–4,000 tokens (measured alternating with the count as it is; wave 2, session 22).
      */
     private static int indexedRows(WriteBatch batch) {
         int n = 0;
