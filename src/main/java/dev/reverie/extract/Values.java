@@ -223,8 +223,10 @@ final class Values {
         if (words.isEmpty() || words.size() > MAX_WORDS) {
             return null;
         }
-        // the list's "do" is Portuguese ("do" = "of the"); after an English "to" it is the verb ("to do yoga")
-        boolean verb = verbLed && words.size() > 1 && words.get(0).equals("do");
+        // the list's "do" is Portuguese ("do" = "of the"); after an English "to" it is the verb ("to do
+        // yoga"), whose object must be a thing in turn ("to do it" is none)
+        boolean verb = verbLed && words.size() > 1 && words.get(0).equals("do")
+                && !Lexicon.NOT_A_VALUE.contains(words.get(1));
         if (Lexicon.NOT_A_VALUE.contains(words.get(0)) && !(words.size() > 1 && words.get(0).equals("one")) && !verb
                 || clauseLed(words.get(0), Character.isUpperCase(original.charAt(a)), verbLed)) {
             return null; // a pronoun is no thing

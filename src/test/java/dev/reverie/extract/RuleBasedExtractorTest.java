@@ -607,6 +607,7 @@ class RuleBasedExtractorTest {
         assertThat(swim.text()).startsWith("User doesn't like to swim");
         // the verb is kept whole ("do" is no article here), and a list after a verb phrase holds objects
         assertThat(likes("I love to do yoga and pilates.")).containsExactly("to do yoga", "pilates");
+        assertThat(likes("I like to do it myself.")).isEmpty();
         // an item the list refuses does not make the next one the infinitive
         assertThat(likes("I love to spend every single weekend out on the big lake in the north of the state and "
                 + "fishing.")).containsExactly("fishing");
