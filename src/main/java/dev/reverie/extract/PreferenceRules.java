@@ -5,7 +5,6 @@ import dev.reverie.MemoryKind;
 import dev.reverie.Polarity;
 import dev.reverie.internal.Terms;
 
-import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 

@@ -93,6 +93,9 @@ final class Values {
             }
             boolean last = cut >= folded.length();
             String v = last && span[2] == 1 && dangling(itemFolded) ? null : accept(item, itemFolded, infinitive);
+            if (v == null && infinitive && !words.isEmpty() && Lexicon.NOT_A_VALUE.contains(words.get(0))) {
+                break; // no verb after "to": "I love to the moon and back" names no thing either
+            }
             if (v != null && (infinitive || bareVerbs)) {
                 bareVerbs |= infinitive && Terms.wordTokens(v).size() == 1;
                 v = "to " + v;
@@ -223,10 +226,21 @@ final class Values {
         if (words.isEmpty() || words.size() > MAX_WORDS) {
             return null;
         }
+        if (verbLed) {
+            for (int i = 1; i < words.size(); i++) {
+                if (Lexicon.FINITE_VERBS.contains(words.get(i))) {
+                    return null; // the sentence's own verb: "the thing I love to do is travel"
+                }
+            }
+        }
         // the list's "do" is Portuguese ("do" = "of the"); after an English "to" it is the verb ("to do
-        // yoga"), whose object must be a thing in turn ("to do it" is none)
-        boolean verb = verbLed && words.size() > 1 && words.get(0).equals("do")
-                && !Lexicon.NOT_A_VALUE.contains(words.get(1));
+        // yoga", "to do the dishes"), whose object must be a thing in turn ("to do it" is none)
+        int object = 1;
+        while (object < words.size() && ARTICLES.contains(words.get(object))) {
+            object++;
+        }
+        boolean verb = verbLed && words.get(0).equals("do") && object < words.size()
+                && !Lexicon.NOT_A_VALUE.contains(words.get(object));
         if (Lexicon.NOT_A_VALUE.contains(words.get(0)) && !(words.size() > 1 && words.get(0).equals("one")) && !verb
                 || clauseLed(words.get(0), Character.isUpperCase(original.charAt(a)), verbLed)) {
             return null; // a pronoun is no thing

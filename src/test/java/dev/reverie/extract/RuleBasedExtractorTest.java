@@ -608,6 +608,11 @@ class RuleBasedExtractorTest {
         // the verb is kept whole ("do" is no article here), and a list after a verb phrase holds objects
         assertThat(likes("I love to do yoga and pilates.")).containsExactly("to do yoga", "pilates");
         assertThat(likes("I like to do it myself.")).isEmpty();
+        assertThat(likes("I like to do the dishes.")).containsExactly("to do the dishes");
+        // the sentence's own verb after the infinitive: a relative clause, no like
+        assertThat(likes("The thing I love to do is travel.")).isEmpty();
+        assertThat(likes("The food I like to eat is pasta.")).isEmpty();
+        assertThat(likes("I love to the moon and back.")).isEmpty();
         // an item the list refuses does not make the next one the infinitive
         assertThat(likes("I love to spend every single weekend out on the big lake in the north of the state and "
                 + "fishing.")).containsExactly("fishing");
