@@ -232,16 +232,15 @@ final class Values {
                     return null; // the sentence's own verb: "the thing I love to do is travel"
                 }
             }
+            int object = 1;
+            while (object < words.size() && ARTICLES.contains(words.get(object))) {
+                object++;
+            }
+            if (object == words.size() - 1 && Lexicon.NOT_A_VALUE.contains(words.get(object))) {
+                return null; // a verb whose only object is a pronoun says nothing: "to do it", "to see it"
+            }
         }
-        // the list's "do" is Portuguese ("do" = "of the"); after an English "to" it is the verb ("to do
-        // yoga", "to do the dishes"), whose object must be a thing in turn ("to do it" is none)
-        int object = 1;
-        while (object < words.size() && ARTICLES.contains(words.get(object))) {
-            object++;
-        }
-        boolean verb = verbLed && words.get(0).equals("do") && object < words.size()
-                && !Lexicon.NOT_A_VALUE.contains(words.get(object));
-        if (Lexicon.NOT_A_VALUE.contains(words.get(0)) && !(words.size() > 1 && words.get(0).equals("one")) && !verb
+        if (Lexicon.NOT_A_VALUE.contains(words.get(0)) && !(words.size() > 1 && words.get(0).equals("one"))
                 || clauseLed(words.get(0), Character.isUpperCase(original.charAt(a)), verbLed)) {
             return null; // a pronoun is no thing
         }

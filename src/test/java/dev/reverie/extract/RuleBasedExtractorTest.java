@@ -608,6 +608,7 @@ class RuleBasedExtractorTest {
         // the verb is kept whole ("do" is no article here), and a list after a verb phrase holds objects
         assertThat(likes("I love to do yoga and pilates.")).containsExactly("to do yoga", "pilates");
         assertThat(likes("I like to do it myself.")).isEmpty();
+        assertThat(likes("I love to see it!")).isEmpty();
         assertThat(likes("I like to do the dishes.")).containsExactly("to do the dishes");
         // the sentence's own verb after the infinitive: a relative clause, no like
         assertThat(likes("The thing I love to do is travel.")).isEmpty();

@@ -47,7 +47,7 @@ class WordTablesTest {
             "name-stop, 68, and|por|it",
             "not-a-name, 132, english|friday|aqui",
             "not-a-predicate, 32, and|de|tambem",
-            "not-a-value, 106, it|sua|que",
+            "not-a-value, 105, it|sua|que",
             "not-an-employer, 38, home|feriados|all",
             "pets, 61, dog|chinchilla|furao",
             "pt-first-person-verbs, 79, fui|comi|aprendi",
