@@ -109,7 +109,8 @@ final class Facts {
         }
         value = clip(value.strip(), MAX_VALUE);
         String template = current != null && current.pt() ? portuguese : english;
-        String text = String.format(template, who, value);
+        // the speaker's own words in a third-person text are quoted: "my kids" is the speaker's
+        String text = String.format(template, who, Values.firstPerson(value) ? "\"" + value + "\"" : value);
         if (current != null) {
             text = withSentence(text, current);
         }

@@ -115,7 +115,7 @@ final class HealthRules {
         Matcher copula = CLEFT_COPULA.matcher(s.folded).region(m.end(), s.folded.length());
         boolean cleft = CLEFT_HEAD.matcher(s.folded).region(s.body, m.start()).find() && copula.lookingAt();
         int start = cleft ? copula.end() : m.end();
-        for (String allergen : Values.list(s, start, s.folded.length(), " so ", " since ", " para ", " for ")) {
+        for (String allergen : Values.possessions(s, start, s.folded.length(), " so ", " since ", " para ", " for ")) {
             out.typed(MemoryKind.FACT, "user.allergy", allergen, Cardinality.MULTI, p, Facts.STRONG,
                     negated ? "%1$s is no longer allergic to %2$s" : "%1$s is allergic to %2$s",
                     negated ? "%1$s não tem mais alergia a %2$s" : "%1$s tem alergia a %2$s");

@@ -62,6 +62,20 @@ final class Values {
      * bake"), else objects of its verb ("to eat sushi and ramen" → "to eat sushi", "ramen").
      */
     static List<String> list(Sentence s, int start, int end, boolean afterTo, String... extraCuts) {
+        return list(s, start, end, afterTo, false, extraCuts);
+    }
+
+    /**
+     * As {@link #list(Sentence, int, int, String...)}, for things that may be the speaker's own: an item
+     * led by a possessive ("my new blood pressure medication", "our neighbour's cat") is kept whole
+     * (a fact text quotes it, {@link #firstPerson}) where a like refuses "my" as a pronoun-led value.
+     */
+    static List<String> possessions(Sentence s, int start, int end, String... extraCuts) {
+        return list(s, start, end, false, true, extraCuts);
+    }
+
+    private static List<String> list(Sentence s, int start, int end, boolean afterTo, boolean possessive,
+                                     String... extraCuts) {
         int[] span = span(s, start, end, extraCuts);
         if (span == null) {
             return List.of();
@@ -85,14 +99,15 @@ final class Values {
             String itemFolded = folded.substring(from, cut);
             List<String> words = Terms.wordTokens(itemFolded);
             boolean infinitive = afterTo && from == 0;
-            if (!words.isEmpty() && (Lexicon.CLAUSE_SUBJECT.contains(words.get(0))
+            boolean owned = possessive && from == 0 && words.size() > 1 && POSSESSIVES.contains(words.get(0));
+            if (!words.isEmpty() && !owned && (Lexicon.CLAUSE_SUBJECT.contains(words.get(0))
                     || clauseLed(words.get(0), capitalized(item), infinitive))) {
                 // "peanuts and I also love jazz": a new clause starts; "how you planned the route and the
                 // budget", "was there to celebrate us": the rest of the list belongs to that clause
                 break;
             }
             boolean last = cut >= folded.length();
-            String v = last && span[2] == 1 && dangling(itemFolded) ? null : accept(item, itemFolded, infinitive);
+            String v = last && span[2] == 1 && dangling(itemFolded) ? null : accept(item, itemFolded, infinitive, possessive);
             if (v == null && infinitive && !words.isEmpty() && Lexicon.NOT_A_VALUE.contains(words.get(0))) {
                 break; // no verb after "to": "I love to the moon and back" names no thing either
             }
@@ -148,7 +163,8 @@ final class Values {
                 changed = true;
             }
             for (String t : TRAILING) {
-                if (end - start > t.length() && f.startsWith(t, end - t.length())) {
+                if (end - start > t.length() && f.startsWith(t, end - t.length())
+                        && !reflexiveObject(f, start, end - t.length(), t)) {
                     end -= t.length();
                     changed = true;
                 }
@@ -158,6 +174,65 @@ final class Values {
             start++;
         }
         return end > start ? new int[] {start, end, cutShort} : null;
+    }
+
+    /**
+     * Whether the trailing {@code t} of {@code f[start, wordEnd + t.length())} is a reflexive "myself"
+     * that is the object of the verb before it, not an emphatic one: after a gerund ("pushing myself")
+     * or an infinitive's verb ("to challenge myself"); "jazz myself" and "do it myself" drop it.
+     */
+    private static boolean reflexiveObject(String f, int start, int wordEnd, String t) {
+        if (!t.equals(" myself")) {
+            return false;
+        }
+        int first = start;
+        while (first < wordEnd && Character.isWhitespace(f.charAt(first))) {
+            first++;
+        }
+        int word = f.lastIndexOf(' ', wordEnd - 1) + 1;
+        if (word < first) {
+            word = first;
+        }
+        if (wordEnd - word >= 5 && f.startsWith("ing", wordEnd - 3)) {
+            return true;
+        }
+        String before = f.substring(0, first).stripTrailing();
+        return word == first && (before.endsWith(" to") || before.equals("to"));
+    }
+
+    /** Possessives that lead a thing of the speaker's ("my cat", "minha medicação"). */
+    private static final Set<String> POSSESSIVES = Set.of("my", "our", "meu", "minha", "meus", "minhas", "nosso",
+            "nossa", "nossos", "nossas");
+
+    /** Reflexive objects of a verb, which say what the verb does ("to challenge myself"). */
+    private static final Set<String> REFLEXIVES = Set.of("myself", "ourselves");
+
+    /** First-person words, English and Portuguese, as written in lower case ("I" as written). */
+    private static final Set<String> FIRST_PERSON = Set.of("I", "me", "my", "mine", "myself", "we", "us", "our",
+            "ours", "ourselves", "eu", "mim", "comigo", "meu", "minha", "meus", "minhas", "nosso", "nossa", "nossos",
+            "nossas", "conosco");
+
+    /**
+     * Whether {@code value} speaks in the speaker's first person ("time with my kids", "pushing
+     * myself"): then a third-person fact text quotes it, so that "my" reads as the speaker's. A word
+     * written with a capital other than "I" is a title's ("My Antonia"), not the speaker.
+     */
+    static boolean firstPerson(String value) {
+        int i = 0;
+        int n = value.length();
+        while (i < n) {
+            while (i < n && !Character.isLetter(value.charAt(i))) {
+                i++;
+            }
+            int s = i;
+            while (i < n && Character.isLetter(value.charAt(i))) {
+                i++;
+            }
+            if (i > s && FIRST_PERSON.contains(value.substring(s, i))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Conjunctions after which a clause subject starts a new clause ("walnuts and they are in everything"). */
@@ -195,14 +270,15 @@ final class Values {
 
     /** Drops leading articles; refuses empty, pronoun-, wh-word- or verb-led and overlong values. */
     static String accept(String original, String folded) {
-        return accept(original, folded, false);
+        return accept(original, folded, false, false);
     }
 
     /**
      * As {@link #accept(String, String)}; with {@code verbLed} the value is a verb phrase: it may open
-     * with a verb that is elsewhere a finite one ("have friends over") or an article ("do yoga").
+     * with a verb that is elsewhere a finite one ("have friends over") or an article ("do yoga"); with
+     * {@code possessive} it may open with "my" or "our" before what is owned ("my cat").
      */
-    private static String accept(String original, String folded, boolean verbLed) {
+    private static String accept(String original, String folded, boolean verbLed, boolean possessive) {
         int a = 0;
         int b = folded.length();
         while (true) {
@@ -236,11 +312,15 @@ final class Values {
             while (object < words.size() && ARTICLES.contains(words.get(object))) {
                 object++;
             }
-            if (object == words.size() - 1 && Lexicon.NOT_A_VALUE.contains(words.get(object))) {
-                return null; // a verb whose only object is a pronoun says nothing: "to do it", "to see it"
+            if (object == words.size() - 1 && Lexicon.NOT_A_VALUE.contains(words.get(object))
+                    && !REFLEXIVES.contains(words.get(object))) {
+                // a verb whose only object is a pronoun says nothing: "to do it", "to see it"; a
+                // reflexive one does: "to challenge myself"
+                return null;
             }
         }
-        if (Lexicon.NOT_A_VALUE.contains(words.get(0)) && !(words.size() > 1 && words.get(0).equals("one"))
+        boolean owned = possessive && words.size() > 1 && POSSESSIVES.contains(words.get(0));
+        if (Lexicon.NOT_A_VALUE.contains(words.get(0)) && !(words.size() > 1 && words.get(0).equals("one")) && !owned
                 || clauseLed(words.get(0), Character.isUpperCase(original.charAt(a)), verbLed)) {
             return null; // a pronoun is no thing
         }

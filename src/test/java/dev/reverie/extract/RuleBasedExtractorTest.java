@@ -622,6 +622,52 @@ class RuleBasedExtractorTest {
         assertThat(likes("I love going to the beach.")).containsExactly("going to the beach");
     }
 
+    /**
+     * A value in the speaker's own first person ("my kids", "pushing myself") is quoted in the fact's
+     * third-person text, so "my" reads as the speaker's, never as the reader's; a reflexive that is the
+     * object of the value's verb stays, while an emphatic one after a thing is dropped as before.
+     */
+    @Test
+    void a_first_person_value_is_quoted_and_keeps_its_reflexive_object() {
+        ExtractedFact kids = only("I love spending time with my kids.", "user.likes");
+        assertThat(kids.value()).isEqualTo("spending time with my kids");
+        assertThat(kids.text()).isEqualTo("User loves \"spending time with my kids\"");
+        ExtractedFact push = only("I love pushing myself.", "user.likes");
+        assertThat(push.value()).isEqualTo("pushing myself");
+        assertThat(push.text()).startsWith("User loves \"pushing myself\"");
+        assertThat(likes("It's why I enjoy playing and pushing myself.")).containsExactly("playing", "pushing myself");
+        assertThat(likes("I like to challenge myself.")).containsExactly("to challenge myself");
+        assertThat(likes("We love going on trips with our family.")).containsExactly("going on trips with our family");
+        ExtractedFact pt = only("Eu adoro passar tempo com meus filhos.", "user.likes");
+        assertThat(pt.text()).isEqualTo("Usuário adora \"passar tempo com meus filhos\"");
+        // an emphatic "myself" after a thing says nothing about it; a third-person value is not quoted
+        ExtractedFact jazz = only("I love jazz myself.", "user.likes");
+        assertThat(jazz.value()).isEqualTo("jazz");
+        assertThat(jazz.text()).isEqualTo("User loves jazz");
+        assertThat(likes("I love playing jazz myself.")).containsExactly("playing jazz");
+        assertThat(likes("I like to do it myself.")).isEmpty();
+        // a title in capitals is no first person
+        assertThat(only("My favorite book is My Antonia.", "user.favorite.book").text())
+                .isEqualTo("User's favorite book is My Antonia");
+    }
+
+    /** An allergy to something the speaker owns is a safety fact like any other, kept with its owner. */
+    @Test
+    void an_allergy_to_ones_own_thing_is_kept() {
+        ExtractedFact pills = only("I'm allergic to my new blood pressure medication.", "user.allergy");
+        assertThat(pills.value()).isEqualTo("my new blood pressure medication");
+        assertThat(pills.polarity()).isEqualTo(Polarity.POSITIVE);
+        assertThat(pills.text()).isEqualTo("User is allergic to \"my new blood pressure medication\"");
+        assertThat(only("I'm not allergic to my cat anymore.", "user.allergy").polarity())
+                .isEqualTo(Polarity.NEGATIVE);
+        assertThat(only("Sou alérgica ao meu remédio novo.", "user.allergy").value()).isEqualTo("meu remédio novo");
+        // a possessive alone owns nothing; a clause after "and" is no allergen
+        assertThat(extractor.extract(new TurnInput(Role.USER, "I'm allergic to my.", null, "t", AT)))
+                .noneMatch(f -> f.subject().equals("user.allergy"));
+        assertThat(only("I'm allergic to penicillin and my sister is too.", "user.allergy").value())
+                .isEqualTo("penicillin");
+    }
+
     @Test
     void a_new_clause_after_and_ends_a_value() {
         assertThat(only("My uncle retired in March and it's been quiet since.", "user.family.uncle").value())
