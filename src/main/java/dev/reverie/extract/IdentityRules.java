@@ -432,7 +432,7 @@ final class IdentityRules {
             return;
         }
         Matcher m = s.match(s.pt() ? WORK_AT_PT : WORK_AT_EN);
-        if (!m.find()) {
+        if (!m.find() || !s.pt() && relativeClause(s, m.start())) {
             return;
         }
         boolean negated;
@@ -442,6 +442,29 @@ final class IdentityRules {
             negated = m.group(1) != null || m.group(2) != null || s.hasAny("anymore", "any more");
         }
         employerValue(s, m.end(), negated ? Polarity.NEGATIVE : Polarity.POSITIVE, out);
+    }
+
+    /** A noun phrase that opens the sentence right before "I work at": "the shop (that) I work at". */
+    private static final Pattern RELATIVE_HEAD = Pattern.compile(
+            "(?:the|this|that|these|those|my|our|his|her|their)\\s+((?:[a-z'\\-]+\\s+){1,3}?)(?:(?:that|which|who)\\s+)?");
+
+    /**
+     * Whether the "I work at" found at {@code at} is a relative clause of the noun phrase that opens the
+     * sentence ("The shop I work at closes early", "The company that I work for got acquired"): what
+     * follows its preposition is the sentence's own predicate, not an employer, and a single-valued
+     * employer must never be superseded by it. "The thing is I work for Google" has a verb before it.
+     */
+    private static boolean relativeClause(Sentence s, int at) {
+        Matcher head = RELATIVE_HEAD.matcher(s.folded).region(s.body, at);
+        if (!head.matches()) {
+            return false;
+        }
+        for (String w : head.group(1).strip().split("\\s+")) {
+            if (Lexicon.FINITE_VERBS.contains(w)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void employerValue(Sentence s, int start, Polarity p, Facts out) {

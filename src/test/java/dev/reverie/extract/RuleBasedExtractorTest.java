@@ -668,6 +668,22 @@ class RuleBasedExtractorTest {
                 .isEqualTo("penicillin");
     }
 
+    /**
+     * "I work at" inside a relative clause names no employer: what follows its preposition is the
+     * sentence's own predicate, and a single-valued employer must never be superseded by it.
+     */
+    @Test
+    void a_relative_clause_names_no_employer() {
+        for (String text : List.of("The shop I work at closes early on Sundays.",
+                "The company that I work for just got acquired.", "Yeah, the place I work at is hiring.")) {
+            assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
+                    .as(text).noneMatch(f -> f.subject().equals("user.employer"));
+        }
+        // a verb before "I work" makes it the main clause's object
+        assertThat(only("The thing is I work for Google.", "user.employer").value()).isEqualTo("Google");
+        assertThat(only("Actually I work for Google now.", "user.employer").value()).isEqualTo("Google");
+    }
+
     @Test
     void a_new_clause_after_and_ends_a_value() {
         assertThat(only("My uncle retired in March and it's been quiet since.", "user.family.uncle").value())
