@@ -197,8 +197,14 @@ final class Facts {
         return f.kind() + "|" + f.subject() + "|" + Terms.foldKeepingLength(f.value()) + "|" + f.polarity();
     }
 
-    /** Appends the sentence in quotes when two or more of its content words are missing from the text. */
+    /**
+     * Appends the sentence in quotes when two or more of its content words are missing from the text,
+     * or when it is hedged: the doubt ("I don't know if I'm allergic to…") is part of what was said.
+     */
     private static String withSentence(String text, Sentence s) {
+        if (s.hedged) {
+            return text + " (\"" + s.whole() + "\")";
+        }
         Set<String> have = new HashSet<>(Terms.wordTokens(Terms.foldKeepingLength(text)));
         int missing = 0;
         for (String t : Terms.wordTokens(s.folded)) {

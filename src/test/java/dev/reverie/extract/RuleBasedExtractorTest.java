@@ -684,6 +684,19 @@ class RuleBasedExtractorTest {
         assertThat(only("Actually I work for Google now.", "user.employer").value()).isEqualTo("Google");
     }
 
+    /** A hedged fact keeps its sentence, so the doubt reaches the model with the fact, and is less sure. */
+    @Test
+    void a_hedged_fact_quotes_its_doubt() {
+        ExtractedFact doubt = only("I don't know if I'm allergic to penicillin.", "user.allergy");
+        assertThat(doubt.text()).isEqualTo("User is allergic to penicillin (\"I don't know if I'm allergic to penicillin.\")");
+        ExtractedFact sure = only("I'm allergic to penicillin.", "user.allergy");
+        assertThat(sure.text()).isEqualTo("User is allergic to penicillin");
+        assertThat(doubt.confidence()).isLessThan(sure.confidence());
+        assertThat(only("I wonder if I'm allergic to penicillin.", "user.allergy").confidence())
+                .isLessThan(sure.confidence());
+        assertThat(only("Acho que moro em Lisboa agora.", "user.location").text()).endsWith("(\"Acho que moro em Lisboa agora.\")");
+    }
+
     @Test
     void a_new_clause_after_and_ends_a_value() {
         assertThat(only("My uncle retired in March and it's been quiet since.", "user.family.uncle").value())
