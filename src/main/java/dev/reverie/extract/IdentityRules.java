@@ -107,6 +107,24 @@ final class IdentityRules {
             "\\bmy\\s+birthday\\s+is\\s+(?:on\\s+)?|\\bmeu\\s+aniversario\\s+e\\s+(?:dia\\s+|em\\s+|no\\s+dia\\s+)?"
                     + "|\\bi\\s+was\\s+born\\s+on\\s+|\\bnasci\\s+(?:no\\s+)?dia\\s+");
 
+    // ---- relationship status
+    private static final Pattern STATUS_EN = Pattern.compile(
+            "\\b(?:i'm|im|i\\s+am)\\s+" + ADV + "{0,2}(?:(not|no\\s+longer)\\s+)?" + ADV + "{0,2}"
+                    + "(single|married|engaged|divorced|widowed|separated|in\\s+a\\s+relationship)(?![\\w-])"
+                    + "|\\bi\\s+" + ADV + "{0,2}got\\s+(married|engaged|divorced)(?![\\w-])");
+    private static final Pattern STATUS_PT = Pattern.compile(
+            "\\b(?:eu\\s+)?(?:(nao)\\s+)?(?:sou|estou|to|tou)\\s+(?:mais\\s+)?(solteir[oa]|casad[oa]|noiv[oa]"
+                    + "|divorciad[oa]|viuv[oa]|separad[oa]|namorando)\\b"
+                    + "|\\b(?:eu\\s+)?me\\s+(casei|divorciei|separei)\\b|\\bfiquei\\s+(noiv[oa]|viuv[oa])\\b");
+    /**
+     * "Married to my job": "married to" then "my", "the", "this" or "our" and, within three words, no
+     * relative ("married to my high school sweetheart" names none either, and is refused too: a
+     * status left unsaid is better than a false one that replaces the true one).
+     */
+    private static final Pattern MARRIED_TO_A_THING = Pattern.compile(
+            "\\s+to\\s+(?:my|the|this|our)\\s+(?!(?:[a-z'\\-]+\\s+){0,2}(?:"
+                    + String.join("|", Lexicon.RELATIONS.keySet().stream().sorted().toList()) + ")\\b)");
+
     private IdentityRules() {
     }
 
@@ -136,6 +154,47 @@ final class IdentityRules {
         if (s.hasAny("birthday", "aniversario", "born on", "nasci")) {
             birthday(s, out);
         }
+        if (s.hasAny("single", "married", "engaged", "divorced", "widowed", "separated", "relationship", "solteir",
+                "casad", "noiv", "divorci", "viuv", "separ", "namorando", "casei")) {
+            relationship(s, out);
+        }
+    }
+
+    /**
+     * {@code user.relationship}, single-valued: "I'm single", "I got engaged", "I'm no longer married",
+     * "sou casada", "me divorciei". "Married to my job" is no status.
+     */
+    private static void relationship(Sentence s, Facts out) {
+        Matcher m = s.match(s.pt() ? STATUS_PT : STATUS_EN);
+        if (!m.find()) {
+            m = s.match(s.pt() ? STATUS_EN : STATUS_PT); // a short turn's language is a guess
+            if (!m.find()) {
+                return;
+            }
+        }
+        String status;
+        boolean negated;
+        if (m.pattern() == STATUS_PT) {
+            negated = m.group(1) != null;
+            String said = m.group(2) != null ? m.group(2) : m.group(3) != null ? m.group(3) : m.group(4);
+            status = switch (said) {
+                case "casei" -> "casado(a)";
+                case "divorciei" -> "divorciado(a)";
+                case "separei" -> "separado(a)";
+                default -> s.text.substring(m.start(m.group(2) != null ? 2 : 4), m.end(m.group(2) != null ? 2 : 4));
+            };
+        } else {
+            negated = m.group(1) != null;
+            int g = m.group(2) != null ? 2 : 3;
+            if (m.group(g).equals("married") && MARRIED_TO_A_THING.matcher(s.folded).region(m.end(g),
+                    s.folded.length()).lookingAt()) {
+                return;
+            }
+            status = s.text.substring(m.start(g), m.end(g)).toLowerCase(java.util.Locale.ROOT);
+        }
+        out.typed(MemoryKind.FACT, "user.relationship", status, Cardinality.SINGLE,
+                negated ? Polarity.NEGATIVE : Polarity.POSITIVE, Facts.NORMAL,
+                negated ? "%1$s is not %2$s" : "%1$s is %2$s", negated ? "%1$s não está %2$s" : "%1$s está %2$s");
     }
 
     // ------------------------------------------------------------------------------------------
@@ -168,7 +227,8 @@ final class IdentityRules {
         m = s.match(CALL_ME_EXPLICIT);
         if (s.hasAny("called", "addressed", "go by", "nickname", "chamad", "apelido", "calls me", "me chama")
                 && m.find()) {
-            addressAs(out, name(s, m.end(), false), Polarity.POSITIVE);
+            // in English a name is written with a capital, as after "call me": "the name I go by online"
+            addressAs(out, name(s, m.end(), !s.pt()), Polarity.POSITIVE);
         }
         m = s.match(ME_CHAME);
         if (s.has("cham") && m.find()) {

@@ -29,7 +29,8 @@ import java.util.regex.Pattern;
  *   <li>single-valued FACTs: {@code user.name}, {@code user.address_as} ("call me X", "me chame de X"),
  *       {@code user.native_language}, {@code user.location} ("I live in Recife", "moro em Lisboa"),
  *       {@code user.origin} ("I'm from", "sou de"), {@code user.job}, {@code user.employer},
- *       {@code user.age}, {@code user.birthday};</li>
+ *       {@code user.age}, {@code user.birthday}, {@code user.relationship} ("I'm single", "I got
+ *       engaged", "sou casada");</li>
  *   <li>multi-valued FACTs: {@code user.allergy} (value = allergen), {@code user.health},
  *       {@code user.family.<relation>} (relation in English: mother, daughter, children, ...; value =
  *       name, count, or what is said about them), {@code user.pet} (name, else species);</li>

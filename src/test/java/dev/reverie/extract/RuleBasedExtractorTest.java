@@ -127,7 +127,7 @@ class RuleBasedExtractorTest {
             en("My husband Omar is a doctor.", e(FACT, "user.family.husband", "Omar")),
             en("My sister likes jazz.", e(FACT, "user.family.sister", "likes jazz")),
             en("Emma is my niece.", e(FACT, "user.family.niece", "Emma")),
-            en("I'm married to Paul.", e(FACT, "user.family.spouse", "Paul")),
+            en("I'm married to Paul.", e(FACT, "user.family.spouse", "Paul"), e(FACT, "user.relationship", "married")),
             en("I have a dog named Max.", e(FACT, "user.pet", "Max")),
             en("My cat Luna sleeps all day.", e(FACT, "user.pet", "Luna")),
             // skills, age
@@ -241,7 +241,7 @@ class RuleBasedExtractorTest {
             pt("Meu marido João é médico.", e(FACT, "user.family.husband", "João")),
             pt("Minha irmã gosta de jazz.", e(FACT, "user.family.sister", "gosta de jazz")),
             pt("A Clara é minha sobrinha.", e(FACT, "user.family.niece", "Clara")),
-            pt("Sou casada com o Paulo.", e(FACT, "user.family.spouse", "Paulo")),
+            pt("Sou casada com o Paulo.", e(FACT, "user.family.spouse", "Paulo"), e(FACT, "user.relationship", "casada")),
             pt("Tenho um cachorro chamado Rex.", e(FACT, "user.pet", "Rex")),
             pt("Minha gata Mimi dorme o dia todo.", e(FACT, "user.pet", "Mimi")),
             pt("Tenho dois filhos e uma cachorra chamada Mel.", e(FACT, "user.family.children", "2"),
@@ -695,6 +695,37 @@ class RuleBasedExtractorTest {
         assertThat(only("I wonder if I'm allergic to penicillin.", "user.allergy").confidence())
                 .isLessThan(sure.confidence());
         assertThat(only("Acho que moro em Lisboa agora.", "user.location").text()).endsWith("(\"Acho que moro em Lisboa agora.\")");
+    }
+
+    /** How to address the speaker is a name: a lower-case word after "I go by" is not one. */
+    @Test
+    void an_address_is_a_capitalised_name_in_english() {
+        assertThat(extractor.extract(new TurnInput(Role.USER, "The name I go by online is Shadow.", null, "t", AT)))
+                .noneMatch(f -> f.subject().equals("user.address_as"));
+        assertThat(only("I go by Liz online.", "user.address_as").value()).isEqualTo("Liz");
+        assertThat(only("Prefiro ser chamada de bia.", "user.address_as").value()).isEqualTo("bia");
+    }
+
+    /** Relationship status is one single-valued fact: a later status replaces the earlier one. */
+    @Test
+    void relationship_status_is_single_valued() {
+        ExtractedFact single = only("I'm single again.", "user.relationship");
+        assertThat(single.value()).isEqualTo("single");
+        assertThat(single.cardinality()).isEqualTo(Cardinality.SINGLE);
+        assertThat(single.text()).startsWith("User is single");
+        assertThat(only("I got engaged last weekend!", "user.relationship").value()).isEqualTo("engaged");
+        assertThat(only("I'm happily married.", "user.relationship").value()).isEqualTo("married");
+        ExtractedFact over = only("I'm no longer married.", "user.relationship");
+        assertThat(over.polarity()).isEqualTo(Polarity.NEGATIVE);
+        assertThat(over.text()).startsWith("User is not married");
+        assertThat(only("I'm married to my wonderful husband.", "user.relationship").value()).isEqualTo("married");
+        assertThat(only("Sou solteira.", "user.relationship").value()).isEqualTo("solteira");
+        assertThat(only("Me divorciei ano passado.", "user.relationship").value()).isEqualTo("divorciado(a)");
+        for (String text : List.of("I'm married to my job, lol.", "I'm single-handedly running the shop.",
+                "Are you married?", "If I were single, I'd travel more.", "My sister is engaged.")) {
+            assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
+                    .as(text).noneMatch(f -> f.subject().equals("user.relationship"));
+        }
     }
 
     @Test
