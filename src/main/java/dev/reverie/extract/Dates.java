@@ -34,6 +34,10 @@ final class Dates {
             + "|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec";
     private static final String MONTHS_PT = "janeiro|fevereiro|marco|abril|maio|junho|julho|agosto|setembro|outubro"
             + "|novembro|dezembro";
+    /** Month and weekday names, English and Portuguese, folded: no place is called only that. */
+    static final java.util.Set<String> CALENDAR_WORDS = java.util.Set.of((WEEKDAYS_EN + "|" + MONTHS_EN + "|"
+            + MONTHS_PT + "|segunda|terca|quarta|quinta|sexta|sabado|domingo").split("\\|"));
+
     private static final String NUM_EN = "(a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
             + "|a\\s+few|a\\s+couple(?:\\s+of)?|couple(?:\\s+of)?|several|\\d{1,3})";
     private static final String NUM_PT = "(um|uma|dois|duas|tres|quatro|cinco|seis|sete|oito|nove|dez|onze|doze"

@@ -365,6 +365,17 @@ final class IdentityRules {
         }
     }
 
+    /** Whether every word of the folded value is a number, a month or a weekday ("may 1990", "2001"). */
+    private static boolean calendar(String folded) {
+        for (String w : Terms.wordTokens(folded)) {
+            if (!w.chars().allMatch(Character::isDigit) && !Dates.CALENDAR_WORDS.contains(w) && !w.equals("of")
+                    && !w.equals("de")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** A place name: capitalised (unless the user writes everything in lower case), not "a small flat". */
     private static String place(Sentence s, int start) {
         String v = Values.phrase(s, start, s.folded.length(), PLACE_CUTS);
@@ -376,6 +387,9 @@ final class IdentityRules {
                 || f.equals("aqui") || f.equals("there") || f.equals("la") || f.startsWith("this ")
                 || f.startsWith("that ") || f.equals("home") || f.equals("casa")) {
             return null;
+        }
+        if (calendar(f)) {
+            return null; // "I was born in May 1990": a time, not a place
         }
         int at = s.text.indexOf(v, start);
         char first = v.charAt(0);

@@ -728,6 +728,18 @@ class RuleBasedExtractorTest {
         }
     }
 
+    /** A time after "born in" or "live in" is no place, and must not replace where someone is from. */
+    @Test
+    void a_date_is_no_place() {
+        for (String text : List.of("I was born in 1990.", "I was born in May.", "I was born in May 1990.",
+                "Nasci em maio de 1990.")) {
+            assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
+                    .as(text).noneMatch(f -> f.subject().equals("user.origin") || f.subject().equals("user.location"));
+        }
+        assertThat(only("I was born in Lisbon in 1990.", "user.origin").value()).isEqualTo("Lisbon");
+        assertThat(only("I live at 221B Baker Street.", "user.location").value()).isEqualTo("221B Baker Street");
+    }
+
     @Test
     void a_new_clause_after_and_ends_a_value() {
         assertThat(only("My uncle retired in March and it's been quiet since.", "user.family.uncle").value())
