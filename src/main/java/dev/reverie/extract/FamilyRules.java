@@ -47,6 +47,10 @@ final class FamilyRules {
                     + "|\\b(?:eu\\s+)?(?:sou|estou|to)\\s+(?:casad[oa]|noiv[oa])\\s+com\\s+|\\b(?:eu\\s+)?(?:me\\s+)?casei\\s+com\\s+");
     private static final Pattern MY_PET = Pattern.compile(
             "\\b(?:my|our|minha|meu|minhas|meus|nossa|nosso)\\s+" + ADJ + "{0,2}(" + PET + ")\\b");
+    /** A pet's death or loss in the sentence: the speaker no longer has it. */
+    private static final Pattern PET_LOSS = Pattern.compile(
+            "\\b(?:died|passed\\s+away|passed\\s+on|put\\s+down|put\\s+to\\s+sleep|ran\\s+away|went\\s+missing"
+                    + "|lost\\s+(?:my|our)|morreu|faleceu|fugiu|perdi\\s+(?:meu|minha)|perdemos\\s+(?:nosso|nossa))\\b");
     private static final Pattern HAVE_PET = Pattern.compile(
             "\\b(?:i|we)\\s+(?:just\\s+)?(?:have|'ve\\s+got|have\\s+got|got|adopted|own|rescued)\\s+" + NUM + "\\s+"
                     + ADJ + "{0,2}(" + PET + ")\\b"
@@ -223,6 +227,7 @@ final class FamilyRules {
     }
 
     private static void pets(Sentence s, Facts out) {
+        Polarity polarity = s.match(PET_LOSS).find() ? Polarity.NEGATIVE : Polarity.POSITIVE;
         Matcher m = s.match(HAVE_PET);
         boolean found = false;
         boolean owning = s.hasAny("have", "got", "adopt", "own", "rescued", "tenho", "temos", "ganhei", "comprei");
@@ -231,26 +236,33 @@ final class FamilyRules {
             if (g == 6 && !owning) {
                 continue; // "... and a dog" continues a list of things the speaker has
             }
-            found |= pet(s, out, m.start(g), m.end(g));
+            found |= pet(s, out, m.start(g), m.end(g), polarity);
         }
         if (found) {
             return;
         }
         m = s.match(MY_PET);
         while (s.hasAny("my ", "our ", "minha", "meu", "nossa", "nosso") && m.find()) {
-            pet(s, out, m.start(1), m.end(1));
+            pet(s, out, m.start(1), m.end(1), polarity);
         }
     }
 
-    private static boolean pet(Sentence s, Facts out, int start, int end) {
+    /**
+     * A pet fact; NEGATIVE when the sentence tells of its death or loss ("My cat Luna passed away"):
+     * the pet ended, so the dream cycle retires it instead of keeping "has a cat named Luna".
+     */
+    private static boolean pet(Sentence s, Facts out, int start, int end, Polarity polarity) {
         String species = s.text.substring(start, end);
         String name = nameAfter(s, end);
+        boolean has = polarity == Polarity.POSITIVE;
         if (name != null) {
-            out.typed(MemoryKind.FACT, "user.pet", name, Cardinality.MULTI, Polarity.POSITIVE, Facts.NORMAL,
-                    "%1$s has a " + species + " named %2$s", "%1$s tem um(a) " + species + " chamado(a) %2$s");
+            out.typed(MemoryKind.FACT, "user.pet", name, Cardinality.MULTI, polarity, Facts.NORMAL,
+                    "%1$s " + (has ? "has" : "no longer has") + " a " + species + " named %2$s",
+                    "%1$s " + (has ? "tem" : "não tem mais") + " um(a) " + species + " chamado(a) %2$s");
         } else {
-            out.typed(MemoryKind.FACT, "user.pet", species, Cardinality.MULTI, Polarity.POSITIVE, Facts.NORMAL,
-                    "%1$s has a %2$s", "%1$s tem um(a) %2$s");
+            out.typed(MemoryKind.FACT, "user.pet", species, Cardinality.MULTI, polarity, Facts.NORMAL,
+                    has ? "%1$s has a %2$s" : "%1$s no longer has a %2$s",
+                    has ? "%1$s tem um(a) %2$s" : "%1$s não tem mais um(a) %2$s");
         }
         return true;
     }

@@ -89,7 +89,9 @@ final class IdentityRules {
                     + "|\\bi\\s+(?:just\\s+)?(?:got|landed|started|accepted|took)\\s+(?:a\\s+|my\\s+|the\\s+)?(?:new\\s+)?"
                     + "(?:job|position|role|internship)\\s+(?:at|with)\\s+"
                     + "|\\b(?:i'm|im|i\\s+am)\\s+employed\\s+(?:at|by)\\s+"
-                    + "|\\bi\\s+(?:quit|left)\\s+my\\s+job\\s+at\\s+()");
+                    + "|\\bi\\s+(?:quit|left|lost)\\s+my\\s+job\\s+(?:at|with)\\s+()"
+                    + "|\\bi\\s+(?:got|was|'ve\\s+been|have\\s+been|just\\s+got)\\s+(?:fired|laid\\s+off|let\\s+go)"
+                    + "\\s+(?:from|by|at)\\s+()");
     private static final Pattern WORK_AT_PT = Pattern.compile(
             "(?<!\\b(?:o|um|meu|seu|esse|este|nosso|do|no|de|bom|novo|primeiro|ultimo|teu|sua|meu)\\s)"
                     + "\\b(?:eu\\s+)?(?:(nao)\\s+)?(?:trabalho|estou\\s+trabalhando|to\\s+trabalhando)\\s+(mais\\s+)?"
@@ -144,7 +146,7 @@ final class IdentityRules {
             origin(s, out);
         }
         if (s.hasAny("i'm", "im ", "i am", "work", "job", "profession", "occupation", "used to be", "sou", "trabalh",
-                "atuo", "profissao", "estou", "emprego", "estagio", "employed")) {
+                "atuo", "profissao", "estou", "emprego", "estagio", "employed", "fired", "laid off", "let go")) {
             job(s, out);
             employer(s, out);
         }
@@ -502,7 +504,7 @@ final class IdentityRules {
 
     private static void employer(Sentence s, Facts out) {
         if (out.producedInSentence("user.employer") || !s.hasAny("work", "job", "position", "role", "internship",
-                "employed", "trabalh", "emprego", "estagio")) {
+                "employed", "fired", "laid off", "let go", "trabalh", "emprego", "estagio")) {
             return;
         }
         Matcher m = s.match(s.pt() ? WORK_AT_PT : WORK_AT_EN);
@@ -513,7 +515,8 @@ final class IdentityRules {
         if (s.pt()) {
             negated = m.group(1) != null;
         } else {
-            negated = m.group(1) != null || m.group(2) != null || s.hasAny("anymore", "any more");
+            negated = m.group(1) != null || m.group(2) != null || m.group(3) != null
+                    || s.hasAny("anymore", "any more");
         }
         employerValue(s, m.end(), negated ? Polarity.NEGATIVE : Polarity.POSITIVE, out);
     }

@@ -740,6 +740,24 @@ class RuleBasedExtractorTest {
         assertThat(only("I live at 221B Baker Street.", "user.location").value()).isEqualTo("221B Baker Street");
     }
 
+    /** A pet that died and a job that was lost end: NEGATIVE facts the dream cycle retires the old ones by. */
+    @Test
+    void a_lost_pet_or_job_is_a_negative_fact() {
+        ExtractedFact luna = only("My cat Luna passed away.", "user.pet");
+        assertThat(luna.value()).isEqualTo("Luna");
+        assertThat(luna.polarity()).isEqualTo(Polarity.NEGATIVE);
+        assertThat(luna.text()).startsWith("User no longer has a cat named Luna");
+        assertThat(only("My dog died last week.", "user.pet").polarity()).isEqualTo(Polarity.NEGATIVE);
+        assertThat(only("Meu gato Miau morreu.", "user.pet").polarity()).isEqualTo(Polarity.NEGATIVE);
+        assertThat(only("My dog loves the park.", "user.pet").polarity()).isEqualTo(Polarity.POSITIVE);
+        for (String text : List.of("I got fired from Amazon.", "I lost my job at Amazon.",
+                "I was laid off from Amazon in March.")) {
+            ExtractedFact job = only(text, "user.employer");
+            assertThat(job.value()).as(text).isEqualTo("Amazon");
+            assertThat(job.polarity()).as(text).isEqualTo(Polarity.NEGATIVE);
+        }
+    }
+
     @Test
     void a_new_clause_after_and_ends_a_value() {
         assertThat(only("My uncle retired in March and it's been quiet since.", "user.family.uncle").value())
