@@ -245,11 +245,17 @@ final class PreferenceRules {
         return start;
     }
 
+    /** Emphasis after a favourite's thing that names no other thing: "of all time", "ever", "de todos os tempos". */
+    private static final Pattern EMPHASIS = Pattern.compile(
+            "\\s+(?:of\\s+all\\s+time|ever|in\\s+the\\s+(?:whole\\s+)?world|de\\s+todos\\s+os\\s+tempos|da\\s+vida)$");
+
     private static void emitFavorite(Sentence s, Facts out, String thing, String value) {
         if (value == null) {
             return;
         }
-        String key = thing.replaceAll("\\s+", "_");
+        // "my favorite movie of all time" is the favorite movie: the key is the thing, not its emphasis
+        String keyed = EMPHASIS.matcher(thing).replaceAll("").strip();
+        String key = (keyed.isEmpty() ? thing : keyed).replaceAll("\\s+", "_");
         if (s.pt()) {
             key = Lexicon.FAVORITE_KEYS.getOrDefault(thing.replaceAll("\\s+", " "), key);
         } else if (key.equals("colour")) {

@@ -758,6 +758,15 @@ class RuleBasedExtractorTest {
         }
     }
 
+    /** "Of all time" says how much, not what: the favourite's key is the thing itself, so a later one replaces it. */
+    @Test
+    void a_favorites_emphasis_is_not_its_key() {
+        ExtractedFact movie = only("My favorite movie of all time is Inception.", "user.favorite.movie");
+        assertThat(movie.value()).isEqualTo("Inception");
+        assertThat(movie.text()).startsWith("User's favorite movie of all time is Inception");
+        assertThat(only("My favorite movie is Alien.", "user.favorite.movie").value()).isEqualTo("Alien");
+    }
+
     @Test
     void a_new_clause_after_and_ends_a_value() {
         assertThat(only("My uncle retired in March and it's been quiet since.", "user.family.uncle").value())
