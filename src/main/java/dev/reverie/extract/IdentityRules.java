@@ -378,8 +378,16 @@ final class IdentityRules {
         return true;
     }
 
-    /** A place name: capitalised (unless the user writes everything in lower case), not "a small flat". */
+    /**
+     * A place name: capitalised (unless the user writes everything in lower case), not "a small flat";
+     * after a common noun, the named place it is in ("a small town in Ohio" → Ohio, "um apartamento
+     * pequeno em Lisboa" → Lisboa).
+     */
     private static String place(Sentence s, int start) {
+        return place(s, start, true);
+    }
+
+    private static String place(Sentence s, int start, boolean orWithin) {
         String v = Values.phrase(s, start, s.folded.length(), PLACE_CUTS);
         if (v == null) {
             return null;
@@ -397,9 +405,24 @@ final class IdentityRules {
         char first = v.charAt(0);
         boolean capital = Character.isUpperCase(first) || Character.isDigit(first);
         if (!capital && !lowerCaseWriter(s)) {
-            return null;
+            // only after an article: "a small town in Ohio", not "from work in Boston"
+            return orWithin && at >= 0 && ARTICLE_LED.matcher(s.folded).region(start, at).lookingAt()
+                    ? within(s, at + v.length()) : null;
         }
         return at >= 0 ? v : null;
+    }
+
+    private static final Pattern ARTICLE_LED = Pattern.compile("\\s*(?:a|an|the|um|uma|num|numa)\\s+");
+
+    /** The capitalised place right after {@code end} as "in X" / "em X" ("a small town| in Ohio"). */
+    private static String within(Sentence s, int end) {
+        for (String in : new String[] {" in ", " em ", " no ", " na "}) {
+            if (s.folded.startsWith(in, end)) {
+                String v = place(s, end + in.length(), false);
+                return v != null && Character.isUpperCase(v.charAt(0)) ? v : null;
+            }
+        }
+        return null;
     }
 
     /** Whether the speaker writes without capitals (then names cannot be recognised by case). */

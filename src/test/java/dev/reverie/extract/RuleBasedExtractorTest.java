@@ -767,6 +767,18 @@ class RuleBasedExtractorTest {
         assertThat(only("My favorite movie is Alien.", "user.favorite.movie").value()).isEqualTo("Alien");
     }
 
+    /** After a common noun with an article, the place is the named one it is in. */
+    @Test
+    void a_place_within_a_common_noun_is_the_named_one() {
+        assertThat(only("I'm from a small town in Ohio.", "user.origin").value()).isEqualTo("Ohio");
+        assertThat(only("I live in a small apartment in Brooklyn.", "user.location").value()).isEqualTo("Brooklyn");
+        for (String text : List.of("I'm from work in Boston.", "I live in fear in my house.",
+                "I live in a van down by the river.")) {
+            assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
+                    .as(text).noneMatch(f -> f.subject().equals("user.origin") || f.subject().equals("user.location"));
+        }
+    }
+
     @Test
     void a_new_clause_after_and_ends_a_value() {
         assertThat(only("My uncle retired in March and it's been quiet since.", "user.family.uncle").value())
