@@ -47,10 +47,37 @@ final class FamilyRules {
                     + "|\\b(?:eu\\s+)?(?:sou|estou|to)\\s+(?:casad[oa]|noiv[oa])\\s+com\\s+|\\b(?:eu\\s+)?(?:me\\s+)?casei\\s+com\\s+");
     private static final Pattern MY_PET = Pattern.compile(
             "\\b(?:my|our|minha|meu|minhas|meus|nossa|nosso)\\s+" + ADJ + "{0,2}(" + PET + ")\\b");
-    /** A pet's death or loss in the sentence: the speaker no longer has it. */
-    private static final Pattern PET_LOSS = Pattern.compile(
-            "\\b(?:died|passed\\s+away|passed\\s+on|put\\s+down|put\\s+to\\s+sleep|ran\\s+away|went\\s+missing"
-                    + "|lost\\s+(?:my|our)|morreu|faleceu|fugiu|perdi\\s+(?:meu|minha)|perdemos\\s+(?:nosso|nossa))\\b");
+    /** A pet's death said after it, in its clause ("My cat Luna passed away"). */
+    private static final Pattern PET_DEATH = Pattern.compile(
+            "\\b(?:died|passed\\s+away|passed\\s+on|(?:was\\s+)?put\\s+down|(?:was\\s+)?put\\s+to\\s+sleep|morreu"
+                    + "|faleceu)\\b");
+    /** A pet's loss said before it: "we lost our old dog", "perdi minha gata". */
+    private static final Pattern LOST_BEFORE = Pattern.compile(
+            "\\b(?:lost|perdi|perdemos)\\s+(?:my|our|meu|minha|nosso|nossa)\\s+(?:[a-z'\\-]+\\s+){0,2}$");
+    /** Where the clause of a pet ends: a death after it belongs to another clause. */
+    private static final Pattern CLAUSE_END = Pattern.compile(
+            "[,;]|\\s(?:but|and|after|before|where|while|so|because|when|since|until|mas|e|depois|quando|porque|onde)\\s");
+
+    /**
+     * Whether the pet at {@code [start, end)} died or was lost: a death verb in its own clause, not
+     * "almost" ("My dog almost died"), or "lost my" right before it. "I lost my keys walking my dog" and
+     * "we got a puppy after our old dog died" leave the dog and the puppy alive.
+     */
+    private static boolean lost(Sentence s, int start, int end) {
+        String f = s.folded;
+        if (LOST_BEFORE.matcher(f.substring(0, start)).find()) {
+            return true;
+        }
+        Matcher clause = CLAUSE_END.matcher(f).region(end, f.length());
+        int stop = clause.find() ? clause.start() : f.length();
+        Matcher death = PET_DEATH.matcher(f).region(end, stop);
+        if (!death.find()) {
+            return false;
+        }
+        String before = f.substring(end, death.start());
+        return !before.matches("(?s).*\\b(?:almost|nearly|quase|not|never|didn't|nao)\\s+$");
+    }
+
     private static final Pattern HAVE_PET = Pattern.compile(
             "\\b(?:i|we)\\s+(?:just\\s+)?(?:have|'ve\\s+got|have\\s+got|got|adopted|own|rescued)\\s+" + NUM + "\\s+"
                     + ADJ + "{0,2}(" + PET + ")\\b"
@@ -227,7 +254,6 @@ final class FamilyRules {
     }
 
     private static void pets(Sentence s, Facts out) {
-        Polarity polarity = s.match(PET_LOSS).find() ? Polarity.NEGATIVE : Polarity.POSITIVE;
         Matcher m = s.match(HAVE_PET);
         boolean found = false;
         boolean owning = s.hasAny("have", "got", "adopt", "own", "rescued", "tenho", "temos", "ganhei", "comprei");
@@ -236,24 +262,27 @@ final class FamilyRules {
             if (g == 6 && !owning) {
                 continue; // "... and a dog" continues a list of things the speaker has
             }
-            found |= pet(s, out, m.start(g), m.end(g), polarity);
+            found |= pet(s, out, m.start(g), m.end(g));
         }
         if (found) {
             return;
         }
         m = s.match(MY_PET);
         while (s.hasAny("my ", "our ", "minha", "meu", "nossa", "nosso") && m.find()) {
-            pet(s, out, m.start(1), m.end(1), polarity);
+            pet(s, out, m.start(1), m.end(1));
         }
     }
 
     /**
-     * A pet fact; NEGATIVE when the sentence tells of its death or loss ("My cat Luna passed away"):
+     * A pet fact; NEGATIVE when the sentence tells of its death or loss ({@link #lost}: "My cat Luna passed away"):
      * the pet ended, so the dream cycle retires it instead of keeping "has a cat named Luna".
      */
-    private static boolean pet(Sentence s, Facts out, int start, int end, Polarity polarity) {
+    private static boolean pet(Sentence s, Facts out, int start, int end) {
         String species = s.text.substring(start, end);
         String name = nameAfter(s, end);
+        int after = name == null ? end : Math.max(end, s.folded.indexOf(Terms.foldKeepingLength(name), end)
+                + name.length());
+        Polarity polarity = lost(s, start, after) ? Polarity.NEGATIVE : Polarity.POSITIVE;
         boolean has = polarity == Polarity.POSITIVE;
         if (name != null) {
             out.typed(MemoryKind.FACT, "user.pet", name, Cardinality.MULTI, polarity, Facts.NORMAL,

@@ -89,9 +89,9 @@ final class IdentityRules {
                     + "|\\bi\\s+(?:just\\s+)?(?:got|landed|started|accepted|took)\\s+(?:a\\s+|my\\s+|the\\s+)?(?:new\\s+)?"
                     + "(?:job|position|role|internship)\\s+(?:at|with)\\s+"
                     + "|\\b(?:i'm|im|i\\s+am)\\s+employed\\s+(?:at|by)\\s+"
-                    + "|\\bi\\s+(?:quit|left|lost)\\s+my\\s+job\\s+(?:at|with)\\s+()"
-                    + "|\\bi\\s+(?:got|was|'ve\\s+been|have\\s+been|just\\s+got)\\s+(?:fired|laid\\s+off|let\\s+go)"
-                    + "\\s+(?:from|by|at)\\s+()");
+                    + "|\\bi\\s+(?:quit|left)\\s+my\\s+job\\s+at\\s+()"
+                    + "|\\bi\\s+(?:lost\\s+my\\s+job\\s+(?:at|with)|(?:got|was|'ve\\s+been|have\\s+been|just\\s+got)\\s+"
+                    + "(?:fired|laid\\s+off|let\\s+go)\\s+(?:from|by))\\s+()");
     private static final Pattern WORK_AT_PT = Pattern.compile(
             "(?<!\\b(?:o|um|meu|seu|esse|este|nosso|do|no|de|bom|novo|primeiro|ultimo|teu|sua|meu)\\s)"
                     + "\\b(?:eu\\s+)?(?:(nao)\\s+)?(?:trabalho|estou\\s+trabalhando|to\\s+trabalhando)\\s+(mais\\s+)?"
@@ -117,16 +117,16 @@ final class IdentityRules {
     private static final Pattern STATUS_PT = Pattern.compile(
             "\\b(?:eu\\s+)?(?:(nao)\\s+)?(?:sou|estou|to|tou)\\s+(?:mais\\s+)?(solteir[oa]|casad[oa]|noiv[oa]"
                     + "|divorciad[oa]|viuv[oa]|separad[oa]|namorando)\\b"
-                    + "|\\b(?:eu\\s+)?me\\s+(casei|divorciei|separei)\\b|\\bfiquei\\s+(noiv[oa]|viuv[oa])\\b");
-    /**
-     * "Married to my job": "married to" then "my", "the", "this" or "our" and, within three words, no
-     * relative ("married to my high school sweetheart" names none either, and is refused too: a
-     * status left unsaid is better than a false one that replaces the true one).
-     */
-    private static final Pattern MARRIED_TO_A_THING = Pattern.compile(
-            "\\s+to\\s+(?:my|the|this|our)\\s+(?!(?:[a-z'\\-]+\\s+){0,2}(?:"
-                    + String.join("|", Lexicon.RELATIONS.keySet().stream().sorted().toList()) + ")\\b)");
-
+                    + "|\\b(?:eu\\s+)?(?:(nao|nunca)\\s+)?me\\s+(casei|divorciei|separei)\\b"
+                    + "|\\bfiquei\\s+(noiv[oa]|viuv[oa])\\b");
+    /** What makes a status not yet true: "when I'm married", "once I'm divorced", "I hope I'm engaged". */
+    private static final Pattern NOT_YET = Pattern.compile(
+            "\\b(?:when|once|until|till|hope|wish|someday|one\\s+day|if|unless|quando|espero|se|ate|um\\s+dia)\\b");
+    /** A person after a status's preposition: a relative, or someone ("engaged to a wonderful man"). */
+    private static final Pattern A_PERSON = Pattern.compile(
+            "\\s*(?:(?:my|our|a|an|the|this)\\s+)?(?:[a-z'\\-]+\\s+){0,2}(?:"
+                    + String.join("|", Lexicon.RELATIONS.keySet().stream().sorted().toList())
+                    + "|man|woman|guy|girl|person|someone|sweetheart|love|soulmate|ex)\\b");
     private IdentityRules() {
     }
 
@@ -167,36 +167,69 @@ final class IdentityRules {
      * "sou casada", "me divorciei". "Married to my job" is no status.
      */
     private static void relationship(Sentence s, Facts out) {
-        Matcher m = s.match(s.pt() ? STATUS_PT : STATUS_EN);
+        Pattern first = s.pt() ? STATUS_PT : STATUS_EN;
+        Matcher m = s.match(first);
         if (!m.find()) {
             m = s.match(s.pt() ? STATUS_EN : STATUS_PT); // a short turn's language is a guess
             if (!m.find()) {
                 return;
             }
         }
+        // every status of the sentence, in order: a later one of a turn replaces an earlier one ("I got
+        // divorced last year but I'm engaged again")
+        do {
+            relationship(s, m, out);
+        } while (m.find());
+    }
+
+    private static void relationship(Sentence s, Matcher m, Facts out) {
+        if (NOT_YET.matcher(s.folded).region(s.body, m.start()).find()) {
+            return; // "when I'm married I want three kids": not a status yet
+        }
+        boolean pt = m.pattern() == STATUS_PT;
         String status;
         boolean negated;
-        if (m.pattern() == STATUS_PT) {
-            negated = m.group(1) != null;
-            String said = m.group(2) != null ? m.group(2) : m.group(3) != null ? m.group(3) : m.group(4);
+        if (pt) {
+            negated = m.group(1) != null || m.group(3) != null;
+            String said = m.group(2) != null ? m.group(2) : m.group(4) != null ? m.group(4) : m.group(5);
             status = switch (said) {
                 case "casei" -> "casado(a)";
                 case "divorciei" -> "divorciado(a)";
                 case "separei" -> "separado(a)";
-                default -> s.text.substring(m.start(m.group(2) != null ? 2 : 4), m.end(m.group(2) != null ? 2 : 4));
+                default -> s.text.substring(m.start(m.group(2) != null ? 2 : 5), m.end(m.group(2) != null ? 2 : 5));
             };
+            if (m.group(4) != null && !personAfter(s, m.end(), "com", "de", "do", "da")) {
+                return; // "me separei do meu sócio" is no status
+            }
         } else {
             negated = m.group(1) != null;
             int g = m.group(2) != null ? 2 : 3;
-            if (m.group(g).equals("married") && MARRIED_TO_A_THING.matcher(s.folded).region(m.end(g),
-                    s.folded.length()).lookingAt()) {
-                return;
+            if (!personAfter(s, m.end(g), "to", "from", "with", "in")) {
+                return; // "married to my job", "engaged in a lawsuit", "divorced from reality"
             }
             status = s.text.substring(m.start(g), m.end(g)).toLowerCase(java.util.Locale.ROOT);
         }
+        // the template of the words matched, whatever language the turn was guessed to be in
+        String en = negated ? "%1$s is not %2$s" : "%1$s is %2$s";
+        String ptText = negated ? "%1$s não está %2$s" : "%1$s está %2$s";
         out.typed(MemoryKind.FACT, "user.relationship", status, Cardinality.SINGLE,
-                negated ? Polarity.NEGATIVE : Polarity.POSITIVE, Facts.NORMAL,
-                negated ? "%1$s is not %2$s" : "%1$s is %2$s", negated ? "%1$s não está %2$s" : "%1$s está %2$s");
+                negated ? Polarity.NEGATIVE : Polarity.POSITIVE, Facts.NORMAL, pt ? ptText : en, pt ? ptText : en);
+    }
+
+    /**
+     * Whether what follows {@code end} is no preposition of {@code prepositions}, or one followed by a
+     * person: a capitalised name or a relative or someone within three words ({@link #A_PERSON}).
+     */
+    private static boolean personAfter(Sentence s, int end, String... prepositions) {
+        String f = s.folded;
+        for (String p : prepositions) {
+            if (f.startsWith(" " + p + " ", end)) {
+                int at = end + p.length() + 2;
+                return at < s.text.length() && Character.isUpperCase(s.text.charAt(at))
+                        || A_PERSON.matcher(f).region(at, f.length()).lookingAt();
+            }
+        }
+        return true;
     }
 
     // ------------------------------------------------------------------------------------------
@@ -229,8 +262,10 @@ final class IdentityRules {
         m = s.match(CALL_ME_EXPLICIT);
         if (s.hasAny("called", "addressed", "go by", "nickname", "chamad", "apelido", "calls me", "me chama")
                 && m.find()) {
-            // in English a name is written with a capital, as after "call me": "the name I go by online"
-            addressAs(out, name(s, m.end(), !s.pt()), Polarity.POSITIVE);
+            // "go by" takes a capitalised name, unless the speaker writes in lower case: "the name I go by
+            // online" names no address; "my nickname is bia" does
+            boolean goBy = s.folded.startsWith("i go by", m.start());
+            addressAs(out, name(s, m.end(), goBy && !lowerCaseWriter(s)), Polarity.POSITIVE);
         }
         m = s.match(ME_CHAME);
         if (s.has("cham") && m.find()) {
@@ -371,7 +406,7 @@ final class IdentityRules {
     private static boolean calendar(String folded) {
         for (String w : Terms.wordTokens(folded)) {
             if (!w.chars().allMatch(Character::isDigit) && !Dates.CALENDAR_WORDS.contains(w) && !w.equals("of")
-                    && !w.equals("de")) {
+                    && !w.equals("de") && !w.equals("s") && !w.matches("\\d+'?s")) { // "the 90s", "the 80's"
                 return false;
             }
         }
@@ -399,7 +434,9 @@ final class IdentityRules {
             return null;
         }
         if (calendar(f)) {
-            return null; // "I was born in May 1990": a time, not a place
+            // "I was born in May 1990": a time, not a place; "born in 1990 in Lisbon": the place after it
+            int at = s.text.indexOf(v, start);
+            return orWithin && at >= 0 ? within(s, at + v.length()) : null;
         }
         int at = s.text.indexOf(v, start);
         char first = v.charAt(0);
@@ -530,18 +567,25 @@ final class IdentityRules {
                 "employed", "fired", "laid off", "let go", "trabalh", "emprego", "estagio")) {
             return;
         }
+        // every statement of the sentence, in order: the last one stands ("I was fired from Google but now
+        // I work at Meta"), as a later single value of a turn replaces an earlier one
         Matcher m = s.match(s.pt() ? WORK_AT_PT : WORK_AT_EN);
-        if (!m.find() || !s.pt() && relativeClause(s, m.start())) {
-            return;
+        while (m.find()) {
+            if (!s.pt() && relativeClause(s, m.start())) {
+                continue;
+            }
+            boolean negated;
+            boolean lost = false;
+            if (s.pt()) {
+                negated = m.group(1) != null;
+            } else {
+                lost = m.group(3) != null;
+                negated = m.group(1) != null || m.group(2) != null || lost || s.hasAny("anymore", "any more");
+            }
+            // after "lost my job at" or "fired from" only a name is an employer: "at 50", "with no
+            // warning", "from work", "by the new manager" are not
+            employerValue(s, m.end(), negated ? Polarity.NEGATIVE : Polarity.POSITIVE, lost, out);
         }
-        boolean negated;
-        if (s.pt()) {
-            negated = m.group(1) != null;
-        } else {
-            negated = m.group(1) != null || m.group(2) != null || m.group(3) != null
-                    || s.hasAny("anymore", "any more");
-        }
-        employerValue(s, m.end(), negated ? Polarity.NEGATIVE : Polarity.POSITIVE, out);
     }
 
     /** A noun phrase that opens the sentence right before "I work at": "the shop (that) I work at". */
@@ -560,14 +604,23 @@ final class IdentityRules {
             return false;
         }
         for (String w : head.group(1).strip().split("\\s+")) {
-            if (Lexicon.FINITE_VERBS.contains(w)) {
-                return false;
+            if (Lexicon.FINITE_VERBS.contains(w) || w.equals("and") || HEAD_NOT_A_THING.contains(w)) {
+                return false; // "The thing is I work…", "My wife and I work…", "These days I work…"
             }
         }
         return true;
     }
 
+    /** Nouns of a sentence-opening time phrase, which is no relative clause's head ("this year I work at"). */
+    private static final Set<String> HEAD_NOT_A_THING = Set.of("day", "days", "week", "weeks", "month", "months",
+            "year", "years", "morning", "mornings", "evening", "evenings", "night", "nights", "weekend", "weekends",
+            "summer", "winter", "spring", "fall", "autumn", "time", "semester", "season", "moment");
+
     private static void employerValue(Sentence s, int start, Polarity p, Facts out) {
+        employerValue(s, start, p, false, out);
+    }
+
+    private static void employerValue(Sentence s, int start, Polarity p, boolean named, Facts out) {
         String v = Values.phrase(s, start, s.folded.length(), " as ", " como ", " since ", " desde ", " for ",
                 " in ", " em ", " and ", " e ", " with ", " com ", " ha ", " now", " agora", " anymore", " mais",
                 " on ", " during ", " durante ", " last ", " next ", " yesterday", " ontem");
@@ -575,7 +628,8 @@ final class IdentityRules {
             return;
         }
         String f = Terms.foldKeepingLength(v);
-        if (f.startsWith("my ") || f.startsWith("meu ") || f.startsWith("minha ") || f.startsWith("home")) {
+        if (f.startsWith("my ") || f.startsWith("meu ") || f.startsWith("minha ") || f.startsWith("home")
+                || f.equals("my") || named && !Character.isUpperCase(v.charAt(0)) && !lowerCaseWriter(s)) {
             return;
         }
         out.typed(MemoryKind.FACT, "user.employer", v, Cardinality.SINGLE, p, Facts.NORMAL,

@@ -35,7 +35,7 @@ final class Sentence {
             "\\b(?:actually|na\\s+verdade|correction|correcao|i\\s+mean|quer\\s+dizer|sorry|desculpa|desculpe|oops|ops)\\b");
     private static final Pattern HEDGE = Pattern.compile(
             "\\b(?:i\\s+think|i\\s+guess|i\\s+believe|i\\s+suppose|maybe|probably|perhaps|not\\s+sure|might\\s+be"
-                    + "|i\\s+(?:don't|dont|do\\s+not)\\s+know\\s+(?:if|whether)|i\\s+wonder\\s+(?:if|whether)"
+                    + "|i\\s+(?:(?:don't|dont|do\\s+not)\\s+know|wonder)\\s+(?:if|whether)\\s+(?:i|i'm|im|i've|my)\\b"
                     + "|acho\\s+que|talvez|provavelmente|nao\\s+sei\\s+se|pode\\s+ser\\s+que|parece\\s+que)\\b");
     private static final Pattern CONDITIONAL = Pattern.compile(
             "(?:if|unless|what\\s+if|imagine|suppose|i\\s+wish|even\\s+if|se|caso|quem\\s+dera|imagina|e\\s+se|mesmo\\s+se)\\b");

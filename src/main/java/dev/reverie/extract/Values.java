@@ -178,8 +178,9 @@ final class Values {
 
     /**
      * Whether the trailing {@code t} of {@code f[start, wordEnd + t.length())} is a reflexive "myself"
-     * that is the object of the verb before it, not an emphatic one: after a gerund ("pushing myself")
-     * or an infinitive's verb ("to challenge myself"); "jazz myself" and "do it myself" drop it.
+     * that is the object of the verb before it, not an emphatic one: after the first word of the value
+     * or of a list item when that is a gerund ("pushing myself") or an infinitive's verb ("to challenge myself"); "jazz
+     * myself", "pudding myself", "do it myself" and "doing everything myself" drop it.
      */
     private static boolean reflexiveObject(String f, int start, int wordEnd, String t) {
         if (!t.equals(" myself")) {
@@ -193,16 +194,27 @@ final class Values {
         if (word < first) {
             word = first;
         }
-        if (wordEnd - word >= 5 && f.startsWith("ing", wordEnd - 3)) {
+        String lead = f.substring(first, word).stripTrailing();
+        if (word != first && !lead.endsWith(",") && !lead.endsWith(" and") && !lead.endsWith(" or")
+                && !lead.endsWith(" e") && !lead.endsWith(" ou")) {
+            return false; // "doing everything myself", "playing jazz myself": the reflexive is emphatic
+        }
+        String w = f.substring(word, wordEnd);
+        if (w.length() >= 5 && w.endsWith("ing") && !ING_NOUNS.contains(w)) {
             return true;
         }
-        String before = f.substring(0, first).stripTrailing();
-        return word == first && (before.endsWith(" to") || before.equals("to"));
+        String before = f.substring(0, word).stripTrailing();
+        return before.endsWith(" to") || before.equals("to");
     }
 
     /** Possessives that lead a thing of the speaker's ("my cat", "minha medicação"). */
     private static final Set<String> POSSESSIVES = Set.of("my", "our", "meu", "minha", "meus", "minhas", "nosso",
             "nossa", "nossos", "nossas");
+
+    /** Words ending in "-ing" that are things, not gerunds ("I like pudding myself"). */
+    private static final Set<String> ING_NOUNS = Set.of("thing", "things", "something", "anything", "nothing",
+            "everything", "pudding", "spring", "string", "morning", "evening", "wedding", "building", "clothing",
+            "ceiling", "ring", "king", "wing", "sibling", "darling", "icing", "stuffing", "dumpling", "herring");
 
     /** Reflexive objects of a verb, which say what the verb does ("to challenge myself"). */
     private static final Set<String> REFLEXIVES = Set.of("myself", "ourselves");

@@ -645,6 +645,8 @@ class RuleBasedExtractorTest {
         assertThat(jazz.value()).isEqualTo("jazz");
         assertThat(jazz.text()).isEqualTo("User loves jazz");
         assertThat(likes("I love playing jazz myself.")).containsExactly("playing jazz");
+        assertThat(likes("I like pudding myself.")).containsExactly("pudding");
+        assertThat(likes("I love doing everything myself.")).containsExactly("doing everything");
         assertThat(likes("I like to do it myself.")).isEmpty();
         // a title in capitals is no first person
         assertThat(only("My favorite book is My Antonia.", "user.favorite.book").text())
@@ -679,8 +681,11 @@ class RuleBasedExtractorTest {
             assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
                     .as(text).noneMatch(f -> f.subject().equals("user.employer"));
         }
-        // a verb before "I work" makes it the main clause's object
+        // a verb before "I work" makes it the main clause's object; a time or a joint subject is no head
         assertThat(only("The thing is I work for Google.", "user.employer").value()).isEqualTo("Google");
+        assertThat(only("These days I work at Google.", "user.employer").value()).isEqualTo("Google");
+        assertThat(only("This year I work for Google.", "user.employer").value()).isEqualTo("Google");
+        assertThat(only("My wife and I work at Google.", "user.employer").value()).isEqualTo("Google");
         assertThat(only("Actually I work for Google now.", "user.employer").value()).isEqualTo("Google");
     }
 
@@ -695,6 +700,9 @@ class RuleBasedExtractorTest {
         assertThat(only("I wonder if I'm allergic to penicillin.", "user.allergy").confidence())
                 .isLessThan(sure.confidence());
         assertThat(only("Acho que moro em Lisboa agora.", "user.location").text()).endsWith("(\"Acho que moro em Lisboa agora.\")");
+        // a correction replaces the value, and the quote of the sentence that said the old one goes
+        assertThat(only("I think I live in Porto. Actually, Lisbon.", "user.location").text())
+                .isEqualTo("User lives in Lisbon");
     }
 
     /** How to address the speaker is a name: a lower-case word after "I go by" is not one. */
@@ -704,6 +712,10 @@ class RuleBasedExtractorTest {
                 .noneMatch(f -> f.subject().equals("user.address_as"));
         assertThat(only("I go by Liz online.", "user.address_as").value()).isEqualTo("Liz");
         assertThat(only("Prefiro ser chamada de bia.", "user.address_as").value()).isEqualTo("bia");
+        // the other forms name an address in lower case too, and a lower-case writer's "go by" does
+        assertThat(only("my nickname is bia", "user.address_as").value()).isEqualTo("bia");
+        assertThat(only("I prefer to be called sam.", "user.address_as").value()).isEqualTo("sam");
+        assertThat(only("i go by jj", "user.address_as").value()).isEqualTo("jj");
     }
 
     /** Relationship status is one single-valued fact: a later status replaces the earlier one. */
@@ -721,8 +733,21 @@ class RuleBasedExtractorTest {
         assertThat(only("I'm married to my wonderful husband.", "user.relationship").value()).isEqualTo("married");
         assertThat(only("Sou solteira.", "user.relationship").value()).isEqualTo("solteira");
         assertThat(only("Me divorciei ano passado.", "user.relationship").value()).isEqualTo("divorciado(a)");
+        assertThat(only("Não me casei.", "user.relationship").polarity()).isEqualTo(Polarity.NEGATIVE);
+        // a turn too short to tell its language still gets the template of the words it matched
+        assertThat(only("Tô solteiro.", "user.relationship").text()).endsWith(" está solteiro");
+        assertThat(only("I'm engaged to Mark!", "user.relationship").value()).isEqualTo("engaged");
+        // the last status of a sentence stands
+        assertThat(only("I got divorced last year but I'm engaged again.", "user.relationship").value())
+                .isEqualTo("engaged");
+        assertThat(only("Eu me casei e depois me divorciei.", "user.relationship").value())
+                .isEqualTo("divorciado(a)");
+        // a status of a thing, or one not yet true, is none
         for (String text : List.of("I'm married to my job, lol.", "I'm single-handedly running the shop.",
-                "Are you married?", "If I were single, I'd travel more.", "My sister is engaged.")) {
+                "I'm engaged in a lawsuit with my landlord.", "I'm so engaged with this book.",
+                "I'm separated from my team at work.", "I'm divorced from reality lol",
+                "I'm in a relationship with my work.", "When I'm married I want three kids.",
+                "Once I'm divorced I'll move.", "I hope I'm engaged by next year.", "Me separei do meu sócio.")) {
             assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
                     .as(text).noneMatch(f -> f.subject().equals("user.relationship"));
         }
@@ -732,11 +757,12 @@ class RuleBasedExtractorTest {
     @Test
     void a_date_is_no_place() {
         for (String text : List.of("I was born in 1990.", "I was born in May.", "I was born in May 1990.",
-                "Nasci em maio de 1990.")) {
+                "Nasci em maio de 1990.", "I was born in the 90s.", "I was born in the 80's.")) {
             assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
                     .as(text).noneMatch(f -> f.subject().equals("user.origin") || f.subject().equals("user.location"));
         }
         assertThat(only("I was born in Lisbon in 1990.", "user.origin").value()).isEqualTo("Lisbon");
+        assertThat(only("I was born in 1990 in Lisbon.", "user.origin").value()).isEqualTo("Lisbon");
         assertThat(only("I live at 221B Baker Street.", "user.location").value()).isEqualTo("221B Baker Street");
     }
 
@@ -749,13 +775,35 @@ class RuleBasedExtractorTest {
         assertThat(luna.text()).startsWith("User no longer has a cat named Luna");
         assertThat(only("My dog died last week.", "user.pet").polarity()).isEqualTo(Polarity.NEGATIVE);
         assertThat(only("Meu gato Miau morreu.", "user.pet").polarity()).isEqualTo(Polarity.NEGATIVE);
-        assertThat(only("My dog loves the park.", "user.pet").polarity()).isEqualTo(Polarity.POSITIVE);
+        assertThat(only("We lost our old dog last year.", "user.pet").polarity()).isEqualTo(Polarity.NEGATIVE);
+        // a death or loss of something else, or one that did not happen, leaves the pet alive
+        for (String text : List.of("My dog loves the park.", "I lost my keys while walking my dog.",
+                "I have a dog named Max, he almost died last week.", "We got a puppy after our old dog died.",
+                "My dog loves the park where my grandpa died.", "I lost my job so I adopted a cat.",
+                "Meu cachorro quase morreu.", "My dog ran away but we found him.")) {
+            assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
+                    .as(text).filteredOn(f -> f.subject().equals("user.pet")).isNotEmpty()
+                    .allMatch(f -> f.polarity() == Polarity.POSITIVE);
+        }
         for (String text : List.of("I got fired from Amazon.", "I lost my job at Amazon.",
                 "I was laid off from Amazon in March.")) {
             ExtractedFact job = only(text, "user.employer");
             assertThat(job.value()).as(text).isEqualTo("Amazon");
             assertThat(job.polarity()).as(text).isEqualTo(Polarity.NEGATIVE);
         }
+        // after "lost my job" or "fired" only a name is an employer
+        for (String text : List.of("I was let go at the end of the month.", "I was let go by the new manager.",
+                "I lost my job at 50.", "I lost my job with no warning.", "I was laid off from work yesterday.",
+                "I got fired at my last job.")) {
+            assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
+                    .as(text).noneMatch(f -> f.subject().equals("user.employer"));
+        }
+        // each statement of the sentence counts, in order
+        assertThat(extractor.extract(new TurnInput(Role.USER, "I was fired from Google but now I work at Meta.", null,
+                "t", AT))).filteredOn(f -> f.subject().equals("user.employer"))
+                .extracting(ExtractedFact::value, ExtractedFact::polarity)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("Google", Polarity.NEGATIVE),
+                        org.assertj.core.groups.Tuple.tuple("Meta", Polarity.POSITIVE));
     }
 
     /** "Of all time" says how much, not what: the favourite's key is the thing itself, so a later one replaces it. */
