@@ -9,6 +9,7 @@ import dev.reverie.MemoryStatus;
 import dev.reverie.Observation;
 import dev.reverie.ObservationStatus;
 import dev.reverie.Outcome;
+import dev.reverie.Polarity;
 import dev.reverie.Provenance;
 import dev.reverie.Trust;
 import dev.reverie.internal.Terms;
@@ -197,7 +198,9 @@ final class DeepSleep {
             for (Memory m : same) {
                 if (reinforce == null && sameMeaning(s, m, value, vectors, counts, askModel)) {
                     reinforce = m;
-                } else {
+                } else if (s.polarity() == Polarity.POSITIVE || Terms.normalizeValue(m.value()).equals(value)) {
+                    // a new value replaces whatever was there; an ended one ("I don't live in Porto
+                    // anymore") contradicts only its own value, never the place the user lives now
                     contradicted.add(m);
                 }
             }

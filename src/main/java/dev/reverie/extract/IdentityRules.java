@@ -90,7 +90,7 @@ final class IdentityRules {
                     + "(?:job|position|role|internship)\\s+(?:at|with)\\s+"
                     + "|\\b(?:i'm|im|i\\s+am)\\s+employed\\s+(?:at|by)\\s+"
                     + "|\\bi\\s+(?:quit|left)\\s+my\\s+job\\s+at\\s+()"
-                    + "|\\bi\\s+(?:lost\\s+my\\s+job\\s+(?:at|with)|(?:got|was|'ve\\s+been|have\\s+been|just\\s+got)\\s+"
+                    + "|\\bi(?:\\s+lost\\s+my\\s+job\\s+(?:at|with)|(?:\\s+got|\\s+was|'ve\\s+been|\\s+have\\s+been|\\s+just\\s+got)\\s+"
                     + "(?:fired|laid\\s+off|let\\s+go)\\s+(?:from|by))\\s+()");
     private static final Pattern WORK_AT_PT = Pattern.compile(
             "(?<!\\b(?:o|um|meu|seu|esse|este|nosso|do|no|de|bom|novo|primeiro|ultimo|teu|sua|meu)\\s)"
@@ -568,23 +568,27 @@ final class IdentityRules {
             return;
         }
         // every statement of the sentence, in order: the last one stands ("I was fired from Google but now
-        // I work at Meta"), as a later single value of a turn replaces an earlier one
+        // I work at Meta"), as a later single value of a turn replaces an earlier one; a later statement
+        // names an employer only with a name ("I work at Google, where I work for the ads team")
         Matcher m = s.match(s.pt() ? WORK_AT_PT : WORK_AT_EN);
+        List<int[]> found = new java.util.ArrayList<>(); // start, end, negated, lost
         while (m.find()) {
-            if (!s.pt() && relativeClause(s, m.start())) {
+            boolean lost = !s.pt() && m.group(3) != null;
+            boolean negated = s.pt() ? m.group(1) != null : m.group(1) != null || m.group(2) != null || lost;
+            found.add(new int[] {m.start(), m.end(), negated ? 1 : 0, lost ? 1 : 0});
+        }
+        for (int i = 0; i < found.size(); i++) {
+            int[] f = found.get(i);
+            if (!s.pt() && relativeClause(s, f[0])) {
                 continue;
             }
-            boolean negated;
-            boolean lost = false;
-            if (s.pt()) {
-                negated = m.group(1) != null;
-            } else {
-                lost = m.group(3) != null;
-                negated = m.group(1) != null || m.group(2) != null || lost || s.hasAny("anymore", "any more");
-            }
+            // "anymore" negates its own statement only: "I don't work at Google anymore, I work at Meta"
+            int until = i + 1 < found.size() ? found.get(i + 1)[0] : s.folded.length();
+            String own = s.folded.substring(f[1], until);
+            boolean negated = f[2] == 1 || !s.pt() && (own.contains("anymore") || own.contains("any more"));
             // after "lost my job at" or "fired from" only a name is an employer: "at 50", "with no
             // warning", "from work", "by the new manager" are not
-            employerValue(s, m.end(), negated ? Polarity.NEGATIVE : Polarity.POSITIVE, lost, out);
+            employerValue(s, f[1], negated ? Polarity.NEGATIVE : Polarity.POSITIVE, f[3] == 1 || i > 0, out);
         }
     }
 

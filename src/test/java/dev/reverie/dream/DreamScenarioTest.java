@@ -342,6 +342,32 @@ class DreamScenarioTest extends DreamFixture {
         assertThat(store.memory(ANA, allergy.id()).orElseThrow().status()).isEqualTo(MemoryStatus.SUPERSEDED);
     }
 
+    /**
+     * "I don't live in Porto anymore" ends Porto, not Lisbon: a negative single-valued fact contradicts
+     * only the memory of its own value, while a positive one replaces whatever value was there.
+     */
+    @Test
+    void a_negative_single_fact_ends_only_its_own_value() {
+        Obs.write(store, Obs.fact(ANA, "lisbon", "user.location", "Lisbon", "I live in Lisbon").single().at(day(0)),
+                Obs.fact(ANA, "google", "user.employer", "Google", "I work at Google").single().at(day(0)));
+        nightOf(0);
+        cycle.run(ANA);
+        Memory lisbon = only(ANA, "user.location");
+        Memory google = only(ANA, "user.employer");
+
+        Obs.write(store,
+                Obs.fact(ANA, "porto", "user.location", "Porto", "I don't live in Porto anymore").single().negative()
+                        .at(day(3)),
+                Obs.fact(ANA, "google2", "user.employer", "Google", "I got fired from Google").single().negative()
+                        .at(day(3)));
+        nightOf(3);
+        DreamReport report = cycle.run(ANA);
+
+        assertThat(store.memory(ANA, lisbon.id()).orElseThrow().status()).isEqualTo(MemoryStatus.ACTIVE);
+        assertThat(store.memory(ANA, google.id()).orElseThrow().status()).isEqualTo(MemoryStatus.SUPERSEDED);
+        assertThat(report.superseded()).isEqualTo(1);
+    }
+
     @Test
     void a_named_speakers_facts_never_supersede_another_speakers() {
         Obs.write(store,
