@@ -146,12 +146,13 @@ final class Facts {
         ExtractedFact old = facts.get(lastSingle);
         String oldValue = old.value();
         // the quoted sentence said the old value: it goes, and the value is replaced in the template only
+        // (the template holds the value; the appended quote is the first " (\"" after it)
         String text = old.text();
-        int quote = text.lastIndexOf(" (\"");
+        int at = text.indexOf(oldValue);
+        int quote = at < 0 ? -1 : text.indexOf(" (\"", at + oldValue.length());
         if (quote > 0 && text.endsWith("\")")) {
             text = text.substring(0, quote);
         }
-        int at = text.lastIndexOf(oldValue);
         text = at < 0 ? text : text.substring(0, at) + value.strip() + text.substring(at + oldValue.length());
         ExtractedFact corrected = new ExtractedFact(old.kind(), text, old.subject(), value.strip(), old.cardinality(),
                 old.polarity(), Math.min(1.0, old.confidence() + 0.05), old.eventTime());

@@ -49,8 +49,12 @@ final class FamilyRules {
             "\\b(?:my|our|minha|meu|minhas|meus|nossa|nosso)\\s+" + ADJ + "{0,2}(" + PET + ")\\b");
     /** A pet's death said after it, in its clause ("My cat Luna passed away"). */
     private static final Pattern PET_DEATH = Pattern.compile(
-            "\\b(?:died|passed\\s+away|passed\\s+on|(?:was\\s+)?put\\s+down|(?:was\\s+)?put\\s+to\\s+sleep|morreu"
+            "\\b(?:died|passed\\s+away|passed\\s+on|(?:was|were|got|been|be)\\s+put\\s+(?:down|to\\s+sleep)|morreu"
                     + "|faleceu)\\b");
+    /** Words that make a death not one: negations, "almost", modals, conditions ("if my dog died"). */
+    private static final Pattern NOT_A_DEATH = Pattern.compile(
+            "\\b(?:not|never|no|almost|nearly|would|could|might|may|will|won't|wouldn't|couldn't|need|needs|if"
+                    + "|afraid|scared|worried|nao|nunca|quase|se)\\b|n't\\b");
     /** A pet's loss said before it: "we lost our old dog", "perdi minha gata". */
     private static final Pattern LOST_BEFORE = Pattern.compile(
             "\\b(?:lost|perdi|perdemos)\\s+(?:my|our|meu|minha|nosso|nossa)\\s+(?:[a-z'\\-]+\\s+){0,2}$");
@@ -59,23 +63,32 @@ final class FamilyRules {
             "[,;]|\\s(?:but|and|after|before|where|while|so|because|when|since|until|mas|e|depois|quando|porque|onde)\\s");
 
     /**
-     * Whether the pet at {@code [start, end)} died or was lost: a death verb in its own clause, not
-     * "almost" ("My dog almost died"), or "lost my" right before it. "I lost my keys walking my dog" and
-     * "we got a puppy after our old dog died" leave the dog and the puppy alive.
+     * Whether the pet at {@code [start, end)} died or was lost: a death verb in its own clause, or "lost
+     * my" right before it, with no negation, "almost", modal or condition in the clause before the verb
+     * ("my dog hasn't died", "I almost lost my dog", "if my dog died"), and not something of the pet's
+     * ("my dog's owner died"). "I lost my keys walking my dog" and "we got a puppy after our old dog
+     * died" leave the dog and the puppy alive.
      */
     private static boolean lost(Sentence s, int start, int end) {
         String f = s.folded;
-        if (LOST_BEFORE.matcher(f.substring(0, start)).find()) {
-            return true;
+        if (f.startsWith("'s", end)) {
+            return false; // "my dog's owner died", "I lost my dog's leash": something of the pet's
+        }
+        // the pet's clause: from the boundary before it to the one after it
+        int from = 0;
+        Matcher boundary = CLAUSE_END.matcher(f).region(0, start);
+        while (boundary.find()) {
+            from = boundary.end();
         }
         Matcher clause = CLAUSE_END.matcher(f).region(end, f.length());
         int stop = clause.find() ? clause.start() : f.length();
-        Matcher death = PET_DEATH.matcher(f).region(end, stop);
-        if (!death.find()) {
-            return false;
+        Matcher lostBefore = LOST_BEFORE.matcher(f).region(from, start);
+        if (lostBefore.find()) {
+            return !NOT_A_DEATH.matcher(f).region(from, lostBefore.start()).find(); // "I almost lost my dog"
         }
-        String before = f.substring(end, death.start());
-        return !before.matches("(?s).*\\b(?:almost|nearly|quase|not|never|didn't|nao)\\s+$");
+        Matcher death = PET_DEATH.matcher(f).region(end, stop);
+        // "my dog hasn't died", "if my dog died", "my dog would have died": no death happened
+        return death.find() && !NOT_A_DEATH.matcher(f).region(from, death.start()).find();
     }
 
     private static final Pattern HAVE_PET = Pattern.compile(

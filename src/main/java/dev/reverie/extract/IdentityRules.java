@@ -38,6 +38,10 @@ final class IdentityRules {
             "\\bi\\s+(?:prefer|'d\\s+prefer|would\\s+prefer|like|'d\\s+like|would\\s+like|want)\\s+(?:to\\s+be|being)\\s+(?:called|addressed\\s+as)\\s+"
                     + "|\\bi\\s+go\\s+by\\s+|\\bmy\\s+nickname\\s+is\\s+|\\bprefiro\\s+ser\\s+chamad[oa]\\s+(?:de|como)\\s+"
                     + "|\\bmeu\\s+apelido\\s+e\\s+|\\beveryone\\s+calls\\s+me\\s+|\\btodo\\s+mundo\\s+me\\s+chama\\s+de\\s+");
+    /** How one travels or a word that is no name: "I go by bus", "the name I go by online". */
+    private static final Pattern GO_BY_MEANS = Pattern.compile(
+            "(?:bus|car|train|bike|bicycle|foot|plane|subway|metro|tube|taxi|cab|boat|ferry|uber|tram|online|now|here"
+                    + "|there|too|that|this|it)\\b");
     private static final Pattern ME_CHAME = Pattern.compile(
             "\\b(?:(nao)\\s+)?(?:(?:pode|podem|podes|prefiro\\s+que|quero\\s+que|gostaria\\s+que)\\s+)?me\\s+"
                     + "(?:chame|chama|chamem|chamar|chamarem|chamasse)\\s+(?:apenas\\s+|so\\s+)?de\\s+");
@@ -118,15 +122,18 @@ final class IdentityRules {
             "\\b(?:eu\\s+)?(?:(nao)\\s+)?(?:sou|estou|to|tou)\\s+(?:mais\\s+)?(solteir[oa]|casad[oa]|noiv[oa]"
                     + "|divorciad[oa]|viuv[oa]|separad[oa]|namorando)\\b"
                     + "|\\b(?:eu\\s+)?(?:(nao|nunca)\\s+)?me\\s+(casei|divorciei|separei)\\b"
-                    + "|\\bfiquei\\s+(noiv[oa]|viuv[oa])\\b");
+                    + "|\\b(?:(nao)\\s+)?fiquei\\s+(noiv[oa]|viuv[oa])\\b");
     /** What makes a status not yet true: "when I'm married", "once I'm divorced", "I hope I'm engaged". */
     private static final Pattern NOT_YET = Pattern.compile(
-            "\\b(?:when|once|until|till|hope|wish|someday|one\\s+day|if|unless|quando|espero|se|ate|um\\s+dia)\\b");
+            "\\b(?:when|once|until|till|hope|wish|someday|one\\s+day|if|unless|almost|nearly|quando|espero|um\\s+dia"
+                    + "|quase|caso)\\b");
+    /** Where a clause starts: a status is read against its own clause only. */
+    private static final Pattern CLAUSE_START = Pattern.compile("[,;]\\s*|\\s(?:and|but|so|e|mas)\\s");
     /** A person after a status's preposition: a relative, or someone ("engaged to a wonderful man"). */
     private static final Pattern A_PERSON = Pattern.compile(
             "\\s*(?:(?:my|our|a|an|the|this)\\s+)?(?:[a-z'\\-]+\\s+){0,2}(?:"
                     + String.join("|", Lexicon.RELATIONS.keySet().stream().sorted().toList())
-                    + "|man|woman|guy|girl|person|someone|sweetheart|love|soulmate|ex)\\b");
+                    + "|man|woman|guy|girl|person|someone|sweetheart|soulmate|ex)\\b");
     private IdentityRules() {
     }
 
@@ -183,28 +190,33 @@ final class IdentityRules {
     }
 
     private static void relationship(Sentence s, Matcher m, Facts out) {
-        if (NOT_YET.matcher(s.folded).region(s.body, m.start()).find()) {
-            return; // "when I'm married I want three kids": not a status yet
+        int from = s.body;
+        Matcher clause = CLAUSE_START.matcher(s.folded).region(s.body, m.start());
+        while (clause.find()) {
+            from = clause.end();
+        }
+        if (NOT_YET.matcher(s.folded).region(from, m.start()).find()) {
+            return; // "when I'm married I want three kids", "eu quase me casei": not a status (yet)
         }
         boolean pt = m.pattern() == STATUS_PT;
         String status;
         boolean negated;
         if (pt) {
-            negated = m.group(1) != null || m.group(3) != null;
-            String said = m.group(2) != null ? m.group(2) : m.group(4) != null ? m.group(4) : m.group(5);
+            negated = m.group(1) != null || m.group(3) != null || m.group(5) != null;
+            String said = m.group(2) != null ? m.group(2) : m.group(4) != null ? m.group(4) : m.group(6);
             status = switch (said) {
                 case "casei" -> "casado(a)";
                 case "divorciei" -> "divorciado(a)";
                 case "separei" -> "separado(a)";
-                default -> s.text.substring(m.start(m.group(2) != null ? 2 : 5), m.end(m.group(2) != null ? 2 : 5));
+                default -> s.text.substring(m.start(m.group(2) != null ? 2 : 6), m.end(m.group(2) != null ? 2 : 6));
             };
-            if (m.group(4) != null && !personAfter(s, m.end(), "com", "de", "do", "da")) {
-                return; // "me separei do meu sócio" is no status
+            if (!personAfter(s, m.end(), "com", "de", "do", "da", "dos", "das", "a", "o")) {
+                return; // "me separei do meu sócio", "sou casada com o meu trabalho" are no status
             }
         } else {
             negated = m.group(1) != null;
             int g = m.group(2) != null ? 2 : 3;
-            if (!personAfter(s, m.end(g), "to", "from", "with", "in")) {
+            if (!personAfter(s, m.end(g), "to", "from", "with", "in", "by", "on", "at", "into")) {
                 return; // "married to my job", "engaged in a lawsuit", "divorced from reality"
             }
             status = s.text.substring(m.start(g), m.end(g)).toLowerCase(java.util.Locale.ROOT);
@@ -225,8 +237,15 @@ final class IdentityRules {
         for (String p : prepositions) {
             if (f.startsWith(" " + p + " ", end)) {
                 int at = end + p.length() + 2;
-                return at < s.text.length() && Character.isUpperCase(s.text.charAt(at))
-                        || A_PERSON.matcher(f).region(at, f.length()).lookingAt();
+                if (A_PERSON.matcher(f).region(at, f.length()).lookingAt()) {
+                    return true;
+                }
+                // a name, after an article ("casada com o Paulo"): capitalised, or from one who writes
+                // in lower case any word but a determiner
+                Matcher article = NAME_ARTICLE.matcher(f).region(at, f.length());
+                int name = article.lookingAt() ? article.end() : at;
+                return name < s.text.length() && (Character.isUpperCase(s.text.charAt(name))
+                        || lowerCaseWriter(s) && !DETERMINER.matcher(f).region(name, f.length()).lookingAt());
             }
         }
         return true;
@@ -265,7 +284,9 @@ final class IdentityRules {
             // "go by" takes a capitalised name, unless the speaker writes in lower case: "the name I go by
             // online" names no address; "my nickname is bia" does
             boolean goBy = s.folded.startsWith("i go by", m.start());
-            addressAs(out, name(s, m.end(), goBy && !lowerCaseWriter(s)), Polarity.POSITIVE);
+            if (!goBy || !GO_BY_MEANS.matcher(s.folded).region(m.end(), s.folded.length()).lookingAt()) {
+                addressAs(out, name(s, m.end(), goBy && !lowerCaseWriter(s)), Polarity.POSITIVE);
+            }
         }
         m = s.match(ME_CHAME);
         if (s.has("cham") && m.find()) {
@@ -402,12 +423,21 @@ final class IdentityRules {
         }
     }
 
-    /** Whether every word of the folded value is a number, a month or a weekday ("may 1990", "2001"). */
+    /** Words of a time that name no place: "1990 or 1991", "the 21st century", "Christmas 1990". */
+    private static final Set<String> CALENDAR_FILLERS = Set.of("of", "de", "s", "or", "and", "to", "ou", "e", "a",
+            "in", "em", "century", "centuries", "decade", "decades", "seculo", "decada", "christmas", "easter",
+            "natal", "pascoa", "early", "late", "mid", "ish", "or so", "so");
+
+    /**
+     * Whether the folded value is a time: every word a number, a month, a weekday or a word of a time
+     * ("may 1990", "2001", "the 90s", "1990 or 1991"), or its first word a year ("1990 in").
+     */
     private static boolean calendar(String folded) {
         for (String w : Terms.wordTokens(folded)) {
-            if (!w.chars().allMatch(Character::isDigit) && !Dates.CALENDAR_WORDS.contains(w) && !w.equals("of")
-                    && !w.equals("de") && !w.equals("s") && !w.matches("\\d+'?s")) { // "the 90s", "the 80's"
-                return false;
+            if (!w.chars().allMatch(Character::isDigit) && !Dates.CALENDAR_WORDS.contains(w)
+                    && !CALENDAR_FILLERS.contains(w) && !w.matches("\\d+(?:'?s|ish|st|nd|rd|th)")) {
+                // a year first is a time too ("1990 or so"), a house number is not ("221B Baker Street")
+                return Terms.wordTokens(folded).stream().findFirst().orElse("").matches("(?:19|20)\\d\\d");
             }
         }
         return true;
@@ -415,8 +445,8 @@ final class IdentityRules {
 
     /**
      * A place name: capitalised (unless the user writes everything in lower case), not "a small flat";
-     * after a common noun, the named place it is in ("a small town in Ohio" → Ohio, "um apartamento
-     * pequeno em Lisboa" → Lisboa).
+     * after a common noun with an article, the named place it is in ("a small town in Ohio" → Ohio,
+     * "de uma cidade pequena em Minas" → Minas).
      */
     private static String place(Sentence s, int start) {
         return place(s, start, true);
@@ -441,14 +471,19 @@ final class IdentityRules {
         int at = s.text.indexOf(v, start);
         char first = v.charAt(0);
         boolean capital = Character.isUpperCase(first) || Character.isDigit(first);
-        if (!capital && !lowerCaseWriter(s)) {
-            // only after an article: "a small town in Ohio", not "from work in Boston"
-            return orWithin && at >= 0 && ARTICLE_LED.matcher(s.folded).region(start, at).lookingAt()
-                    ? within(s, at + v.length()) : null;
+        boolean articleLed = at >= 0 && ARTICLE_LED.matcher(s.folded).region(start, at).lookingAt();
+        if (!capital && (!lowerCaseWriter(s) || articleLed)) {
+            // a common noun: the named place it is in, only after an article ("a small town in Ohio",
+            // not "from work in Boston"); from a lower-case writer, "a van down by the river" is none
+            return orWithin && articleLed ? within(s, at + v.length()) : null;
         }
         return at >= 0 ? v : null;
     }
 
+    /** The article Portuguese puts before a name ("com o Paulo", "da Ana"). */
+    private static final Pattern NAME_ARTICLE = Pattern.compile("(?:o|a)\\s+");
+    private static final Pattern DETERMINER = Pattern.compile(
+            "(?:my|our|the|this|that|a|an|meu|minha|nosso|nossa|o|a|um|uma)\\b");
     private static final Pattern ARTICLE_LED = Pattern.compile("\\s*(?:a|an|the|um|uma|num|numa)\\s+");
 
     /** The capitalised place right after {@code end} as "in X" / "em X" ("a small town| in Ohio"). */
@@ -456,7 +491,7 @@ final class IdentityRules {
         for (String in : new String[] {" in ", " em ", " no ", " na "}) {
             if (s.folded.startsWith(in, end)) {
                 String v = place(s, end + in.length(), false);
-                return v != null && Character.isUpperCase(v.charAt(0)) ? v : null;
+                return v != null && (Character.isUpperCase(v.charAt(0)) || lowerCaseWriter(s)) ? v : null;
             }
         }
         return null;

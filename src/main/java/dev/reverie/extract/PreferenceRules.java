@@ -247,7 +247,7 @@ final class PreferenceRules {
 
     /** Emphasis after a favourite's thing that names no other thing: "of all time", "ever", "de todos os tempos". */
     private static final Pattern EMPHASIS = Pattern.compile(
-            "\\s+(?:of\\s+all\\s+time|ever|in\\s+the\\s+(?:whole\\s+)?world|de\\s+todos\\s+os\\s+tempos|da\\s+vida)$");
+            "(?:^|\\s+)(?:of\\s+all\\s+time|ever|in\\s+the\\s+(?:whole\\s+)?world|de\\s+todos\\s+os\\s+tempos|da\\s+vida)$");
 
     private static void emitFavorite(Sentence s, Facts out, String thing, String value) {
         if (value == null) {
@@ -255,7 +255,10 @@ final class PreferenceRules {
         }
         // "my favorite movie of all time" is the favorite movie: the key is the thing, not its emphasis
         String keyed = EMPHASIS.matcher(thing).replaceAll("").strip();
-        String key = (keyed.isEmpty() ? thing : keyed).replaceAll("\\s+", "_");
+        if (keyed.isEmpty()) {
+            return; // "my favorite ever is pizza" names no thing
+        }
+        String key = keyed.replaceAll("\\s+", "_");
         if (s.pt()) {
             key = Lexicon.FAVORITE_KEYS.getOrDefault(thing.replaceAll("\\s+", " "), key);
         } else if (key.equals("colour")) {

@@ -703,6 +703,8 @@ class RuleBasedExtractorTest {
         // a correction replaces the value, and the quote of the sentence that said the old one goes
         assertThat(only("I think I live in Porto. Actually, Lisbon.", "user.location").text())
                 .isEqualTo("User lives in Lisbon");
+        assertThat(only("I live in Porto (\"the city\"). Actually, Lisbon.", "user.location").text())
+                .isEqualTo("User lives in Lisbon");
     }
 
     /** How to address the speaker is a name: a lower-case word after "I go by" is not one. */
@@ -716,6 +718,10 @@ class RuleBasedExtractorTest {
         assertThat(only("my nickname is bia", "user.address_as").value()).isEqualTo("bia");
         assertThat(only("I prefer to be called sam.", "user.address_as").value()).isEqualTo("sam");
         assertThat(only("i go by jj", "user.address_as").value()).isEqualTo("jj");
+        for (String text : List.of("i go by bus to work", "the name i go by online is shadow")) {
+            assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
+                    .as(text).noneMatch(f -> f.subject().equals("user.address_as"));
+        }
     }
 
     /** Relationship status is one single-valued fact: a later status replaces the earlier one. */
@@ -734,6 +740,12 @@ class RuleBasedExtractorTest {
         assertThat(only("Sou solteira.", "user.relationship").value()).isEqualTo("solteira");
         assertThat(only("Me divorciei ano passado.", "user.relationship").value()).isEqualTo("divorciado(a)");
         assertThat(only("Não me casei.", "user.relationship").polarity()).isEqualTo(Polarity.NEGATIVE);
+        assertThat(only("Eu não fiquei noiva.", "user.relationship").polarity()).isEqualTo(Polarity.NEGATIVE);
+        assertThat(only("Me separei do João.", "user.relationship").value()).isEqualTo("separado(a)");
+        // a condition in another clause does not hold the status back
+        assertThat(only("I got divorced when I was 30 and I'm single now.", "user.relationship").value())
+                .isEqualTo("single");
+        assertThat(only("i'm married to paul", "user.relationship").value()).isEqualTo("married");
         // a turn too short to tell its language still gets the template of the words it matched
         assertThat(only("Tô solteiro.", "user.relationship").text()).endsWith(" está solteiro");
         assertThat(only("I'm engaged to Mark!", "user.relationship").value()).isEqualTo("engaged");
@@ -747,7 +759,10 @@ class RuleBasedExtractorTest {
                 "I'm engaged in a lawsuit with my landlord.", "I'm so engaged with this book.",
                 "I'm separated from my team at work.", "I'm divorced from reality lol",
                 "I'm in a relationship with my work.", "When I'm married I want three kids.",
-                "Once I'm divorced I'll move.", "I hope I'm engaged by next year.", "Me separei do meu sócio.")) {
+                "Once I'm divorced I'll move.", "I hope I'm engaged by next year.", "Me separei do meu sócio.",
+                "Sou casada com o meu trabalho.", "Estou separada da minha equipe.", "Me separei dos meus amigos.",
+                "Eu quase me casei.", "I'm really engaged by this book.", "I'm engaged in a love triangle.",
+                "I'm separated by 3000 miles from my wife.")) {
             assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
                     .as(text).noneMatch(f -> f.subject().equals("user.relationship"));
         }
@@ -757,7 +772,9 @@ class RuleBasedExtractorTest {
     @Test
     void a_date_is_no_place() {
         for (String text : List.of("I was born in 1990.", "I was born in May.", "I was born in May 1990.",
-                "Nasci em maio de 1990.", "I was born in the 90s.", "I was born in the 80's.")) {
+                "Nasci em maio de 1990.", "I was born in the 90s.", "I was born in the 80's.",
+                "I was born in 1990 or 1991.", "I was born in the 21st century.", "I was born in Christmas 1990.",
+                "I was born in 1990 in")) {
             assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
                     .as(text).noneMatch(f -> f.subject().equals("user.origin") || f.subject().equals("user.location"));
         }
@@ -780,7 +797,10 @@ class RuleBasedExtractorTest {
         for (String text : List.of("My dog loves the park.", "I lost my keys while walking my dog.",
                 "I have a dog named Max, he almost died last week.", "We got a puppy after our old dog died.",
                 "My dog loves the park where my grandpa died.", "I lost my job so I adopted a cat.",
-                "Meu cachorro quase morreu.", "My dog ran away but we found him.")) {
+                "Meu cachorro quase morreu.", "My dog ran away but we found him.", "My dog hasn't died.",
+                "My dog won't be put down.", "I'd be devastated if my dog died.", "Meu cachorro nunca morreu.",
+                "I almost lost my dog.", "Quase perdi minha gata.", "I lost my dog's leash.",
+                "My dog's owner died.", "My dog put down his toy.")) {
             assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
                     .as(text).filteredOn(f -> f.subject().equals("user.pet")).isNotEmpty()
                     .allMatch(f -> f.polarity() == Polarity.POSITIVE);
@@ -798,6 +818,19 @@ class RuleBasedExtractorTest {
             assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
                     .as(text).noneMatch(f -> f.subject().equals("user.employer"));
         }
+        // "anymore" ends its own statement only, and a later statement names an employer only with a name
+        assertThat(extractor.extract(new TurnInput(Role.USER, "I work at Meta now, I don't work at Google anymore.",
+                null, "t", AT))).filteredOn(f -> f.subject().equals("user.employer"))
+                .extracting(ExtractedFact::value, ExtractedFact::polarity)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("Meta", Polarity.POSITIVE),
+                        org.assertj.core.groups.Tuple.tuple("Google", Polarity.NEGATIVE));
+        for (String text : List.of("I work at Google, where I work for the ads team.",
+                "I work for Google but I never work for free.")) {
+            assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
+                    .as(text).filteredOn(f -> f.subject().equals("user.employer"))
+                    .extracting(ExtractedFact::value).containsExactly("Google");
+        }
+        assertThat(only("I've been laid off from Google.", "user.employer").polarity()).isEqualTo(Polarity.NEGATIVE);
         // each statement of the sentence counts, in order
         assertThat(extractor.extract(new TurnInput(Role.USER, "I was fired from Google but now I work at Meta.", null,
                 "t", AT))).filteredOn(f -> f.subject().equals("user.employer"))
@@ -813,6 +846,13 @@ class RuleBasedExtractorTest {
         assertThat(movie.value()).isEqualTo("Inception");
         assertThat(movie.text()).startsWith("User's favorite movie of all time is Inception");
         assertThat(only("My favorite movie is Alien.", "user.favorite.movie").value()).isEqualTo("Alien");
+        // the emphasised and the plain favourite share one key: the later one of a turn replaces the earlier
+        assertThat(extractor.extract(new TurnInput(Role.USER,
+                "My favorite movie of all time is Inception. Actually, my favorite movie is Alien.", null, "t", AT)))
+                .filteredOn(f -> f.subject().equals("user.favorite.movie")).extracting(ExtractedFact::value)
+                .containsExactly("Alien");
+        assertThat(extractor.extract(new TurnInput(Role.USER, "My favorite ever is pizza.", null, "t", AT)))
+                .noneMatch(f -> f.subject().startsWith("user.favorite."));
     }
 
     /** After a common noun with an article, the place is the named one it is in. */
@@ -820,8 +860,9 @@ class RuleBasedExtractorTest {
     void a_place_within_a_common_noun_is_the_named_one() {
         assertThat(only("I'm from a small town in Ohio.", "user.origin").value()).isEqualTo("Ohio");
         assertThat(only("I live in a small apartment in Brooklyn.", "user.location").value()).isEqualTo("Brooklyn");
+        assertThat(only("i'm from a small town in ohio", "user.origin").value()).isEqualTo("ohio");
         for (String text : List.of("I'm from work in Boston.", "I live in fear in my house.",
-                "I live in a van down by the river.")) {
+                "I live in a van down by the river.", "i live in a van down by the river")) {
             assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
                     .as(text).noneMatch(f -> f.subject().equals("user.origin") || f.subject().equals("user.location"));
         }
