@@ -73,6 +73,10 @@ final class HealthRules {
         "intoleran", "pregnant", "gravida", "anemic", "hipertens", "hypertens", "autis", "deaf", "surd", "blind",
         "ceg", "daltonic", "bipolar", "dyslex", "dislex", "disle", "immunocomp", "hard of hearing"};
 
+    /** Quantifiers that name no allergen. */
+    private static final java.util.Set<String> NO_ALLERGEN = java.util.Set.of("any", "anything", "nothing", "none",
+            "some", "something", "everything", "all", "many", "lots", "nada", "nenhuma", "nenhum", "tudo", "algo");
+
     private HealthRules() {
     }
 
@@ -92,7 +96,7 @@ final class HealthRules {
 
     private static void allergy(Sentence s, Facts out) {
         Matcher before = s.match(ALLERGY_BEFORE);
-        if (before.find() && !before.group(2).equals("food")) {
+        if (before.find() && !before.group(2).equals("food") && !NO_ALLERGEN.contains(before.group(2))) {
             boolean negated = before.group(1) != null || s.hasAny("anymore", "any more");
             out.typed(MemoryKind.FACT, "user.allergy", s.text.substring(before.start(2), before.end(2)), Cardinality.MULTI,
                     negated ? Polarity.NEGATIVE : Polarity.POSITIVE, Facts.STRONG,
@@ -116,6 +120,9 @@ final class HealthRules {
         boolean cleft = CLEFT_HEAD.matcher(s.folded).region(s.body, m.start()).find() && copula.lookingAt();
         int start = cleft ? copula.end() : m.end();
         for (String allergen : Values.possessions(s, start, s.folded.length(), " so ", " since ", " para ", " for ")) {
+            if (NO_ALLERGEN.contains(Terms.foldKeepingLength(allergen).strip())) {
+                continue; // "I don't have any allergies", "not allergic to anything": no allergen named
+            }
             out.typed(MemoryKind.FACT, "user.allergy", allergen, Cardinality.MULTI, p, Facts.STRONG,
                     negated ? "%1$s is no longer allergic to %2$s" : "%1$s is allergic to %2$s",
                     negated ? "%1$s não tem mais alergia a %2$s" : "%1$s tem alergia a %2$s");

@@ -868,6 +868,20 @@ class RuleBasedExtractorTest {
         }
     }
 
+    /** Permanent facts are pinned into every context: a quantifier is no allergen, a verb no name. */
+    @Test
+    void no_permanent_fact_from_a_quantifier_or_a_verb() {
+        for (String text : List.of("I don't have any allergies.", "I have some allergies.", "I'm not allergic to anything.",
+                "Não tenho alergia a nada.")) {
+            assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
+                    .as(text).noneMatch(f -> f.subject().equals("user.allergy"));
+        }
+        assertThat(extractor.extract(new TurnInput(Role.USER, "My name's been on my mind.", null, "t", AT)))
+                .noneMatch(f -> f.subject().equals("user.name"));
+        assertThat(only("my name is ana", "user.name").value()).isEqualTo("ana");
+        assertThat(only("I have a penicillin allergy.", "user.allergy").value()).isEqualTo("penicillin");
+    }
+
     @Test
     void a_new_clause_after_and_ends_a_value() {
         assertThat(only("My uncle retired in March and it's been quiet since.", "user.family.uncle").value())
