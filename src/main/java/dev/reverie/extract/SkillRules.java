@@ -69,8 +69,31 @@ final class SkillRules {
     private static final Pattern NEGATED = Pattern.compile(
             "\\b(?:don't|dont|do\\s+not|can't|cant|cannot|not|never|nao|nunca)\\b");
 
-    private static final String NOT_EN = "%1$s cannot %2$s";
-    private static final String NOT_PT = "%1$s não sabe %2$s";
+    /**
+     * The negative of a rule's English template: "speaks" → "does not speak", "is fluent in" → "is not
+     * fluent in", "can" → "cannot", "has experience with" → "has no experience with" ("I can't speak
+     * French" was "John cannot French").
+     */
+    static String negativeEnglish(String template) {
+        String rest = template.substring("%1$s ".length());
+        if (rest.startsWith("is ")) {
+            return "%1$s is not " + rest.substring(3);
+        }
+        if (rest.startsWith("can ")) {
+            return "%1$s cannot " + rest.substring(4);
+        }
+        if (rest.startsWith("has ")) {
+            return "%1$s has no " + rest.substring(4);
+        }
+        int sp = rest.indexOf(' ');
+        String verb = rest.substring(0, sp);
+        return "%1$s does not " + (verb.endsWith("s") ? verb.substring(0, verb.length() - 1) : verb) + rest.substring(sp);
+    }
+
+    /** The negative of a rule's Portuguese template: "não" before its verb ("fala" → "não fala"). */
+    static String negativePortuguese(String template) {
+        return "%1$s não " + template.substring("%1$s ".length());
+    }
 
     private SkillRules() {
     }
@@ -99,7 +122,8 @@ final class SkillRules {
                             " and i ", " now", " agora");
                     if (v != null) {
                         out.typed(MemoryKind.SKILL, "user.skill", v, Cardinality.MULTI, p, Facts.NORMAL,
-                                p == Polarity.POSITIVE ? r.english : NOT_EN, p == Polarity.POSITIVE ? r.portuguese : NOT_PT);
+                                p == Polarity.POSITIVE ? r.english : negativeEnglish(r.english),
+                                p == Polarity.POSITIVE ? r.portuguese : negativePortuguese(r.portuguese));
                     }
                     continue;
                 }
@@ -110,7 +134,8 @@ final class SkillRules {
                     String known = lexiconPrefix(item, lexicon);
                     if (known != null) {
                         out.typed(MemoryKind.SKILL, "user.skill", known, Cardinality.MULTI, p, Facts.NORMAL,
-                                p == Polarity.POSITIVE ? r.english : NOT_EN, p == Polarity.POSITIVE ? r.portuguese : NOT_PT);
+                                p == Polarity.POSITIVE ? r.english : negativeEnglish(r.english),
+                                p == Polarity.POSITIVE ? r.portuguese : negativePortuguese(r.portuguese));
                     }
                 }
             }

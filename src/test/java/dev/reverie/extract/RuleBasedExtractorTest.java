@@ -882,6 +882,16 @@ class RuleBasedExtractorTest {
         assertThat(only("I have a penicillin allergy.", "user.allergy").value()).isEqualTo("penicillin");
     }
 
+    /** A skill the speaker lacks reads as English: the negative keeps the rule's verb. */
+    @Test
+    void a_negative_skill_keeps_its_verb() {
+        assertThat(only("I can't speak French at all.", "user.skill").text()).startsWith("User does not speak French");
+        assertThat(only("I don't play the guitar.", "user.skill").text()).startsWith("User does not play guitar");
+        assertThat(only("I can't swim.", "user.skill").text()).isEqualTo("User cannot swim");
+        assertThat(only("I don't know Python.", "user.skill").text()).isEqualTo("User does not know Python");
+        assertThat(only("Não sei nadar.", "user.skill").text()).isEqualTo("Usuário não sabe nadar");
+    }
+
     @Test
     void a_new_clause_after_and_ends_a_value() {
         assertThat(only("My uncle retired in March and it's been quiet since.", "user.family.uncle").value())
