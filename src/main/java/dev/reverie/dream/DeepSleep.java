@@ -35,10 +35,11 @@ import java.util.Set;
  *
  * <p>Promotion compares the survivor with the ACTIVE memories of the same subject only (different
  * subjects never merge, however similar the wording; episodic fallbacks are compared by text):
- * the same meaning reinforces the memory (no new row); a single-valued subject with another value,
- * or any subject with the opposite polarity for the same value, is a contradiction and the newer
- * statement wins (the older memory becomes SUPERSEDED, kept for audit); anything else is a new
- * memory. Subjects are owned ({@code ana.location} is not {@code bruno.location}), so two
+ * the same meaning reinforces the memory (no new row); a positive statement of a single-valued
+ * subject with another value, a negative one of the value a positive memory holds (or contains, or is
+ * contained in), or any subject with the opposite polarity for the same value, is a contradiction and
+ * the newer statement wins (the older memory becomes SUPERSEDED, kept for audit); anything else is a
+ * new memory. Subjects are owned ({@code ana.location} is not {@code bruno.location}), so two
  * people in one scope never merge or supersede each other's facts, and episodes only match episodes
  * of the same owner. Only the user's own first-party words or the operator's supersede (see
  * {@link Importance#authoritative}): a statement of the assistant or a tool that contradicts a memory
@@ -183,6 +184,30 @@ final class DeepSleep {
         counts.promoted++;
     }
 
+    /**
+     * Whether the single-valued survivor {@code s} (normalized value {@code value}) contradicts the
+     * memory {@code m} of its subject that it does not reinforce: a positive statement replaces a
+     * positive memory of another value and denies a negative one of its own value ("call me Johnny"
+     * ends "does not want to be called Johnny", not "does not want to be called Jack"); a negative one
+     * ends only a positive memory of its value, or of a value one of them contains ("I'm no longer a
+     * teacher" ends "high school teacher"; "I don't live in Porto anymore" never ends "lives in Lisbon").
+     */
+    private static boolean contradicts(Observation s, Memory m, String value) {
+        String other = Terms.normalizeValue(m.value());
+        if (s.polarity() == Polarity.POSITIVE) {
+            return m.polarity() == Polarity.POSITIVE || other.equals(value);
+        }
+        return m.polarity() == Polarity.POSITIVE && contains(other, value);
+    }
+
+    /** Whether the words of one normalized value all appear, in order, in the other's ("new york" in "new york city"). */
+    private static boolean contains(String a, String b) {
+        if (a.isEmpty() || b.isEmpty()) {
+            return a.equals(b);
+        }
+        return (" " + a + " ").contains(" " + b + " ") || (" " + b + " ").contains(" " + a + " ");
+    }
+
     /** Finds the ACTIVE memory the survivor reinforces, or the ones it contradicts. */
     private Match match(Observation s, ActiveIndex active, RunEmbeddings vectors, Counts counts, boolean askModel) {
         List<Memory> same = active.bySubject(s.subject());
@@ -198,9 +223,7 @@ final class DeepSleep {
             for (Memory m : same) {
                 if (reinforce == null && sameMeaning(s, m, value, vectors, counts, askModel)) {
                     reinforce = m;
-                } else if (s.polarity() == Polarity.POSITIVE || Terms.normalizeValue(m.value()).equals(value)) {
-                    // a new value replaces whatever was there; an ended one ("I don't live in Porto
-                    // anymore") contradicts only its own value, never the place the user lives now
+                } else if (contradicts(s, m, value)) {
                     contradicted.add(m);
                 }
             }

@@ -82,14 +82,33 @@ final class FamilyRules {
         }
         Matcher clause = CLAUSE_END.matcher(f).region(end, f.length());
         int stop = clause.find() ? clause.start() : f.length();
+        // before the pet only a condition or "almost" holds a death back ("if my dog died", "I almost lost
+        // my dog"); "I can't believe my dog died" and "I'm afraid my dog Max passed away" are deaths
         Matcher lostBefore = LOST_BEFORE.matcher(f).region(from, start);
         if (lostBefore.find()) {
-            return !NOT_A_DEATH.matcher(f).region(from, lostBefore.start()).find(); // "I almost lost my dog"
+            return !NOT_YET_BEFORE.matcher(f).region(from, lostBefore.start()).find();
         }
         Matcher death = PET_DEATH.matcher(f).region(end, stop);
-        // "my dog hasn't died", "if my dog died", "my dog would have died": no death happened
-        return death.find() && !NOT_A_DEATH.matcher(f).region(from, death.start()).find();
+        if (!death.find() || NOT_YET_BEFORE.matcher(f).region(from, start).find()) {
+            return false;
+        }
+        // in the pet's own predicate any negation or modal does ("my dog hasn't died", "would have
+        // died"); a capitalised word right after the pet is its name, not a modal ("My dog Will died")
+        int predicate = end;
+        while (predicate < death.start() && Character.isWhitespace(s.text.charAt(predicate))) {
+            predicate++;
+        }
+        if (predicate < death.start() && Character.isUpperCase(s.text.charAt(predicate))) {
+            while (predicate < death.start() && !Character.isWhitespace(s.text.charAt(predicate))) {
+                predicate++;
+            }
+        }
+        return !NOT_A_DEATH.matcher(f).region(predicate, death.start()).find();
     }
+
+    /** What holds back a death said after it: a condition or "almost" ("if my dog died"). */
+    private static final Pattern NOT_YET_BEFORE = Pattern.compile(
+            "\\b(?:if|unless|almost|nearly|would|could|might|se|caso|quase)\\b");
 
     private static final Pattern HAVE_PET = Pattern.compile(
             "\\b(?:i|we)\\s+(?:just\\s+)?(?:have|'ve\\s+got|have\\s+got|got|adopted|own|rescued)\\s+" + NUM + "\\s+"

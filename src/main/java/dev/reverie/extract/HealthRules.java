@@ -73,9 +73,36 @@ final class HealthRules {
         "intoleran", "pregnant", "gravida", "anemic", "hipertens", "hypertens", "autis", "deaf", "surd", "blind",
         "ceg", "daltonic", "bipolar", "dyslex", "dislex", "disle", "immunocomp", "hard of hearing"};
 
-    /** Quantifiers that name no allergen. */
+    /** Quantifiers and adjectives that name no allergen ("any known allergies", "several allergies"). */
     private static final java.util.Set<String> NO_ALLERGEN = java.util.Set.of("any", "anything", "nothing", "none",
-            "some", "something", "everything", "all", "many", "lots", "nada", "nenhuma", "nenhum", "tudo", "algo");
+            "some", "something", "everything", "all", "many", "lots", "known", "several", "multiple", "few", "a",
+            "bad", "other", "severe", "serious", "mild", "nada", "nenhuma", "nenhum", "tudo", "algo", "alguma",
+            "algumas", "varias");
+    /** Whole values that name no allergen: "a food allergy", "seasonal allergies". */
+    private static final java.util.Set<String> NO_ALLERGEN_ALONE = java.util.Set.of("food", "seasonal", "skin");
+
+    /**
+     * The allergen named by {@code value} without its leading quantifiers and adjectives ("any nut" →
+     * "nut"), or {@code null} when nothing is left ("any known", "several").
+     */
+    private static String allergen(String value) {
+        String folded = Terms.foldKeepingLength(value);
+        int at = 0;
+        while (true) {
+            while (at < folded.length() && Character.isWhitespace(folded.charAt(at))) {
+                at++;
+            }
+            int sp = folded.indexOf(' ', at);
+            String word = sp < 0 ? folded.substring(at) : folded.substring(at, sp);
+            if (word.isEmpty() || !NO_ALLERGEN.contains(word)) {
+                break;
+            }
+            at = sp < 0 ? folded.length() : sp + 1;
+        }
+        String rest = value.substring(at).strip();
+        String restFolded = Terms.foldKeepingLength(rest);
+        return rest.isEmpty() || NO_ALLERGEN.contains(restFolded) || NO_ALLERGEN_ALONE.contains(restFolded) ? null : rest;
+    }
 
     private HealthRules() {
     }
@@ -96,9 +123,10 @@ final class HealthRules {
 
     private static void allergy(Sentence s, Facts out) {
         Matcher before = s.match(ALLERGY_BEFORE);
-        if (before.find() && !before.group(2).equals("food") && !NO_ALLERGEN.contains(before.group(2))) {
+        String named = before.find() ? allergen(s.text.substring(before.start(2), before.end(2))) : null;
+        if (named != null) {
             boolean negated = before.group(1) != null || s.hasAny("anymore", "any more");
-            out.typed(MemoryKind.FACT, "user.allergy", s.text.substring(before.start(2), before.end(2)), Cardinality.MULTI,
+            out.typed(MemoryKind.FACT, "user.allergy", named, Cardinality.MULTI,
                     negated ? Polarity.NEGATIVE : Polarity.POSITIVE, Facts.STRONG,
                     negated ? "%1$s is no longer allergic to %2$s" : "%1$s is allergic to %2$s",
                     negated ? "%1$s não tem mais alergia a %2$s" : "%1$s tem alergia a %2$s");
@@ -120,7 +148,8 @@ final class HealthRules {
         boolean cleft = CLEFT_HEAD.matcher(s.folded).region(s.body, m.start()).find() && copula.lookingAt();
         int start = cleft ? copula.end() : m.end();
         for (String allergen : Values.possessions(s, start, s.folded.length(), " so ", " since ", " para ", " for ")) {
-            if (NO_ALLERGEN.contains(Terms.foldKeepingLength(allergen).strip())) {
+            allergen = allergen(allergen);
+            if (allergen == null) {
                 continue; // "I don't have any allergies", "not allergic to anything": no allergen named
             }
             out.typed(MemoryKind.FACT, "user.allergy", allergen, Cardinality.MULTI, p, Facts.STRONG,

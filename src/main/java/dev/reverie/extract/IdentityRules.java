@@ -256,8 +256,7 @@ final class IdentityRules {
     private static void names(Sentence s, Facts out) {
         Matcher m = s.match(MY_NAME);
         if (s.hasAny("name", "nome", "chamo", "called") && m.find()) {
-            // a name is capitalised by one who writes with capitals: "my name's been on my mind" names none
-            String name = name(s, m.end(), !lowerCaseWriter(s));
+            String name = name(s, m.end(), false); // "my name's been on my mind": "been" is no name (not-a-name)
             if (name != null) {
                 out.typed(MemoryKind.FACT, "user.name", name, Cardinality.SINGLE, Polarity.POSITIVE, Facts.STRONG,
                         "%1$s's name is %2$s", "%1$s se chama %2$s");

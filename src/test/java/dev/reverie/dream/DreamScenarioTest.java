@@ -366,6 +366,40 @@ class DreamScenarioTest extends DreamFixture {
         assertThat(store.memory(ANA, lisbon.id()).orElseThrow().status()).isEqualTo(MemoryStatus.ACTIVE);
         assertThat(store.memory(ANA, google.id()).orElseThrow().status()).isEqualTo(MemoryStatus.SUPERSEDED);
         assertThat(report.superseded()).isEqualTo(1);
+        assertThat(active(ANA)).filteredOn(m -> m.subject().equals("user.location"))
+                .extracting(Memory::value, Memory::polarity)
+                .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("Lisbon", Polarity.POSITIVE),
+                        org.assertj.core.groups.Tuple.tuple("Porto", Polarity.NEGATIVE));
+    }
+
+    /**
+     * A negative fact ends the positive memory whose value contains its own ("I'm no longer a teacher"
+     * ends "high school teacher"); a positive one ends the negative of its own value only ("call me
+     * Johnny" ends "don't call me Johnny", never "don't call me Jack").
+     */
+    @Test
+    void a_negative_ends_a_value_that_contains_its_own_and_a_positive_only_its_own_negative() {
+        Obs.write(store,
+                Obs.fact(ANA, "job", "user.job", "high school teacher", "I'm a high school teacher").single()
+                        .at(day(0)),
+                Obs.fact(ANA, "jack", "user.address_as", "Jack", "Don't call me Jack").single().negative().at(day(0)),
+                Obs.fact(ANA, "johnny0", "user.address_as", "Johnny", "Don't call me Johnny").single().negative()
+                        .at(day(0)));
+        nightOf(0);
+        cycle.run(ANA);
+        Memory teacher = only(ANA, "user.job");
+
+        Obs.write(store,
+                Obs.fact(ANA, "nojob", "user.job", "teacher", "I'm no longer a teacher").single().negative().at(day(3)),
+                Obs.fact(ANA, "johnny", "user.address_as", "Johnny", "Call me Johnny").single().at(day(3)));
+        nightOf(3);
+        cycle.run(ANA);
+
+        assertThat(store.memory(ANA, teacher.id()).orElseThrow().status()).isEqualTo(MemoryStatus.SUPERSEDED);
+        assertThat(active(ANA)).filteredOn(m -> m.subject().equals("user.address_as"))
+                .extracting(Memory::value, Memory::polarity)
+                .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("Jack", Polarity.NEGATIVE),
+                        org.assertj.core.groups.Tuple.tuple("Johnny", Polarity.POSITIVE));
     }
 
     @Test

@@ -793,6 +793,14 @@ class RuleBasedExtractorTest {
         assertThat(only("My dog died last week.", "user.pet").polarity()).isEqualTo(Polarity.NEGATIVE);
         assertThat(only("Meu gato Miau morreu.", "user.pet").polarity()).isEqualTo(Polarity.NEGATIVE);
         assertThat(only("We lost our old dog last year.", "user.pet").polarity()).isEqualTo(Polarity.NEGATIVE);
+        // a negation before the pet, or a name that reads as a modal, does not hold the death back
+        for (String text : List.of("I can't believe my dog died.", "I'm afraid my dog Max passed away.",
+                "My dog Will died.", "My cat May passed away.", "Não acredito que meu cachorro morreu.",
+                "I can't believe I lost my dog.")) {
+            assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
+                    .as(text).filteredOn(f -> f.subject().equals("user.pet")).isNotEmpty()
+                    .allMatch(f -> f.polarity() == Polarity.NEGATIVE);
+        }
         // a death or loss of something else, or one that did not happen, leaves the pet alive
         for (String text : List.of("My dog loves the park.", "I lost my keys while walking my dog.",
                 "I have a dog named Max, he almost died last week.", "We got a puppy after our old dog died.",
@@ -879,6 +887,16 @@ class RuleBasedExtractorTest {
         assertThat(extractor.extract(new TurnInput(Role.USER, "My name's been on my mind.", null, "t", AT)))
                 .noneMatch(f -> f.subject().equals("user.name"));
         assertThat(only("my name is ana", "user.name").value()).isEqualTo("ana");
+        assertThat(only("My name is ana.", "user.name").value()).isEqualTo("ana");
+        assertThat(extractor.extract(new TurnInput(Role.USER, "my name's been on my mind lately", null, "t", AT)))
+                .noneMatch(f -> f.subject().equals("user.name"));
+        for (String text : List.of("I don't have any known allergies.", "I have several allergies.",
+                "I have a food allergy.", "I have seasonal allergies.")) {
+            assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
+                    .as(text).noneMatch(f -> f.subject().equals("user.allergy"));
+        }
+        assertThat(only("I have any nut allergies.", "user.allergy").value()).isEqualTo("nut");
+        assertThat(only("I'm allergic to food coloring.", "user.allergy").value()).isEqualTo("food coloring");
         assertThat(only("I have a penicillin allergy.", "user.allergy").value()).isEqualTo("penicillin");
     }
 
