@@ -200,7 +200,7 @@ final class DeepSleep {
         return m.polarity() == Polarity.POSITIVE && contains(other, value);
     }
 
-    /** Whether the words of one normalized value all appear, in order, in the other's ("new york" in "new york city"). */
+    /** Whether the words of one normalized value appear, in order, in the other's ("new york", "new york city"). */
     private static boolean contains(String a, String b) {
         if (a.isEmpty() || b.isEmpty()) {
             return a.equals(b);

@@ -107,7 +107,8 @@ final class Values {
                 break;
             }
             boolean last = cut >= folded.length();
-            String v = last && span[2] == 1 && dangling(itemFolded) ? null : accept(item, itemFolded, infinitive, possessive);
+            String v = last && span[2] == 1 && dangling(itemFolded) ? null
+                    : accept(item, itemFolded, infinitive, possessive);
             if (v == null && infinitive && !words.isEmpty() && Lexicon.NOT_A_VALUE.contains(words.get(0))) {
                 break; // no verb after "to": "I love to the moon and back" names no thing either
             }
@@ -179,8 +180,8 @@ final class Values {
     /**
      * Whether the trailing {@code t} of {@code f[start, wordEnd + t.length())} is a reflexive "myself"
      * that is the object of the verb before it, not an emphatic one: after the first word of the value
-     * or of a list item when that is a gerund ("pushing myself") or an infinitive's verb ("to challenge myself"); "jazz
-     * myself", "pudding myself", "do it myself" and "doing everything myself" drop it.
+     * or of a list item when that is a gerund ("pushing myself") or an infinitive's verb ("to challenge
+     * myself"); "jazz myself", "pudding myself", "do it myself" and "doing everything myself" drop it.
      */
     private static boolean reflexiveObject(String f, int start, int wordEnd, String t) {
         if (!t.equals(" myself")) {
