@@ -41,6 +41,8 @@ final class Facts {
     private final List<ExtractedFact> facts = new ArrayList<>();
     private final Set<String> seen = new HashSet<>();
     private int lastSingle = -1;
+    /** The template the last single-valued fact was rendered from, for {@link #correctLast}. */
+    private String lastTemplate;
     private Sentence current;
     private int sentenceStart;
 
@@ -109,13 +111,21 @@ final class Facts {
         }
         value = clip(value.strip(), MAX_VALUE);
         String template = current != null && current.pt() ? portuguese : english;
-        // the speaker's own words in a third-person text are quoted: "my kids" is the speaker's
-        String text = String.format(template, who, Values.firstPerson(value) ? "\"" + value + "\"" : value);
+        String text = render(template, value);
         if (current != null) {
             text = withSentence(text, current);
         }
-        add(new ExtractedFact(kind, clip(text, MAX_TEXT), subject, value, cardinality, polarity,
-                boost(confidence), null), cardinality == Cardinality.SINGLE);
+        ExtractedFact fact = new ExtractedFact(kind, clip(text, MAX_TEXT), subject, value, cardinality, polarity,
+                boost(confidence), null);
+        add(fact, cardinality == Cardinality.SINGLE);
+        if (lastSingle >= 0 && facts.get(lastSingle) == fact) {
+            lastTemplate = template;
+        }
+    }
+
+    /** A template's text for {@code value}; the speaker's own words are quoted: "my kids" is the speaker's. */
+    private String render(String template, String value) {
+        return String.format(template, who, Values.firstPerson(value) ? "\"" + value + "\"" : value);
     }
 
     /** A fact whose text is the sentence itself, prefixed with the speaker. */
@@ -144,16 +154,9 @@ final class Facts {
             return false;
         }
         ExtractedFact old = facts.get(lastSingle);
-        String oldValue = old.value();
-        // the quoted sentence said the old value: it goes, and the value is replaced in the template only
-        // (the template holds the value; the appended quote is the first " (\"" after it)
-        String text = old.text();
-        int at = text.indexOf(oldValue);
-        int quote = at < 0 ? -1 : text.indexOf(" (\"", at + oldValue.length());
-        if (quote > 0 && text.endsWith("\")")) {
-            text = text.substring(0, quote);
-        }
-        text = at < 0 ? text : text.substring(0, at) + value.strip() + text.substring(at + oldValue.length());
+        // rendered again from its template: the quoted sentence said the old value, so it is not appended
+        String text = lastTemplate == null ? old.text().replace(old.value(), value.strip())
+                : clip(render(lastTemplate, value.strip()), MAX_TEXT);
         ExtractedFact corrected = new ExtractedFact(old.kind(), text, old.subject(), value.strip(), old.cardinality(),
                 old.polarity(), Math.min(1.0, old.confidence() + 0.05), old.eventTime());
         facts.set(lastSingle, corrected);

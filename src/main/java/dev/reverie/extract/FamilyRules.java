@@ -58,9 +58,6 @@ final class FamilyRules {
     /** A pet's loss said before it: "we lost our old dog", "perdi minha gata". */
     private static final Pattern LOST_BEFORE = Pattern.compile(
             "\\b(?:lost|perdi|perdemos)\\s+(?:my|our|meu|minha|nosso|nossa)\\s+(?:[a-z'\\-]+\\s+){0,2}$");
-    /** Where the clause of a pet ends: a death after it belongs to another clause. */
-    private static final Pattern CLAUSE_END = Pattern.compile(
-            "[,;]|\\s(?:but|and|after|before|where|while|so|because|when|since|until|mas|e|depois|quando|porque|onde)\\s");
 
     /**
      * Whether the pet at {@code [start, end)} died or was lost: a death verb in its own clause, or "lost
@@ -74,14 +71,9 @@ final class FamilyRules {
         if (f.startsWith("'s", end)) {
             return false; // "my dog's owner died", "I lost my dog's leash": something of the pet's
         }
-        // the pet's clause: from the boundary before it to the one after it
-        int from = 0;
-        Matcher boundary = CLAUSE_END.matcher(f).region(0, start);
-        while (boundary.find()) {
-            from = boundary.end();
-        }
-        Matcher clause = CLAUSE_END.matcher(f).region(end, f.length());
-        int stop = clause.find() ? clause.start() : f.length();
+        // the pet's clause: a death in another one is not the pet's
+        int from = s.clauseStart(start);
+        int stop = s.clauseEnd(end);
         // before the pet only a condition or "almost" holds a death back ("if my dog died", "I almost lost
         // my dog"); "I can't believe my dog died" and "I'm afraid my dog Max passed away" are deaths
         Matcher lostBefore = LOST_BEFORE.matcher(f).region(from, start);

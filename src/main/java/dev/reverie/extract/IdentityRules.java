@@ -127,8 +127,6 @@ final class IdentityRules {
     private static final Pattern NOT_YET = Pattern.compile(
             "\\b(?:when|once|until|till|hope|wish|someday|one\\s+day|if|unless|almost|nearly|quando|espero|um\\s+dia"
                     + "|quase|caso)\\b");
-    /** Where a clause starts: a status is read against its own clause only. */
-    private static final Pattern CLAUSE_START = Pattern.compile("[,;]\\s*|\\s(?:and|but|so|e|mas)\\s");
     /** A person after a status's preposition: a relative, or someone ("engaged to a wonderful man"). */
     private static final Pattern A_PERSON = Pattern.compile(
             "\\s*(?:(?:my|our|a|an|the|this)\\s+)?(?:[a-z'\\-]+\\s+){0,2}(?:"
@@ -190,12 +188,8 @@ final class IdentityRules {
     }
 
     private static void relationship(Sentence s, Matcher m, Facts out) {
-        int from = s.body;
-        Matcher clause = CLAUSE_START.matcher(s.folded).region(s.body, m.start());
-        while (clause.find()) {
-            from = clause.end();
-        }
-        if (NOT_YET.matcher(s.folded).region(from, m.start()).find()) {
+        // a status is read against its own clause only
+        if (NOT_YET.matcher(s.folded).region(s.clauseStart(m.start()), m.start()).find()) {
             return; // "when I'm married I want three kids", "eu quase me casei": not a status (yet)
         }
         boolean pt = m.pattern() == STATUS_PT;

@@ -304,6 +304,30 @@ final class Sentence {
         return false;
     }
 
+    /** Where a clause breaks: a comma or semicolon, or a conjunction between spaces. */
+    private static final Pattern CLAUSE_BREAK = Pattern.compile(
+            "[,;]|\\s(?:and|but|so|after|before|where|while|because|when|since|until|e|mas|depois|quando|porque"
+                    + "|onde)\\s");
+
+    /**
+     * Where the clause holding {@code folded[at]} starts: at the last break before it, so a conjunction
+     * stays in the clause it opens ("happy when I'm married"), else at the body's start (or {@code at}).
+     */
+    int clauseStart(int at) {
+        int from = Math.min(body, at);
+        Matcher m = CLAUSE_BREAK.matcher(folded).region(from, at);
+        while (m.find()) {
+            from = m.start();
+        }
+        return from;
+    }
+
+    /** Where the clause holding {@code folded[at]} ends: the first break from {@code at} on, else the end. */
+    int clauseEnd(int at) {
+        Matcher m = CLAUSE_BREAK.matcher(folded).region(at, folded.length());
+        return m.find() ? m.start() : folded.length();
+    }
+
     // ------------------------------------------------------------------------------------------
 
     /**
