@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -664,8 +665,7 @@ class RuleBasedExtractorTest {
                 .isEqualTo(Polarity.NEGATIVE);
         assertThat(only("Sou alérgica ao meu remédio novo.", "user.allergy").value()).isEqualTo("meu remédio novo");
         // a possessive alone owns nothing; a clause after "and" is no allergen
-        assertThat(extractor.extract(new TurnInput(Role.USER, "I'm allergic to my.", null, "t", AT)))
-                .noneMatch(f -> f.subject().equals("user.allergy"));
+        noFact("user.allergy", "I'm allergic to my.");
         assertThat(only("I'm allergic to penicillin and my sister is too.", "user.allergy").value())
                 .isEqualTo("penicillin");
     }
@@ -676,11 +676,8 @@ class RuleBasedExtractorTest {
      */
     @Test
     void a_relative_clause_names_no_employer() {
-        for (String text : List.of("The shop I work at closes early on Sundays.",
-                "The company that I work for just got acquired.", "Yeah, the place I work at is hiring.")) {
-            assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
-                    .as(text).noneMatch(f -> f.subject().equals("user.employer"));
-        }
+        noFact("user.employer", "The shop I work at closes early on Sundays.",
+                "The company that I work for just got acquired.", "Yeah, the place I work at is hiring.");
         // a verb before "I work" makes it the main clause's object; a time or a joint subject is no head
         assertThat(only("The thing is I work for Google.", "user.employer").value()).isEqualTo("Google");
         assertThat(only("These days I work at Google.", "user.employer").value()).isEqualTo("Google");
@@ -710,18 +707,14 @@ class RuleBasedExtractorTest {
     /** How to address the speaker is a name: a lower-case word after "I go by" is not one. */
     @Test
     void an_address_is_a_capitalised_name_in_english() {
-        assertThat(extractor.extract(new TurnInput(Role.USER, "The name I go by online is Shadow.", null, "t", AT)))
-                .noneMatch(f -> f.subject().equals("user.address_as"));
+        noFact("user.address_as", "The name I go by online is Shadow.");
         assertThat(only("I go by Liz online.", "user.address_as").value()).isEqualTo("Liz");
         assertThat(only("Prefiro ser chamada de bia.", "user.address_as").value()).isEqualTo("bia");
         // the other forms name an address in lower case too, and a lower-case writer's "go by" does
         assertThat(only("my nickname is bia", "user.address_as").value()).isEqualTo("bia");
         assertThat(only("I prefer to be called sam.", "user.address_as").value()).isEqualTo("sam");
         assertThat(only("i go by jj", "user.address_as").value()).isEqualTo("jj");
-        for (String text : List.of("i go by bus to work", "the name i go by online is shadow")) {
-            assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
-                    .as(text).noneMatch(f -> f.subject().equals("user.address_as"));
-        }
+        noFact("user.address_as", "i go by bus to work", "the name i go by online is shadow");
     }
 
     /** Relationship status is one single-valued fact: a later status replaces the earlier one. */
@@ -755,29 +748,24 @@ class RuleBasedExtractorTest {
         assertThat(only("Eu me casei e depois me divorciei.", "user.relationship").value())
                 .isEqualTo("divorciado(a)");
         // a status of a thing, or one not yet true, is none
-        for (String text : List.of("I'm married to my job, lol.", "I'm single-handedly running the shop.",
+        noFact("user.relationship", "I'm married to my job, lol.", "I'm single-handedly running the shop.",
                 "I'm engaged in a lawsuit with my landlord.", "I'm so engaged with this book.",
                 "I'm separated from my team at work.", "I'm divorced from reality lol",
                 "I'm in a relationship with my work.", "When I'm married I want three kids.",
                 "Once I'm divorced I'll move.", "I hope I'm engaged by next year.", "Me separei do meu sócio.",
                 "Sou casada com o meu trabalho.", "Estou separada da minha equipe.", "Me separei dos meus amigos.",
                 "Eu quase me casei.", "I'm really engaged by this book.", "I'm engaged in a love triangle.",
-                "I'm separated by 3000 miles from my wife.")) {
-            assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
-                    .as(text).noneMatch(f -> f.subject().equals("user.relationship"));
-        }
+                "I'm separated by 3000 miles from my wife.");
     }
 
     /** A time after "born in" or "live in" is no place, and must not replace where someone is from. */
     @Test
     void a_date_is_no_place() {
-        for (String text : List.of("I was born in 1990.", "I was born in May.", "I was born in May 1990.",
+        noFact(Set.of("user.origin", "user.location"), "I was born in 1990.", "I was born in May.",
+                "I was born in May 1990.",
                 "Nasci em maio de 1990.", "I was born in the 90s.", "I was born in the 80's.",
                 "I was born in 1990 or 1991.", "I was born in the 21st century.", "I was born in Christmas 1990.",
-                "I was born in 1990 in")) {
-            assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
-                    .as(text).noneMatch(f -> f.subject().equals("user.origin") || f.subject().equals("user.location"));
-        }
+                "I was born in 1990 in");
         assertThat(only("I was born in Lisbon in 1990.", "user.origin").value()).isEqualTo("Lisbon");
         assertThat(only("I was born in 1990 in Lisbon.", "user.origin").value()).isEqualTo("Lisbon");
         assertThat(only("I live at 221B Baker Street.", "user.location").value()).isEqualTo("221B Baker Street");
@@ -797,7 +785,7 @@ class RuleBasedExtractorTest {
         for (String text : List.of("I can't believe my dog died.", "I'm afraid my dog Max passed away.",
                 "My dog Will died.", "My cat May passed away.", "Não acredito que meu cachorro morreu.",
                 "I can't believe I lost my dog.")) {
-            assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
+            assertThat(facts(text))
                     .as(text).filteredOn(f -> f.subject().equals("user.pet")).isNotEmpty()
                     .allMatch(f -> f.polarity() == Polarity.NEGATIVE);
         }
@@ -809,7 +797,7 @@ class RuleBasedExtractorTest {
                 "My dog won't be put down.", "I'd be devastated if my dog died.", "Meu cachorro nunca morreu.",
                 "I almost lost my dog.", "Quase perdi minha gata.", "I lost my dog's leash.",
                 "My dog's owner died.", "My dog put down his toy.")) {
-            assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
+            assertThat(facts(text))
                     .as(text).filteredOn(f -> f.subject().equals("user.pet")).isNotEmpty()
                     .allMatch(f -> f.polarity() == Polarity.POSITIVE);
         }
@@ -820,28 +808,25 @@ class RuleBasedExtractorTest {
             assertThat(job.polarity()).as(text).isEqualTo(Polarity.NEGATIVE);
         }
         // after "lost my job" or "fired" only a name is an employer
-        for (String text : List.of("I was let go at the end of the month.", "I was let go by the new manager.",
+        noFact("user.employer", "I was let go at the end of the month.", "I was let go by the new manager.",
                 "I lost my job at 50.", "I lost my job with no warning.", "I was laid off from work yesterday.",
-                "I got fired at my last job.")) {
-            assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
-                    .as(text).noneMatch(f -> f.subject().equals("user.employer"));
-        }
+                "I got fired at my last job.");
         // "anymore" ends its own statement only, and a later statement names an employer only with a name
-        assertThat(extractor.extract(new TurnInput(Role.USER, "I work at Meta now, I don't work at Google anymore.",
-                null, "t", AT))).filteredOn(f -> f.subject().equals("user.employer"))
+        assertThat(facts("I work at Meta now, I don't work at Google anymore."))
+                .filteredOn(f -> f.subject().equals("user.employer"))
                 .extracting(ExtractedFact::value, ExtractedFact::polarity)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("Meta", Polarity.POSITIVE),
                         org.assertj.core.groups.Tuple.tuple("Google", Polarity.NEGATIVE));
         for (String text : List.of("I work at Google, where I work for the ads team.",
                 "I work for Google but I never work for free.")) {
-            assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
+            assertThat(facts(text))
                     .as(text).filteredOn(f -> f.subject().equals("user.employer"))
                     .extracting(ExtractedFact::value).containsExactly("Google");
         }
         assertThat(only("I've been laid off from Google.", "user.employer").polarity()).isEqualTo(Polarity.NEGATIVE);
         // each statement of the sentence counts, in order
-        assertThat(extractor.extract(new TurnInput(Role.USER, "I was fired from Google but now I work at Meta.", null,
-                "t", AT))).filteredOn(f -> f.subject().equals("user.employer"))
+        assertThat(facts("I was fired from Google but now I work at Meta."))
+                .filteredOn(f -> f.subject().equals("user.employer"))
                 .extracting(ExtractedFact::value, ExtractedFact::polarity)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("Google", Polarity.NEGATIVE),
                         org.assertj.core.groups.Tuple.tuple("Meta", Polarity.POSITIVE));
@@ -855,11 +840,10 @@ class RuleBasedExtractorTest {
         assertThat(movie.text()).startsWith("User's favorite movie of all time is Inception");
         assertThat(only("My favorite movie is Alien.", "user.favorite.movie").value()).isEqualTo("Alien");
         // the emphasised and the plain favourite share one key: the later one of a turn replaces the earlier
-        assertThat(extractor.extract(new TurnInput(Role.USER,
-                "My favorite movie of all time is Inception. Actually, my favorite movie is Alien.", null, "t", AT)))
+        assertThat(facts("My favorite movie of all time is Inception. Actually, my favorite movie is Alien."))
                 .filteredOn(f -> f.subject().equals("user.favorite.movie")).extracting(ExtractedFact::value)
                 .containsExactly("Alien");
-        assertThat(extractor.extract(new TurnInput(Role.USER, "My favorite ever is pizza.", null, "t", AT)))
+        assertThat(facts("My favorite ever is pizza."))
                 .noneMatch(f -> f.subject().startsWith("user.favorite."));
     }
 
@@ -869,32 +853,21 @@ class RuleBasedExtractorTest {
         assertThat(only("I'm from a small town in Ohio.", "user.origin").value()).isEqualTo("Ohio");
         assertThat(only("I live in a small apartment in Brooklyn.", "user.location").value()).isEqualTo("Brooklyn");
         assertThat(only("i'm from a small town in ohio", "user.origin").value()).isEqualTo("ohio");
-        for (String text : List.of("I'm from work in Boston.", "I live in fear in my house.",
-                "I live in a van down by the river.", "i live in a van down by the river")) {
-            assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
-                    .as(text).noneMatch(f -> f.subject().equals("user.origin") || f.subject().equals("user.location"));
-        }
+        noFact(Set.of("user.origin", "user.location"), "I'm from work in Boston.", "I live in fear in my house.",
+                "I live in a van down by the river.", "i live in a van down by the river");
     }
 
     /** Permanent facts are pinned into every context: a quantifier is no allergen, a verb no name. */
     @Test
     void no_permanent_fact_from_a_quantifier_or_a_verb() {
-        for (String text : List.of("I don't have any allergies.", "I have some allergies.", "I'm not allergic to anything.",
-                "Não tenho alergia a nada.")) {
-            assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
-                    .as(text).noneMatch(f -> f.subject().equals("user.allergy"));
-        }
-        assertThat(extractor.extract(new TurnInput(Role.USER, "My name's been on my mind.", null, "t", AT)))
-                .noneMatch(f -> f.subject().equals("user.name"));
+        noFact("user.allergy", "I don't have any allergies.", "I have some allergies.", "I'm not allergic to anything.",
+                "Não tenho alergia a nada.");
+        noFact("user.name", "My name's been on my mind.");
         assertThat(only("my name is ana", "user.name").value()).isEqualTo("ana");
         assertThat(only("My name is ana.", "user.name").value()).isEqualTo("ana");
-        assertThat(extractor.extract(new TurnInput(Role.USER, "my name's been on my mind lately", null, "t", AT)))
-                .noneMatch(f -> f.subject().equals("user.name"));
-        for (String text : List.of("I don't have any known allergies.", "I have several allergies.",
-                "I have a food allergy.", "I have seasonal allergies.")) {
-            assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)))
-                    .as(text).noneMatch(f -> f.subject().equals("user.allergy"));
-        }
+        noFact("user.name", "my name's been on my mind lately");
+        noFact("user.allergy", "I don't have any known allergies.", "I have several allergies.",
+                "I have a food allergy.", "I have seasonal allergies.");
         assertThat(only("I have any nut allergies.", "user.allergy").value()).isEqualTo("nut");
         assertThat(only("I'm allergic to food coloring.", "user.allergy").value()).isEqualTo("food coloring");
         assertThat(only("I have a penicillin allergy.", "user.allergy").value()).isEqualTo("penicillin");
@@ -924,28 +897,25 @@ class RuleBasedExtractorTest {
                 .isEqualTo("Lina");
         assertThat(only("We stayed at my brother Jean Luc’s flat.", "user.family.brother").value())
                 .isEqualTo("Jean Luc");
-        assertThat(extractor.extract(new TurnInput(Role.USER, "I'm Marina's mom.", null, "t", AT)))
-                .noneMatch(f -> f.subject().equals("user.name"));
-        assertThat(extractor.extract(new TurnInput(Role.USER, "You can call me Lina's mom.", null, "t", AT)))
+        noFact("user.name", "I'm Marina's mom.");
+        assertThat(facts("You can call me Lina's mom."))
                 .noneMatch(f -> f.value().equals("Lina"));
     }
 
     private List<String> likes(String text) {
-        return extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)).stream()
+        return facts(text).stream()
                 .filter(f -> f.subject().equals("user.likes")).map(ExtractedFact::value).collect(Collectors.toList());
     }
 
     @Test
     void several_facts_come_from_one_turn() {
-        List<ExtractedFact> facts = extractor.extract(new TurnInput(Role.USER,
-                "Please call me Dra. Marina. I'm allergic to dipyrone.", null, "t", AT));
+        List<ExtractedFact> facts = facts("Please call me Dra. Marina. I'm allergic to dipyrone.");
         assertThat(facts).extracting(ExtractedFact::subject).contains("user.address_as", "user.allergy");
     }
 
     @Test
     void style_facts_describe_length_language_emoji_and_formality() {
-        List<ExtractedFact> facts = extractor.extract(new TurnInput(Role.USER,
-                "lol yeah I'm gonna be there 😄", null, "t", AT));
+        List<ExtractedFact> facts = facts("lol yeah I'm gonna be there 😄");
         assertThat(styles(facts)).contains("user.style.length=short", "user.style.language=en",
                 "user.style.emoji=yes", "user.style.formality=informal");
         facts = extractor.extract(new TurnInput(Role.USER,
@@ -961,7 +931,7 @@ class RuleBasedExtractorTest {
     @Test
     void greetings_and_filler_produce_nothing_at_all() {
         for (String text : List.of("hi", "ok thanks!", "haha", "obrigado", "Bom dia!", "kkkk", "👍", "...", "  ")) {
-            assertThat(extractor.extract(new TurnInput(Role.USER, text, null, "t", AT))).as(text).isEmpty();
+            assertThat(facts(text)).as(text).isEmpty();
         }
     }
 
@@ -1001,8 +971,7 @@ class RuleBasedExtractorTest {
                 "I live in Boston and I work as a nurse.", "Priya", "t", AT));
         List<ExtractedFact> joao = extractor.extract(new TurnInput(Role.USER,
                 "I live in Lisbon and I'm allergic to penicillin.", "João Pedro", "t", AT));
-        List<ExtractedFact> anonymous = extractor.extract(new TurnInput(Role.USER,
-                "I live in Lisbon.", null, "t", AT));
+        List<ExtractedFact> anonymous = facts("I live in Lisbon.");
         assertThat(priya).extracting(ExtractedFact::subject).contains("priya.location", "priya.job")
                 .allMatch(s -> s.startsWith("priya."));
         assertThat(joao).extracting(ExtractedFact::subject).contains("joao_pedro.location", "joao_pedro.allergy")
@@ -1132,15 +1101,31 @@ class RuleBasedExtractorTest {
         }).collect(Collectors.toList());
     }
 
+    private List<ExtractedFact> facts(String text) {
+        return extractor.extract(new TurnInput(Role.USER, text, null, "t", AT));
+    }
+
+    /** Asserts that none of {@code texts} yields a fact of {@code subject}. */
+    private void noFact(String subject, String... texts) {
+        noFact(Set.of(subject), texts);
+    }
+
+    /** Asserts that none of {@code texts} yields a fact of any of {@code subjects}. */
+    private void noFact(Set<String> subjects, String... texts) {
+        for (String text : texts) {
+            assertThat(facts(text)).as(text).noneMatch(f -> subjects.contains(f.subject()));
+        }
+    }
+
     private ExtractedFact only(String text, String subject) {
-        List<ExtractedFact> facts = extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)).stream()
+        List<ExtractedFact> facts = facts(text).stream()
                 .filter(f -> f.subject().equals(subject)).collect(Collectors.toList());
         assertThat(facts).as("facts with subject %s from: %s", subject, text).hasSize(1);
         return facts.get(0);
     }
 
     private String eventDay(String text) {
-        List<ExtractedFact> events = extractor.extract(new TurnInput(Role.USER, text, null, "t", AT)).stream()
+        List<ExtractedFact> events = facts(text).stream()
                 .filter(f -> f.kind() == EVENT && f.eventTime() != null).collect(Collectors.toList());
         assertThat(events).as("a dated event from: %s", text).isNotEmpty();
         return events.get(0).eventTime().toString().substring(0, 10);
