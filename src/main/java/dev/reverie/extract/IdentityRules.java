@@ -61,6 +61,8 @@ final class IdentityRules {
     private static final Pattern LIVE_EN = Pattern.compile(SUBJ_EN + ADV + "{0,2}" + NEG_EN + ADV + "{0,2}"
             + "(?:live|living|reside|residing|moved|relocated|lived|been\\s+living|based|just\\s+moved)\\s+"
             + "(?:back\\s+)?(?:in|to|at|on)\\s+");
+    /** A simple past "lived" (not "I've lived", which says they still do). */
+    private static final Pattern PAST_RESIDENCE = Pattern.compile("^(?!.*\\b(?:i've|ive|have|we've)\\s).*\\blived\\s");
     private static final Pattern LIVE_PT = Pattern.compile(
             "\\b(?:(nao)\\s+)?" + ADV + "{0,2}(?:moro|vivo|resido|moramos|vivemos|me\\s+mudei|mudei|nos\\s+mudamos"
                     + "|mudamos|estou\\s+morando|to\\s+morando|tou\\s+morando)\\s+(mais\\s+)?(?:de\\s+volta\\s+)?"
@@ -393,6 +395,9 @@ final class IdentityRules {
             if (!m.find()) {
                 return;
             }
+        }
+        if (m.pattern() == LIVE_EN && PAST_RESIDENCE.matcher(m.group()).find()) {
+            return; // "I lived in Porto as a kid / until 2019": where they lived, not where they live
         }
         String place = place(s, m.end());
         if (place == null) {

@@ -148,18 +148,25 @@ public final class RuleBasedExtractor implements Extractor {
                 continue;
             }
             statements.add(s);
-            facts.begin(s);
-            if (!s.reported && !s.conditional) {
-                IdentityRules.apply(s, facts);
-                HealthRules.apply(s, facts);
-                PreferenceRules.apply(s, facts);
-                FamilyRules.apply(s, facts);
-                SkillRules.apply(s, facts);
-                if (!facts.producedInSentence()) {
-                    correction(s, facts);
+            List<Sentence> clauses = s.clauses();
+            boolean typed = false;
+            for (Sentence clause : clauses) {
+                facts.begin(clause);
+                if (!clause.reported && !clause.conditional) {
+                    IdentityRules.apply(clause, facts);
+                    HealthRules.apply(clause, facts);
+                    PreferenceRules.apply(clause, facts);
+                    FamilyRules.apply(clause, facts);
+                    SkillRules.apply(clause, facts);
+                    if (!facts.producedInSentence()) {
+                        correction(clause, facts);
+                    }
                 }
+                typed |= facts.producedInSentence();
             }
-            boolean typed = facts.producedInSentence();
+            if (clauses.size() > 1) {
+                facts.begin(s); // events and episodes read the whole sentence
+            }
             boolean dated = !typed && !s.reported && !s.conditional && EventRules.plansAndEvents(s, facts);
             if (!typed && !dated && episodes && s.contentWords >= episodeMinContentWords && (named || s.firstPerson)) {
                 EventRules.episode(s, facts, "user.episode.", Facts.EPISODE);

@@ -328,6 +328,62 @@ final class Sentence {
         return m.find() ? m.start() : folded.length();
     }
 
+    /**
+     * A comma or semicolon that opens another first-person statement: ", I moved to Lisbon", ", and
+     * I'm a nurse", ", now I work at Meta", ", eu moro em Lisboa".
+     */
+    private static final Pattern SPLICE = Pattern.compile(
+            "[,;]\\s*(?=(?:(?:and|but|so|now|also|then|actually|e|mas|agora|entao|tambem|hoje)\\s+)?"
+                    + "(?:i|i'm|i've|i'd|i'll|im|ive|eu)\\s)");
+    /** A sentence that opens with a subordinate clause: its first part frames the rest ("When I lived in Porto, I ..."). */
+    private static final Pattern SUBORDINATE = Pattern.compile(
+            "(?:when|whenever|while|since|before|after|although|though|because|as|once|until|till|whether"
+                    + "|quando|enquanto|desde|antes|depois|embora|porque|como|assim\\s+que|ate|apesar)\\b");
+
+    /**
+     * The independent first-person statements of a comma splice ("I don't live in Porto anymore, I
+     * moved to Lisbon"), each a sentence of its own for the fact rules, which read one value of a
+     * subject per sentence; or this sentence alone. A part is cut off only when it holds a
+     * first-person word of its own, so a framing phrase ("Last summer, I lived in Porto") stays with
+     * its statement. Questions, reported speech, conditions, hedges and sentences that open with a
+     * subordinate clause are never split: their first part qualifies the rest.
+     */
+    List<Sentence> clauses() {
+        if (question || reported || conditional || hedged
+                || SUBORDINATE.matcher(folded).region(body, folded.length()).lookingAt()) {
+            return List.of(this);
+        }
+        Matcher m = SPLICE.matcher(folded).region(body, folded.length());
+        List<Sentence> out = null;
+        int from = 0;
+        while (m.find()) {
+            if (!hasFirstPerson(from == 0 ? body : from, m.start())) {
+                continue;
+            }
+            out = out == null ? new ArrayList<>() : out;
+            add(out, text, from, m.start(), today);
+            from = m.end();
+        }
+        if (out == null) {
+            return List.of(this);
+        }
+        add(out, text, from, text.length(), today);
+        for (Sentence part : out) {
+            part.lang = lang;
+        }
+        return out;
+    }
+
+    /** Whether {@code folded[from, to)} holds a first-person word. */
+    private boolean hasFirstPerson(int from, int to) {
+        for (int[] span : Terms.wordSpans(folded.substring(from, to))) {
+            if (Lexicon.FIRST_PERSON.contains(folded.substring(from + span[0], from + span[1]))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     // ------------------------------------------------------------------------------------------
 
     /**

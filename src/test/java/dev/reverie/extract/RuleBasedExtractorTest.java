@@ -1014,6 +1014,47 @@ class RuleBasedExtractorTest {
     }
 
     @Test
+    void each_statement_of_a_comma_splice_is_read() {
+        assertThat(values("I don't live in Porto anymore, I moved to Lisbon", "user.location"))
+                .containsExactly("NEGATIVE Porto", "POSITIVE Lisbon");
+        assertThat(values("I used to be a teacher, now I'm a nurse", "user.job"))
+                .containsExactly("NEGATIVE teacher", "POSITIVE nurse");
+        assertThat(values("Eu não moro mais no Porto, eu moro em Lisboa agora", "user.location"))
+                .containsExactly("NEGATIVE Porto", "POSITIVE Lisboa");
+        assertThat(values("My name is Ana; I'm a nurse, and I live in Lisbon", "user.location"))
+                .containsExactly("POSITIVE Lisbon");
+        // each fact quotes its own statement, not the other one
+        assertThat(facts("I don't live in Porto anymore, I moved to Lisbon")).filteredOn(f -> f.subject().equals("user.location"))
+                .extracting(ExtractedFact::text)
+                .containsExactly("User no longer lives in Porto (\"I don't live in Porto anymore\")", "User lives in Lisbon");
+    }
+
+    @Test
+    void a_framing_or_qualifying_first_part_keeps_the_sentence_whole() {
+        // a frame without a first-person word, a subordinate opening, a condition, a hedge, reported speech
+        noFact("user.location", "Last summer, I lived in Porto", "When I was little, I lived in Porto",
+                "If I ever get the job, I move to Berlin", "I don't know, I might move to Berlin",
+                "My boss said I'm lazy, I live in my head");
+        assertThat(values("I'm allergic to peanuts, I think", "user.allergy")).containsExactly("POSITIVE peanuts");
+        assertThat(only("I'm allergic to peanuts, I think", "user.allergy").text()).contains("I think");
+    }
+
+    @Test
+    void a_past_residence_is_not_where_the_user_lives() {
+        noFact("user.location", "I lived in Porto as a kid", "I lived in Porto until 2019",
+                "We lived in Porto for five years", "When I lived in Porto, I worked at a bakery");
+        assertThat(values("I've lived in Porto for five years", "user.location")).containsExactly("POSITIVE Porto");
+        assertThat(values("I have lived in Porto since 2010", "user.location")).containsExactly("POSITIVE Porto");
+        assertThat(values("I lived in Porto, now I live in Lisbon", "user.location")).containsExactly("POSITIVE Lisbon");
+    }
+
+    /** Each fact of {@code subject} from {@code text}, as "POLARITY value", in order. */
+    private List<String> values(String text, String subject) {
+        return facts(text).stream().filter(f -> f.subject().equals(subject))
+                .map(f -> f.polarity() + " " + f.value()).collect(Collectors.toList());
+    }
+
+    @Test
     void builder_switches_off_style_and_episodes_and_validates() {
         RuleBasedExtractor quiet = RuleBasedExtractor.builder().styleFacts(false).episodes(false).build();
         List<ExtractedFact> facts = quiet.extract(new TurnInput(Role.USER,
