@@ -43,6 +43,8 @@ final class Facts {
     private int lastSingle = -1;
     /** The template the last single-valued fact was rendered from, for {@link #correctLast}. */
     private String lastTemplate;
+    /** The sentence the last single-valued fact was read from, for {@link #lastSingle()}. */
+    private Sentence lastSentence;
     private Sentence current;
     private int sentenceStart;
 
@@ -120,6 +122,7 @@ final class Facts {
         add(fact, cardinality == Cardinality.SINGLE);
         if (lastSingle >= 0 && facts.get(lastSingle) == fact) {
             lastTemplate = template;
+            lastSentence = current;
         }
     }
 
@@ -149,6 +152,20 @@ final class Facts {
      * Replaces the value of the last single-valued fact of this turn ("My name is Ana. Actually, it's
      * Anna."). Returns false when there is nothing clear to correct.
      */
+    /** The last single-valued fact of the turn so far and the sentence it was read from, or null. */
+    Last lastSingle() {
+        return lastSingle < 0 || lastSentence == null ? null : new Last(facts.get(lastSingle), lastSentence);
+    }
+
+    /** A single-valued fact and its sentence. */
+    record Last(ExtractedFact fact, Sentence sentence) {
+    }
+
+    /** An empty collector for the same turn: speaker, day and owner. */
+    Facts scratch() {
+        return new Facts(who, today.atStartOfDay(ZoneOffset.UTC).toInstant(), owner);
+    }
+
     boolean correctLast(String value) {
         if (lastSingle < 0 || value == null || value.isBlank()) {
             return false;

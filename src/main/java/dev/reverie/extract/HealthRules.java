@@ -125,7 +125,7 @@ final class HealthRules {
         Matcher before = s.match(ALLERGY_BEFORE);
         String named = before.find() ? allergen(s.text.substring(before.start(2), before.end(2))) : null;
         if (named != null) {
-            boolean negated = before.group(1) != null || s.hasAny("anymore", "any more");
+            boolean negated = before.group(1) != null || s.anymoreIn(before.start(), before.end());
             out.typed(MemoryKind.FACT, "user.allergy", named, Cardinality.MULTI,
                     negated ? Polarity.NEGATIVE : Polarity.POSITIVE, Facts.STRONG,
                     negated ? "%1$s is no longer allergic to %2$s" : "%1$s is allergic to %2$s",
@@ -141,7 +141,7 @@ final class HealthRules {
         }
         boolean negated = m.group(1) != null || m.group(2) != null
                 || (m.pattern() == ALLERGIC_PT && (m.group(3) != null || m.group(4) != null))
-                || s.hasAny("anymore", "any more");
+                || s.anymoreIn(m.start(), m.end());
         Polarity p = negated ? Polarity.NEGATIVE : Polarity.POSITIVE;
         // "the only thing I'm allergic to is penicillin": the allergen follows the cleft's verb
         Matcher copula = CLEFT_COPULA.matcher(s.folded).region(m.end(), s.folded.length());
@@ -186,7 +186,7 @@ final class HealthRules {
                 "convivo", "trato") && m.find()) {
             int[] c = condition(s, m.end());
             if (c != null) {
-                boolean negated = m.group(1) != null || (s.pt() && m.group(2) != null) || s.hasAny("anymore", "any more");
+                boolean negated = m.group(1) != null || (s.pt() && m.group(2) != null) || s.anymoreIn(m.start(), c[1]);
                 Polarity p = negated ? Polarity.NEGATIVE : Polarity.POSITIVE;
                 out.typed(MemoryKind.FACT, "user.health", s.text.substring(c[0], c[1]), Cardinality.MULTI, p,
                         Facts.STRONG, negated ? "%1$s no longer has %2$s" : "%1$s has %2$s",

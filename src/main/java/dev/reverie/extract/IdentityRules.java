@@ -403,7 +403,7 @@ final class IdentityRules {
         if (place == null) {
             return;
         }
-        boolean negated = m.pattern() == LIVE_EN ? m.group(1) != null || s.hasAny("anymore", "any more")
+        boolean negated = m.pattern() == LIVE_EN ? m.group(1) != null || s.anymoreIn(m.start(), m.end())
                 : m.group(1) != null;
         Polarity p = negated ? Polarity.NEGATIVE : Polarity.POSITIVE;
         out.typed(MemoryKind.FACT, "user.location", place, Cardinality.SINGLE, p, Facts.STRONG,
@@ -622,7 +622,8 @@ final class IdentityRules {
             boolean negated = f[2] == 1 || !s.pt() && (own.contains("anymore") || own.contains("any more"));
             // after "lost my job at" or "fired from" only a name is an employer: "at 50", "with no
             // warning", "from work", "by the new manager" are not
-            employerValue(s, f[1], negated ? Polarity.NEGATIVE : Polarity.POSITIVE, f[3] == 1 || i > 0, out);
+            // nor does a statement that ends something name one without a name ("I never work for free")
+            employerValue(s, f[1], negated ? Polarity.NEGATIVE : Polarity.POSITIVE, f[3] == 1 || i > 0 || negated, out);
         }
     }
 

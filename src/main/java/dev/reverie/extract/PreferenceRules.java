@@ -99,7 +99,7 @@ final class PreferenceRules {
             if (verb.equals("stand") && neg == null) {
                 continue;
             }
-            boolean noLonger = neg != null && (neg.startsWith("no longer") || s.hasAny("anymore", "any more"));
+            boolean noLonger = neg != null && (neg.startsWith("no longer") || s.anymoreIn(m.start(), m.end()));
             boolean dislike = neg != null && !noLonger;
             boolean infinitive = INFINITIVE.matcher(m.group()).find(); // "I love to help": "loves to help"
             emitAll(s, out, m.end(), noLonger ? Mode.NO_LONGER : dislike ? Mode.DISLIKE : Mode.LIKE, lemma(verb),
@@ -121,7 +121,7 @@ final class PreferenceRules {
                 continue;
             }
             boolean negated = m.group(1) != null;
-            boolean noLonger = negated && (m.group(1).startsWith("no longer") || s.hasAny("anymore", "any more"));
+            boolean noLonger = negated && (m.group(1).startsWith("no longer") || s.anymoreIn(m.start(), m.end()));
             emitAll(s, out, m.end(), noLonger ? Mode.NO_LONGER : negated ? Mode.DISLIKE : Mode.LIKE, "likes", false);
         }
     }

@@ -153,11 +153,7 @@ public final class RuleBasedExtractor implements Extractor {
             for (Sentence clause : clauses) {
                 facts.begin(clause);
                 if (!clause.reported && !clause.conditional) {
-                    IdentityRules.apply(clause, facts);
-                    HealthRules.apply(clause, facts);
-                    PreferenceRules.apply(clause, facts);
-                    FamilyRules.apply(clause, facts);
-                    SkillRules.apply(clause, facts);
+                    typedRules(clause, facts);
                     if (!facts.producedInSentence()) {
                         correction(clause, facts);
                     }
@@ -179,18 +175,68 @@ public final class RuleBasedExtractor implements Extractor {
         return facts.list();
     }
 
-    /** "Actually, it's Anna" / "Na verdade é Anna" / "I meant Lisbon": a new value for the turn's last single fact. */
+    /** The rules of typed facts (identity, health, preferences, family, skills), in order. */
+    private static void typedRules(Sentence s, Facts facts) {
+        IdentityRules.apply(s, facts);
+        HealthRules.apply(s, facts);
+        PreferenceRules.apply(s, facts);
+        FamilyRules.apply(s, facts);
+        SkillRules.apply(s, facts);
+    }
+
+    /**
+     * "Actually, it's Anna" / "Na verdade é Anna" / "I meant Lisbon" / "Sorry, it's Anna": a new value
+     * for the turn's last single fact. Only a value its own rule would have read counts: the sentence
+     * that said the old value, with the new one in its place, must yield the same subject with the new
+     * value ("Sorry, long day" after "I'm 34 years old" is no age, "Actually, it's complicated" after
+     * "I'm married" no relationship status), and a capitalised value (a name, a place, an employer) is
+     * corrected only by a capitalised one. An apology alone ("Sorry for the typo") names no value.
+     */
     private static void correction(Sentence s, Facts facts) {
         Matcher meant = s.match(MEANT);
         if (!s.correction && !meant.lookingAt()) {
             return;
         }
         Matcher m = s.match(CORRECTION_BODY);
-        int start = m.lookingAt() ? m.end() : s.body;
+        boolean body = m.lookingAt();
+        if (!body && !meant.lookingAt() && !s.selfCorrecting) {
+            return;
+        }
+        int start = body ? m.end() : s.body;
         String value = Values.phrase(s, start, s.folded.length(), " not ", " nao ");
-        if (value != null && Terms.wordTokens(Terms.foldKeepingLength(value)).size() <= 4) {
+        if (value == null || Terms.wordTokens(Terms.foldKeepingLength(value)).size() > 4) {
+            return;
+        }
+        Facts.Last last = facts.lastSingle();
+        if (last != null && readAsItsOwn(last, value.strip(), facts)) {
             facts.correctLast(value);
         }
+    }
+
+    /** Whether {@code value} in the place of {@code last}'s value makes its sentence yield it for the same subject. */
+    private static boolean readAsItsOwn(Facts.Last last, String value, Facts facts) {
+        String old = last.fact().value();
+        String said = last.sentence().text;
+        int at = said.indexOf(old);
+        if (at < 0 || value.isEmpty()) {
+            return false;
+        }
+        boolean mixedCase = !said.equals(said.toLowerCase(java.util.Locale.ROOT));
+        if (mixedCase && Character.isUpperCase(old.codePointAt(0)) && !Character.isUpperCase(value.codePointAt(0))) {
+            return false;
+        }
+        Sentence probe = Sentence.of(said.substring(0, at) + value + said.substring(at + old.length()),
+                last.sentence().lang, last.sentence().today());
+        Facts scratch = facts.scratch();
+        scratch.begin(probe);
+        typedRules(probe, scratch);
+        String subject = Subjects.attribute(last.fact().subject());
+        for (ExtractedFact f : scratch.list()) {
+            if (Subjects.attribute(f.subject()).equals(subject) && f.value().equalsIgnoreCase(value)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -31,6 +31,9 @@ final class Sentence {
                     + "|por\\s+sinal|afinal)\\b[\\s,!.:;]*"
                     + "|(?:yes|yeah|yep|no|nope|ok|okay|hey|hi|hello|wow|haha|hahaha|lol|sim|nao|oi|ola|nossa|poxa"
                     + "|cara|gente|opa|thanks|thank\\s+you|obrigad[oa]|great|cool|nice|awesome|omg|aw+|yay)\\s*[,!.:;-]+\\s*)+");
+    /** Markers of a correction that say so themselves, unlike an apology ("sorry", "oops"), which may be about anything. */
+    private static final Pattern SELF_CORRECTING = Pattern.compile(
+            "\\b(?:actually|na\\s+verdade|correction|correcao|i\\s+mean|quer\\s+dizer)\\b");
     private static final Pattern CORRECTION_MARK = Pattern.compile(
             "\\b(?:actually|na\\s+verdade|correction|correcao|i\\s+mean|quer\\s+dizer|sorry|desculpa|desculpe|oops|ops)\\b");
     private static final Pattern HEDGE = Pattern.compile(
@@ -41,7 +44,26 @@ final class Sentence {
             "(?:if|unless|what\\s+if|imagine|suppose|i\\s+wish|even\\s+if|se|caso|quem\\s+dera|imagina|e\\s+se|mesmo\\s+se)\\b");
     private static final Pattern QUESTION_START = Pattern.compile(
             "(?:do|does|did|are|is|was|were|can|could|would|will|have|has|should|shall|wanna)\\s+"
-                    + "(?:you|u|ya|we|they|he|she|it|i|there)\\b");
+                    + "(?:you|u|ya|we|they|he|she|it|i|there)\\b"
+                    + "|(?:where|why|how|what|which|who|whom|when)\\s+(?:do|does|did|should|can|could|would|will"
+                    + "|shall|am|is|are|was|were|must|might)\\s"
+                    + "|sera\\s+que\\b|(?:onde|como|quando|qual|quem|por\\s*que)\\s+(?:que\\s+)?(?:eu\\s+)?"
+                    + "(?:devo|posso|consigo|faco|deveria|poderia|vou)\\b");
+    /**
+     * A condition, wish or pretence that governs a first-person statement anywhere in the sentence
+     * ("It would be nice if I lived in Lisbon", "I really wish I lived in Tokyo", "Pretend I'm a
+     * doctor", "Finge que eu moro em Paris"); an "if" whose clause says nothing of the speaker ("I'm
+     * allergic to peanuts, so check if the dish has them") governs nothing of theirs.
+     */
+    private static final Pattern IRREALIS = Pattern.compile(
+            "\\b(?:if|wish|wished|wishing|pretend|pretending|suppose|supposing|assume|assuming|imagine|imagining"
+                    + "|hypothetically)\\b[^,;:.!?]*?\\b(?:i|i'm|im|i'd|i've|i'll|we|we're|we'd)\\b"
+                    + "|\\b(?:se|quem\\s+dera|finge|finja|fingir|imagina|imagine|suponha|supondo|suponhamos)\\s+"
+                    + "(?:que\\s+|se\\s+)?(?:eu|nos)\\b");
+    /** Openings that frame what follows as an example, a game or a dream, not as the speaker's life. */
+    private static final Pattern NOT_REAL_START = Pattern.compile(
+            "(?:for\\s+example|for\\s+instance|e\\.g\\.|example|hypothetically|theoretically|in\\s+(?:my|a|the)\\s+(?:dream|dreams|game|story|novel)"
+                    + "|por\\s+exemplo|hipoteticamente|(?:no|num)\\s+(?:meu\\s+)?(?:sonho|jogo)|na\\s+historia)\\b");
     private static final Pattern REPORTING = Pattern.compile(
             "\\b(?:said|says|told|tells|asked|asks|wrote|writes|mentioned|mentions|claimed|claims|replied|thinks"
                     + "|thought|believes|texted|disse|diz|falou|contou|perguntou|escreveu|mencionou|acha|achou"
@@ -80,6 +102,8 @@ final class Sentence {
     final boolean filler;
     final boolean reported;
     final boolean correction;
+    /** Whether the correction marker says it corrects ("actually", "I mean"), not only apologises. */
+    final boolean selfCorrecting;
     final boolean hedged;
     final boolean conditional;
     final boolean firstPerson;
@@ -99,6 +123,7 @@ final class Sentence {
         Matcher d = DISCOURSE.matcher(folded);
         int b = d.lookingAt() ? d.end() : 0;
         this.correction = b > 0 && CORRECTION_MARK.matcher(folded).region(0, b).find();
+        this.selfCorrecting = b > 0 && SELF_CORRECTING.matcher(folded).region(0, b).find();
         this.body = b;
         List<int[]> spans = Terms.wordSpans(folded);
         List<String> all = new ArrayList<>(spans.size());
@@ -155,7 +180,14 @@ final class Sentence {
         this.question = isQuestion(text, folded, b);
         this.reported = isReported(folded, b, (any & REPORTING_WORD) != 0);
         this.hedged = (any & HEDGE_WORD) != 0 && HEDGE.matcher(folded).find();
-        this.conditional = CONDITIONAL.matcher(folded).region(b, folded.length()).lookingAt();
+        this.conditional = CONDITIONAL.matcher(folded).region(b, folded.length()).lookingAt()
+                || NOT_REAL_START.matcher(folded).region(b, folded.length()).lookingAt()
+                || !hedged && IRREALIS.matcher(folded).region(b, folded.length()).find(); // "I don't know if I'm ...": a hedge
+    }
+
+    /** The day the sentence was said on (relative dates resolve against it). */
+    java.time.LocalDate today() {
+        return today;
     }
 
     /** A matcher of {@code p} over the folded body. */
@@ -322,6 +354,19 @@ final class Sentence {
         return from;
     }
 
+    /**
+     * Whether "anymore" (or "any more") is said in the clause of {@code folded[from, to)}: "I'm not
+     * allergic anymore" ends the allergy, "I'm allergic to peanuts so I don't eat them anymore" does not.
+     */
+    boolean anymoreIn(int from, int to) {
+        int start = clauseStart(from);
+        int end = clauseEnd(to);
+        Matcher m = ANYMORE.matcher(folded).region(start, end);
+        return m.find();
+    }
+
+    private static final Pattern ANYMORE = Pattern.compile("\\bany\\s?more\\b");
+
     /** Where the clause holding {@code folded[at]} ends: the first break from {@code at} on, else the end. */
     int clauseEnd(int at) {
         Matcher m = CLAUSE_BREAK.matcher(folded).region(at, folded.length());
@@ -334,7 +379,11 @@ final class Sentence {
      */
     private static final Pattern SPLICE = Pattern.compile(
             "[,;]\\s*(?=(?:(?:and|but|so|now|also|then|actually|e|mas|agora|entao|tambem|hoje)\\s+)?"
-                    + "(?:i|i'm|i've|i'd|i'll|im|ive|eu)\\s)");
+                    + "(?:i|i'm|i've|i'd|i'll|im|ive|eu)\\s)"
+                    + "|\\s(?=(?:and|but|so|e|mas|entao)\\s+(?:i|i'm|i've|i'd|i'll|im|ive|eu)\\s)");
+    /** The subject pronouns that make a part of a splice a statement of its own. */
+    private static final Set<String> SUBJECT_PRONOUNS = Set.of("i", "i'm", "im", "i've", "ive", "i'd", "i'll", "we",
+            "we're", "we've", "eu");
     /** A sentence that opens with a subordinate clause: its first part frames the rest ("When I lived in Porto, I ..."). */
     private static final Pattern SUBORDINATE = Pattern.compile(
             "(?:when|whenever|while|since|before|after|although|though|because|as|once|until|till|whether"
@@ -344,7 +393,7 @@ final class Sentence {
      * The independent first-person statements of a comma splice ("I don't live in Porto anymore, I
      * moved to Lisbon"), each a sentence of its own for the fact rules, which read one value of a
      * subject per sentence; or this sentence alone. A part is cut off only when it holds a
-     * first-person word of its own, so a framing phrase ("Last summer, I lived in Porto") stays with
+     * first-person subject of its own, so a framing phrase ("Last summer, I lived in Porto") stays with
      * its statement. Questions, reported speech, conditions, hedges and sentences that open with a
      * subordinate clause are never split: their first part qualifies the rest.
      */
@@ -357,7 +406,7 @@ final class Sentence {
         List<Sentence> out = null;
         int from = 0;
         while (m.find()) {
-            if (!hasFirstPerson(from == 0 ? body : from, m.start())) {
+            if (!hasSubject(from == 0 ? body : from, m.start())) {
                 continue;
             }
             out = out == null ? new ArrayList<>() : out;
@@ -374,10 +423,10 @@ final class Sentence {
         return out;
     }
 
-    /** Whether {@code folded[from, to)} holds a first-person word. */
-    private boolean hasFirstPerson(int from, int to) {
+    /** Whether {@code folded[from, to)} holds a first-person subject pronoun. */
+    private boolean hasSubject(int from, int to) {
         for (int[] span : Terms.wordSpans(folded.substring(from, to))) {
-            if (Lexicon.FIRST_PERSON.contains(folded.substring(from + span[0], from + span[1]))) {
+            if (SUBJECT_PRONOUNS.contains(folded.substring(from + span[0], from + span[1]))) {
                 return true;
             }
         }
@@ -429,6 +478,13 @@ final class Sentence {
             add(out, text, start, n, today);
         }
         return out;
+    }
+
+    /** {@code text} as one sentence, in {@code lang}, said on {@code today}. */
+    static Sentence of(String text, Lang lang, java.time.LocalDate today) {
+        Sentence s = new Sentence(text, today);
+        s.lang = lang;
+        return s;
     }
 
     private static void add(List<Sentence> out, String text, int start, int end, java.time.LocalDate today) {

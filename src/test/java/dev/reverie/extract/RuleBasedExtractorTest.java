@@ -25,6 +25,7 @@ import static dev.reverie.MemoryKind.EVENT;
 import static dev.reverie.MemoryKind.FACT;
 import static dev.reverie.MemoryKind.PREFERENCE;
 import static dev.reverie.MemoryKind.SKILL;
+import static dev.reverie.MemoryKind.STYLE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -1046,6 +1047,57 @@ class RuleBasedExtractorTest {
         assertThat(values("I've lived in Porto for five years", "user.location")).containsExactly("POSITIVE Porto");
         assertThat(values("I have lived in Porto since 2010", "user.location")).containsExactly("POSITIVE Porto");
         assertThat(values("I lived in Porto, now I live in Lisbon", "user.location")).containsExactly("POSITIVE Lisbon");
+    }
+
+    @Test
+    void anymore_ends_only_the_statement_it_is_said_in() {
+        assertThat(values("I'm allergic to peanuts so I don't eat them anymore.", "user.allergy"))
+                .containsExactly("POSITIVE peanuts");
+        assertThat(values("I'm allergic to cats, which is why I don't visit my aunt anymore.", "user.allergy"))
+                .containsExactly("POSITIVE cats");
+        assertThat(values("I have epilepsy and can't drive anymore.", "user.health")).containsExactly("POSITIVE epilepsy");
+        assertThat(values("I live in Lisbon but I don't like it anymore.", "user.location"))
+                .containsExactly("POSITIVE Lisbon");
+        assertThat(values("I'm not allergic to penicillin anymore.", "user.allergy"))
+                .containsExactly("NEGATIVE penicillin");
+        assertThat(values("I'm not allergic to peanuts but I am allergic to shellfish.", "user.allergy"))
+                .containsExactly("NEGATIVE peanuts", "POSITIVE shellfish");
+    }
+
+    @Test
+    void an_apology_or_an_aside_corrects_nothing() {
+        for (String text : List.of("My name is Anna. Sorry for the typo.", "I'm 34 years old. Sorry, long day.",
+                "I live in Lisbon. Sorry, I'm rambling.", "I work at Google. Sorry, gotta run.",
+                "I work at Google. Actually, that's a secret.", "I'm from Brazil. Actually, it's a long story.",
+                "I'm married. Actually, it's complicated.", "Meu nome é Ana. Desculpa a demora.",
+                "Moro em Lisboa. Na verdade, é complicado.")) {
+            List<ExtractedFact> first = facts(text.substring(0, text.indexOf('.') + 1));
+            assertThat(facts(text)).as(text).filteredOn(f -> f.cardinality() == Cardinality.SINGLE && f.kind() != STYLE)
+                    .extracting(ExtractedFact::value)
+                    .containsExactlyElementsOf(first.stream()
+                            .filter(f -> f.cardinality() == Cardinality.SINGLE && f.kind() != STYLE)
+                            .map(ExtractedFact::value).collect(Collectors.toList()));
+        }
+        // a correction that names a value its rule reads still corrects
+        assertThat(values("I work at Google. Sorry, it's Meta.", "user.employer")).containsExactly("POSITIVE Meta");
+        assertThat(values("My favorite color is blue. Actually, it's green.", "user.favorite.color"))
+                .containsExactly("POSITIVE green");
+    }
+
+    @Test
+    void a_wish_a_condition_a_pretence_or_a_question_states_nothing() {
+        noFact(Set.of("user.location", "user.allergy", "user.age", "user.job", "user.employer", "user.diet"),
+                "It would be so nice if I lived in Lisbon.", "I really wish I lived in Tokyo.",
+                "I'd be happier if I lived in Barcelona.", "Hypothetically, I live in Paris.",
+                "For example, I live in Paris and work at Google.", "Example: I'm allergic to peanuts.",
+                "Assume I'm 30 years old.", "Pretend I'm a doctor.", "Finge que eu moro em Paris.",
+                "No jogo eu moro em Paris.", "where should I live in Paris", "how do I live in Paris on a budget",
+                "How do I say I'm vegan in Japanese", "Será que sou alérgico a dipirona");
+        // an "if" that says nothing of the speaker leaves their statement standing
+        assertThat(values("I'm allergic to peanuts, so check if the dish has them.", "user.allergy"))
+                .containsExactly("POSITIVE peanuts");
+        assertThat(values("I live in Lisbon if that matters", "user.location")).containsExactly("POSITIVE Lisbon");
+        assertThat(values("When I moved to Lisbon I was 20", "user.location")).containsExactly("POSITIVE Lisbon");
     }
 
     /** Each fact of {@code subject} from {@code text}, as "POLARITY value", in order. */

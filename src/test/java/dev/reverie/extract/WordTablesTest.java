@@ -48,7 +48,7 @@ class WordTablesTest {
             "not-a-name, 136, english|friday|been",
             "not-a-predicate, 32, and|de|tambem",
             "not-a-value, 105, it|sua|que",
-            "not-an-employer, 38, home|feriados|all",
+            "not-an-employer, 48, home|feriados|all|free|de graca",
             "pets, 61, dog|chinchilla|furao",
             "pt-first-person-verbs, 79, fui|comi|aprendi",
             "pt-markers, 92, o|aos|casa",
@@ -71,7 +71,7 @@ class WordTablesTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = ';', value = {
-            "place-cuts; 46; _for_|_ago|_sozinh|_with_my_",
+            "place-cuts; 53; _for_|_ago|_sozinh|_with_my_|_i_|_eu_",
             "job-cuts; 20; _at_|_numa_|_pelo_|_ha_",
             "prefer-cuts; 11; _over_|_rather_than_|_instead_of_",
             "value-cuts; 52; ,|._|_-_|_cuz_|_but_i_"
