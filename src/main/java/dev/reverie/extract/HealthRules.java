@@ -161,6 +161,9 @@ final class HealthRules {
     private static void condition(Sentence s, Facts out) {
         Matcher m = s.match(DIAGNOSED);
         if (s.has("diagnos") && m.find()) {
+            if (s.negatedBefore(m.start()) || s.negatedBefore(m.end() - 1)) {
+                return; // "I wasn't diagnosed with", "Não fui diagnosticado com": no diagnosis
+            }
             String v = Values.phrase(s, m.end(), s.folded.length(), " last ", " in ", " em ", " ha ", " a few ",
                     " when ", " yesterday", " ontem", " recently", " recentemente");
             if (v != null) {

@@ -413,7 +413,7 @@ final class IdentityRules {
 
     private static void origin(Sentence s, Facts out) {
         Matcher m = s.match(ORIGIN);
-        if (m.find()) {
+        if (m.find() && !s.negatedBefore(m.start()) && !s.negatedBefore(m.end() - 1)) {
             String place = place(s, m.end());
             if (place != null) {
                 out.typed(MemoryKind.FACT, "user.origin", place, Cardinality.SINGLE, Polarity.POSITIVE, Facts.NORMAL,
@@ -510,6 +510,9 @@ final class IdentityRules {
         Matcher m = s.match(JOB_STATUS);
         if (s.hasAny("retired", "employed", "between jobs", "aposentad", "desempregad", "autonom") && m.find()) {
             int g = m.group(1) != null ? 1 : 2;
+            if (s.negatedBefore(m.start(g)) || s.negatedBefore(m.start())) {
+                return; // "Não estou desempregado", "I'm not retired": no status said
+            }
             out.typed(MemoryKind.FACT, "user.job", s.text.substring(m.start(g), m.end(g)), Cardinality.SINGLE,
                     Polarity.POSITIVE, Facts.NORMAL, "%1$s is %2$s", "%1$s está %2$s");
             return;

@@ -300,8 +300,12 @@ final class PreferenceRules {
             int g = m.group(1) != null ? 1 : 2;
             if (Lexicon.LANGUAGES.contains(m.group(g))) {
                 String lang = s.text.substring(m.start(g), m.end(g));
+                // "Don't answer in Portuguese", "Não responda em inglês": what the user does not want
+                boolean negated = s.negatedBefore(m.start()) || s.negatedBefore(m.start(g));
                 out.typed(MemoryKind.PREFERENCE, "user.preference", s.pt() ? "respostas em " + lang : "answers in " + lang,
-                        Cardinality.MULTI, Polarity.POSITIVE, Facts.STRONG, "%1$s prefers %2$s", "%1$s prefere %2$s");
+                        Cardinality.MULTI, negated ? Polarity.NEGATIVE : Polarity.POSITIVE, Facts.STRONG,
+                        negated ? "%1$s does not want %2$s" : "%1$s prefers %2$s",
+                        negated ? "%1$s não quer %2$s" : "%1$s prefere %2$s");
             }
         }
     }

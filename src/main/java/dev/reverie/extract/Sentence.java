@@ -38,6 +38,7 @@ final class Sentence {
             "\\b(?:actually|na\\s+verdade|correction|correcao|i\\s+mean|quer\\s+dizer|sorry|desculpa|desculpe|oops|ops)\\b");
     private static final Pattern HEDGE = Pattern.compile(
             "\\b(?:i\\s+think|i\\s+guess|i\\s+believe|i\\s+suppose|maybe|probably|perhaps|not\\s+sure|might\\s+be"
+                    + "|i\\s+(?:don't|dont|do\\s+not)\\s+(?:think|believe)|i\\s+doubt|nao\\s+acho|duvido"
                     + "|i\\s+(?:(?:don't|dont|do\\s+not)\\s+know|wonder)\\s+(?:if|whether)\\s+(?:i|i'm|im|i've|my)\\b"
                     + "|acho\\s+que|talvez|provavelmente|nao\\s+sei\\s+se|pode\\s+ser\\s+que|parece\\s+que)\\b");
     private static final Pattern CONDITIONAL = Pattern.compile(
@@ -182,7 +183,8 @@ final class Sentence {
         this.hedged = (any & HEDGE_WORD) != 0 && HEDGE.matcher(folded).find();
         this.conditional = CONDITIONAL.matcher(folded).region(b, folded.length()).lookingAt()
                 || NOT_REAL_START.matcher(folded).region(b, folded.length()).lookingAt()
-                || !hedged && IRREALIS.matcher(folded).region(b, folded.length()).find(); // "I don't know if I'm ...": a hedge
+                || !hedged && IRREALIS.matcher(folded).region(b, folded.length()).find() // "I don't know if I'm ...": a hedge
+                || pt > en && trailingNegation();
     }
 
     /** The day the sentence was said on (relative dates resolve against it). */
@@ -367,6 +369,36 @@ final class Sentence {
 
     private static final Pattern ANYMORE = Pattern.compile("\\bany\\s?more\\b");
 
+    /**
+     * Whether a negation stands right before {@code folded[at]} in its clause ("não sou de São Paulo",
+     * "eu não nasci em", "don't answer in", "please never reply in"): one of the two words before it.
+     */
+    boolean negatedBefore(int at) {
+        int from = clauseStart(at);
+        List<int[]> spans = Terms.wordSpans(folded.substring(from, at));
+        for (int k = Math.max(0, spans.size() - 2); k < spans.size(); k++) {
+            String w = folded.substring(from + spans.get(k)[0], from + spans.get(k)[1]);
+            if (NEGATIONS.contains(w)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static final Set<String> NEGATIONS = Set.of("not", "never", "don't", "dont", "didn't", "didnt", "won't",
+            "nao", "nunca", "jamais", "nem");
+
+    /**
+     * Whether a Portuguese sentence ends in a lone "não" that negates it ("Me chama de Zé não", "Moro em
+     * Lisboa não"): colloquial negation after the verb phrase, with no negation before it.
+     */
+    boolean trailingNegation() {
+        Matcher m = TRAILING_NAO.matcher(folded);
+        return m.find() && folded.lastIndexOf("nao", m.start() - 1) < body;
+    }
+
+    private static final Pattern TRAILING_NAO = Pattern.compile("\\bnao[\\s.!,;]*$");
+
     /** Where the clause holding {@code folded[at]} ends: the first break from {@code at} on, else the end. */
     int clauseEnd(int at) {
         Matcher m = CLAUSE_BREAK.matcher(folded).region(at, folded.length());
@@ -499,7 +531,8 @@ final class Sentence {
         }
     }
 
-    private static boolean abbreviationBefore(String text, int dot) {
+    /** Whether the period at {@code dot} ends an abbreviation or an initial ("Dra.", "e.g.", "J."), not a sentence. */
+    static boolean abbreviationBefore(String text, int dot) {
         int s = dot;
         while (s > 0 && Character.isLetter(text.charAt(s - 1))) {
             s--;

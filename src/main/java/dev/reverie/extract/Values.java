@@ -4,6 +4,7 @@ import dev.reverie.internal.Terms;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.Set;
 
 /**
@@ -33,8 +34,16 @@ final class Values {
     /** Leading words dropped from a value (articles, and "de" left over from "gosto de ler e de cozinhar"). */
     private static final Set<String> ARTICLES = Lexicon.words("articles");
 
-    private static final String[] LIST_SEPARATORS = {", ", " and ", " & ", " or ", " e ", " ou ", " nor ", " plus ",
-            " as well as ", " assim como ", " and also ", " e tambem "};
+    private static final String[] LIST_SEPARATORS = {", and ", ", or ", ", e ", ", ou ", ", ", " and ", " & ", " or ",
+            " e ", " ou ", " nor ", " plus ", " as well as ", " assim como ", " and also ", " e tambem "};
+    /** A list item: one to four words. */
+    private static final String ITEM = "[\\p{L}\\p{N}'\\-]+(?:\\s+[\\p{L}\\p{N}'\\-]+){0,3}";
+    /**
+     * A list whose items are separated by commas and closed by a conjunction or "etc." ("peanuts, tree
+     * nuts, and sesame", "amendoim, camarao e leite", "eggs, milk, etc."): where a comma does not end the value.
+     */
+    private static final Pattern COMMA_LIST = Pattern.compile("\\s*" + ITEM + "(?:,\\s+" + ITEM + ")+"
+            + "(?:,?\\s+(?:and|or|e|ou|nor|&)\\s+" + ITEM + "|,\\s+etc\\b)");
 
     private Values() {
     }
@@ -76,7 +85,7 @@ final class Values {
 
     private static List<String> list(Sentence s, int start, int end, boolean afterTo, boolean possessive,
                                      String... extraCuts) {
-        int[] span = span(s, start, end, extraCuts);
+        int[] span = span(s, start, end, true, extraCuts);
         if (span == null) {
             return List.of();
         }
@@ -98,6 +107,9 @@ final class Values {
             String item = original.substring(from, cut);
             String itemFolded = folded.substring(from, cut);
             List<String> words = Terms.wordTokens(itemFolded);
+            if (words.equals(List.of("etc"))) {
+                break; // "eggs, milk, etc.": the list ends
+            }
             boolean infinitive = afterTo && from == 0;
             boolean owned = possessive && from == 0 && words.size() > 1 && POSSESSIVES.contains(words.get(0));
             if (!words.isEmpty() && !owned && (Lexicon.CLAUSE_SUBJECT.contains(words.get(0))
@@ -132,14 +144,33 @@ final class Values {
      * when a boundary cut it short, else 0}.
      */
     static int[] span(Sentence s, int start, int end, String... extraCuts) {
+        return span(s, start, end, false, extraCuts);
+    }
+
+    /**
+     * As {@link #span(Sentence, int, int, String...)}; with {@code listing}, a list of items separated
+     * by commas ({@link #COMMA_LIST}) is not cut at its commas, so that {@link #list} sees every item.
+     */
+    private static int[] span(Sentence s, int start, int end, boolean listing, String... extraCuts) {
         String f = s.folded;
         end = Math.min(end, f.length());
         if (start >= end) {
             return null;
         }
         int cut = newClause(f, start, end);
+        java.util.regex.Matcher list = listing ? COMMA_LIST.matcher(f).region(start, Math.min(cut, end)) : null;
+        int listEnd = list != null && list.lookingAt() ? list.end() : -1;
         for (String c : CUTS) {
             int i = f.indexOf(c, start);
+            if (c.equals(",")) {
+                while (i >= start && i < listEnd) {
+                    i = f.indexOf(c, i + 1); // a comma inside the list does not end it
+                }
+            } else if (c.equals(". ")) {
+                while (i >= start && Sentence.abbreviationBefore(s.text, i)) {
+                    i = f.indexOf(c, i + 1); // "St. Louis", "Dr. Silva": an abbreviation's period
+                }
+            }
             if (i >= start && i < cut) {
                 cut = i;
             }

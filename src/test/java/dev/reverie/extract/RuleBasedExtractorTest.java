@@ -1100,6 +1100,46 @@ class RuleBasedExtractorTest {
         assertThat(values("When I moved to Lisbon I was 20", "user.location")).containsExactly("POSITIVE Lisbon");
     }
 
+    @Test
+    void every_item_of_a_comma_list_is_read() {
+        assertThat(values("I'm allergic to peanuts, tree nuts, and sesame.", "user.allergy"))
+                .containsExactly("POSITIVE peanuts", "POSITIVE tree nuts", "POSITIVE sesame");
+        assertThat(values("Tenho alergia a amendoim, camarão e leite.", "user.allergy"))
+                .containsExactly("POSITIVE amendoim", "POSITIVE camarão", "POSITIVE leite");
+        assertThat(values("I'm allergic to eggs, milk, etc.", "user.allergy"))
+                .containsExactly("POSITIVE eggs", "POSITIVE milk");
+        assertThat(values("I don't eat pork, beef, or chicken.", "user.diet"))
+                .containsExactly("NEGATIVE pork", "NEGATIVE beef", "NEGATIVE chicken");
+        // a single value is never a list: the comma still ends a place
+        assertThat(values("I live in Lisbon, Porto and Faro are nice too", "user.location"))
+                .containsExactly("POSITIVE Lisbon");
+    }
+
+    @Test
+    void a_negation_before_the_statement_is_read() {
+        noFact(Set.of("user.origin", "user.job", "user.address_as", "user.health"), "Não sou de São Paulo.",
+                "Eu não nasci em Salvador.", "Não estou desempregado.", "I'm not retired.", "Me chama de Zé não.",
+                "Não fui diagnosticado com TDAH.");
+        assertThat(values("Don't answer in Portuguese.", "user.preference"))
+                .containsExactly("NEGATIVE answers in Portuguese");
+        assertThat(values("Não responda em inglês.", "user.preference")).containsExactly("NEGATIVE respostas em inglês");
+        assertThat(values("Please answer in English.", "user.preference")).containsExactly("POSITIVE answers in English");
+        assertThat(values("Sou de São Paulo.", "user.origin")).containsExactly("POSITIVE São Paulo");
+        // a doubted allergy keeps its doubt in the text, never a bare "is allergic"
+        for (String doubt : List.of("I don't think I'm allergic to gluten.", "I doubt I'm allergic to gluten.",
+                "Não acho que sou alérgico a glúten.")) {
+            assertThat(only(doubt, "user.allergy").text()).as(doubt).endsWith("(\"" + doubt + "\")");
+        }
+    }
+
+    @Test
+    void an_abbreviation_does_not_cut_a_value() {
+        assertThat(values("I live in St. Louis.", "user.location")).containsExactly("POSITIVE St. Louis");
+        assertThat(values("I work at J.P. Morgan.", "user.employer")).containsExactly("POSITIVE J.P. Morgan");
+        assertThat(values("I live in Lisbon. My sister lives in Porto.", "user.location"))
+                .containsExactly("POSITIVE Lisbon");
+    }
+
     /** Each fact of {@code subject} from {@code text}, as "POLARITY value", in order. */
     private List<String> values(String text, String subject) {
         return facts(text).stream().filter(f -> f.subject().equals(subject))

@@ -39,7 +39,7 @@ class WordTablesTest {
             "first-person, 29, i|we'll|gente",
             "formal, 28, please|prezada|entretanto",
             "future, 35, will|pretendo|consulta",
-            "hedge-words, 17, think|sure|wonder",
+            "hedge-words, 19, think|sure|wonder|doubt|duvido",
             "informal, 62, lol|thx|uau",
             "instruments, 51, guitar|volleyball|handebol",
             "jobs, 261, nurse|gamer|self-employed",
