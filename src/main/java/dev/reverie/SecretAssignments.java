@@ -37,7 +37,11 @@ final class SecretAssignments {
             "timeout", "max", "min", "num", "foreign", "primary", "sort", "partition", "cache", "unique", "index",
             "field", "column", "prefix", "hint", "label", "policy", "rotation", "reset", "tokens", "keys", "secrets",
             "required", "env", "var", "location", "dir", "bits", "algorithm", "alg", "mode", "store", "manager",
-            "usage", "chars", "strength", "changed", "updated", "created", "at", "date", "time");
+            "usage", "chars", "strength", "changed", "updated", "created", "at", "date", "time",
+            // what a setting is, not a secret: AUTH_PROVIDER=github, SESSION_DRIVER=redis, public_key: ssh-ed25519 …
+            "provider", "providers", "method", "methods", "driver", "domain", "samesite", "public", "secure",
+            "httponly", "host", "port", "scope", "scopes", "issuer", "audience", "strategy", "backend", "lifetime",
+            "duration", "idempotency");
 
     private static final Set<String> SECRET_PARTS = words("secret", "token", "apikey", "credential", "credentials",
             "auth", "authtoken", "accesstoken", "accesskey", "secretkey", "privatekey", "signature", "sig", "sas",
@@ -134,6 +138,9 @@ final class SecretAssignments {
             return null;
         }
         String lower = value.toLowerCase(Locale.ROOT);
+        if (!password && isPath(value)) {
+            return null; // "ssh_key: ~/.ssh/id_ed25519.pub": where a key is kept, not the key
+        }
         if (password) {
             if (strong) {
                 return v;
@@ -317,6 +324,12 @@ final class SecretAssignments {
         }
         return !NOT_SECRET_PARTS.contains(parts.get(parts.size() - 1)) && !parts.contains("hint")
                 && !parts.contains("policy") && !parts.contains("reset");
+    }
+
+    /** Whether {@code value} is a file path: it starts at a home, root or relative folder and holds no space. */
+    private static boolean isPath(String value) {
+        return (value.startsWith("~/") || value.startsWith("./") || value.startsWith("../")
+                || value.startsWith("/") && value.indexOf('/', 1) > 0) && value.indexOf(' ') < 0;
     }
 
     private static boolean namesSecret(List<String> parts, boolean compound) {

@@ -86,16 +86,22 @@ final class SecretRedactor {
             int last = 0;
             int found = 0;
             boolean markers = current.contains(MARKER_PREFIX);
-            while (m.find()) {
+            int from = 0;
+            while (from <= current.length() && m.find(from)) {
+                // a match that holds no secret is passed over by one character, not by its length: its
+                // key may have swallowed the real one's ("otpauth://…?secret=…", "secrets:\n  api_key: …")
                 int start = rule.groupStart(m);
                 if (start < 0) {
+                    from = m.start() + 1;
                     continue;
                 }
                 Span span = rule.validator().check(current, m, start, rule.groupEnd(m));
                 if (span == null || span.end() <= span.start() || span.start() < last
                         || (markers && overlapsMarker(current, span.start(), span.end()))) {
+                    from = m.start() + 1;
                     continue;
                 }
+                from = Math.max(m.end(), m.start() + 1);
                 if (out == null) {
                     out = new StringBuilder(current.length());
                 }
