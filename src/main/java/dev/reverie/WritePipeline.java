@@ -93,6 +93,11 @@ final class WritePipeline implements AutoCloseable {
         this.failedRuns = new FailedRunCriterion(store, locks, clock, this, ids);
     }
 
+    /** A redacted speaker name within the 128 characters a speaker may have (markers are longer than short secrets). */
+    private static String name(String redacted) {
+        return redacted.length() <= 128 ? redacted : redacted.substring(0, 128);
+    }
+
     /** Records {@code turns} in order; see the class comment. */
     TurnReceipt record(Scope scope, String sessionId, List<Turn> turns) {
         Checks.notNull("scope", scope);
@@ -113,6 +118,15 @@ final class WritePipeline implements AutoCloseable {
             Redaction r = redactor.redact(t.text());
             redactions += r.total();
             Turn c = r.total() == 0 ? t : t.withText(r.text());
+            // the names are stored too (the speaker, a tool's name as its speaker): a secret pasted into
+            // one ("fetch https://admin:…@intranet") is redacted as in the text
+            Redaction speaker = c.speaker() == null ? null : redactor.redact(c.speaker());
+            Redaction tool = c.toolName() == null ? null : redactor.redact(c.toolName());
+            if (speaker != null && speaker.total() > 0 || tool != null && tool.total() > 0) {
+                redactions += (speaker == null ? 0 : speaker.total()) + (tool == null ? 0 : tool.total());
+                c = new Turn(c.role(), c.text(), c.id(), speaker == null ? null : name(speaker.text()),
+                        tool == null ? null : tool.text(), c.at());
+            }
             if (c.role() == Role.TOOL && c.speaker() == null && c.toolName().strip().length() <= 128) {
                 // a tool speaks under its name: extraction and replay say whose output it is
                 c = c.withSpeaker(c.toolName().strip());

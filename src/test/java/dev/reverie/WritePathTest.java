@@ -67,6 +67,30 @@ class WritePathTest {
     }
 
     @Test
+    void secrets_in_a_speaker_or_a_tool_name_never_reach_the_store_files() throws Exception {
+        List<String> secrets = List.of("ghp_1234567890abcdefghijklmnopqrstuvwxyzAB", "TnXsecretUrlPass99");
+        try (MemoryStore store = MemoryStores.open("sqlite:" + dir);
+             ContextManager memory = ContextManager.builder().store(store).clock(new MutableClock(T0)).build()) {
+            TurnReceipt r = memory.recordTurn(ALICE, "s1",
+                    Turn.user("hello there, how are you doing today").withSpeaker("ana " + secrets.get(0)),
+                    Turn.tool("fetch https://admin:" + secrets.get(1) + "@intranet.acme.com", "HTTP 200 OK, 3 rows"));
+            assertThat(r.redactions()).isEqualTo(2);
+            memory.flush();
+            List<SessionTurn> turns = store.sessionTurns(ALICE, "s1", 0, 10);
+            assertThat(turns.get(0).speaker()).isEqualTo("ana [REDACTED:github_token]");
+            assertThat(turns.get(1).speaker()).isEqualTo("fetch https://[REDACTED:connection_string]@intranet.acme.com");
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path f : s.filter(Files::isRegularFile).toList()) {
+                String content = new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1);
+                for (String secret : secrets) {
+                    assertThat(content).as(f + " holds " + secret).doesNotContain(secret);
+                }
+            }
+        }
+    }
+
+    @Test
     void turns_are_extracted_into_typed_observations_with_provenance() {
         try (MemoryStore store = MemoryStores.open("sqlite::memory:");
              ContextManager memory = ContextManager.builder().store(store).clock(new MutableClock(T0)).build()) {
