@@ -101,4 +101,18 @@ public final class Checks {
     public static String abbreviate(String s) {
         return s.length() <= 40 ? s : s.substring(0, 37) + "...";
     }
+
+    /**
+     * {@code uri} with its credentials masked, for messages and logs: the password of a {@code
+     * user:password@} part and the value of a {@code password=} parameter become {@code ***}.
+     */
+    public static String withoutCredentials(String uri) {
+        if (uri == null) {
+            return null;
+        }
+        // the password runs to the last "@" of the URI ("//app:p@ss/w0rd@db/x"): masking a little more
+        // than the password, never less
+        return uri.replaceAll("(?i)(password=)[^&;\\s]*", "$1***")
+                .replaceAll("(//[^/@?#:\\s]*:)\\S*@", "$1***@");
+    }
 }

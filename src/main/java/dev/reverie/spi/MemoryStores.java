@@ -33,7 +33,7 @@ public final class MemoryStores {
         }
         int colon = uri.indexOf(':');
         if (colon <= 0 || colon == uri.length() - 1) {
-            throw new IllegalArgumentException("store uri '" + uri
+            throw new IllegalArgumentException("store uri '" + dev.reverie.internal.Checks.withoutCredentials(uri)
                     + "' must look like <scheme>:<location>, e.g. sqlite:./reverie-data");
         }
         String scheme = uri.substring(0, colon).toLowerCase(Locale.ROOT);
@@ -41,7 +41,8 @@ public final class MemoryStores {
         Map<String, List<MemoryStoreProvider>> byScheme = providers(loader);
         List<MemoryStoreProvider> found = byScheme.get(scheme);
         if (found == null) {
-            throw new ConfigurationException("no MemoryStoreProvider for scheme '" + scheme + "' in '" + uri
+            throw new ConfigurationException("no MemoryStoreProvider for scheme '" + scheme + "' in '"
+                    + dev.reverie.internal.Checks.withoutCredentials(uri)
                     + "'; schemes found: " + byScheme.keySet()
                     + ". Add the store's jar to the class path or pass a MemoryStore instance to the builder.");
         }

@@ -13,7 +13,7 @@ final class Pools {
     }
 
     /** A HikariCP pool (a {@code DataSource} that is also {@code AutoCloseable}) for {@code jdbcUrl}. */
-    static AutoCloseable hikari(String jdbcUrl, int size) {
+    static AutoCloseable hikari(String jdbcUrl, int size, String user, String password) {
         try {
             Class.forName("com.zaxxer.hikari.HikariDataSource", false, Pools.class.getClassLoader());
         } catch (ClassNotFoundException e) {
@@ -21,14 +21,20 @@ final class Pools {
                     + " class path for its connection pool; add it, or pass your own DataSource to"
                     + " PostgresMemoryStore.open(DataSource)", e);
         }
-        return Hikari.create(jdbcUrl, size);
+        return Hikari.create(jdbcUrl, size, user, password);
     }
 
     /** Kept in its own class so HikariCP is linked only when present. */
     private static final class Hikari {
-        static AutoCloseable create(String jdbcUrl, int size) {
+        static AutoCloseable create(String jdbcUrl, int size, String user, String password) {
             com.zaxxer.hikari.HikariConfig config = new com.zaxxer.hikari.HikariConfig();
             config.setJdbcUrl(jdbcUrl);
+            if (user != null) {
+                config.setUsername(user);
+            }
+            if (password != null) {
+                config.setPassword(password); // HikariCP masks it in its logged configuration
+            }
             config.setMaximumPoolSize(size);
             config.setMinimumIdle(1);
             config.setPoolName("reverie-postgres");

@@ -43,6 +43,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -108,9 +109,21 @@ public final class PostgresMemoryStore implements MemoryStore {
             throw new IllegalArgumentException("postgresql location '" + location
                     + "' must be what a JDBC URL holds after 'jdbc:', e.g. postgresql://localhost:5432/app?user=app");
         }
+        // the driver takes no user:password@ in its URL (it would read them as the host): they go to the pool
+        Matcher userinfo = USERINFO.matcher(location);
+        String user = null;
+        String password = null;
+        String url = location;
+        if (userinfo.lookingAt()) {
+            String info = userinfo.group(1);
+            int colon = info.indexOf(':');
+            user = decode(colon < 0 ? info : info.substring(0, colon));
+            password = colon < 0 ? null : decode(info.substring(colon + 1));
+            url = "postgresql://" + location.substring(userinfo.end());
+        }
         AutoCloseable pool;
         try {
-            pool = Pools.hikari("jdbc:" + location, POOL_SIZE);
+            pool = Pools.hikari("jdbc:" + url, POOL_SIZE, user, password);
         } catch (dev.reverie.ConfigurationException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -135,9 +148,16 @@ public final class PostgresMemoryStore implements MemoryStore {
         return new PostgresMemoryStore(dataSource, null, "postgresql:" + dataSource.getClass().getSimpleName());
     }
 
-    /** The URI without a password parameter's value, for logs and errors. */
+    /** The {@code user:password@} part of a location, up to the host. */
+    private static final java.util.regex.Pattern USERINFO = java.util.regex.Pattern.compile("postgresql://([^/?#]*)@");
+
+    private static String decode(String part) {
+        return java.net.URLDecoder.decode(part.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** The URI without a password (a {@code password=} parameter's value, a {@code user:password@} part), for logs and errors. */
     static String redact(String location) {
-        return location.replaceAll("(?i)(password=)[^&]*", "$1***");
+        return Checks.withoutCredentials(location);
     }
 
     @Override

@@ -260,5 +260,23 @@ class PostgresMemoryStoreTest extends MemoryStoreContract {
         assertThat(PostgresMemoryStore.redact("postgresql://h/db?user=u&password=s3cret&ssl=true"))
                 .isEqualTo("postgresql://h/db?user=u&password=***&ssl=true");
         assertThat(MemoryStores.schemes()).contains("postgresql");
+        // a user:password@ part is hidden too, whatever the password holds, and a mistyped scheme does not echo it
+        assertThat(PostgresMemoryStore.redact("postgresql://app:p@ss/w0rd@db.internal:5432/app"))
+                .isEqualTo("postgresql://app:***@db.internal:5432/app");
+        assertThatThrownBy(() -> MemoryStores.open("postgres://app:SchemeTypoPw333@127.0.0.1:1/db"))
+                .isInstanceOf(dev.reverie.ConfigurationException.class)
+                .hasMessageContaining("postgres://app:***@127.0.0.1:1/db").hasMessageNotContaining("SchemeTypoPw333");
+    }
+
+    @Test
+    void should_open_a_location_with_its_user_and_password_before_the_host() {
+        String url = EmbeddedPostgresServer.url(folder);
+        String withUserinfo = url.replace("postgresql://", "postgresql://postgres:any%40pass@")
+                .replaceAll("[?&]user=postgres", "");
+        try (MemoryStore store = MemoryStores.open(withUserinfo)) {
+            store.write(WriteBatch.of(ALICE).put(memory(ALICE, "kept through a URI with user info", 0)));
+            assertThat(store.searchMemories(ALICE, "user info", ACTIVE, KINDS, 5)).hasSize(1);
+            assertThat(store.describe()).doesNotContain("any%40pass").contains("postgres:***@");
+        }
     }
 }
