@@ -61,6 +61,9 @@ final class IdentityRules {
     private static final Pattern LIVE_EN = Pattern.compile(SUBJ_EN + ADV + "{0,2}" + NEG_EN + ADV + "{0,2}"
             + "(?:live|living|reside|residing|moved|relocated|lived|been\\s+living|based|just\\s+moved)\\s+"
             + "(?:back\\s+)?(?:in|to|at|on)\\s+");
+    /** "Basically", "practically", "literally": a figure of speech, not a home. */
+    private static final Pattern HYPERBOLE = Pattern.compile(
+            "\\b(?:basically|practically|literally|pretty\\s+much|virtually|praticamente|basicamente|literalmente)\\b");
     /** A simple past "lived" (not "I've lived", which says they still do). */
     private static final Pattern PAST_RESIDENCE = Pattern.compile("^(?!.*\\b(?:i've|ive|have|we've)\\s).*\\blived\\s");
     private static final Pattern LIVE_PT = Pattern.compile(
@@ -399,9 +402,14 @@ final class IdentityRules {
         if (m.pattern() == LIVE_EN && PAST_RESIDENCE.matcher(m.group()).find()) {
             return; // "I lived in Porto as a kid / until 2019": where they lived, not where they live
         }
+        if (HYPERBOLE.matcher(s.folded).region(s.clauseStart(m.start()), m.end()).find()
+                || m.pattern() == LIVE_PT && s.folded.startsWith("ao ", Math.max(0, m.start() - 3))) {
+            return; // "I basically live in Excel", "praticamente moro na academia", "ao vivo no Maracanã"
+        }
         String place = place(s, m.end());
-        if (place == null) {
-            return;
+        if (place == null || Lexicon.TECH.contains(Terms.foldKeepingLength(place))
+                || Lexicon.TECH.contains(Terms.foldKeepingLength(place).split(" ")[0])) {
+            return; // "We moved to Kubernetes / Python 3": a tool, not a home
         }
         boolean negated = m.pattern() == LIVE_EN ? m.group(1) != null || s.anymoreIn(m.start(), m.end())
                 : m.group(1) != null;
@@ -415,7 +423,8 @@ final class IdentityRules {
         Matcher m = s.match(ORIGIN);
         if (m.find() && !s.negatedBefore(m.start()) && !s.negatedBefore(m.end() - 1)) {
             String place = place(s, m.end());
-            if (place != null) {
+            if (place != null && !Lexicon.TECH.contains(Terms.foldKeepingLength(place).split(" ")[0])) {
+                // "I come from Python (background)": a tool, not a place
                 out.typed(MemoryKind.FACT, "user.origin", place, Cardinality.SINGLE, Polarity.POSITIVE, Facts.NORMAL,
                         "%1$s is from %2$s", "%1$s é de %2$s");
             }
@@ -630,6 +639,15 @@ final class IdentityRules {
         }
     }
 
+    /**
+     * Times and amounts, which no employer is: "I work at 9 / 7am / noon", "for 8 hours a day", "for 3
+     * clients" (a number then a plural noun); "3M" and "7-Eleven" are not of this shape.
+     */
+    private static final Pattern NOT_AN_EMPLOYER_SHAPE = Pattern.compile(
+            "\\d{1,2}(?:[:h.]\\d{2})?\\s?(?:am|pm|a\\.m\\.|p\\.m\\.|h|o'clock)?(?:\\s.*)?|noon|midnight|dawn|meio-dia|meia-noite"
+                    + "|(?:\\d+|a\\s+few|several|many|two|three|four|five|six|seven|eight|nine|ten|dois|duas|tres|quatro|cinco)"
+                    + "\\s+\\p{L}+s(?:\\s.*)?");
+
     /** A noun phrase that opens the sentence right before "I work at": "the shop (that) I work at". */
     private static final Pattern RELATIVE_HEAD = Pattern.compile(
             "(?:the|this|that|these|those|my|our|his|her|their)\\s+((?:[a-z'\\-]+\\s+){1,3}?)(?:(?:that|which|who)\\s+)?");
@@ -666,7 +684,8 @@ final class IdentityRules {
         String v = Values.phrase(s, start, s.folded.length(), " as ", " como ", " since ", " desde ", " for ",
                 " in ", " em ", " and ", " e ", " with ", " com ", " ha ", " now", " agora", " anymore", " mais",
                 " on ", " during ", " durante ", " last ", " next ", " yesterday", " ontem");
-        if (v == null || NOT_AN_EMPLOYER.contains(Terms.foldKeepingLength(v))) {
+        if (v == null || NOT_AN_EMPLOYER.contains(Terms.foldKeepingLength(v))
+                || NOT_AN_EMPLOYER_SHAPE.matcher(Terms.foldKeepingLength(v)).matches()) {
             return;
         }
         String f = Terms.foldKeepingLength(v);

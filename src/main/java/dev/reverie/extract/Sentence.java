@@ -63,10 +63,13 @@ final class Sentence {
                     + "(?:que\\s+|se\\s+)?(?:eu|nos)\\b");
     /** Openings that frame what follows as an example, a game or a dream, not as the speaker's life. */
     private static final Pattern NOT_REAL_START = Pattern.compile(
-            "(?:for\\s+example|for\\s+instance|e\\.g\\.|example|hypothetically|theoretically|in\\s+(?:my|a|the)\\s+(?:dream|dreams|game|story|novel)"
+            "(?:translate|traduz|traduza|traduzir|rewrite|reescreva|paraphrase|how\\s+do\\s+(?:you|i)\\s+say"
+                    + "|como\\s+(?:se\\s+)?(?:diz|digo|fala|falo)|write\\s+(?:me\\s+)?(?:a|an)\\s+\\w+"
+                    + "|escreva\\s+(?:um|uma)\\s+\\w+|correct\\s+this|corrija|for\\s+example|for\\s+instance|e\\.g\\.|example|hypothetically|theoretically|in\\s+(?:my|a|the)\\s+(?:dream|dreams|game|story|novel)"
                     + "|por\\s+exemplo|hipoteticamente|(?:no|num)\\s+(?:meu\\s+)?(?:sonho|jogo)|na\\s+historia)\\b");
     private static final Pattern REPORTING = Pattern.compile(
             "\\b(?:said|says|told|tells|asked|asks|wrote|writes|mentioned|mentions|claimed|claims|replied|thinks"
+                    + "|think|believe|assume|assumes|assumed|pensa|pensam|acham|dizem|acreditam"
                     + "|thought|believes|texted|disse|diz|falou|contou|perguntou|escreveu|mencionou|acha|achou"
                     + "|respondeu|comentou|according\\s+to|segundo\\s+(?:ele|ela))\\b");
     private static final Set<String> REPORTING_WORDS = Lexicon.words("reporting-words");
@@ -179,7 +182,7 @@ final class Sentence {
         }
         this.firstPerson = first;
         this.question = isQuestion(text, folded, b);
-        this.reported = isReported(folded, b, (any & REPORTING_WORD) != 0);
+        this.reported = isReported(folded, b, (any & REPORTING_WORD) != 0) || quotedLabel(text, folded, b);
         this.hedged = (any & HEDGE_WORD) != 0 && HEDGE.matcher(folded).find();
         this.conditional = CONDITIONAL.matcher(folded).region(b, folded.length()).lookingAt()
                 || NOT_REAL_START.matcher(folded).region(b, folded.length()).lookingAt()
@@ -300,14 +303,16 @@ final class Sentence {
             List<String> before = Terms.wordTokens(folded.substring(Math.max(body, m.start() - 24), m.start()));
             int from = Math.max(0, before.size() - 3);
             boolean self = false;
+            boolean denied = false;
             for (int i = from; i < before.size(); i++) {
                 String t = before.get(i);
                 if (t.equals("i") || t.equals("eu") || t.equals("we")) {
                     self = true;
                 }
+                denied |= DENIALS.contains(t);
             }
-            if (!self) {
-                return true;
+            if (!self || denied) {
+                return true; // someone else's words, or the speaker's own denied or false ones ("I never said", "I lied and said")
             }
         }
         int q = folded.indexOf('"', body);
@@ -331,11 +336,46 @@ final class Sentence {
 
     private static boolean mentionsFirstPerson(String folded) {
         for (String t : Terms.wordTokens(folded)) {
-            if (Lexicon.FIRST_PERSON.contains(t)) {
-                return true;
+            if (Lexicon.FIRST_PERSON.contains(t) || Lexicon.PT_FIRST_PERSON_VERBS.contains(t) && !t.equals("to")) {
+                return true; // "sou alérgica a gato", "moro em Paris": Portuguese says "I" in the verb
             }
         }
         return false;
+    }
+
+    /** Words that make the speaker's own report a denial or a lie. */
+    private static final Set<String> DENIALS = Set.of("never", "didn't", "didnt", "not", "lied", "nunca", "nao", "menti");
+
+    /**
+     * A label before a colon that names who said what follows, someone other than the speaker
+     * ("My sister: I live in Berlin now", "Quoting my wife: …", "Caroline: I live in Lisbon", "Minha
+     * irmã mandou: …"), in the original text (a name is capitalised).
+     */
+    private static final Pattern QUOTED_LABEL = Pattern.compile(
+            "(?:(?i:quoting|citando)\\s[^:\\n]{1,40}|(?i:my|minha|meu|his|her|their|our|nossa|nosso|a|o)\\s+\\p{L}{2,20}"
+                    + "(?:\\s+\\p{L}{2,20})?|\\p{Lu}\\p{L}{1,20}(?:\\s+\\p{Lu}\\p{L}{1,20})?"
+                    + "|\\p{L}{2,20}\\s+(?i:said|says|wrote|texted|disse|falou|escreveu|mandou|respondeu))\\s*:\\s");
+    /** Labels before a colon that are the speaker's own ("Update: I moved", "Me: …", "PS: …"). */
+    private static final Set<String> OWN_LABELS = Set.of("me", "eu", "update", "edit", "note", "ps", "fyi", "btw",
+            "context", "info", "obs", "nota", "summary", "resumo", "answer", "resposta", "reply", "fact", "fato",
+            "reminder", "lembrete", "important", "importante", "correction", "correcao", "also", "tambem", "ok",
+            "yes", "no", "sim", "nao", "background", "detail", "details", "detalhe", "detalhes", "atualizacao",
+            "news", "novidade", "novidades", "fun fact", "about me", "sobre mim", "my answer", "my update",
+            "minha resposta", "my reply", "my info", "my details", "my name", "my story", "my situation", "hi", "hello",
+            "oi", "ola", "hey", "dear", "so", "well", "anyway", "but", "and", "honestly", "actually", "tldr", "tl dr",
+            "tip", "bonus", "warning", "spoiler", "status", "today", "yesterday", "plot twist", "good news",
+            "bad news", "question", "problem", "issue", "goal", "plan", "idea", "mood", "result", "conclusion",
+            "dica", "aviso", "hoje", "ontem", "pergunta", "problema", "objetivo", "plano", "ideia", "resultado",
+            "confession", "confissao", "truth", "verdade", "quick update", "small update", "heads up");
+
+    /** Whether the body opens with a colon label naming someone else as the one speaking. */
+    private static boolean quotedLabel(String text, String folded, int body) {
+        Matcher m = QUOTED_LABEL.matcher(text).region(body, text.length());
+        if (!m.lookingAt()) {
+            return false;
+        }
+        String label = folded.substring(body, folded.indexOf(':', body)).strip().replaceAll("\\s+", " ");
+        return !OWN_LABELS.contains(label);
     }
 
     /** Where a clause breaks: a comma or semicolon, or a conjunction between spaces. */
@@ -412,7 +452,8 @@ final class Sentence {
     private static final Pattern SPLICE = Pattern.compile(
             "[,;]\\s*(?=(?:(?:and|but|so|now|also|then|actually|e|mas|agora|entao|tambem|hoje)\\s+)?"
                     + "(?:i|i'm|i've|i'd|i'll|im|ive|eu)\\s)"
-                    + "|\\s(?=(?:and|but|so|e|mas|entao)\\s+(?:i|i'm|i've|i'd|i'll|im|ive|eu)\\s)");
+                    + "|\\s(?=(?:and|but|so|e|mas|entao)\\s+(?:(?:actually|now|also|then|agora|na\\s+verdade)\\s+)?"
+                    + "(?:i|i'm|i've|i'd|i'll|im|ive|eu)\\s)");
     /** The subject pronouns that make a part of a splice a statement of its own. */
     private static final Set<String> SUBJECT_PRONOUNS = Set.of("i", "i'm", "im", "i've", "ive", "i'd", "i'll", "we",
             "we're", "we've", "eu");

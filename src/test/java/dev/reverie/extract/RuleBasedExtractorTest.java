@@ -1140,6 +1140,36 @@ class RuleBasedExtractorTest {
                 .containsExactly("POSITIVE Lisbon");
     }
 
+    @Test
+    void what_others_think_denials_quotes_and_tasks_are_not_the_speakers_facts() {
+        noFact(Set.of("user.origin", "user.diet", "user.location", "user.allergy"), "People think I'm from Spain.",
+                "Everyone assumes I'm vegan.", "I never said I live in Paris.", "I lied and said I live in Paris.",
+                "Todo mundo pensa que sou de São Paulo.", "Dizem que sou de Minas.", "My sister: I live in Berlin now.",
+                "Quoting my wife: I'm allergic to cats.", "Caroline: I live in Lisbon.", "Translate: I live in Paris.",
+                "Write a story where I live in Tokyo.", "Traduz: moro em Lisboa.",
+                "Minha mãe vive repetindo \"sou alérgica a gato\".", "Minha irmã mandou: \"moro em Paris agora\".");
+        // the speaker's own labels and restatements stand
+        assertThat(values("Update: I moved to Lisbon.", "user.location")).containsExactly("POSITIVE Lisbon");
+        assertThat(values("Fun fact: I'm allergic to nuts.", "user.allergy")).containsExactly("POSITIVE nuts");
+        assertThat(values("I told you I live in Lisbon.", "user.location")).containsExactly("POSITIVE Lisbon");
+        assertThat(values("I said I live in Paris but actually I live in Lyon.", "user.location"))
+                .containsExactly("POSITIVE Lyon");
+    }
+
+    @Test
+    void figures_of_speech_tools_times_and_amounts_are_no_place_or_employer() {
+        noFact(Set.of("user.location", "user.origin", "user.employer"), "i basically live in excel",
+                "I basically live in VS Code these days.", "praticamente moro na academia",
+                "Assisti ao show ao vivo no Maracanã.", "We moved to Kubernetes last year.", "I moved to Python 3 last week.",
+                "We moved to AWS in 2021.", "I come from Python, so Rust is hard for me.", "I come from Java background.",
+                "I work at 9 on Mondays.", "I work at 7am.", "I work for 8 hours a day.", "I work for 3 clients.",
+                "I never work for free.");
+        assertThat(values("I work at 3M.", "user.employer")).containsExactly("POSITIVE 3M");
+        assertThat(values("I work at 7-Eleven.", "user.employer")).containsExactly("POSITIVE 7-Eleven");
+        assertThat(values("Vivo em Lisboa.", "user.location")).containsExactly("POSITIVE Lisboa");
+        assertThat(values("I moved to Lisbon last year.", "user.location")).containsExactly("POSITIVE Lisbon");
+    }
+
     /** Each fact of {@code subject} from {@code text}, as "POLARITY value", in order. */
     private List<String> values(String text, String subject) {
         return facts(text).stream().filter(f -> f.subject().equals(subject))
