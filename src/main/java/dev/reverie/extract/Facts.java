@@ -59,6 +59,23 @@ final class Facts {
         sentenceStart = facts.size();
     }
 
+    /** How many facts there are so far: a mark for {@link #dropFrom}. */
+    int mark() {
+        return facts.size();
+    }
+
+    /** Drops the facts made since {@code mark} (a statement taken back: "Just kidding"). */
+    void dropFrom(int mark) {
+        while (facts.size() > mark) {
+            seen.remove(key(facts.remove(facts.size() - 1)));
+        }
+        if (lastSingle >= facts.size()) {
+            lastSingle = -1;
+            lastSentence = null;
+        }
+        sentenceStart = Math.min(sentenceStart, facts.size());
+    }
+
     /** Whether the current sentence has produced a fact so far. */
     boolean producedInSentence() {
         return facts.size() > sentenceStart;

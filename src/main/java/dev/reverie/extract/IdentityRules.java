@@ -110,10 +110,18 @@ final class IdentityRules {
     private static final String[] JOB_CUTS = Lexicon.phrases("job-cuts");
 
     // ---- age and birthday
+    /**
+     * What may follow "tenho / fiz N anos" in a statement of age: the end, "de idade", a conjunction or a
+     * time ("fiz 30 anos ontem"); not "de casada / de empresa", "a mais que", "nessa empresa".
+     */
+    private static final String AGE_END = "(?=\\s*(?:[.,;!?)]|$|de\\s+idade\\b|e\\b|mas\\b|agora\\b|hoje\\b|ontem\\b"
+            + "|semana\\b|mes\\b|no\\s+(?:mes|ano|dia)\\b|recentemente\\b|ja\\b))";
+    /** A comparison or a simile, not an age: "I feel like I'm 80 years old", "I'm 5 years older". */
+    private static final Pattern AGE_SIMILE = Pattern.compile("\\b(?:feel|feels|felt|look|looks|act|like|as\\s+if|como\\s+se|parece)\\b");
     private static final Pattern AGE = Pattern.compile(
-            "\\b(?:i'm|im|i\\s+am)\\s+(\\d{1,3})\\s*(?:years?\\s+old|yo|y/o|y\\.o\\.)"
+            "\\b(?:i'm|im|i\\s+am)\\s+(\\d{1,3})\\s*(?:years?\\s+old\\b|yo\\b|y/o|y\\.o\\.)"
                     + "|\\bi\\s+(?:just\\s+)?turned\\s+(\\d{1,3})\\b"
-                    + "|\\b(?:eu\\s+)?tenho\\s+(\\d{1,3})\\s+anos(?!\\s+de)\\b|\\b(?:eu\\s+)?fiz\\s+(\\d{1,3})\\s+anos\\b");
+                    + "|\\b(?:eu\\s+)?tenho\\s+(\\d{1,3})\\s+anos" + AGE_END + "|\\b(?:eu\\s+)?fiz\\s+(\\d{1,3})\\s+anos" + AGE_END);
     private static final Pattern BIRTHDAY = Pattern.compile(
             "\\bmy\\s+birthday\\s+is\\s+(?:on\\s+)?|\\bmeu\\s+aniversario\\s+e\\s+(?:dia\\s+|em\\s+|no\\s+dia\\s+)?"
                     + "|\\bi\\s+was\\s+born\\s+on\\s+|\\bnasci\\s+(?:no\\s+)?dia\\s+");
@@ -255,7 +263,9 @@ final class IdentityRules {
     private static void names(Sentence s, Facts out) {
         Matcher m = s.match(MY_NAME);
         if (s.hasAny("name", "nome", "chamo", "called") && m.find()) {
-            String name = name(s, m.end(), false); // "my name's been on my mind": "been" is no name (not-a-name)
+            // "my name's been on my mind", "My name is hard to pronounce": "been", "hard" are no names
+            // (not-a-name); a phone capitalises "My name is ana" for the writer, so no capital is asked for
+            String name = name(s, m.end(), false);
             if (name != null) {
                 out.typed(MemoryKind.FACT, "user.name", name, Cardinality.SINGLE, Polarity.POSITIVE, Facts.STRONG,
                         "%1$s's name is %2$s", "%1$s se chama %2$s");
@@ -272,7 +282,7 @@ final class IdentityRules {
         m = s.match(CALL_ME);
         while (s.has("call") && m.find()) {
             String name = name(s, m.end(), !s.pt());
-            if (name != null) {
+            if (name != null && !othersCall(s, m.start())) {
                 Polarity p = m.group(1) != null ? Polarity.NEGATIVE : Polarity.POSITIVE;
                 addressAs(out, name, p);
             }
@@ -284,14 +294,31 @@ final class IdentityRules {
             // online" names no address; "my nickname is bia" does
             boolean goBy = s.folded.startsWith("i go by", m.start());
             if (!goBy || !GO_BY_MEANS.matcher(s.folded).region(m.end(), s.folded.length()).lookingAt()) {
-                addressAs(out, name(s, m.end(), goBy && !lowerCaseWriter(s)), Polarity.POSITIVE);
+                // what everyone calls them is a name only with a capital: "Everyone calls me crazy" is not
+                boolean others = s.folded.startsWith("everyone", m.start()) || s.folded.startsWith("todo", m.start());
+                addressAs(out, name(s, m.end(), (goBy || others) && !lowerCaseWriter(s)), Polarity.POSITIVE);
             }
         }
         m = s.match(ME_CHAME);
-        if (s.has("cham") && m.find()) {
-            String name = name(s, m.end(), false);
+        if (s.has("cham") && m.find() && !othersCall(s, m.start())) {
+            String name = name(s, m.end(), !lowerCaseWriter(s));
             addressAs(out, name, m.group(1) != null ? Polarity.NEGATIVE : Polarity.POSITIVE);
         }
+    }
+
+    /** Words before "call me" that make it what someone else calls the speaker ("My teacher used to call me Speedy"). */
+    private static final Set<String> OTHER_CALLERS = Set.of("everyone", "everybody", "people", "they", "he", "she",
+            "my", "his", "her", "their", "friends", "used", "todo", "todos", "ele", "ela", "eles", "elas", "minha",
+            "meu", "pessoal", "galera", "sempre", "costumava", "costumavam");
+
+    /** Whether the "call me" at {@code at} reports what others call the speaker, not what they want to be called. */
+    private static boolean othersCall(Sentence s, int at) {
+        for (String w : Terms.wordTokens(s.folded.substring(s.clauseStart(at), at))) {
+            if (OTHER_CALLERS.contains(w)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void addressAs(Facts out, String name, Polarity polarity) {
@@ -531,7 +558,7 @@ final class IdentityRules {
             int[] span = Values.span(s, m.end(), s.folded.length(), JOB_CUTS);
             if (span != null) {
                 String v = Values.accept(s.text.substring(span[0], span[1]), s.folded.substring(span[0], span[1]));
-                if (v != null) {
+                if (v != null && occupation(Terms.foldKeepingLength(v))) {
                     out.typed(MemoryKind.FACT, "user.job", v, Cardinality.SINGLE, Polarity.POSITIVE, Facts.STRONG,
                             "%1$s works as %2$s", "%1$s trabalha como %2$s");
                     employerAfter(s, span[1], out);
@@ -564,8 +591,62 @@ final class IdentityRules {
         }
     }
 
+    /** Words a job never starts with: a manner, a judgement, a group or a place ("My job is killing me", "We work as a team"). */
+    private static final Set<String> NOT_A_JOB = Set.of("hard", "fine", "ok", "okay", "great", "good", "bad", "stressful",
+            "boring", "fun", "tough", "difficult", "easy", "killing", "exhausting", "demanding", "awesome", "amazing",
+            "terrible", "horrible", "cool", "nice", "interesting", "hell", "team", "group", "unit", "family", "one",
+            "in", "at", "on", "for", "with", "like", "as", "from", "em", "no", "na", "de", "com", "dificil", "facil",
+            "chato", "chata", "otimo", "otima", "bom", "boa", "ruim", "cansativo", "cansativa", "estressante", "louco",
+            "louca", "camelo", "condenado", "condenada", "equipe", "time", "legal", "incrivel", "horrivel", "pesado",
+            "pesada", "tranquilo", "tranquila", "so", "very", "really", "too", "pretty", "muito", "bem", "mal");
+
+    /** Whether the folded value after "I work as" / "my job is" can be an occupation: no manner, judgement or first person. */
+    private static boolean occupation(String folded) {
+        List<String> words = Terms.wordTokens(folded);
+        if (words.isEmpty() || NOT_A_JOB.contains(words.get(0))) {
+            return false;
+        }
+        for (String w : words) {
+            if (Lexicon.FIRST_PERSON.contains(w) || w.equals("mim")) {
+                return false; // "killing me", "fine I guess", "as hard as I can"
+            }
+        }
+        return true;
+    }
+
+    /** Words before a job that say it is not the speaker's job now: "a retired nurse", "a former teacher", "an aspiring actor". */
+    private static final Set<String> NOT_NOW = Set.of("retired", "former", "ex", "aspiring", "future", "wannabe",
+            "would-be", "upcoming", "prospective", "trainee-to-be", "aposentado", "aposentada", "ex-", "futuro", "futura",
+            "aspirante");
+    /** Words after a job word that make it something the speaker likes: "a Doctor Who fan". */
+    private static final Set<String> FAN_WORDS = Set.of("fan", "fans", "lover", "enthusiast", "fanatic", "buff", "nerd",
+            "geek", "addict", "fa", "fanatico", "fanatica");
+    private static final Pattern AGE_PREFIX = Pattern.compile("\\d{1,3}[\\s-]+years?[\\s-]+old\\s+|\\d{1,3}[\\s-]+y/?o\\s+");
+
     /** The shortest run of up to four words from {@code start} that ends in a job word ("software engineer"). */
     private static int[] jobWords(Sentence s, int start) {
+        Matcher age = AGE_PREFIX.matcher(s.folded).region(start, s.folded.length());
+        if (age.lookingAt()) {
+            start = age.end(); // "a 34 year old nurse": the nurse
+        }
+        int[] job = jobRun(s, start);
+        if (job == null) {
+            return null;
+        }
+        List<String> before = Terms.wordTokens(s.folded.substring(job[0], job[1]));
+        if (!before.isEmpty() && NOT_NOW.contains(before.get(0))) {
+            return null;
+        }
+        List<int[]> after = Terms.tokenSpans(s.folded, job[1], s.clauseEnd(job[1]));
+        for (int k = 0; k < Math.min(3, after.size()); k++) {
+            if (FAN_WORDS.contains(s.folded.substring(after.get(k)[0], after.get(k)[1]))) {
+                return null; // "a Doctor Who fan", "a big Chef Ramsay fan"
+            }
+        }
+        return job;
+    }
+
+    private static int[] jobRun(Sentence s, int start) {
         List<int[]> spans = Terms.tokenSpans(s.folded, start, s.folded.length());
         int limit = Math.min(4, spans.size());
         for (int k = 0; k < limit; k++) {
@@ -700,7 +781,7 @@ final class IdentityRules {
 
     private static void age(Sentence s, Facts out) {
         Matcher m = s.match(AGE);
-        if (m.find()) {
+        if (m.find() && !AGE_SIMILE.matcher(s.folded).region(s.clauseStart(m.start()), m.start()).find()) {
             for (int g = 1; g <= m.groupCount(); g++) {
                 if (m.group(g) != null) {
                     int years = Integer.parseInt(m.group(g));
@@ -714,11 +795,14 @@ final class IdentityRules {
         }
     }
 
+    /** A date counted from today, which is no birthday: "in 3 weeks", "daqui a 3 dias". */
+    private static final Pattern RELATIVE_DAY = Pattern.compile("(?:in|em|daqui\\s+a|dentro\\s+de)\\s+\\d");
+
     private static void birthday(Sentence s, Facts out) {
         Matcher m = s.match(BIRTHDAY);
         if (m.find()) {
             String v = Values.phrase(s, m.end(), s.folded.length(), " and ", " e ", " so ", " but ");
-            if (v != null && v.chars().anyMatch(Character::isDigit)) {
+            if (v != null && v.chars().anyMatch(Character::isDigit) && !RELATIVE_DAY.matcher(Terms.foldKeepingLength(v)).lookingAt()) {
                 out.typed(MemoryKind.FACT, "user.birthday", v, Cardinality.SINGLE, Polarity.POSITIVE, Facts.NORMAL,
                         "%1$s's birthday is %2$s", "O aniversário de %1$s é %2$s");
             }

@@ -5,6 +5,7 @@ import dev.reverie.MemoryKind;
 import dev.reverie.Polarity;
 import dev.reverie.internal.Terms;
 
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -253,6 +254,17 @@ final class PreferenceRules {
         if (value == null) {
             return;
         }
+        String folded = Terms.foldKeepingLength(value);
+        Matcher hedge = FAVORITE_HEDGE.matcher(folded);
+        if (hedge.lookingAt()) {
+            value = value.substring(hedge.end()); // "probably Inception": the sentence's quote keeps the doubt
+            folded = folded.substring(hedge.end());
+        }
+        List<String> words = Terms.wordTokens(folded);
+        if (words.isEmpty() || NOT_A_FAVORITE.contains(words.get(0)) || words.get(0).equals("not")
+                || words.get(0).equals("nao")) {
+            return; // "is closed now", "is hard to pick", "is not Coldplay": a state of it, or what it is not
+        }
         // "my favorite movie of all time" is the favorite movie: the key is the thing, not its emphasis
         String keyed = EMPHASIS.matcher(thing).replaceAll("").strip();
         if (keyed.isEmpty()) {
@@ -270,6 +282,13 @@ final class PreferenceRules {
         out.typed(MemoryKind.PREFERENCE, "user.favorite." + key, value, Cardinality.SINGLE, Polarity.POSITIVE,
                 Facts.NORMAL, "%1$s's favorite " + thing + " is %2$s", "%1$s: " + thing + " favorito(a) é %2$s");
     }
+
+    private static final Pattern FAVORITE_HEDGE = Pattern.compile("(?:probably|maybe|perhaps|definitely|talvez|provavelmente)\\s+");
+    /** What a favourite's predicate may say of it that names no favourite: its state, or that it is hard to name. */
+    private static final java.util.Set<String> NOT_A_FAVORITE = java.util.Set.of("closed", "closing", "broken", "on",
+            "off", "over", "gone", "dead", "out", "sold", "stuck", "losing", "winning", "playing", "hard", "difficult",
+            "impossible", "tough", "tricky", "changing", "different", "the", "a", "an", "fechado", "fechada", "quebrado",
+            "quebrada", "dificil", "impossivel", "perdendo", "ganhando", "mudando");
 
     private static void prefer(Sentence s, Facts out) {
         Matcher m = s.match(PREFER);
@@ -294,11 +313,17 @@ final class PreferenceRules {
         }
     }
 
+    /** Subjects before "speak / write in" that describe what someone does, not ask for it. */
+    private static final java.util.Set<String> SPEAKERS = java.util.Set.of("i", "we", "they", "he", "she", "eu", "nos",
+            "ele", "ela", "eles", "elas", "you");
+
     private static void answerIn(Sentence s, Facts out) {
         Matcher m = s.match(ANSWER_IN);
         if (m.find()) {
             int g = m.group(1) != null ? 1 : 2;
-            if (Lexicon.LANGUAGES.contains(m.group(g))) {
+            List<String> before = Terms.wordTokens(s.folded.substring(s.clauseStart(m.start()), m.start()));
+            boolean described = !before.isEmpty() && SPEAKERS.contains(before.get(before.size() - 1));
+            if (Lexicon.LANGUAGES.contains(m.group(g)) && !described) { // "I speak in English at work": what they do
                 String lang = s.text.substring(m.start(g), m.end(g));
                 // "Don't answer in Portuguese", "Não responda em inglês": what the user does not want
                 boolean negated = s.negatedBefore(m.start()) || s.negatedBefore(m.start(g));

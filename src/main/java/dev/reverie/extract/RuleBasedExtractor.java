@@ -143,10 +143,15 @@ public final class RuleBasedExtractor implements Extractor {
         }
 
         List<Sentence> statements = new ArrayList<>();
+        int previous = facts.mark(); // where the last statement's facts start, for a "Just kidding" after it
         for (Sentence s : sentences) {
+            if (s.takesBack()) {
+                facts.dropFrom(previous); // "I work at Google. Just kidding, I'm unemployed."
+            }
             if (s.filler || s.question) {
                 continue;
             }
+            previous = facts.mark();
             statements.add(s);
             List<Sentence> clauses = s.clauses();
             boolean typed = false;

@@ -61,6 +61,27 @@ final class Sentence {
                     + "|hypothetically)\\b[^,;:.!?]*?\\b(?:i|i'm|im|i'd|i've|i'll|we|we're|we'd)\\b"
                     + "|\\b(?:se|quem\\s+dera|finge|finja|fingir|imagina|imagine|suponha|supondo|suponhamos)\\s+"
                     + "(?:que\\s+|se\\s+)?(?:eu|nos)\\b");
+    /** Words that take a statement back, in it ("i got a job at amazon lol jk") or opening the next sentence. */
+    static final Pattern RETRACTION = Pattern.compile(
+            "\\b(?:jk|j/k|just\\s+kidding|kidding|only\\s+joking|just\\s+joking|yeah\\s+right|so\\s+que\\s+nao"
+                    + "|brincadeira|zoeira|zoando|to\\s+brincando|tou\\s+brincando|estou\\s+brincando)\\b");
+    /** A sentence that only takes the one before back: "Not.", "Just kidding, …", "Brincadeira". */
+    private static final Pattern TAKES_BACK = Pattern.compile(
+            "(?:not|nope|nah)[.!]*$|(?:jk|j/k|just\\s+kidding|kidding|only\\s+joking|just\\s+joking|brincadeira|zoeira"
+                    + "|mentira|so\\s+que\\s+nao)\\b");
+
+    /** Where what follows an opening "Just kidding," starts (the rest is said in earnest), or {@code body}. */
+    private static int takenBackUntil(String folded, int body) {
+        Matcher t = TAKES_BACK.matcher(folded).region(body, folded.length());
+        return t.lookingAt() ? t.end() : body;
+    }
+
+    /** Whether this sentence takes the one before it back ("I live in Paris. Not.", "Just kidding, I'm unemployed"). */
+    boolean takesBack() {
+        return TAKES_BACK.matcher(folded).region(body, folded.length()).lookingAt()
+                || body > 0 && TAKES_BACK.matcher(folded).lookingAt();
+    }
+
     /** Openings that frame what follows as an example, a game or a dream, not as the speaker's life. */
     private static final Pattern NOT_REAL_START = Pattern.compile(
             "(?:translate|traduz|traduza|traduzir|rewrite|reescreva|paraphrase|how\\s+do\\s+(?:you|i)\\s+say"
@@ -187,7 +208,8 @@ final class Sentence {
         this.conditional = CONDITIONAL.matcher(folded).region(b, folded.length()).lookingAt()
                 || NOT_REAL_START.matcher(folded).region(b, folded.length()).lookingAt()
                 || !hedged && IRREALIS.matcher(folded).region(b, folded.length()).find() // "I don't know if I'm ...": a hedge
-                || pt > en && trailingNegation();
+                || pt > en && trailingNegation()
+                || RETRACTION.matcher(folded).region(takenBackUntil(folded, b), folded.length()).find();
     }
 
     /** The day the sentence was said on (relative dates resolve against it). */

@@ -1170,6 +1170,44 @@ class RuleBasedExtractorTest {
         assertThat(values("I moved to Lisbon last year.", "user.location")).containsExactly("POSITIVE Lisbon");
     }
 
+    @Test
+    void predicates_modifiers_and_comparisons_are_no_job_age_name_or_favourite() {
+        noFact("user.job", "My job is killing me.", "My job is stressful.", "My job is in Lisbon.",
+                "I work as hard as I can.", "We work as a team.", "Trabalho como um louco.", "I'm a Doctor Who fan.",
+                "I'm a retired nurse.", "I'm a former teacher.", "I'm an aspiring actor.");
+        noFact("user.age", "I'm 5 years older than my sister.", "I feel like I'm 80 years old.", "Fiz 30 anos de casada.",
+                "Tenho 2 anos nessa empresa.");
+        noFact("user.birthday", "My birthday is in 3 weeks.", "Meu aniversário é daqui a 3 dias.");
+        noFact("user.name", "My name is hard to pronounce.", "My name is spelled with two n's.");
+        noFact("user.address_as", "Everyone calls me crazy.", "My teacher used to call me Speedy.",
+                "Me chama de louco mas eu gosto de abacaxi na pizza.");
+        noFact(Set.of("user.favorite.restaurant", "user.favorite.movie", "user.favorite.band"),
+                "My favorite restaurant is closed now.", "My favorite movie is hard to pick.",
+                "My favorite band is not Coldplay.");
+        noFact("user.preference", "I speak in English at work.");
+        // what is said plainly still counts
+        assertThat(values("I work as a sommelier.", "user.job")).containsExactly("POSITIVE sommelier");
+        assertThat(values("I'm a 34 year old nurse from Lisbon.", "user.job")).containsExactly("POSITIVE nurse");
+        assertThat(values("Tenho 30 anos.", "user.age")).containsExactly("POSITIVE 30");
+        assertThat(values("Fiz 30 anos ontem.", "user.age")).containsExactly("POSITIVE 30");
+        assertThat(values("my name is ana", "user.name")).containsExactly("POSITIVE ana");
+        assertThat(values("Please call me Bob.", "user.address_as")).containsExactly("POSITIVE Bob");
+        assertThat(values("My favorite movie is probably Inception.", "user.favorite.movie"))
+                .containsExactly("POSITIVE Inception");
+    }
+
+    @Test
+    void a_statement_taken_back_leaves_no_fact() {
+        noFact(Set.of("user.location", "user.employer"), "I live in Paris. Not.", "i got a job at amazon lol jk",
+                "I work at Google. Just kidding, I'm unemployed.", "Moro em Lisboa só que não.",
+                "Yeah right, I live in a mansion in Beverly Hills.");
+        assertThat(values("I work at Google. Just kidding, I'm unemployed.", "user.job"))
+                .containsExactly("POSITIVE unemployed");
+        assertThat(values("I work at Google. Not kidding!", "user.employer")).containsExactly("POSITIVE Google");
+        assertThat(values("I live in Lisbon. Not sure for how long though.", "user.location"))
+                .containsExactly("POSITIVE Lisbon");
+    }
+
     /** Each fact of {@code subject} from {@code text}, as "POLARITY value", in order. */
     private List<String> values(String text, String subject) {
         return facts(text).stream().filter(f -> f.subject().equals(subject))

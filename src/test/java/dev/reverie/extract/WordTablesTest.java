@@ -45,7 +45,7 @@ class WordTablesTest {
             "jobs, 261, nurse|gamer|self-employed",
             "languages, 71, english|tagalog|lingua de sinais",
             "name-stop, 68, and|por|it",
-            "not-a-name, 136, english|friday|been",
+            "not-a-name, 172, english|friday|been|hard|spelled",
             "not-a-predicate, 32, and|de|tambem",
             "not-a-value, 105, it|sua|que",
             "not-an-employer, 48, home|feriados|all|free|de graca",
