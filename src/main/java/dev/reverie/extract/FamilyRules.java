@@ -59,6 +59,12 @@ final class FamilyRules {
     private static final Pattern LOST_BEFORE = Pattern.compile(
             "\\b(?:lost|perdi|perdemos)\\s+(?:my|our|meu|minha|nosso|nossa)\\s+(?:[a-z'\\-]+\\s+){0,2}$");
 
+    /** "put my / our (old) <pet>", before the pet. */
+    private static final Pattern PUT_BEFORE = Pattern.compile(
+            "\\b(?:put|putting)\\s+(?:my|our|the)\\s+(?:[a-z'\\-]+\\s+){0,2}$");
+    /** "down" or "to sleep" right after a pet that was put (not "put my dog in the car"). */
+    private static final Pattern PUT_AFTER = Pattern.compile("\\s+(?:[A-Z]?[a-z]+\\s+)?(?:down|to\\s+sleep)\\b");
+
     /**
      * Whether the pet at {@code [start, end)} died or was lost: a death verb in its own clause, or "lost
      * my" right before it, with no negation, "almost", modal or condition in the clause before the verb
@@ -79,6 +85,11 @@ final class FamilyRules {
         Matcher lostBefore = LOST_BEFORE.matcher(f).region(from, start);
         if (lostBefore.find()) {
             return !NOT_YET_BEFORE.matcher(f).region(from, lostBefore.start()).find();
+        }
+        // "I had to put my dog down", "we put our cat to sleep": only with "down" / "to sleep" after it
+        Matcher putBefore = PUT_BEFORE.matcher(f).region(from, start);
+        if (putBefore.find() && PUT_AFTER.matcher(f).region(end, f.length()).lookingAt()) {
+            return !NOT_YET_BEFORE.matcher(f).region(from, putBefore.start()).find();
         }
         Matcher death = PET_DEATH.matcher(f).region(end, stop);
         if (!death.find() || NOT_YET_BEFORE.matcher(f).region(from, start).find()) {

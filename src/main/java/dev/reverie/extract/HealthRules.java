@@ -126,10 +126,13 @@ final class HealthRules {
         String named = before.find() ? allergen(s.text.substring(before.start(2), before.end(2))) : null;
         if (named != null) {
             boolean negated = before.group(1) != null || s.anymoreIn(before.start(), before.end());
+            boolean ended = ended(s, before.start(), before.end());
             out.typed(MemoryKind.FACT, "user.allergy", named, Cardinality.MULTI,
                     negated ? Polarity.NEGATIVE : Polarity.POSITIVE, Facts.STRONG,
-                    negated ? "%1$s is no longer allergic to %2$s" : "%1$s is allergic to %2$s",
-                    negated ? "%1$s não tem mais alergia a %2$s" : "%1$s tem alergia a %2$s");
+                    negated ? ended ? "%1$s is no longer allergic to %2$s" : "%1$s is not allergic to %2$s"
+                            : "%1$s is allergic to %2$s",
+                    negated ? ended ? "%1$s não tem mais alergia a %2$s" : "%1$s não tem alergia a %2$s"
+                            : "%1$s tem alergia a %2$s");
             return;
         }
         Matcher m = s.match(s.pt() ? ALLERGIC_PT : ALLERGIC_EN);
@@ -143,6 +146,7 @@ final class HealthRules {
                 || (m.pattern() == ALLERGIC_PT && (m.group(3) != null || m.group(4) != null))
                 || s.anymoreIn(m.start(), m.end());
         Polarity p = negated ? Polarity.NEGATIVE : Polarity.POSITIVE;
+        boolean ended = ended(s, m.start(), m.end());
         // "the only thing I'm allergic to is penicillin": the allergen follows the cleft's verb
         Matcher copula = CLEFT_COPULA.matcher(s.folded).region(m.end(), s.folded.length());
         boolean cleft = CLEFT_HEAD.matcher(s.folded).region(s.body, m.start()).find() && copula.lookingAt();
@@ -153,9 +157,24 @@ final class HealthRules {
                 continue; // "I don't have any allergies", "not allergic to anything": no allergen named
             }
             out.typed(MemoryKind.FACT, "user.allergy", allergen, Cardinality.MULTI, p, Facts.STRONG,
-                    negated ? "%1$s is no longer allergic to %2$s" : "%1$s is allergic to %2$s",
-                    negated ? "%1$s não tem mais alergia a %2$s" : "%1$s tem alergia a %2$s");
+                    negated ? ended ? "%1$s is no longer allergic to %2$s" : "%1$s is not allergic to %2$s"
+                            : "%1$s is allergic to %2$s",
+                    negated ? ended ? "%1$s não tem mais alergia a %2$s" : "%1$s não tem alergia a %2$s"
+                            : "%1$s tem alergia a %2$s");
         }
+    }
+
+    /**
+     * Whether a negated statement at {@code [from, to)} says something ended ("not allergic anymore",
+     * "no longer", "não ... mais", "outgrew") rather than that it never was ("I don't have a peanut
+     * allergy"): the fact's text then says "no longer" only when it did end.
+     */
+    static boolean ended(Sentence s, int from, int to) {
+        if (s.anymoreIn(from, to)) {
+            return true;
+        }
+        String clause = s.folded.substring(s.clauseStart(from), s.clauseEnd(to));
+        return clause.contains("no longer") || clause.contains("nao") && clause.matches(".*\\bmais\\b.*");
     }
 
     private static void condition(Sentence s, Facts out) {
@@ -191,9 +210,11 @@ final class HealthRules {
             if (c != null) {
                 boolean negated = m.group(1) != null || (s.pt() && m.group(2) != null) || s.anymoreIn(m.start(), c[1]);
                 Polarity p = negated ? Polarity.NEGATIVE : Polarity.POSITIVE;
+                boolean ended = ended(s, m.start(), c[1]);
                 out.typed(MemoryKind.FACT, "user.health", s.text.substring(c[0], c[1]), Cardinality.MULTI, p,
-                        Facts.STRONG, negated ? "%1$s no longer has %2$s" : "%1$s has %2$s",
-                        negated ? "%1$s não tem mais %2$s" : "%1$s tem %2$s");
+                        Facts.STRONG, negated ? ended ? "%1$s no longer has %2$s" : "%1$s does not have %2$s"
+                                : "%1$s has %2$s",
+                        negated ? ended ? "%1$s não tem mais %2$s" : "%1$s não tem %2$s" : "%1$s tem %2$s");
                 return;
             }
         }

@@ -168,6 +168,10 @@ final class IdentityRules {
             job(s, out);
             employer(s, out);
         }
+        if (s.hasAny("started", "began", "got ", "quit", "resigned", "retired", "no longer", "comecei", "consegui",
+                "arrumei", "pedi ", "fui ", "aposentei")) {
+            employerChange(s, out);
+        }
         if (s.hasAny("old", "turned", "anos", " yo", "y/o")) {
             age(s, out);
         }
@@ -364,6 +368,7 @@ final class IdentityRules {
         }
         int end = head[1];
         int words = 1;
+        int named = end; // the end of the last name word (not of a particle after it)
         for (int j = i + 1; j < spans.size() && words < 4; j++) {
             int[] w = spans.get(j);
             if (!between(s, end, w[0], " ")) {
@@ -373,6 +378,7 @@ final class IdentityRules {
             boolean connector = f.equals("da") || f.equals("de") || f.equals("do") || f.equals("dos")
                     || f.equals("das") || f.equals("van") || f.equals("von");
             if (connector && j + 1 < spans.size() && Character.isUpperCase(s.text.charAt(spans.get(j + 1)[0]))) {
+                end = w[1]; // "José da Silva", "Ludwig van Beethoven": the particle joins the next name
                 continue;
             }
             if (!capital || !Character.isUpperCase(s.text.charAt(w[0])) || NAME_STOP.contains(f)
@@ -380,9 +386,10 @@ final class IdentityRules {
                 break;
             }
             end = w[1];
+            named = end;
             words++;
         }
-        return s.text.substring(from, end);
+        return s.text.substring(from, named);
     }
 
     private static boolean between(Sentence s, int from, int to, String allowed) {
@@ -418,11 +425,25 @@ final class IdentityRules {
         }
     }
 
+    /** A move stated with where from ("I moved from Paris to Lisbon") or without its "I" ("Just moved to Lisbon!"). */
+    private static final Pattern MOVED_FROM_TO = Pattern.compile(
+            "\\b(?:i|we)\\s+(?:just\\s+|recently\\s+|finally\\s+)?(?:moved|relocated)\\s+(?:here\\s+)?from\\s+[^,;.!?]{1,40}?\\s+to\\s+"
+                    + "|^(?:just\\s+|finally\\s+)?(?:moved|relocated)\\s+(?:back\\s+)?to\\s+");
+
     private static void location(Sentence s, Facts out) {
         Matcher m = s.match(s.pt() ? LIVE_PT : LIVE_EN);
         if (!m.find()) {
             m = s.match(s.pt() ? LIVE_EN : LIVE_PT);
             if (!m.find()) {
+                m = s.match(MOVED_FROM_TO);
+                if (!m.find()) {
+                    return;
+                }
+                String place = place(s, m.end());
+                if (place != null && !Lexicon.TECH.contains(Terms.foldKeepingLength(place).split(" ")[0])) {
+                    out.typed(MemoryKind.FACT, "user.location", place, Cardinality.SINGLE, Polarity.POSITIVE,
+                            Facts.STRONG, "%1$s lives in %2$s", "%1$s mora em %2$s");
+                }
                 return;
             }
         }
@@ -441,9 +462,10 @@ final class IdentityRules {
         boolean negated = m.pattern() == LIVE_EN ? m.group(1) != null || s.anymoreIn(m.start(), m.end())
                 : m.group(1) != null;
         Polarity p = negated ? Polarity.NEGATIVE : Polarity.POSITIVE;
+        boolean ended = HealthRules.ended(s, m.start(), m.end());
         out.typed(MemoryKind.FACT, "user.location", place, Cardinality.SINGLE, p, Facts.STRONG,
-                negated ? "%1$s no longer lives in %2$s" : "%1$s lives in %2$s",
-                negated ? "%1$s não mora mais em %2$s" : "%1$s mora em %2$s");
+                negated ? ended ? "%1$s no longer lives in %2$s" : "%1$s does not live in %2$s" : "%1$s lives in %2$s",
+                negated ? ended ? "%1$s não mora mais em %2$s" : "%1$s não mora em %2$s" : "%1$s mora em %2$s");
     }
 
     private static void origin(Sentence s, Facts out) {
@@ -686,6 +708,36 @@ final class IdentityRules {
         Matcher m = EMPLOYER_AFTER.matcher(s.folded).region(from, s.folded.length());
         if (m.lookingAt()) {
             employerValue(s, m.end(), Polarity.POSITIVE, out);
+        }
+    }
+
+    /** A named employer the speaker starts at: "I just started at Acme", "Got a job at Google!", "Comecei a trabalhar na Ambev". */
+    private static final Pattern JOIN = Pattern.compile(
+            "\\bi\\s+(?:just\\s+|recently\\s+)?(?:started|began)\\s+(?:working\\s+|work\\s+|a\\s+new\\s+job\\s+|my\\s+new\\s+job\\s+)?"
+                    + "(?:at|for|with)\\s+|^(?:just\\s+)?got\\s+(?:a|an|my|the)\\s+(?:new\\s+)?(?:job|position|role|internship|offer)"
+                    + "\\s+(?:at|with)\\s+|\\b(?:eu\\s+)?comecei\\s+a\\s+trabalhar\\s+(?:na|no|em|pra|para)\\s+"
+                    + "|\\b(?:eu\\s+)?(?:consegui|arrumei)\\s+(?:um\\s+)?(?:emprego|trampo|estagio)\\s+(?:na|no|em)\\s+");
+    /** A named employer the speaker leaves: "I quit Google", "I'm no longer at Google", "Pedi demissão da Vale". */
+    private static final Pattern LEAVE = Pattern.compile(
+            "\\bi\\s+(?:just\\s+)?(?:quit|resigned\\s+from|retired\\s+from)\\s+"
+                    + "|\\b(?:i'm|im|i\\s+am)\\s+no\\s+longer\\s+(?:at|with|working\\s+(?:at|for))\\s+"
+                    + "|\\b(?:eu\\s+)?pedi\\s+(?:demissao|as\\s+contas)\\s+(?:da|do|na|no)\\s+"
+                    + "|\\b(?:eu\\s+)?fui\\s+(?:demitid[oa]|mandad[oa]\\s+embora)\\s+(?:da|do)\\s+"
+                    + "|\\b(?:eu\\s+)?(?:me\\s+)?aposentei\\s+(?:da|do|na|no)\\s+");
+
+    /** Starting at or leaving a named employer, when no other employer statement was read. */
+    private static void employerChange(Sentence s, Facts out) {
+        if (out.producedInSentence("user.employer")) {
+            return;
+        }
+        Matcher m = s.match(JOIN);
+        if (m.find()) {
+            employerValue(s, m.end(), Polarity.POSITIVE, true, out);
+            return;
+        }
+        m = s.match(LEAVE);
+        if (m.find()) {
+            employerValue(s, m.end(), Polarity.NEGATIVE, true, out);
         }
     }
 

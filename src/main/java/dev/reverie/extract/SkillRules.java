@@ -120,7 +120,7 @@ final class SkillRules {
                 if (r.object == Target.ANY) {
                     String v = Values.phrase(s, m.end(), s.folded.length(), " for ", " since ", " ha ", " desde ",
                             " and i ", " now", " agora");
-                    if (v != null) {
+                    if (v != null && !oneOff(s, m.end())) {
                         out.typed(MemoryKind.SKILL, "user.skill", v, Cardinality.MULTI, p, Facts.NORMAL,
                                 p == Polarity.POSITIVE ? r.english : negativeEnglish(r.english),
                                 p == Polarity.POSITIVE ? r.portuguese : negativePortuguese(r.portuguese));
@@ -129,6 +129,9 @@ final class SkillRules {
                 }
                 Set<String> lexicon = r.object == Target.TECH ? Lexicon.TECH
                         : r.object == Target.LANGUAGE ? Lexicon.LANGUAGES : Lexicon.INSTRUMENTS;
+                if (r.english.startsWith("%1$s knows ") && complementClause(s, m.end())) {
+                    continue; // "I know Python is hard": something said of Python, not the skill
+                }
                 for (String item : Values.list(s, m.end(), s.folded.length(), " for ", " since ", " at ", " in ",
                         " with ", " ha ", " desde ", " com ", " no ", " na ")) {
                     String known = lexiconPrefix(item, lexicon);
@@ -140,6 +143,36 @@ final class SkillRules {
                 }
             }
         }
+    }
+
+    /** Words of a one-off ("I can't drive today") or an offer ("I can drive you home"), not an ability. */
+    private static final Set<String> ONE_OFF = Set.of("today", "tonight", "tomorrow", "now", "yet", "hoje", "amanha",
+            "agora", "ainda");
+    private static final Set<String> OBJECT_PRONOUNS = Set.of("you", "him", "her", "them", "us", "it", "voce", "te",
+            "ele", "ela", "eles", "elas", "vc");
+
+    /** Whether what follows the verb at {@code from}, in its clause, is a one-off or an offer. */
+    private static boolean oneOff(Sentence s, int from) {
+        List<String> words = Terms.wordTokens(s.folded.substring(from, s.clauseEnd(from)));
+        for (int k = 0; k < words.size(); k++) {
+            if (ONE_OFF.contains(words.get(k)) || k == 1 && OBJECT_PRONOUNS.contains(words.get(k))
+                    || k + 1 < words.size() && words.get(k).equals("this") && Set.of("week", "weekend", "time", "year",
+                    "month", "morning", "evening").contains(words.get(k + 1))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the object after "I know" at {@code from} is the subject of a clause ("I know Python is hard"). */
+    private static boolean complementClause(Sentence s, int from) {
+        List<String> words = Terms.wordTokens(s.folded.substring(from, s.clauseEnd(from)));
+        for (int k = 1; k < Math.min(4, words.size()); k++) {
+            if (Lexicon.FINITE_VERBS.contains(words.get(k))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The longest leading run of up to three words of {@code item} that is in {@code lexicon}. */

@@ -1208,6 +1208,42 @@ class RuleBasedExtractorTest {
                 .containsExactly("POSITIVE Lisbon");
     }
 
+    @Test
+    void changes_of_employer_home_and_pet_are_read() {
+        assertThat(values("I just started at Acme.", "user.employer")).containsExactly("POSITIVE Acme");
+        assertThat(values("Got a job at Google!", "user.employer")).containsExactly("POSITIVE Google");
+        assertThat(values("Comecei a trabalhar na Ambev.", "user.employer")).containsExactly("POSITIVE Ambev");
+        assertThat(values("I quit Google.", "user.employer")).containsExactly("NEGATIVE Google");
+        assertThat(values("I'm no longer at Google.", "user.employer")).containsExactly("NEGATIVE Google");
+        assertThat(values("Pedi demissão da Vale.", "user.employer")).containsExactly("NEGATIVE Vale");
+        noFact("user.employer", "I quit smoking.", "I started at the bottom.", "I just started at 9am.");
+        assertThat(values("I moved from Paris to Lisbon.", "user.location")).containsExactly("POSITIVE Lisbon");
+        assertThat(values("Just moved to Lisbon!", "user.location")).containsExactly("POSITIVE Lisbon");
+        assertThat(values("I had to put my dog down yesterday.", "user.pet")).containsExactly("NEGATIVE dog");
+        assertThat(values("We had to put our cat to sleep.", "user.pet")).containsExactly("NEGATIVE cat");
+        assertThat(values("I put my dog in the car.", "user.pet")).containsExactly("POSITIVE dog");
+    }
+
+    @Test
+    void a_skill_is_an_ability_not_a_one_off_an_offer_or_a_clause() {
+        noFact("user.skill", "I know Python is hard.", "I know Java developers are expensive.",
+                "I can't drive today, my car is broken.", "I can't cook tonight.", "I can drive you home.");
+        assertThat(values("I know Python.", "user.skill")).containsExactly("POSITIVE Python");
+        assertThat(values("I can't drive.", "user.skill")).containsExactly("NEGATIVE drive");
+    }
+
+    @Test
+    void names_keep_their_particles_and_negatives_say_no_longer_only_when_something_ended() {
+        assertThat(values("Meu nome é José da Silva.", "user.name")).containsExactly("POSITIVE José da Silva");
+        assertThat(values("My name is Ludwig van Beethoven.", "user.name")).containsExactly("POSITIVE Ludwig van Beethoven");
+        assertThat(only("I don't have a peanut allergy.", "user.allergy").text()).isEqualTo("User is not allergic to peanut");
+        assertThat(only("I don't have diabetes.", "user.health").text()).isEqualTo("User does not have diabetes");
+        assertThat(only("I'm not allergic to penicillin anymore.", "user.allergy").text())
+                .isEqualTo("User is no longer allergic to penicillin");
+        assertThat(only("Não moro mais em Lisboa.", "user.location").text()).isEqualTo("Usuário não mora mais em Lisboa");
+        assertThat(only("Não sou alérgico a dipirona.", "user.allergy").text()).isEqualTo("Usuário não tem alergia a dipirona");
+    }
+
     /** Each fact of {@code subject} from {@code text}, as "POLARITY value", in order. */
     private List<String> values(String text, String subject) {
         return facts(text).stream().filter(f -> f.subject().equals(subject))
