@@ -249,9 +249,10 @@ final class HealthRules {
             int g = english ? 2 : 5;
             boolean negated = english ? m.group(1) != null : m.group(3) != null || m.group(4) != null;
             Polarity p = negated ? Polarity.NEGATIVE : Polarity.POSITIVE;
+            boolean ended = ended(s, m.start(), m.end());
             out.typed(MemoryKind.PREFERENCE, "user.diet", s.text.substring(m.start(g), m.end(g)), Cardinality.MULTI, p,
-                    Facts.STRONG, negated ? "%1$s is no longer %2$s" : "%1$s is %2$s",
-                    negated ? "%1$s não é mais %2$s" : "%1$s é %2$s");
+                    Facts.STRONG, negated ? ended ? "%1$s is no longer %2$s" : "%1$s is not %2$s" : "%1$s is %2$s",
+                    negated ? ended ? "%1$s não é mais %2$s" : "%1$s não é %2$s" : "%1$s é %2$s");
             return;
         }
         m = s.match(DIET_NEG_EN);
