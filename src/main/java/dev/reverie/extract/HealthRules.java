@@ -25,13 +25,24 @@ final class HealthRules {
                     + "|\\bi\\s+" + ADV + "{0,2}(?:(don't|dont|do\\s+not|no\\s+longer)\\s+)?(?:have|'ve\\s+got|have\\s+got|got)\\s+"
                     + "(?:an?\\s+|some\\s+|severe\\s+|a\\s+severe\\s+|a\\s+serious\\s+|serious\\s+|mild\\s+|a\\s+mild\\s+|bad\\s+|a\\s+bad\\s+)?"
                     + "(?:food\\s+)?allerg(?:y|ies)\\s+(?:to|for)\\s+"
-                    + "|\\bmy\\s+(?:only\\s+)?allerg(?:y|ies)\\s+(?:is|are|include|includes)\\s+()");
+                    + "|\\bmy\\s+(?:only\\s+)?allerg(?:y|ies)\\s+(?:is|are|include|includes)\\s+()(?:to\\s+)?"
+                    // "We're allergic to", "My son and I are allergic to", "I've become allergic to", "i'm alergic to"
+                    + "|\\b(?:we're|we\\s+are|and\\s+i\\s+are|i've\\s+become|i\\s+(?:have\\s+)?become|i\\s+became"
+                    + "|i'm\\s+now|im|i'm|i\\s+am)\\s+" + ADV + "{0,2}al{1,2}erg(?:ic|ik)\\s+to\\s*:?\\s*"
+                    // "allergic to: peanuts, shellfish"; "Allergic to shellfish btw" (the "I" left out)
+                    + "|\\bi'm\\s+allergic\\s+to\\s*:\\s*|^(?:also\\s+|and\\s+)?(?:severely\\s+|very\\s+)?allergic\\s+to\\s+"
+                    // "Allergies: peanuts, shellfish."; "I developed an allergy to shellfish"
+                    + "|^(?:my\\s+)?allerg(?:y|ies)\\s*:\\s*|\\bi\\s+(?:just\\s+|recently\\s+)?(?:developed|got)\\s+(?:an?\\s+)?"
+                    + "(?:severe\\s+|mild\\s+)?allerg(?:y|ies)\\s+(?:to|for)\\s+");
     /** The verb after "what I'm allergic to": the allergen follows it. */
     private static final Pattern CLEFT_COPULA = Pattern.compile("(?:is|are|was|were)\\s+");
     /** What opens a cleft right before "I'm allergic to" ("the only thing", "what", "all"). */
     private static final Pattern CLEFT_HEAD = Pattern.compile(
             "\\b(?:what|thing|things|one|all|everything)\\s+(?:that\\s+)?$");
     /** "I have a penicillin allergy": the allergen comes before the word. */
+    /** "my peanut allergy" said in passing ("I carry an EpiPen for my peanut allergy"). */
+    private static final Pattern MY_ALLERGY = Pattern.compile(
+            "\\bmy\\s+(?:severe\\s+|serious\\s+|mild\\s+|bad\\s+)?([a-z][a-z\\-]{2,30}(?:\\s+[a-z][a-z\\-]{2,30})?)\\s+allerg(?:y|ies)\\b");
     private static final Pattern ALLERGY_BEFORE = Pattern.compile(
             "\\bi\\s+" + ADV + "{0,2}(?:(don't|dont|do\\s+not|no\\s+longer)\\s+)?(?:have|'ve\\s+got|have\\s+got|got)\\s+"
                     + "(?:an?\\s+|some\\s+)?(?:severe\\s+|serious\\s+|mild\\s+|bad\\s+)?([a-z][a-z\\-]{2,30}(?:\\s+[a-z][a-z\\-]{2,30})?)"
@@ -40,7 +51,12 @@ final class HealthRules {
             "\\b(?:eu\\s+)?(?:(nao)\\s+)?sou\\s+(mais\\s+)?" + ADV + "{0,2}alergic[oa]s?\\s+(?:a|ao|aos|as|de|com)\\s+"
                     + "|\\b(?:eu\\s+)?(?:(nao)\\s+)?tenho\\s+(mais\\s+)?(?:uma\\s+)?(?:forte\\s+|grave\\s+|leve\\s+)?"
                     + "alergia\\s+(?:forte\\s+|grave\\s+|leve\\s+)?(?:a|ao|aos|as|de|do|da|dos|das|com)\\s+"
-                    + "|\\bminhas?\\s+alergias?\\s+(?:e|sao)\\s+(?:a\\s+|ao\\s+|aos\\s+|as\\s+)?()");
+                    + "|\\bminhas?\\s+alergias?\\s+(?:e|sao)\\s+(?:a\\s+|ao\\s+|aos\\s+|as\\s+)?()"
+                    // "Tenho alergia a: amendoim", "Minhas alergias: …", "Alérgico a dipirona" (the "eu" left out),
+                    // "Desenvolvi alergia a camarão"
+                    + "|\\btenho\\s+alergia\\s+(?:a|ao|aos|as|de)\\s*:\\s*|\\bminhas?\\s+alergias?\\s*:\\s*"
+                    + "|^(?:tambem\\s+)?alergic[oa]s?\\s+(?:a|ao|aos|as|de)\\s+|^alergias?\\s*:\\s*"
+                    + "|\\b(?:desenvolvi|peguei|adquiri)\\s+(?:uma\\s+)?alergia\\s+(?:a|ao|aos|as|de)\\s+");
 
     private static final Pattern CONDITION_EN = Pattern.compile(
             "\\bi\\s+" + ADV + "{0,2}(?:(don't|dont|do\\s+not|no\\s+longer)\\s+)?(?:have|'ve\\s+got|have\\s+got|suffer\\s+from"
@@ -124,6 +140,15 @@ final class HealthRules {
     private static void allergy(Sentence s, Facts out) {
         Matcher before = s.match(ALLERGY_BEFORE);
         String named = before.find() ? allergen(s.text.substring(before.start(2), before.end(2))) : null;
+        if (named == null) {
+            Matcher mine = s.match(MY_ALLERGY);
+            String passing = mine.find() ? allergen(s.text.substring(mine.start(1), mine.end(1))) : null;
+            if (passing != null && !s.match(s.pt() ? ALLERGIC_PT : ALLERGIC_EN).find()) {
+                out.typed(MemoryKind.FACT, "user.allergy", passing, Cardinality.MULTI, Polarity.POSITIVE, Facts.STRONG,
+                        "%1$s is allergic to %2$s", "%1$s tem alergia a %2$s");
+                return;
+            }
+        }
         if (named != null) {
             boolean negated = before.group(1) != null || s.anymoreIn(before.start(), before.end());
             boolean ended = ended(s, before.start(), before.end());

@@ -388,7 +388,13 @@ final class Sentence {
             "tip", "bonus", "warning", "spoiler", "status", "today", "yesterday", "plot twist", "good news",
             "bad news", "question", "problem", "issue", "goal", "plan", "idea", "mood", "result", "conclusion",
             "dica", "aviso", "hoje", "ontem", "pergunta", "problema", "objetivo", "plano", "ideia", "resultado",
-            "confession", "confissao", "truth", "verdade", "quick update", "small update", "heads up");
+            "confession", "confissao", "truth", "verdade", "quick update", "small update", "heads up",
+            // fields of a profile the speaker fills in about themselves ("Allergies: peanuts, shellfish")
+            "allergies", "allergy", "name", "age", "job", "occupation", "location", "address", "diet", "notes",
+            "profile", "bio", "hobbies", "likes", "dislikes", "languages", "skills", "goals", "work", "family",
+            "pets", "health", "medications", "conditions", "alergias", "alergia", "nome", "idade", "profissao",
+            "cidade", "endereco", "dieta", "gostos", "idiomas", "habilidades", "objetivos", "trabalho", "familia",
+            "saude", "medicamentos", "condicoes");
 
     /** Whether the body opens with a colon label naming someone else as the one speaking. */
     private static boolean quotedLabel(String text, String folded, int body) {

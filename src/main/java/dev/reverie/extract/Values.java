@@ -24,7 +24,7 @@ final class Values {
     private static final String[] TRAILING = {
             " too", " a lot", " so much", " very much", " anymore", " any more", " now", " these days",
             " lately", " as well", " also", " right now", " nowadays", " really", " honestly", " though",
-            " of course", " for sure", " at all", " either", " already", " still", " again", " haha", " lol",
+            " of course", " for sure", " at all", " either", " already", " still", " again", " haha", " lol", " btw", " fyi",
             " muito", " demais", " tambem", " mais", " agora", " hoje em dia", " pra caramba", " bastante",
             " atualmente", " ultimamente", " ainda", " de jeito nenhum", " mesmo", " ne", " rs", " kkk",
             " actually", " na verdade", " then", " today", " hoje", " a little", " um pouco", " totally",
@@ -43,7 +43,7 @@ final class Values {
      * nuts, and sesame", "amendoim, camarao e leite", "eggs, milk, etc."): where a comma does not end the value.
      */
     private static final Pattern COMMA_LIST = Pattern.compile("\\s*" + ITEM + "(?:,\\s+" + ITEM + ")+"
-            + "(?:,?\\s+(?:and|or|e|ou|nor|&)\\s+" + ITEM + "|,\\s+etc\\b)");
+            + "(?:,?\\s+(?:and|or|e|ou|nor|&)\\s+" + ITEM + "|,\\s+etc\\b|(?=\\s*[.!]*\\s*$))");
 
     private Values() {
     }

@@ -1244,6 +1244,24 @@ class RuleBasedExtractorTest {
         assertThat(only("Não sou alérgico a dipirona.", "user.allergy").text()).isEqualTo("Usuário não tem alergia a dipirona");
     }
 
+    @Test
+    void an_allergy_said_plainly_in_any_common_form_is_read() {
+        for (String text : List.of("allergic to penicillin", "Allergic to penicillin btw.", "We're allergic to penicillin.",
+                "My son and I are allergic to penicillin.", "I've become allergic to penicillin.",
+                "i'm alergic to penicillin", "I developed an allergy to penicillin last year.",
+                "I carry an EpiPen for my penicillin allergy.", "My allergy is to penicillin.",
+                "Alérgico a penicillin, só pra constar.", "Desenvolvi alergia a penicillin.")) {
+            assertThat(values(text, "user.allergy")).as(text).containsExactly("POSITIVE penicillin");
+        }
+        assertThat(values("I'm allergic to: peanuts, shellfish, latex.", "user.allergy"))
+                .containsExactly("POSITIVE peanuts", "POSITIVE shellfish", "POSITIVE latex");
+        assertThat(values("Allergies: peanuts, shellfish.", "user.allergy"))
+                .containsExactly("POSITIVE peanuts", "POSITIVE shellfish");
+        assertThat(values("Minhas alergias: amendoim e camarão.", "user.allergy"))
+                .containsExactly("POSITIVE amendoim", "POSITIVE camarão");
+        noFact("user.allergy", "My son's peanut allergy is bad.", "My allergy medicine ran out.");
+    }
+
     /** Each fact of {@code subject} from {@code text}, as "POLARITY value", in order. */
     private List<String> values(String text, String subject) {
         return facts(text).stream().filter(f -> f.subject().equals(subject))
