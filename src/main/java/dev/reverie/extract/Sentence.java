@@ -109,15 +109,31 @@ final class Sentence {
     private static final int REPORTING_WORD = 1 << 6;
     private static final int HEDGE_WORD = 1 << 7;
     private static final int ELIDED = 1 << 8;
+    private static final int IRREALIS_WORD = 1 << 9;
+    private static final int RETRACTION_WORD = 1 << 10;
+    /** Words without which {@link #IRREALIS} cannot match (the regex runs only when one is there). */
+    private static final Set<String> IRREALIS_WORDS = Set.of("if", "wish", "wished", "wishing", "pretend", "pretending",
+            "suppose", "supposing", "assume", "assuming", "imagine", "imagining", "hypothetically", "se", "dera",
+            "finge", "finja", "fingir", "imagina", "suponha", "supondo", "suponhamos");
+    /** Words without which {@link #RETRACTION} cannot match. */
+    private static final Set<String> RETRACTION_WORDS = Set.of("jk", "j", "kidding", "joking", "right", "que",
+            "brincadeira", "zoeira", "zoando", "brincando");
     /**
      * Which of the word lists above each listed word is in: the constructor looks a token up once
      * instead of once per list.
      */
-    private static final Map<String, Integer> WORD_LISTS = wordLists(Map.of(
-            EN_MARKER, Lexicon.EN_MARKERS, PT_MARKER, Lexicon.PT_MARKERS,
-            PT_FIRST_PERSON_VERB, Lexicon.PT_FIRST_PERSON_VERBS, FILLER, Lexicon.FILLER, STOP, Lexicon.STOP,
-            FIRST_PERSON, Lexicon.FIRST_PERSON, REPORTING_WORD, REPORTING_WORDS, HEDGE_WORD, HEDGE_WORDS,
-            ELIDED, ELIDED_FIRST_PERSON));
+    private static final Map<String, Integer> WORD_LISTS = wordLists(Map.ofEntries(
+            Map.entry(EN_MARKER, Lexicon.EN_MARKERS),
+            Map.entry(PT_MARKER, Lexicon.PT_MARKERS),
+            Map.entry(PT_FIRST_PERSON_VERB, Lexicon.PT_FIRST_PERSON_VERBS),
+            Map.entry(FILLER, Lexicon.FILLER),
+            Map.entry(STOP, Lexicon.STOP),
+            Map.entry(FIRST_PERSON, Lexicon.FIRST_PERSON),
+            Map.entry(REPORTING_WORD, REPORTING_WORDS),
+            Map.entry(HEDGE_WORD, HEDGE_WORDS),
+            Map.entry(ELIDED, ELIDED_FIRST_PERSON),
+            Map.entry(IRREALIS_WORD, IRREALIS_WORDS),
+            Map.entry(RETRACTION_WORD, RETRACTION_WORDS)));
 
     final String text;
     final String folded;
@@ -203,13 +219,16 @@ final class Sentence {
         }
         this.firstPerson = first;
         this.question = isQuestion(text, folded, b);
-        this.reported = isReported(folded, b, (any & REPORTING_WORD) != 0) || quotedLabel(text, folded, b);
+        this.reported = isReported(folded, b, (any & REPORTING_WORD) != 0)
+                || text.indexOf(':') >= 0 && quotedLabel(text, folded, b);
         this.hedged = (any & HEDGE_WORD) != 0 && HEDGE.matcher(folded).find();
         this.conditional = CONDITIONAL.matcher(folded).region(b, folded.length()).lookingAt()
                 || NOT_REAL_START.matcher(folded).region(b, folded.length()).lookingAt()
-                || !hedged && IRREALIS.matcher(folded).region(b, folded.length()).find() // "I don't know if I'm ...": a hedge
+                // "I don't know if I'm ...": a hedge, not a condition
+                || !hedged && (any & IRREALIS_WORD) != 0 && IRREALIS.matcher(folded).region(b, folded.length()).find()
                 || pt > en && trailingNegation()
-                || RETRACTION.matcher(folded).region(takenBackUntil(folded, b), folded.length()).find();
+                || (any & RETRACTION_WORD) != 0
+                && RETRACTION.matcher(folded).region(takenBackUntil(folded, b), folded.length()).find();
     }
 
     /** The day the sentence was said on (relative dates resolve against it). */
