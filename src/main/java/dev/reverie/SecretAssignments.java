@@ -328,9 +328,15 @@ final class SecretAssignments {
 
     /** Whether {@code value} is a file path: it starts at a home, root or relative folder and holds no space. */
     private static boolean isPath(String value) {
+        // "/x8Y+2zQ/9wE4…==" is base64 that starts with a slash: an absolute path counts only with a file name
         return (value.startsWith("~/") || value.startsWith("./") || value.startsWith("../")
-                || value.startsWith("/") && value.indexOf('/', 1) > 0) && value.indexOf(' ') < 0;
+                || value.startsWith("/") && value.indexOf('/', 1) > 0 && FILE_NAME.matcher(value).find())
+                && value.indexOf(' ') < 0;
     }
+
+    /** A file name at the end of a path: letters, digits, dashes, then an extension of letters. */
+    private static final java.util.regex.Pattern FILE_NAME =
+            java.util.regex.Pattern.compile("/[A-Za-z0-9_\\-]{1,64}\\.[A-Za-z]{2,5}$");
 
     private static boolean namesSecret(List<String> parts, boolean compound) {
         boolean secret = false;

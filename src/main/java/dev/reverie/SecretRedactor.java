@@ -31,6 +31,8 @@ import java.util.regex.Matcher;
 final class SecretRedactor {
 
     private static final String MARKER_PREFIX = "[REDACTED:";
+    /** How many rejected matches per rule and text are searched again from their value (see {@link #redact}). */
+    private static final int RETRIES = 32;
 
     private final SecretRules rules;
 
@@ -87,18 +89,22 @@ final class SecretRedactor {
             int found = 0;
             boolean markers = current.contains(MARKER_PREFIX);
             int from = 0;
+            int retries = 0;
             while (from <= current.length() && m.find(from)) {
-                // a match that holds no secret is passed over by one character, not by its length: its
-                // key may have swallowed the real one's ("otpauth://…?secret=…", "secrets:\n  api_key: …")
+                // a match that holds no secret is passed over up to its value, not past it: its key may
+                // have swallowed the real one's ("otpauth://…?secret=…", "secrets:\n  api_key: …"); a
+                // rule whose secret is the whole match resumes after it, as before
                 int start = rule.groupStart(m);
+                // at most RETRIES such returns per rule and text, so a hostile text costs linear time
+                int resume = start > m.start() && retries++ < RETRIES ? start : Math.max(m.end(), m.start() + 1);
                 if (start < 0) {
-                    from = m.start() + 1;
+                    from = Math.max(m.end(), m.start() + 1);
                     continue;
                 }
                 Span span = rule.validator().check(current, m, start, rule.groupEnd(m));
                 if (span == null || span.end() <= span.start() || span.start() < last
                         || (markers && overlapsMarker(current, span.start(), span.end()))) {
-                    from = m.start() + 1;
+                    from = resume;
                     continue;
                 }
                 from = Math.max(m.end(), m.start() + 1);
