@@ -64,6 +64,21 @@ final class Facts {
         return facts.size();
     }
 
+    /** Whether a fact of {@code subject} was made earlier in this turn. */
+    boolean has(String subject) {
+        for (ExtractedFact f : facts) {
+            if (f.subject().equals(subject)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The facts made since {@code mark}, in order. */
+    List<ExtractedFact> since(int mark) {
+        return List.copyOf(facts.subList(Math.min(mark, facts.size()), facts.size()));
+    }
+
     /** Drops the facts made since {@code mark} (a statement taken back: "Just kidding"). */
     void dropFrom(int mark) {
         while (facts.size() > mark) {
@@ -165,10 +180,6 @@ final class Facts {
                 null), false);
     }
 
-    /**
-     * Replaces the value of the last single-valued fact of this turn ("My name is Ana. Actually, it's
-     * Anna."). Returns false when there is nothing clear to correct.
-     */
     /** The last single-valued fact of the turn so far and the sentence it was read from, or null. */
     Last lastSingle() {
         return lastSingle < 0 || lastSentence == null ? null : new Last(facts.get(lastSingle), lastSentence);
@@ -183,6 +194,10 @@ final class Facts {
         return new Facts(who, today.atStartOfDay(ZoneOffset.UTC).toInstant(), owner);
     }
 
+    /**
+     * Replaces the value of the last single-valued fact of this turn ("My name is Ana. Actually, it's
+     * Anna."). Returns false when there is nothing clear to correct.
+     */
     boolean correctLast(String value) {
         if (lastSingle < 0 || value == null || value.isBlank()) {
             return false;

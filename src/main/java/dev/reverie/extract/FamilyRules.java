@@ -59,9 +59,12 @@ final class FamilyRules {
     private static final Pattern LOST_BEFORE = Pattern.compile(
             "\\b(?:lost|perdi|perdemos)\\s+(?:my|our|meu|minha|nosso|nossa)\\s+(?:[a-z'\\-]+\\s+){0,2}$");
 
-    /** "put my / our (old) <pet>", before the pet. */
+    /**
+     * "had to / decided to put my / our (old) <pet>", before the pet: the euthanasia idiom, not "I put
+     * my puppy down for a nap".
+     */
     private static final Pattern PUT_BEFORE = Pattern.compile(
-            "\\b(?:put|putting)\\s+(?:my|our|the)\\s+(?:[a-z'\\-]+\\s+){0,2}$");
+            "\\b(?:had|have|has|got|needed|decided)\\s+to\\s+put\\s+(?:my|our|the)\\s+(?:[a-z'\\-]+\\s+){0,2}$");
     /** "down" or "to sleep" right after a pet that was put (not "put my dog in the car"). */
     private static final Pattern PUT_AFTER = Pattern.compile("\\s+(?:[A-Z]?[a-z]+\\s+)?(?:down|to\\s+sleep)\\b");
 
@@ -89,7 +92,8 @@ final class FamilyRules {
         // "I had to put my dog down", "we put our cat to sleep": only with "down" / "to sleep" after it
         Matcher putBefore = PUT_BEFORE.matcher(f).region(from, start);
         if (putBefore.find() && PUT_AFTER.matcher(f).region(end, f.length()).lookingAt()) {
-            return !NOT_YET_BEFORE.matcher(f).region(from, putBefore.start()).find();
+            return !NOT_YET_BEFORE.matcher(f).region(from, putBefore.start()).find()
+                    && !NOT_A_DEATH.matcher(f).region(from, putBefore.start()).find(); // "I never had to put …"
         }
         Matcher death = PET_DEATH.matcher(f).region(end, stop);
         if (!death.find() || NOT_YET_BEFORE.matcher(f).region(from, start).find()) {

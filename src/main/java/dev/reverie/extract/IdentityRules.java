@@ -111,13 +111,13 @@ final class IdentityRules {
 
     // ---- age and birthday
     /**
-     * What may follow "tenho / fiz N anos" in a statement of age: the end, "de idade", a conjunction or a
-     * time ("fiz 30 anos ontem"); not "de casada / de empresa", "a mais que", "nessa empresa".
+     * What may not follow "tenho / fiz N anos" in a statement of age: "de casada / de empresa" (but "de
+     * idade"), "a mais que", "nessa empresa".
      */
-    private static final String AGE_END = "(?=\\s*(?:[.,;!?)]|$|de\\s+idade\\b|e\\b|mas\\b|agora\\b|hoje\\b|ontem\\b"
-            + "|semana\\b|mes\\b|no\\s+(?:mes|ano|dia)\\b|recentemente\\b|ja\\b))";
+    private static final String AGE_END = "(?!\\s+(?:de\\s+(?!idade\\b)|a\\s+mais\\b|a\\s+menos\\b|nessa\\b|nesta\\b|neste\\b"
+            + "|nesse\\b|naquela\\b|na\\s+empresa\\b|no\\s+emprego\\b|no\\s+cargo\\b))\\b";
     /** A comparison or a simile, not an age: "I feel like I'm 80 years old", "I'm 5 years older". */
-    private static final Pattern AGE_SIMILE = Pattern.compile("\\b(?:feel|feels|felt|look|looks|act|like|as\\s+if|como\\s+se|parece)\\b");
+    private static final Pattern AGE_SIMILE = Pattern.compile("\\b(?:feel|feels|felt|look|looks|act|acts|as\\s+if|como\\s+se|parece)\\b");
     private static final Pattern AGE = Pattern.compile(
             "\\b(?:i'm|im|i\\s+am)\\s+(\\d{1,3})\\s*(?:years?\\s+old\\b|yo\\b|y/o|y\\.o\\.)"
                     + "|\\bi\\s+(?:just\\s+)?turned\\s+(\\d{1,3})\\b"
@@ -312,8 +312,8 @@ final class IdentityRules {
 
     /** Words before "call me" that make it what someone else calls the speaker ("My teacher used to call me Speedy"). */
     private static final Set<String> OTHER_CALLERS = Set.of("everyone", "everybody", "people", "they", "he", "she",
-            "my", "his", "her", "their", "friends", "used", "todo", "todos", "ele", "ela", "eles", "elas", "minha",
-            "meu", "pessoal", "galera", "sempre", "costumava", "costumavam");
+            "his", "her", "their", "friends", "used", "todo", "todos", "ele", "ela", "eles", "elas", "pessoal",
+            "galera", "costumava", "costumavam", "mom", "dad", "mother", "father", "teacher", "boss", "mae", "pai");
 
     /** Whether the "call me" at {@code at} reports what others call the speaker, not what they want to be called. */
     private static boolean othersCall(Sentence s, int at) {
@@ -338,6 +338,11 @@ final class IdentityRules {
      * A person's name starting at {@code start}: an optional title ("Dra.") and up to three words;
      * with {@code requireCapital}, the first word must be capitalised in the original.
      */
+    /** "RH", "TI": an acronym after a particle is a department, not a surname ("Pedro do RH"). */
+    private static boolean allCaps(String word) {
+        return word.length() >= 2 && word.equals(word.toUpperCase(java.util.Locale.ROOT));
+    }
+
     static String name(Sentence s, int start, boolean requireCapital) {
         List<int[]> spans = Terms.tokenSpans(s.folded, start, s.folded.length());
         if (spans.isEmpty() || spans.get(0)[0] - start > 2) {
@@ -377,7 +382,8 @@ final class IdentityRules {
             String f = s.folded.substring(w[0], w[1]);
             boolean connector = f.equals("da") || f.equals("de") || f.equals("do") || f.equals("dos")
                     || f.equals("das") || f.equals("van") || f.equals("von");
-            if (connector && j + 1 < spans.size() && Character.isUpperCase(s.text.charAt(spans.get(j + 1)[0]))) {
+            if (connector && j + 1 < spans.size() && Character.isUpperCase(s.text.charAt(spans.get(j + 1)[0]))
+                    && !allCaps(s.text.substring(spans.get(j + 1)[0], spans.get(j + 1)[1]))) {
                 end = w[1]; // "José da Silva", "Ludwig van Beethoven": the particle joins the next name
                 continue;
             }
@@ -430,6 +436,25 @@ final class IdentityRules {
             "\\b(?:i|we)\\s+(?:just\\s+|recently\\s+|finally\\s+)?(?:moved|relocated)\\s+(?:here\\s+)?from\\s+[^,;.!?]{1,40}?\\s+to\\s+"
                     + "|^(?:just\\s+|finally\\s+)?(?:moved|relocated)\\s+(?:back\\s+)?to\\s+");
 
+    /** Whether {@code value} names a tool ("Kubernetes", "Python 3", "Java background"), not a place. */
+    private static boolean tool(String value) {
+        String[] words = Terms.foldKeepingLength(value).split(" ");
+        return Lexicon.TECH.contains(String.join(" ", words)) || Lexicon.TECH.contains(words[0]) && words.length > 1
+                && (Character.isDigit(words[1].charAt(0)) || TOOL_NOUNS.contains(words[1]));
+    }
+
+    private static final Set<String> TOOL_NOUNS = Set.of("background", "stack", "ecosystem", "world", "community");
+
+    /** Whether the "from" side of "moved from X to Y" names a tool ("from Windows to Mac", "from Slack to Teams"). */
+    private static boolean fromTool(Sentence s, Matcher m) {
+        int from = s.folded.indexOf(" from ", m.start());
+        if (from < 0 || from > m.end()) {
+            return false;
+        }
+        int to = s.folded.lastIndexOf(" to ", m.end());
+        return to > from && tool(s.text.substring(from + 6, to).strip());
+    }
+
     private static void location(Sentence s, Facts out) {
         Matcher m = s.match(s.pt() ? LIVE_PT : LIVE_EN);
         if (!m.find()) {
@@ -440,23 +465,22 @@ final class IdentityRules {
                     return;
                 }
                 String place = place(s, m.end());
-                if (place != null && !Lexicon.TECH.contains(Terms.foldKeepingLength(place).split(" ")[0])) {
+                if (place != null && !tool(place) && !fromTool(s, m)) {
                     out.typed(MemoryKind.FACT, "user.location", place, Cardinality.SINGLE, Polarity.POSITIVE,
                             Facts.STRONG, "%1$s lives in %2$s", "%1$s mora em %2$s");
                 }
                 return;
             }
         }
-        if (m.pattern() == LIVE_EN && PAST_RESIDENCE.matcher(m.group()).find()) {
+        if (m.pattern() == LIVE_EN && PAST_RESIDENCE.matcher(m.group()).find() && !s.anymoreIn(m.start(), m.end())) {
             return; // "I lived in Porto as a kid / until 2019": where they lived, not where they live
         }
-        if (HYPERBOLE.matcher(s.folded).region(s.clauseStart(m.start()), m.end()).find()
+        if (!m.group().contains("moved") && HYPERBOLE.matcher(s.folded).region(s.clauseStart(m.start()), m.end()).find()
                 || m.pattern() == LIVE_PT && s.folded.startsWith("ao ", Math.max(0, m.start() - 3))) {
             return; // "I basically live in Excel", "praticamente moro na academia", "ao vivo no Maracanã"
         }
         String place = place(s, m.end());
-        if (place == null || Lexicon.TECH.contains(Terms.foldKeepingLength(place))
-                || Lexicon.TECH.contains(Terms.foldKeepingLength(place).split(" ")[0])) {
+        if (place == null || tool(place)) {
             return; // "We moved to Kubernetes / Python 3": a tool, not a home
         }
         boolean negated = m.pattern() == LIVE_EN ? m.group(1) != null || s.anymoreIn(m.start(), m.end())
@@ -468,11 +492,15 @@ final class IdentityRules {
                 negated ? ended ? "%1$s não mora mais em %2$s" : "%1$s não mora em %2$s" : "%1$s mora em %2$s");
     }
 
+    private static final Pattern GREW_UP = Pattern.compile("\\b(?:grew\\s+up|cresci)\\b");
+
     private static void origin(Sentence s, Facts out) {
         Matcher m = s.match(ORIGIN);
-        if (m.find() && !s.negatedBefore(m.start()) && !s.negatedBefore(m.end() - 1)) {
+        if (m.find() && !s.negatedBefore(m.start()) && !s.negatedBefore(m.end() - 1)
+                // "I'm originally from Lagos but I grew up in London": where they grew up does not replace it
+                && !(GREW_UP.matcher(m.group()).find() && out.has("user.origin"))) {
             String place = place(s, m.end());
-            if (place != null && !Lexicon.TECH.contains(Terms.foldKeepingLength(place).split(" ")[0])) {
+            if (place != null && !tool(place)) {
                 // "I come from Python (background)": a tool, not a place
                 out.typed(MemoryKind.FACT, "user.origin", place, Cardinality.SINGLE, Polarity.POSITIVE, Facts.NORMAL,
                         "%1$s is from %2$s", "%1$s é de %2$s");
@@ -580,7 +608,7 @@ final class IdentityRules {
             int[] span = Values.span(s, m.end(), s.folded.length(), JOB_CUTS);
             if (span != null) {
                 String v = Values.accept(s.text.substring(span[0], span[1]), s.folded.substring(span[0], span[1]));
-                if (v != null && occupation(Terms.foldKeepingLength(v))) {
+                if (v != null && (jobRun(s, span[0]) != null || occupation(Terms.foldKeepingLength(v)))) {
                     out.typed(MemoryKind.FACT, "user.job", v, Cardinality.SINGLE, Polarity.POSITIVE, Facts.STRONG,
                             "%1$s works as %2$s", "%1$s trabalha como %2$s");
                     employerAfter(s, span[1], out);
@@ -714,13 +742,13 @@ final class IdentityRules {
     /** A named employer the speaker starts at: "I just started at Acme", "Got a job at Google!", "Comecei a trabalhar na Ambev". */
     private static final Pattern JOIN = Pattern.compile(
             "\\bi\\s+(?:just\\s+|recently\\s+)?(?:started|began)\\s+(?:working\\s+|work\\s+|a\\s+new\\s+job\\s+|my\\s+new\\s+job\\s+)?"
-                    + "(?:at|for|with)\\s+|^(?:just\\s+)?got\\s+(?:a|an|my|the)\\s+(?:new\\s+)?(?:job|position|role|internship|offer)"
+                    + "(?:at|for)\\s+|^(?:just\\s+)?got\\s+(?:a|an|my|the)\\s+(?:new\\s+)?(?:job|position|role|internship|offer)"
                     + "\\s+(?:at|with)\\s+|\\b(?:eu\\s+)?comecei\\s+a\\s+trabalhar\\s+(?:na|no|em|pra|para)\\s+"
                     + "|\\b(?:eu\\s+)?(?:consegui|arrumei)\\s+(?:um\\s+)?(?:emprego|trampo|estagio)\\s+(?:na|no|em)\\s+");
     /** A named employer the speaker leaves: "I quit Google", "I'm no longer at Google", "Pedi demissão da Vale". */
     private static final Pattern LEAVE = Pattern.compile(
             "\\bi\\s+(?:just\\s+)?(?:quit|resigned\\s+from|retired\\s+from)\\s+"
-                    + "|\\b(?:i'm|im|i\\s+am)\\s+no\\s+longer\\s+(?:at|with|working\\s+(?:at|for))\\s+"
+                    + "|\\b(?:i'm|im|i\\s+am)\\s+no\\s+longer\\s+(?:at|working\\s+(?:at|for))\\s+"
                     + "|\\b(?:eu\\s+)?pedi\\s+(?:demissao|as\\s+contas)\\s+(?:da|do|na|no)\\s+"
                     + "|\\b(?:eu\\s+)?fui\\s+(?:demitid[oa]|mandad[oa]\\s+embora)\\s+(?:da|do)\\s+"
                     + "|\\b(?:eu\\s+)?(?:me\\s+)?aposentei\\s+(?:da|do|na|no)\\s+");
@@ -730,6 +758,7 @@ final class IdentityRules {
         if (out.producedInSentence("user.employer")) {
             return;
         }
+        int before = out.mark();
         Matcher m = s.match(JOIN);
         if (m.find()) {
             employerValue(s, m.end(), Polarity.POSITIVE, true, out);
@@ -739,6 +768,15 @@ final class IdentityRules {
         if (m.find()) {
             employerValue(s, m.end(), Polarity.NEGATIVE, true, out);
         }
+        // "I quit Friday", "I started at Python": a day or a tool is no employer
+        List<dev.reverie.spi.ExtractedFact> made = out.since(before);
+        if (!made.isEmpty() && notAnEmployer(Terms.foldKeepingLength(made.get(0).value()))) {
+            out.dropFrom(before);
+        }
+    }
+
+    private static boolean notAnEmployer(String folded) {
+        return Dates.CALENDAR_WORDS.contains(folded.split(" ")[0]) || Lexicon.TECH.contains(folded);
     }
 
     private static void employer(Sentence s, Facts out) {
@@ -818,7 +856,8 @@ final class IdentityRules {
                 " in ", " em ", " and ", " e ", " with ", " com ", " ha ", " now", " agora", " anymore", " mais",
                 " on ", " during ", " durante ", " last ", " next ", " yesterday", " ontem");
         if (v == null || NOT_AN_EMPLOYER.contains(Terms.foldKeepingLength(v))
-                || NOT_AN_EMPLOYER_SHAPE.matcher(Terms.foldKeepingLength(v)).matches()) {
+                || v.equals(v.toLowerCase(java.util.Locale.ROOT))
+                && NOT_AN_EMPLOYER_SHAPE.matcher(Terms.foldKeepingLength(v)).matches()) {
             return;
         }
         String f = Terms.foldKeepingLength(v);

@@ -261,7 +261,9 @@ final class PreferenceRules {
             folded = folded.substring(hedge.end());
         }
         List<String> words = Terms.wordTokens(folded);
-        if (words.isEmpty() || NOT_A_FAVORITE.contains(words.get(0)) || words.get(0).equals("not")
+        // a capitalised title is a name whatever its first word ("Dead Kennedys", "Hard Times")
+        boolean title = !value.isEmpty() && Character.isUpperCase(value.codePointAt(0));
+        if (words.isEmpty() || !title && NOT_A_FAVORITE.contains(words.get(0)) || words.get(0).equals("not")
                 || words.get(0).equals("nao")) {
             return; // "is closed now", "is hard to pick", "is not Coldplay": a state of it, or what it is not
         }

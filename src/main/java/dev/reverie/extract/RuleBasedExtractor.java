@@ -194,8 +194,8 @@ public final class RuleBasedExtractor implements Extractor {
      * for the turn's last single fact. Only a value its own rule would have read counts: the sentence
      * that said the old value, with the new one in its place, must yield the same subject with the new
      * value ("Sorry, long day" after "I'm 34 years old" is no age, "Actually, it's complicated" after
-     * "I'm married" no relationship status), and a capitalised value (a name, a place, an employer) is
-     * corrected only by a capitalised one. An apology alone ("Sorry for the typo") names no value.
+     * "I'm married" no relationship status, "Sorry for the typo" after "My name is Anna" no name), and a
+     * capitalised value (a name, a place, an employer) is corrected only by a capitalised one.
      */
     private static void correction(Sentence s, Facts facts) {
         Matcher meant = s.match(MEANT);
@@ -203,11 +203,7 @@ public final class RuleBasedExtractor implements Extractor {
             return;
         }
         Matcher m = s.match(CORRECTION_BODY);
-        boolean body = m.lookingAt();
-        if (!body && !meant.lookingAt() && !s.selfCorrecting) {
-            return;
-        }
-        int start = body ? m.end() : s.body;
+        int start = m.lookingAt() ? m.end() : s.body;
         String value = Values.phrase(s, start, s.folded.length(), " not ", " nao ");
         if (value == null || Terms.wordTokens(Terms.foldKeepingLength(value)).size() > 4) {
             return;
@@ -225,6 +221,11 @@ public final class RuleBasedExtractor implements Extractor {
         int at = said.indexOf(old);
         if (at < 0 || value.isEmpty()) {
             return false;
+        }
+        for (String w : Terms.wordTokens(Terms.foldKeepingLength(value))) {
+            if (Lexicon.FIRST_PERSON.contains(w)) {
+                return false; // "Sorry, I'm rambling": a remark about the speaker, not a value
+            }
         }
         boolean mixedCase = !said.equals(said.toLowerCase(java.util.Locale.ROOT));
         if (mixedCase && Character.isUpperCase(old.codePointAt(0)) && !Character.isUpperCase(value.codePointAt(0))) {

@@ -31,9 +31,6 @@ final class Sentence {
                     + "|por\\s+sinal|afinal)\\b[\\s,!.:;]*"
                     + "|(?:yes|yeah|yep|no|nope|ok|okay|hey|hi|hello|wow|haha|hahaha|lol|sim|nao|oi|ola|nossa|poxa"
                     + "|cara|gente|opa|thanks|thank\\s+you|obrigad[oa]|great|cool|nice|awesome|omg|aw+|yay)\\s*[,!.:;-]+\\s*)+");
-    /** Markers of a correction that say so themselves, unlike an apology ("sorry", "oops"), which may be about anything. */
-    private static final Pattern SELF_CORRECTING = Pattern.compile(
-            "\\b(?:actually|na\\s+verdade|correction|correcao|i\\s+mean|quer\\s+dizer)\\b");
     private static final Pattern CORRECTION_MARK = Pattern.compile(
             "\\b(?:actually|na\\s+verdade|correction|correcao|i\\s+mean|quer\\s+dizer|sorry|desculpa|desculpe|oops|ops)\\b");
     private static final Pattern HEDGE = Pattern.compile(
@@ -63,18 +60,52 @@ final class Sentence {
                     + "(?:que\\s+|se\\s+)?(?:eu|nos)\\b");
     /** Words that take a statement back, in it ("i got a job at amazon lol jk") or opening the next sentence. */
     static final Pattern RETRACTION = Pattern.compile(
-            "\\b(?:jk|j/k|just\\s+kidding|kidding|only\\s+joking|just\\s+joking|yeah\\s+right|so\\s+que\\s+nao"
-                    + "|brincadeira|zoeira|zoando|to\\s+brincando|tou\\s+brincando|estou\\s+brincando)\\b");
+            "(?<!\\bno\\s)(?<!\\bnot\\s)(?<!\\bsem\\s)(?<!\\bnao\\se\\s)(?<!\\bnao\\sfoi\\s)"
+                    + "\\b(?:jk|j/k|just\\s+kidding|kidding|only\\s+joking|just\\s+joking|yeah\\s+right"
+                    + "|so\\s+que\\s+nao|brincadeira|zoeira|zoando|to\\s+brincando|tou\\s+brincando|estou\\s+brincando)\\b"
+                    + "(?!\\s+aside)");
     /** A sentence that only takes the one before back: "Not.", "Just kidding, …", "Brincadeira". */
     private static final Pattern TAKES_BACK = Pattern.compile(
             "(?:not|nope|nah)[.!]*$|(?:jk|j/k|just\\s+kidding|kidding|only\\s+joking|just\\s+joking|brincadeira|zoeira"
-                    + "|mentira|so\\s+que\\s+nao)\\b");
+                    + "|mentira|so\\s+que\\s+nao)\\b(?!\\s+aside)");
+
+    /** Whether the sentence takes itself back from {@code from} on ("lol jk"); "JK" in capitals is a name ("JK Rowling"). */
+    private static boolean retracted(String text, String folded, int from) {
+        Matcher m = RETRACTION.matcher(folded).region(from, folded.length());
+        while (m.find()) {
+            if (!folded.startsWith("jk", m.start()) || text.startsWith("jk", m.start())) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     /** Where what follows an opening "Just kidding," starts (the rest is said in earnest), or {@code body}. */
     private static int takenBackUntil(String folded, int body) {
         Matcher t = TAKES_BACK.matcher(folded).region(body, folded.length());
         return t.lookingAt() ? t.end() : body;
     }
+
+    /**
+     * Whether a condition, wish or pretence governs the sentence's main statement: it opens in the
+     * first clause ("It would be nice if I lived in Lisbon", "I really wish I lived in Tokyo"); one in a
+     * later clause governs only that clause ("I'm allergic to penicillin so let me know if I need a
+     * substitute", "Tenho asma e se eu corro fico sem ar"), and "I assume / suppose / imagine" is the
+     * speaker's own hedge.
+     */
+    private static boolean irrealis(String folded, int body) {
+        Matcher m = IRREALIS.matcher(folded).region(body, folded.length());
+        if (!m.find()) {
+            return false;
+        }
+        Matcher brk = CLAUSE_BREAK.matcher(folded).region(body, m.start());
+        if (brk.find()) {
+            return false;
+        }
+        return !OWN_ASSUMPTION.matcher(folded).region(Math.max(body, m.start() - 3), m.end()).find();
+    }
+
+    private static final Pattern OWN_ASSUMPTION = Pattern.compile("\\bi\\s+(?:assume|suppose|imagine)\\b");
 
     /** Whether this sentence takes the one before it back ("I live in Paris. Not.", "Just kidding, I'm unemployed"). */
     boolean takesBack() {
@@ -143,8 +174,6 @@ final class Sentence {
     final boolean filler;
     final boolean reported;
     final boolean correction;
-    /** Whether the correction marker says it corrects ("actually", "I mean"), not only apologises. */
-    final boolean selfCorrecting;
     final boolean hedged;
     final boolean conditional;
     final boolean firstPerson;
@@ -164,7 +193,6 @@ final class Sentence {
         Matcher d = DISCOURSE.matcher(folded);
         int b = d.lookingAt() ? d.end() : 0;
         this.correction = b > 0 && CORRECTION_MARK.matcher(folded).region(0, b).find();
-        this.selfCorrecting = b > 0 && SELF_CORRECTING.matcher(folded).region(0, b).find();
         this.body = b;
         List<int[]> spans = Terms.wordSpans(folded);
         List<String> all = new ArrayList<>(spans.size());
@@ -225,10 +253,9 @@ final class Sentence {
         this.conditional = CONDITIONAL.matcher(folded).region(b, folded.length()).lookingAt()
                 || NOT_REAL_START.matcher(folded).region(b, folded.length()).lookingAt()
                 // "I don't know if I'm ...": a hedge, not a condition
-                || !hedged && (any & IRREALIS_WORD) != 0 && IRREALIS.matcher(folded).region(b, folded.length()).find()
+                || !hedged && (any & IRREALIS_WORD) != 0 && irrealis(folded, b)
                 || pt > en && trailingNegation()
-                || (any & RETRACTION_WORD) != 0
-                && RETRACTION.matcher(folded).region(takenBackUntil(folded, b), folded.length()).find();
+                || (any & RETRACTION_WORD) != 0 && retracted(text, folded, takenBackUntil(folded, b));
     }
 
     /** The day the sentence was said on (relative dates resolve against it). */
@@ -451,8 +478,12 @@ final class Sentence {
         int start = clauseStart(from);
         int end = clauseEnd(to);
         Matcher m = ANYMORE.matcher(folded).region(start, end);
-        return m.find();
+        // "I live in Berlin, well, not anymore": a clause that is only "not anymore" is the statement's own
+        return m.find() || NOT_ANYMORE_TAIL.matcher(folded).region(end, folded.length()).lookingAt();
     }
+
+    private static final Pattern NOT_ANYMORE_TAIL = Pattern.compile(
+            "[,;\\s]*(?:(?:well|but|or|and|ok|okay|at\\s+least)[,\\s]+)*(?:not|no)\\s+any\\s?more\\b");
 
     private static final Pattern ANYMORE = Pattern.compile("\\bany\\s?more\\b");
 
@@ -481,7 +512,9 @@ final class Sentence {
      */
     boolean trailingNegation() {
         Matcher m = TRAILING_NAO.matcher(folded);
-        return m.find() && folded.lastIndexOf("nao", m.start() - 1) < body;
+        // "Sou celíaca, glúten não": the "não" of a later clause negates that clause only
+        return m.find() && folded.lastIndexOf("nao", m.start() - 1) < body
+                && !CLAUSE_BREAK.matcher(folded).region(body, m.start()).find();
     }
 
     private static final Pattern TRAILING_NAO = Pattern.compile("\\bnao[\\s.!,;]*$");
@@ -500,7 +533,8 @@ final class Sentence {
             "[,;]\\s*(?=(?:(?:and|but|so|now|also|then|actually|e|mas|agora|entao|tambem|hoje)\\s+)?"
                     + "(?:i|i'm|i've|i'd|i'll|im|ive|eu)\\s)"
                     + "|\\s(?=(?:and|but|so|e|mas|entao)\\s+(?:(?:actually|now|also|then|agora|na\\s+verdade)\\s+)?"
-                    + "(?:i|i'm|i've|i'd|i'll|im|ive|eu)\\s)");
+                    // "My son and I are allergic": a compound subject, not a second statement
+                    + "(?:i(?!\\s+(?:are|were|both)\\b)|i'm|i've|i'd|i'll|im|ive|eu(?!\\s+(?:somos|estamos|temos|fomos)\\b))\\s)");
     /** The subject pronouns that make a part of a splice a statement of its own. */
     private static final Set<String> SUBJECT_PRONOUNS = Set.of("i", "i'm", "im", "i've", "ive", "i'd", "i'll", "we",
             "we're", "we've", "eu");
@@ -518,7 +552,9 @@ final class Sentence {
      * subordinate clause are never split: their first part qualifies the rest.
      */
     List<Sentence> clauses() {
-        if (question || reported || conditional || hedged
+        // a report is split too: each part says whether it is reported ("My friends think it's funny but
+        // I'm allergic to cats")
+        if (question || conditional || hedged
                 || SUBORDINATE.matcher(folded).region(body, folded.length()).lookingAt()) {
             return List.of(this);
         }
@@ -526,7 +562,10 @@ final class Sentence {
         List<Sentence> out = null;
         int from = 0;
         while (m.find()) {
-            if (!hasSubject(from == 0 ? body : from, m.start())) {
+            // after a comma the part before must be a statement of its own ("Last summer, I lived …" is
+            // one); a conjunction opens one whatever came before ("My friends think it's funny but I'm …")
+            boolean comma = folded.charAt(m.start()) == ',' || folded.charAt(m.start()) == ';';
+            if (comma && !hasSubject(from == 0 ? body : from, m.start())) {
                 continue;
             }
             out = out == null ? new ArrayList<>() : out;

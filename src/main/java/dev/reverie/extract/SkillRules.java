@@ -146,8 +146,7 @@ final class SkillRules {
     }
 
     /** Words of a one-off ("I can't drive today") or an offer ("I can drive you home"), not an ability. */
-    private static final Set<String> ONE_OFF = Set.of("today", "tonight", "tomorrow", "now", "yet", "hoje", "amanha",
-            "agora", "ainda");
+    private static final Set<String> ONE_OFF = Set.of("today", "tonight", "tomorrow", "hoje", "amanha");
     private static final Set<String> OBJECT_PRONOUNS = Set.of("you", "him", "her", "them", "us", "it", "voce", "te",
             "ele", "ela", "eles", "elas", "vc");
 

@@ -36,6 +36,10 @@ final class Values {
 
     private static final String[] LIST_SEPARATORS = {", and ", ", or ", ", e ", ", ou ", ", ", " and ", " & ", " or ",
             " e ", " ou ", " nor ", " plus ", " as well as ", " assim como ", " and also ", " e tambem "};
+    /** Words that open no list item: a negation or a verb of wanting ("…, no kidding", "…, não é brincadeira"). */
+    private static final java.util.Set<String> NOT_AN_ITEM = java.util.Set.of("no", "not", "nao", "need", "needs",
+            "hate", "go", "get", "take", "use", "want", "have", "tomo", "preciso", "quero", "moro", "uso");
+
     /** A list item: one to four words. */
     private static final String ITEM = "[\\p{L}\\p{N}'\\-]+(?:\\s+[\\p{L}\\p{N}'\\-]+){0,3}";
     /**
@@ -43,6 +47,12 @@ final class Values {
      * nuts, and sesame", "amendoim, camarao e leite", "eggs, milk, etc."): where a comma does not end the value.
      */
     private static final Pattern COMMA_LIST = Pattern.compile("\\s*" + ITEM + "(?:,\\s+" + ITEM + ")+"
+            + "(?:,?\\s+(?:and|or|e|ou|nor|&)\\s+" + ITEM + "|,\\s+etc\\b)");
+    /**
+     * After a colon a list may have no conjunction ("Allergies: peanuts, shellfish."; "allergic to:
+     * peanuts, shellfish, latex"): it runs to the end of the sentence.
+     */
+    private static final Pattern COLON_LIST = Pattern.compile("\\s*" + ITEM + "(?:,\\s+" + ITEM + ")+"
             + "(?:,?\\s+(?:and|or|e|ou|nor|&)\\s+" + ITEM + "|,\\s+etc\\b|(?=\\s*[.!]*\\s*$))");
 
     private Values() {
@@ -110,6 +120,10 @@ final class Values {
             if (words.equals(List.of("etc"))) {
                 break; // "eggs, milk, etc.": the list ends
             }
+            if (from > 0 && !words.isEmpty() && (Lexicon.FINITE_VERBS.contains(words.get(0))
+                    || Lexicon.PT_FIRST_PERSON_VERBS.contains(words.get(0)) || NOT_AN_ITEM.contains(words.get(0)))) {
+                break; // "allergic to cats, dust, and need an inhaler": a verb ends the list
+            }
             boolean infinitive = afterTo && from == 0;
             boolean owned = possessive && from == 0 && words.size() > 1 && POSSESSIVES.contains(words.get(0));
             if (!words.isEmpty() && !owned && (Lexicon.CLAUSE_SUBJECT.contains(words.get(0))
@@ -147,6 +161,15 @@ final class Values {
         return span(s, start, end, false, extraCuts);
     }
 
+    /** Whether the last character before {@code start} that is not a space is a colon. */
+    private static boolean afterColon(String f, int start) {
+        int i = start - 1;
+        while (i >= 0 && f.charAt(i) == ' ') {
+            i--;
+        }
+        return i >= 0 && f.charAt(i) == ':';
+    }
+
     /**
      * As {@link #span(Sentence, int, int, String...)}; with {@code listing}, a list of items separated
      * by commas ({@link #COMMA_LIST}) is not cut at its commas, so that {@link #list} sees every item.
@@ -158,7 +181,8 @@ final class Values {
             return null;
         }
         int cut = newClause(f, start, end);
-        java.util.regex.Matcher list = listing ? COMMA_LIST.matcher(f).region(start, Math.min(cut, end)) : null;
+        java.util.regex.Matcher list = !listing ? null
+                : (afterColon(f, start) ? COLON_LIST : COMMA_LIST).matcher(f).region(start, Math.min(cut, end));
         int listEnd = list != null && list.lookingAt() ? list.end() : -1;
         for (String c : CUTS) {
             int i = f.indexOf(c, start);

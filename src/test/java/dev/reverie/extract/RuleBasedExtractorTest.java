@@ -1262,6 +1262,49 @@ class RuleBasedExtractorTest {
         noFact("user.allergy", "My son's peanut allergy is bad.", "My allergy medicine ran out.");
     }
 
+    @Test
+    void safety_facts_survive_an_if_a_joke_word_a_trailing_no_or_someone_elses_opinion_in_another_clause() {
+        for (String text : List.of("I'm allergic to penicillin so let me know if I need a substitute.",
+                "I'm allergic to penicillin, no kidding.", "My friends think it's funny but I'm allergic to penicillin.",
+                "Sou alérgico a penicillin, se eu tomar fico mal.", "Tenho alergia a penicillin, não é brincadeira.",
+                "Tenho alergia a penicillin, então remédio não.")) {
+            assertThat(values(text, "user.allergy")).as(text).containsExactly("POSITIVE penicillin");
+        }
+        assertThat(values("Tenho asma e se eu corro fico sem ar.", "user.health")).containsExactly("POSITIVE asma");
+        assertThat(values("My name is JK.", "user.name")).containsExactly("POSITIVE JK");
+        assertThat(values("I live in Lisbon. Kidding aside, I love it here.", "user.location"))
+                .containsExactly("POSITIVE Lisbon");
+        // an apology that names a value its rule reads corrects it
+        assertThat(values("My name is Ana. Sorry, Anna.", "user.name")).containsExactly("POSITIVE Anna");
+        assertThat(values("I live in Lisbon. Oops, Porto.", "user.location")).containsExactly("POSITIVE Porto");
+        // a comma list stops at what is no item
+        assertThat(values("I'm allergic to peanuts, no kidding.", "user.allergy")).containsExactly("POSITIVE peanuts");
+        assertThat(values("I'm allergic to cats, dust, and need an inhaler.", "user.allergy"))
+                .containsExactly("POSITIVE cats", "POSITIVE dust");
+    }
+
+    @Test
+    void the_guards_leave_ordinary_statements_alone() {
+        assertThat(values("Tenho 34 anos kkk", "user.age")).containsExactly("POSITIVE 34");
+        assertThat(values("Fiz 40 anos em março.", "user.age")).containsExactly("POSITIVE 40");
+        assertThat(values("Like I said I'm 30 years old.", "user.age")).containsExactly("POSITIVE 30");
+        assertThat(values("I work as a family doctor.", "user.job")).containsExactly("POSITIVE family doctor");
+        assertThat(values("I work at 24 Hour Fitness.", "user.employer")).containsExactly("POSITIVE 24 Hour Fitness");
+        assertThat(values("My favorite band is Dead Kennedys.", "user.favorite.band")).containsExactly("POSITIVE Dead Kennedys");
+        assertThat(values("I live in Spring Hill, Florida.", "user.location")).containsExactly("POSITIVE Spring Hill");
+        assertThat(values("I basically just moved to Berlin.", "user.location")).containsExactly("POSITIVE Berlin");
+        assertThat(values("My preference is that you call me Bob.", "user.address_as")).containsExactly("POSITIVE Bob");
+        assertThat(values("I can swim now.", "user.skill")).containsExactly("POSITIVE swim");
+        assertThat(values("I live in Berlin, well, not anymore.", "user.location")).containsExactly("NEGATIVE Berlin");
+        assertThat(values("I lived in Berlin but not anymore.", "user.location")).containsExactly("NEGATIVE Berlin");
+        assertThat(values("I'm originally from Lagos but I grew up in London.", "user.origin")).containsExactly("POSITIVE Lagos");
+        assertThat(values("Sou o Pedro do RH.", "user.name")).containsExactly("POSITIVE Pedro");
+        noFact("user.employer", "I quit Friday.", "I started with Python.", "I'm no longer with Sarah.");
+        noFact("user.location", "I moved from Windows to Mac.");
+        assertThat(values("I put my puppy down for a nap.", "user.pet")).containsExactly("POSITIVE puppy");
+        assertThat(values("I never had to put my dog down.", "user.pet")).containsExactly("POSITIVE dog");
+    }
+
     /** Each fact of {@code subject} from {@code text}, as "POLARITY value", in order. */
     private List<String> values(String text, String subject) {
         return facts(text).stream().filter(f -> f.subject().equals(subject))

@@ -55,7 +55,7 @@ class WordTablesTest {
             "relative-pronouns, 7, what|whom|whoever",
             "reporting-words, 40, said|believes|segundo|assume|dizem",
             "stop, 292, a|only|ei",
-            "tech, 95, java|tensorflow|arduino",
+            "tech, 124, java|tensorflow|arduino|windows|slack",
             "titles, 20, dr|profa|mx"
     })
     void word_list_loads_whole_and_clean(String name, int size, String known) throws IOException {

@@ -106,7 +106,7 @@ public final class PostgresMemoryStore implements MemoryStore {
     public static PostgresMemoryStore open(String location) {
         Checks.notBlank("location", location);
         if (!location.startsWith("postgresql:")) {
-            throw new IllegalArgumentException("postgresql location '" + location
+            throw new IllegalArgumentException("postgresql location '" + redact(location)
                     + "' must be what a JDBC URL holds after 'jdbc:', e.g. postgresql://localhost:5432/app?user=app");
         }
         // the driver takes no user:password@ in its URL (it would read them as the host): they go to the pool
@@ -152,7 +152,11 @@ public final class PostgresMemoryStore implements MemoryStore {
     private static final java.util.regex.Pattern USERINFO = java.util.regex.Pattern.compile("postgresql://([^/?#]*)@");
 
     private static String decode(String part) {
-        return java.net.URLDecoder.decode(part.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
+        try {
+            return java.net.URLDecoder.decode(part.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return part; // a "%" that starts no escape ("50%off") is the character itself
+        }
     }
 
     /** The URI without a password (a {@code password=} parameter's value, a {@code user:password@} part), for logs and errors. */
