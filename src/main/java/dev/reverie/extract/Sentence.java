@@ -48,10 +48,10 @@ final class Sentence {
                     + "|sera\\s+que\\b|(?:onde|como|quando|qual|quem|por\\s*que)\\s+(?:que\\s+)?(?:eu\\s+)?"
                     + "(?:devo|posso|consigo|faco|deveria|poderia|vou)\\b");
     /**
-     * A condition, wish or pretence that governs a first-person statement anywhere in the sentence
-     * ("It would be nice if I lived in Lisbon", "I really wish I lived in Tokyo", "Pretend I'm a
-     * doctor", "Finge que eu moro em Paris"); an "if" whose clause says nothing of the speaker ("I'm
-     * allergic to peanuts, so check if the dish has them") governs nothing of theirs.
+     * A condition, wish or pretence that governs a first-person statement ("It would be nice if I lived
+     * in Lisbon", "I really wish I lived in Tokyo", "Pretend I'm a doctor", "Finge que eu moro em
+     * Paris"); an "if" whose clause says nothing of the speaker ("I'm allergic to peanuts, so check if
+     * the dish has them") governs nothing of theirs. Counted only in the main clause ({@link #irrealis}).
      */
     private static final Pattern IRREALIS = Pattern.compile(
             "\\b(?:if|wish|wished|wishing|pretend|pretending|suppose|supposing|assume|assuming|imagine|imagining"
@@ -431,10 +431,12 @@ final class Sentence {
             "news", "novidade", "novidades", "fun fact", "about me", "sobre mim", "my answer", "my update",
             "minha resposta", "my reply", "my info", "my details", "my name", "my story", "my situation", "hi", "hello",
             "oi", "ola", "hey", "dear", "so", "well", "anyway", "but", "and", "honestly", "actually", "tldr", "tl dr",
-            "tip", "bonus", "warning", "spoiler", "status", "today", "yesterday", "plot twist", "good news",
+            "tip", "bonus", "spoiler", "status", "today", "yesterday", "plot twist", "good news",
             "bad news", "question", "problem", "issue", "goal", "plan", "idea", "mood", "result", "conclusion",
             "dica", "aviso", "hoje", "ontem", "pergunta", "problema", "objetivo", "plano", "ideia", "resultado",
             "confession", "confissao", "truth", "verdade", "quick update", "small update", "heads up",
+            "attention", "atencao", "urgent", "urgente", "medical", "psa", "alert", "alerta", "warning",
+            "reminder to self", "note to self",
             // fields of a profile the speaker fills in about themselves ("Allergies: peanuts, shellfish")
             "allergies", "allergy", "name", "age", "job", "occupation", "location", "address", "diet", "notes",
             "profile", "bio", "hobbies", "likes", "dislikes", "languages", "skills", "goals", "work", "family",
@@ -449,8 +451,29 @@ final class Sentence {
             return false;
         }
         String label = folded.substring(body, folded.indexOf(':', body)).strip().replaceAll("\\s+", " ");
-        return !OWN_LABELS.contains(label);
+        if (OWN_LABELS.contains(label)) {
+            return false;
+        }
+        List<String> words = Terms.wordTokens(label);
+        if (words.size() >= 2 && POSSESSIVE_OR_ARTICLE.contains(words.get(0))) {
+            // "My sister:", "Minha mãe mandou:" name a person; "O problema:", "My plan:" do not
+            for (String w : words) {
+                if (Lexicon.RELATIONS.containsKey(w) || PERSON_NOUNS.contains(w) || REPORTING_WORDS.contains(w)
+                        || LABEL_VERBS.contains(w)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        return true;
     }
+
+    private static final Set<String> LABEL_VERBS = Set.of("mandou", "texted", "respondeu", "wrote", "escreveu");
+    private static final Set<String> POSSESSIVE_OR_ARTICLE = Set.of("my", "minha", "meu", "his", "her", "their", "our",
+            "nossa", "nosso", "a", "o");
+    private static final Set<String> PERSON_NOUNS = Set.of("friend", "friends", "boss", "teacher", "doctor", "colleague",
+            "coworker", "neighbor", "neighbour", "roommate", "amigo", "amiga", "chefe", "professor", "professora",
+            "medico", "medica", "colega", "vizinho", "vizinha");
 
     /** Where a clause breaks: a comma or semicolon, or a conjunction between spaces. */
     private static final Pattern CLAUSE_BREAK = Pattern.compile(

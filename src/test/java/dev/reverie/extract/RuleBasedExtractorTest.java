@@ -1150,6 +1150,11 @@ class RuleBasedExtractorTest {
                 "Minha mãe vive repetindo \"sou alérgica a gato\".", "Minha irmã mandou: \"moro em Paris agora\".");
         // the speaker's own labels and restatements stand
         assertThat(values("Update: I moved to Lisbon.", "user.location")).containsExactly("POSITIVE Lisbon");
+        for (String label : List.of("Atenção: sou alérgico a dipirona.", "Attention: I'm allergic to dipirona.",
+                "O problema: sou alérgico a dipirona.", "Tip: I always carry an EpiPen because I'm allergic to dipirona.")) {
+            assertThat(values(label, "user.allergy")).as(label).containsExactly("POSITIVE dipirona");
+        }
+        noFact("user.location", "Minha mãe mandou: moro em Paris agora.");
         assertThat(values("Fun fact: I'm allergic to nuts.", "user.allergy")).containsExactly("POSITIVE nuts");
         assertThat(values("I told you I live in Lisbon.", "user.location")).containsExactly("POSITIVE Lisbon");
         assertThat(values("I said I live in Paris but actually I live in Lyon.", "user.location"))
