@@ -157,7 +157,7 @@ public final class RuleBasedExtractor implements Extractor {
             boolean typed = false;
             for (Sentence clause : clauses) {
                 facts.begin(clause);
-                if (!clause.reported && !clause.conditional) {
+                if (!reported(clause, turn.speaker()) && !clause.conditional) {
                     typedRules(clause, facts);
                     if (!facts.producedInSentence()) {
                         correction(clause, facts);
@@ -168,7 +168,7 @@ public final class RuleBasedExtractor implements Extractor {
             if (clauses.size() > 1) {
                 facts.begin(s); // events and episodes read the whole sentence
             }
-            boolean dated = !typed && !s.reported && !s.conditional && EventRules.plansAndEvents(s, facts);
+            boolean dated = !typed && !reported(s, turn.speaker()) && !s.conditional && EventRules.plansAndEvents(s, facts);
             if (!typed && !dated && episodes && s.contentWords >= episodeMinContentWords && (named || s.firstPerson)) {
                 EventRules.episode(s, facts, "user.episode.", Facts.EPISODE);
             }
@@ -178,6 +178,23 @@ public final class RuleBasedExtractor implements Extractor {
             StyleRules.apply(text, statements, turnLang, facts);
         }
         return facts.list();
+    }
+
+    /**
+     * Whether {@code s} is someone else's words: reported speech, or a colon label that names another
+     * person; a label that is the speaker's own name ("Caroline: I live in Lisbon" said by Caroline, a
+     * transcript pasted with names) is theirs.
+     */
+    private static boolean reported(Sentence s, String speaker) {
+        if (!s.reported) {
+            return false;
+        }
+        if (s.speech || s.label == null || speaker == null || speaker.isBlank()) {
+            return true;
+        }
+        String name = Terms.foldKeepingLength(speaker.strip()).replaceAll("\\s+", " ");
+        String first = name.split(" ")[0];
+        return !(s.label.equals(name) || s.label.equals(first));
     }
 
     /** The rules of typed facts (identity, health, preferences, family, skills), in order. */

@@ -173,6 +173,10 @@ final class Sentence {
     final boolean question;
     final boolean filler;
     final boolean reported;
+    /** Whether reported speech or a quote makes the sentence someone else's words (one reason for {@link #reported}). */
+    final boolean speech;
+    /** The folded colon label that names someone else as the one speaking ("my sister", "caroline"), or null. */
+    final String label;
     final boolean correction;
     final boolean hedged;
     final boolean conditional;
@@ -247,8 +251,9 @@ final class Sentence {
         }
         this.firstPerson = first;
         this.question = isQuestion(text, folded, b);
-        this.reported = isReported(folded, b, (any & REPORTING_WORD) != 0)
-                || text.indexOf(':') >= 0 && quotedLabel(text, folded, b);
+        this.speech = isReported(folded, b, (any & REPORTING_WORD) != 0);
+        this.label = text.indexOf(':') >= 0 ? quotedLabel(text, folded, b) : null;
+        this.reported = speech || label != null;
         this.hedged = (any & HEDGE_WORD) != 0 && HEDGE.matcher(folded).find();
         this.conditional = CONDITIONAL.matcher(folded).region(b, folded.length()).lookingAt()
                 || NOT_REAL_START.matcher(folded).region(b, folded.length()).lookingAt()
@@ -444,15 +449,15 @@ final class Sentence {
             "cidade", "endereco", "dieta", "gostos", "idiomas", "habilidades", "objetivos", "trabalho", "familia",
             "saude", "medicamentos", "condicoes");
 
-    /** Whether the body opens with a colon label naming someone else as the one speaking. */
-    private static boolean quotedLabel(String text, String folded, int body) {
+    /** The colon label that opens the body and names someone else as the one speaking, or null. */
+    private static String quotedLabel(String text, String folded, int body) {
         Matcher m = QUOTED_LABEL.matcher(text).region(body, text.length());
         if (!m.lookingAt()) {
-            return false;
+            return null;
         }
         String label = folded.substring(body, folded.indexOf(':', body)).strip().replaceAll("\\s+", " ");
         if (OWN_LABELS.contains(label)) {
-            return false;
+            return null;
         }
         List<String> words = Terms.wordTokens(label);
         if (words.size() >= 2 && POSSESSIVE_OR_ARTICLE.contains(words.get(0))) {
@@ -460,12 +465,12 @@ final class Sentence {
             for (String w : words) {
                 if (Lexicon.RELATIONS.containsKey(w) || PERSON_NOUNS.contains(w) || REPORTING_WORDS.contains(w)
                         || LABEL_VERBS.contains(w)) {
-                    return true;
+                    return label;
                 }
             }
-            return false;
+            return null;
         }
-        return true;
+        return label;
     }
 
     private static final Set<String> LABEL_VERBS = Set.of("mandou", "texted", "respondeu", "wrote", "escreveu");
@@ -577,7 +582,8 @@ final class Sentence {
     List<Sentence> clauses() {
         // a report is split too: each part says whether it is reported ("My friends think it's funny but
         // I'm allergic to cats")
-        if (question || conditional || hedged
+        // a line after someone's label ("Caroline: …") stays whole: every part of it is that person's
+        if (question || conditional || hedged || label != null
                 || SUBORDINATE.matcher(folded).region(body, folded.length()).lookingAt()) {
             return List.of(this);
         }

@@ -1310,6 +1310,16 @@ class RuleBasedExtractorTest {
         assertThat(values("I never had to put my dog down.", "user.pet")).containsExactly("POSITIVE dog");
     }
 
+    @Test
+    void a_line_labelled_with_the_speakers_own_name_is_theirs() {
+        List<ExtractedFact> own = extractor.extract(new TurnInput(Role.USER,
+                "Caroline: I live in Lisbon and I'm allergic to penicillin.", "Caroline Smith", "t", AT));
+        assertThat(own).extracting(ExtractedFact::subject).contains("caroline_smith.location", "caroline_smith.allergy");
+        List<ExtractedFact> other = extractor.extract(new TurnInput(Role.USER,
+                "Caroline: I live in Lisbon and I'm allergic to penicillin.", "Mel", "t", AT));
+        assertThat(other).extracting(ExtractedFact::subject).doesNotContain("mel.location", "mel.allergy");
+    }
+
     /** Each fact of {@code subject} from {@code text}, as "POLARITY value", in order. */
     private List<String> values(String text, String subject) {
         return facts(text).stream().filter(f -> f.subject().equals(subject))
