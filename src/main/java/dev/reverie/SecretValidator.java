@@ -140,10 +140,12 @@ enum SecretValidator {
         Span check(String text, Matcher m, int start, int end) {
             for (int e = end; e > start; e--) {
                 char last = text.charAt(e - 1);
-                if (last == ' ') {
+                if (last == ' ' || last == '-') {
                     continue;
                 }
-                String compact = text.substring(start, e).replace(" ", "");
+                // written in lower case or grouped by dashes too ("de89-3704-…", "gb82 west …")
+                String compact = text.substring(start, e).replace(" ", "").replace("-", "")
+                        .toUpperCase(java.util.Locale.ROOT);
                 if (compact.length() < 15) {
                     return null;
                 }
