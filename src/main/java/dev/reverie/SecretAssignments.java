@@ -72,7 +72,14 @@ final class SecretAssignments {
             "obrigatório", "obrigatorio", "necessário", "necessario", "opcional", "fraco", "curto", "longo",
             "seguro", "novo", "antigo", "secreto", "privado", "temporário", "temporario", "aleatório", "aleatorio",
             "pequeno", "bom", "péssimo", "pessimo", "único", "unico", "única", "unica", "comprida", "comprido",
-            "sensível", "sensivel", "intransferível", "intransferivel", "pessoal", "case", "numérica", "numerica");
+            "sensível", "sensivel", "intransferível", "intransferivel", "pessoal", "case", "numérica", "numerica",
+            // what prose says of a password's length or strength ("my password is longer than yours", "the
+            // password is twelve characters long", "a senha é maior que 8 caracteres")
+            "longer", "shorter", "stronger", "weaker", "better", "worse", "safer", "easier", "harder", "similar",
+            "identical", "bigger", "smaller", "too", "at", "least", "four", "five", "six", "seven", "eight", "nine",
+            "ten", "eleven", "twelve", "sixteen", "twenty", "characters", "digits", "letters", "maior", "menor",
+            "melhor", "pior", "mínimo", "minimo", "máximo", "maximo", "caracteres", "dígitos", "digitos", "letras",
+            "aquela", "aquele", "essa", "esse", "esta", "este");
 
     /** Function words: a passphrase holds none of them, prose always does. */
     static final Set<String> FUNCTION_WORDS = words(
