@@ -182,7 +182,7 @@ public final class RuleBasedExtractor implements Extractor {
 
     /**
      * Whether {@code s} is someone else's words: reported speech, or a colon label that names another
-     * person; a label that is the speaker's own name ("Caroline: I live in Lisbon" said by Caroline, a
+     * person; a label that is the speaker's own name ("Rita: I live in Lisbon" said by Rita, a
      * transcript pasted with names) is theirs.
      */
     private static boolean reported(Sentence s, String speaker) {

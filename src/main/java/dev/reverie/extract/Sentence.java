@@ -421,7 +421,7 @@ final class Sentence {
 
     /**
      * A label before a colon that names who said what follows, someone other than the speaker
-     * ("My sister: I live in Berlin now", "Quoting my wife: …", "Caroline: I live in Lisbon", "Minha
+     * ("My sister: I live in Berlin now", "Quoting my wife: …", "Rita: I live in Lisbon", "Minha
      * irmã mandou: …"), in the original text (a name is capitalised).
      */
     private static final Pattern QUOTED_LABEL = Pattern.compile(
@@ -582,7 +582,7 @@ final class Sentence {
     List<Sentence> clauses() {
         // a report is split too: each part says whether it is reported ("My friends think it's funny but
         // I'm allergic to cats")
-        // a line after someone's label ("Caroline: …") stays whole: every part of it is that person's
+        // a line after someone's label ("Rita: …") stays whole: every part of it is that person's
         if (question || conditional || hedged || label != null
                 || SUBORDINATE.matcher(folded).region(body, folded.length()).lookingAt()) {
             return List.of(this);

@@ -1145,7 +1145,7 @@ class RuleBasedExtractorTest {
         noFact(Set.of("user.origin", "user.diet", "user.location", "user.allergy"), "People think I'm from Spain.",
                 "Everyone assumes I'm vegan.", "I never said I live in Paris.", "I lied and said I live in Paris.",
                 "Todo mundo pensa que sou de São Paulo.", "Dizem que sou de Minas.", "My sister: I live in Berlin now.",
-                "Quoting my wife: I'm allergic to cats.", "Caroline: I live in Lisbon.", "Translate: I live in Paris.",
+                "Quoting my wife: I'm allergic to cats.", "Rita: I live in Lisbon.", "Translate: I live in Paris.",
                 "Write a story where I live in Tokyo.", "Traduz: moro em Lisboa.",
                 "Minha mãe vive repetindo \"sou alérgica a gato\".", "Minha irmã mandou: \"moro em Paris agora\".");
         // the speaker's own labels and restatements stand
@@ -1313,11 +1313,11 @@ class RuleBasedExtractorTest {
     @Test
     void a_line_labelled_with_the_speakers_own_name_is_theirs() {
         List<ExtractedFact> own = extractor.extract(new TurnInput(Role.USER,
-                "Caroline: I live in Lisbon and I'm allergic to penicillin.", "Caroline Smith", "t", AT));
-        assertThat(own).extracting(ExtractedFact::subject).contains("caroline_smith.location", "caroline_smith.allergy");
+                "Rita: I live in Lisbon and I'm allergic to penicillin.", "Rita Souza", "t", AT));
+        assertThat(own).extracting(ExtractedFact::subject).contains("rita_souza.location", "rita_souza.allergy");
         List<ExtractedFact> other = extractor.extract(new TurnInput(Role.USER,
-                "Caroline: I live in Lisbon and I'm allergic to penicillin.", "Mel", "t", AT));
-        assertThat(other).extracting(ExtractedFact::subject).doesNotContain("mel.location", "mel.allergy");
+                "Rita: I live in Lisbon and I'm allergic to penicillin.", "Bruno", "t", AT));
+        assertThat(other).extracting(ExtractedFact::subject).doesNotContain("bruno.location", "bruno.allergy");
     }
 
     /** Each fact of {@code subject} from {@code text}, as "POLARITY value", in order. */
