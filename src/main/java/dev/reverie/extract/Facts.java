@@ -74,11 +74,6 @@ final class Facts {
         return false;
     }
 
-    /** The facts made since {@code mark}, in order. */
-    List<ExtractedFact> since(int mark) {
-        return List.copyOf(facts.subList(Math.min(mark, facts.size()), facts.size()));
-    }
-
     /** Drops the facts made since {@code mark} (a statement taken back: "Just kidding"). */
     void dropFrom(int mark) {
         while (facts.size() > mark) {

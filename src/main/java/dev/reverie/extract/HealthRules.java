@@ -199,8 +199,10 @@ final class HealthRules {
             return true;
         }
         String clause = s.folded.substring(s.clauseStart(from), s.clauseEnd(to));
-        return clause.contains("no longer") || clause.contains("nao") && clause.matches(".*\\bmais\\b.*");
+        return clause.contains("no longer") || clause.contains("nao") && MAIS.matcher(clause).find();
     }
+
+    private static final Pattern MAIS = Pattern.compile("\\bmais\\b");
 
     private static void condition(Sentence s, Facts out) {
         Matcher m = s.match(DIAGNOSED);

@@ -758,25 +758,21 @@ final class IdentityRules {
         if (out.producedInSentence("user.employer")) {
             return;
         }
-        int before = out.mark();
         Matcher m = s.match(JOIN);
-        if (m.find()) {
-            employerValue(s, m.end(), Polarity.POSITIVE, true, out);
-            return;
+        Polarity p = Polarity.POSITIVE;
+        if (!m.find()) {
+            m = s.match(LEAVE);
+            p = Polarity.NEGATIVE;
+            if (!m.find()) {
+                return;
+            }
         }
-        m = s.match(LEAVE);
-        if (m.find()) {
-            employerValue(s, m.end(), Polarity.NEGATIVE, true, out);
+        String v = employerName(s, m.end(), true);
+        // "I quit Friday", "I started at Python": after these verbs a day or a tool is no employer
+        if (v != null && !Dates.CALENDAR_WORDS.contains(Terms.foldKeepingLength(v).split(" ")[0])
+                && !Lexicon.TECH.contains(Terms.foldKeepingLength(v))) {
+            employer(out, v, p);
         }
-        // "I quit Friday", "I started at Python": a day or a tool is no employer
-        List<dev.reverie.spi.ExtractedFact> made = out.since(before);
-        if (!made.isEmpty() && notAnEmployer(Terms.foldKeepingLength(made.get(0).value()))) {
-            out.dropFrom(before);
-        }
-    }
-
-    private static boolean notAnEmployer(String folded) {
-        return Dates.CALENDAR_WORDS.contains(folded.split(" ")[0]) || Lexicon.TECH.contains(folded);
     }
 
     private static void employer(Sentence s, Facts out) {
@@ -852,19 +848,31 @@ final class IdentityRules {
     }
 
     private static void employerValue(Sentence s, int start, Polarity p, boolean named, Facts out) {
+        String v = employerName(s, start, named);
+        if (v != null) {
+            employer(out, v, p);
+        }
+    }
+
+    /** The employer named from {@code start} on, or null; with {@code named} only a capitalised name. */
+    private static String employerName(Sentence s, int start, boolean named) {
         String v = Values.phrase(s, start, s.folded.length(), " as ", " como ", " since ", " desde ", " for ",
                 " in ", " em ", " and ", " e ", " with ", " com ", " ha ", " now", " agora", " anymore", " mais",
                 " on ", " during ", " durante ", " last ", " next ", " yesterday", " ontem");
         if (v == null || NOT_AN_EMPLOYER.contains(Terms.foldKeepingLength(v))
                 || v.equals(v.toLowerCase(java.util.Locale.ROOT))
                 && NOT_AN_EMPLOYER_SHAPE.matcher(Terms.foldKeepingLength(v)).matches()) {
-            return;
+            return null;
         }
         String f = Terms.foldKeepingLength(v);
         if (f.startsWith("my ") || f.startsWith("meu ") || f.startsWith("minha ") || f.startsWith("home")
                 || f.equals("my") || named && !Character.isUpperCase(v.charAt(0)) && !lowerCaseWriter(s)) {
-            return;
+            return null;
         }
+        return v;
+    }
+
+    private static void employer(Facts out, String v, Polarity p) {
         out.typed(MemoryKind.FACT, "user.employer", v, Cardinality.SINGLE, p, Facts.NORMAL,
                 p == Polarity.POSITIVE ? "%1$s works at %2$s" : "%1$s no longer works at %2$s",
                 p == Polarity.POSITIVE ? "%1$s trabalha em %2$s" : "%1$s não trabalha mais em %2$s");
