@@ -175,7 +175,7 @@ final class Sentence {
     final boolean reported;
     /** Whether reported speech or a quote makes the sentence someone else's words (one reason for {@link #reported}). */
     final boolean speech;
-    /** The folded colon label that names someone else as the one speaking ("my sister", "caroline"), or null. */
+    /** The folded colon label that names someone else as the one speaking ("my sister", "rita"), or null. */
     final String label;
     final boolean correction;
     final boolean hedged;
