@@ -8,10 +8,12 @@ import dev.reverie.spi.TurnRange;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Predicate;
@@ -280,20 +282,32 @@ final class LexicalCache {
                     score[doc] += idf * ((freq * (K1 + 1.0)) / (freq + K1 * (1 - B + B * d / avgdl)));
                 }
             }
-            List<Hit> found = new ArrayList<>(matched);
+            // the SQL orders by bm25() = -1.0 * score, then row id; only the best {@code limit} are
+            // ordered (a bounded heap whose head is the worst kept), not every matching document
+            Comparator<Hit> order = (a, c) -> {
+                int byScore = Double.compare(-1.0 * a.score(), -1.0 * c.score());
+                return byScore != 0 ? byScore : Long.compare(rids[a.doc()], rids[c.doc()]);
+            };
+            if (limit <= 0) {
+                return List.of();
+            }
+            PriorityQueue<Hit> best = new PriorityQueue<>(Math.min(limit, Math.max(1, matched)) + 1, order.reversed());
             for (int k = 0; k < matched; k++) {
                 int doc = touched[k];
                 if (rows[doc] != null && (statuses == null || statuses.contains(statusOf[doc]))
                         && (kinds == null || kinds.contains(kindOf[doc]))) {
-                    found.add(new Hit(doc, rows[doc], score[doc])); // the SQL returns -bm25(), which is this
+                    Hit hit = new Hit(doc, rows[doc], score[doc]); // the SQL returns -bm25(), which is this
+                    if (best.size() < limit) {
+                        best.add(hit);
+                    } else if (order.compare(hit, best.peek()) < 0) {
+                        best.poll();
+                        best.add(hit);
+                    }
                 }
             }
-            // the SQL orders by bm25() = -1.0 * score, then row id
-            found.sort((a, c) -> {
-                int byScore = Double.compare(-1.0 * a.score(), -1.0 * c.score());
-                return byScore != 0 ? byScore : Long.compare(rids[a.doc()], rids[c.doc()]);
-            });
-            return found.size() > limit ? List.copyOf(found.subList(0, limit)) : found;
+            Hit[] out = best.toArray(new Hit[0]);
+            Arrays.sort(out, order);
+            return Arrays.asList(out);
         }
     }
 
