@@ -45,7 +45,7 @@ final class SecretAssignments {
 
     private static final Set<String> SECRET_PARTS = words("secret", "token", "apikey", "credential", "credentials",
             "auth", "authtoken", "accesstoken", "accesskey", "secretkey", "privatekey", "signature", "sig", "sas",
-            "pat", "bearer", "cookie", "session", "sessionid");
+            "pat", "bearer", "cookie", "session", "sessionid", "salt", "pepper", "hmac", "mnemonic", "seed");
 
     /** Words that follow a password label in ordinary prose ("the password is wrong", "senha: use a mesma"). */
     static final Set<String> NOT_A_PASSWORD = words(

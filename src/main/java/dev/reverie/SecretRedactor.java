@@ -33,6 +33,8 @@ final class SecretRedactor {
     private static final String MARKER_PREFIX = "[REDACTED:";
     /** How many rejected matches per rule and text are searched again from their value (see {@link #redact}). */
     private static final int RETRIES = 32;
+    /** How many encodings deep a secret is looked for ({@link EncodedSecrets}): base64 of base64 of a key. */
+    private static final int MAX_DEPTH = 2;
 
     private final SecretRules rules;
 
@@ -57,6 +59,11 @@ final class SecretRedactor {
      */
     Redaction redact(String text) {
         Checks.notNull("text", text);
+        return redact(text, 0);
+    }
+
+    /** {@code text} redacted; {@code depth} is how many encodings the text was found inside. */
+    private Redaction redact(String text, int depth) {
         if (text.length() < 6) {
             return Redaction.unchanged(text);
         }
@@ -79,6 +86,27 @@ final class SecretRedactor {
         rules.findKeywords(lower, present);
         String current = text;
         Map<String, Integer> counts = null;
+        if (depth < MAX_DEPTH && (longestRun >= EncodedSecrets.MIN_BASE64 || text.indexOf('%') >= 0)) {
+            // encoded secrets first: a rule's partial match would leave a run that no longer decodes
+            StringBuilder out = null;
+            int last = 0;
+            EncodedSecrets.Found f;
+            while (last < text.length() && (f = EncodedSecrets.next(text, last, decoded -> {
+                Redaction r = redact(decoded, depth + 1);
+                return r.total() == 0 ? null : r.countsByType().keySet().iterator().next();
+            })) != null) {
+                if (out == null) {
+                    out = new StringBuilder(text.length());
+                    counts = new LinkedHashMap<>();
+                }
+                out.append(text, last, f.start()).append(Redaction.marker(f.type()));
+                last = f.end();
+                counts.merge(f.type(), 1, Integer::sum);
+            }
+            if (out != null) {
+                current = out.append(text, last, text.length()).toString();
+            }
+        }
         for (SecretRule rule : rules.rules()) {
             if (!rule.mayMatch(digits, longestRun, present)) {
                 continue;

@@ -111,6 +111,51 @@ enum SecretValidator {
             return isCardNumber(text.substring(start, end)) ? new Span(start, end) : null;
         }
     },
+    /**
+     * A US Social Security number as issued: area not 000, 666 or 900–999, group not 00, serial not
+     * 0000 (the numbers the SSA never assigns: a part number or a date-like code is not taken).
+     */
+    SSN {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            String digits = text.substring(start, end).replaceAll("[^0-9]", "");
+            if (digits.length() != 9) {
+                return null;
+            }
+            int area = Integer.parseInt(digits.substring(0, 3));
+            int group = Integer.parseInt(digits.substring(3, 5));
+            int serial = Integer.parseInt(digits.substring(5));
+            return area == 0 || area == 666 || area >= 900 || group == 0 || serial == 0 ? null : new Span(start, end);
+        }
+    },
+    /**
+     * A list of one-time codes after its label ("recovery codes: 8f2k-x9q1 …"): the codes run while
+     * each holds a digit, so the words after the list stay; no code with a digit, no secret.
+     */
+    CODES {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            int i = start;
+            int last = -1;
+            while (i < end) {
+                int tokenEnd = i;
+                while (tokenEnd < end && !Character.isWhitespace(text.charAt(tokenEnd))
+                        && text.charAt(tokenEnd) != ',' && text.charAt(tokenEnd) != ';') {
+                    tokenEnd++;
+                }
+                if (!hasDigit(text, i, tokenEnd)) {
+                    break;
+                }
+                last = tokenEnd;
+                i = tokenEnd;
+                while (i < end && (Character.isWhitespace(text.charAt(i)) || text.charAt(i) == ','
+                        || text.charAt(i) == ';')) {
+                    i++;
+                }
+            }
+            return last < 0 ? null : new Span(start, last);
+        }
+    },
     /** Brazilian CPF: 11 digits, not all equal, both check digits right. */
     CPF {
         @Override
@@ -366,8 +411,8 @@ enum SecretValidator {
             if (c >= '0' && c <= '9') {
                 digits++;
                 groupLen++;
-            } else {
-                groups.add(groupLen);
+            } else if (groupLen > 0) {
+                groups.add(groupLen); // a run of separators ("5482  9809") is one
                 groupLen = 0;
             }
         }

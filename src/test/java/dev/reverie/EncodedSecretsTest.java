@@ -1,0 +1,143 @@
+package dev.reverie;
+
+import org.junit.jupiter.api.Test;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.SecureRandom;
+import java.security.spec.ECGenParameterSpec;
+import java.util.Base64;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Secrets hidden by an encoding ({@link EncodedSecrets}): base64 of a text that holds one, of
+ * {@code user:password}, of a DER private key (a PEM body without its header lines), and
+ * percent-encoded text; and the encoded texts that hold none, which stay as they are. Keys are
+ * generated for each run, as a host would paste them.
+ */
+class EncodedSecretsTest {
+
+    private final SecretRedactor redactor = new SecretRedactor();
+
+    private static String b64(String s) {
+        return Base64.getEncoder().encodeToString(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** PEM-style: 64 characters a line. */
+    private static String wrapped(byte[] der) {
+        return Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
+    }
+
+    private static KeyPair rsa() throws Exception {
+        KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
+        g.initialize(2048, SecureRandom.getInstance("SHA1PRNG"));
+        return g.generateKeyPair();
+    }
+
+    private void assertRedacted(String text, String secret, String type) {
+        Redaction r = redactor.redact(text);
+        assertThat(r.text()).as(text).doesNotContain(secret);
+        assertThat(r.text()).as(text).contains(Redaction.marker(type));
+        // every chunk of 12 characters of the secret is gone, not only the whole
+        for (int i = 0; i + 12 <= secret.length(); i += 12) {
+            assertThat(r.text()).doesNotContain(secret.substring(i, i + 12));
+        }
+    }
+
+    @Test
+    void a_base64_wrapped_key_is_redacted_with_the_type_of_what_it_wraps() {
+        String key = "sk-proj-4f9Kq2LmN8pR3sT6vW1xY5zA7bC0dE2fG4hJ6kL8mN0pQ";
+        String data = b64(key);
+        assertRedacted("apiVersion: v1\nkind: Secret\ndata:\n  openai: " + data + "\n", data, "openai_key");
+        assertRedacted("echo " + data + " | base64 -d", data, "openai_key");
+    }
+
+    @Test
+    void a_pem_body_without_its_header_lines_is_a_private_key() throws Exception {
+        String body = wrapped(rsa().getPrivate().getEncoded()); // PKCS#8, 64-character lines
+        String text = "the key body (I removed the header lines):\n" + body + "\nuse it for the deploy";
+        Redaction r = redactor.redact(text);
+        assertThat(r.text()).isEqualTo("the key body (I removed the header lines):\n[REDACTED:private_key]\n"
+                + "use it for the deploy");
+        // EC keys (SEC1 inside PKCS#8) and an indented block, as in YAML
+        KeyPairGenerator ec = KeyPairGenerator.getInstance("EC");
+        ec.initialize(new ECGenParameterSpec("secp256r1"));
+        String ecBody = wrapped(ec.generateKeyPair().getPrivate().getEncoded());
+        assertRedacted("key: |\n  " + ecBody.replace("\n", "\n  "), ecBody.substring(0, 40), "private_key");
+    }
+
+    @Test
+    void a_base64_encoded_pem_file_is_redacted_whole() throws Exception {
+        String pem = "-----BEGIN PRIVATE KEY-----\n" + wrapped(rsa().getPrivate().getEncoded())
+                + "\n-----END PRIVATE KEY-----\n";
+        String data = b64(pem);
+        assertRedacted("users:\n- name: admin\n  user:\n    client-key-data: " + data + "\n", data, "private_key");
+        // base64 of base64: a secret two encodings deep
+        String twice = b64(b64("password=Xk9mP2qL7zR4"));
+        assertRedacted("token blob " + twice, twice, "password");
+    }
+
+    @Test
+    void base64_of_user_and_password_is_basic_auth() {
+        String data = b64("ana.souza:BsvWqyI5YbCo");
+        assertRedacted("the encoded credentials are " + data, data, "basic_auth");
+    }
+
+    @Test
+    void percent_encoded_text_with_a_secret_is_redacted() {
+        String q = URLEncoder.encode("{\"user\":\"ana\",\"password\":\"Uj6fartuEp9v\"}", StandardCharsets.UTF_8);
+        assertRedacted("GET /login?q=" + q + " returned 200", q, "password");
+    }
+
+    @Test
+    void encoded_text_without_a_secret_is_kept() throws Exception {
+        String[] kept = {
+            "aGVsbG8gd29ybGQsIHRoaXMgaXMgYW4gb3JkaW5hcnkgc2VudGVuY2U=", // base64 of an ordinary sentence
+            "see https://example.com/search?q=caf%C3%A9%20com%20leite&lang=pt for the recipe",
+            "public key: " + wrapped(rsa().getPublic().getEncoded()), // SPKI: a public key is no secret
+            "build id 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 passed",
+            "the file is src/main/java/dev/reverie/ContextManager.java, see README-Installation-Guide",
+            "uuid 123e4567-e89b-12d3-a456-426614174000 and Supercalifragilisticexpialidocious",
+        };
+        for (String text : kept) {
+            assertThat(redactor.redact(text).text()).as(text).isEqualTo(text);
+        }
+        // random bytes (an image, a hash) decode to no text and no key
+        Random random = new Random(7);
+        for (int i = 0; i < 200; i++) {
+            byte[] b = new byte[16 + random.nextInt(300)];
+            random.nextBytes(b);
+            String text = "blob " + Base64.getEncoder().encodeToString(b) + " end";
+            assertThat(redactor.redact(text).text()).as(text).isEqualTo(text);
+        }
+    }
+
+    @Test
+    void a_jwt_is_judged_whole_by_its_rule() {
+        String jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ"
+                + ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
+        assertThat(redactor.redact("token: " + jwt).text()).isEqualTo("token: [REDACTED:jwt]");
+    }
+
+    @Test
+    void redaction_stays_idempotent_and_linear_on_long_runs() {
+        String data = b64("password=Xk9mP2qL7zR4");
+        String once = redactor.redact("a " + data + " b").text();
+        assertThat(redactor.redact(once).text()).isEqualTo(once);
+        // a long unbroken base64 run of text is decoded once, not once per position
+        String longRun = b64("lorem ipsum dolor sit amet ".repeat(4_000));
+        assertThat(redactor.redact(longRun).text()).isEqualTo(longRun);
+    }
+
+    @Test
+    void der_private_key_shapes_are_told_from_public_ones() throws Exception {
+        assertThat(EncodedSecrets.derPrivateKey(rsa().getPrivate().getEncoded())).isTrue();
+        assertThat(EncodedSecrets.derPrivateKey(rsa().getPublic().getEncoded())).isFalse();
+        assertThat(EncodedSecrets.derPrivateKey(new byte[] {0x30, 0x03, 0x02, 0x01, 0x00})).isFalse();
+        assertThat(EncodedSecrets.derPrivateKey(new byte[0])).isFalse();
+    }
+}
