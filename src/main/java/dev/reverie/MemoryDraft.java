@@ -42,13 +42,13 @@ public record MemoryDraft(MemoryKind kind, String text, String subject, String v
         Checks.notBlank("text", text);
         if (text.length() > MAX_TEXT_LENGTH) {
             throw new IllegalArgumentException("text must be at most " + MAX_TEXT_LENGTH + " characters, was "
-                    + text.length() + " ('" + Checks.abbreviate(text) + "')");
+                    + text.length() + "; split it or store a summary"); // not quoted: it may hold a secret
         }
         subject = subject == null ? defaultSubject(kind) : subject;
         Checks.notBlank("subject", subject);
         if (subject.length() > Checks.MAX_ID_LENGTH) {
             throw new IllegalArgumentException("subject must be at most " + Checks.MAX_ID_LENGTH
-                    + " characters, was " + subject.length() + " ('" + Checks.abbreviate(subject) + "')");
+                    + " characters, was " + subject.length());
         }
         value = value == null ? "" : value;
         cardinality = cardinality == null ? Cardinality.MULTI : cardinality;

@@ -55,7 +55,7 @@ public record MemoryFilter(Set<MemoryStatus> statuses, Set<MemoryKind> kinds, St
         }
         if (fragment.length() > MAX_TEXT_LENGTH) {
             throw new IllegalArgumentException("textContains must be at most " + MAX_TEXT_LENGTH
-                    + " characters, was " + fragment.length() + " ('" + Checks.abbreviate(fragment) + "')");
+                    + " characters, was " + fragment.length()); // not quoted: it may hold a secret
         }
         for (int i = 0; i < fragment.length(); i++) {
             char ch = fragment.charAt(i);

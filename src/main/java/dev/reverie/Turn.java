@@ -32,8 +32,9 @@ public record Turn(Role role, String text, String id, String speaker, String too
             Checks.id("turn id", id);
         }
         if (speaker != null && (speaker.isBlank() || speaker.length() > 128)) {
-            throw new IllegalArgumentException("speaker must be non-blank and at most 128 characters, was '"
-                    + Checks.abbreviate(speaker) + "'");
+            // the speaker is not quoted: a name that long is pasted text, which may hold a secret
+            throw new IllegalArgumentException("speaker must be non-blank and at most 128 characters, was "
+                    + (speaker.isBlank() ? "blank" : speaker.length() + " characters") + "; pass the name only");
         }
         if (role == Role.TOOL) {
             Checks.notBlank("toolName", toolName);

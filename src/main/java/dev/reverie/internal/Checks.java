@@ -17,7 +17,7 @@ public final class Checks {
         }
         if (value.length() > MAX_ID_LENGTH) {
             throw new IllegalArgumentException(field + " must be at most " + MAX_ID_LENGTH
-                    + " characters, was " + value.length() + " ('" + abbreviate(value) + "')");
+                    + " characters, was " + value.length() + " (not quoted: text that long may be pasted content)");
         }
         if (!idChars(value)) {
             throw new IllegalArgumentException(field + " '" + abbreviate(value)
