@@ -46,7 +46,7 @@ final class EncodedSecrets {
         while (i < n) {
             char c = text.charAt(i);
             if (c == '%' && i + 2 < n && isHex(text.charAt(i + 1)) && isHex(text.charAt(i + 2))) {
-                Found f = percentRun(text, i, inner);
+                Found f = percentRun(text, from, i, inner);
                 if (f != null) {
                     return f;
                 }
@@ -102,11 +102,23 @@ final class EncodedSecrets {
             while (j < n && (text.charAt(j) == ' ' || text.charAt(j) == '\t')) {
                 j++;
             }
-            if (j >= n || !isBase64(text.charAt(j))) {
+            if (j >= n || !isBase64(text.charAt(j)) || !wholeLine(text, j)) {
                 return i;
             }
             i = j;
         }
+    }
+
+    /** Whether the line from {@code at} is base64 to its end (padding allowed): a block's next line, not prose. */
+    private static boolean wholeLine(String text, int at) {
+        int i = at;
+        while (i < text.length() && isBase64(text.charAt(i))) {
+            i++;
+        }
+        while (i < text.length() && text.charAt(i) == '=') {
+            i++;
+        }
+        return i == text.length() || text.charAt(i) == '\n' || text.charAt(i) == '\r';
     }
 
     private static Found base64Run(String text, int start, int end, Function<String, String> inner) {
@@ -158,9 +170,10 @@ final class EncodedSecrets {
     }
 
     /** A run of non-space characters holding at least two percent escapes whose decoding holds a secret. */
-    private static Found percentRun(String text, int at, Function<String, String> inner) {
+    private static Found percentRun(String text, int from, int at, Function<String, String> inner) {
         int start = at;
-        while (start > 0 && !Character.isWhitespace(text.charAt(start - 1)) && at - start < MAX_RUN) {
+        // never before {@code from}: what lies before it was judged already (and may have been replaced)
+        while (start > from && !Character.isWhitespace(text.charAt(start - 1)) && at - start < MAX_RUN) {
             start--;
         }
         int end = runEnd(text, at);

@@ -45,7 +45,13 @@ final class SecretAssignments {
 
     private static final Set<String> SECRET_PARTS = words("secret", "token", "apikey", "credential", "credentials",
             "auth", "authtoken", "accesstoken", "accesskey", "secretkey", "privatekey", "signature", "sig", "sas",
-            "pat", "bearer", "cookie", "session", "sessionid", "salt", "pepper", "hmac", "mnemonic", "seed");
+            "pat", "bearer", "cookie", "session", "sessionid");
+    /**
+     * Parts that name a secret only in a compound or upper-case key ({@code HASH_SALT}, {@code
+     * PASSWORD_PEPPER}, {@code WEBHOOK_HMAC}, {@code MNEMONIC}): a plain {@code salt = bcrypt.gensalt()}
+     * or {@code seed: 42} is code or a setting.
+     */
+    private static final Set<String> CONFIG_SECRET_PARTS = words("salt", "pepper", "hmac", "mnemonic", "seed");
 
     /** Words that follow a password label in ordinary prose ("the password is wrong", "senha: use a mesma"). */
     static final Set<String> NOT_A_PASSWORD = words(
@@ -133,7 +139,7 @@ final class SecretAssignments {
             if (!strong && sep.equals(":")) {
                 return null; // "password: correct horse battery staple" is the passphrase rule's
             }
-        } else if (!namesSecret(parts, compound)) {
+        } else if (!namesSecret(parts, compound, isUpperCaseWord(key))) {
             return null;
         }
         Span v = unquote(text, start, end);
@@ -345,14 +351,15 @@ final class SecretAssignments {
     private static final java.util.regex.Pattern FILE_NAME =
             java.util.regex.Pattern.compile("/[A-Za-z0-9_\\-]{1,64}\\.[A-Za-z]{2,5}$");
 
-    private static boolean namesSecret(List<String> parts, boolean compound) {
+    private static boolean namesSecret(List<String> parts, boolean compound, boolean upperCase) {
         boolean secret = false;
         for (int i = 0; i < parts.size(); i++) {
             String p = parts.get(i);
             if (NOT_SECRET_PARTS.contains(p)) {
                 return false;
             }
-            if (SECRET_PARTS.contains(p) || (compound && (p.equals("key") || p.equals("pass")))) {
+            if (SECRET_PARTS.contains(p) || (compound && (p.equals("key") || p.equals("pass")))
+                    || ((compound || upperCase) && CONFIG_SECRET_PARTS.contains(p))) {
                 secret = true;
             }
         }

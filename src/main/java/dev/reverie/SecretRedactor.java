@@ -95,6 +95,9 @@ final class SecretRedactor {
                 Redaction r = redact(decoded, depth + 1);
                 return r.total() == 0 ? null : r.countsByType().keySet().iterator().next();
             })) != null) {
+                if (f.start() < last) { // never expected (runs are found in order); a guard, not a path
+                    break;
+                }
                 if (out == null) {
                     out = new StringBuilder(text.length());
                     counts = new LinkedHashMap<>();

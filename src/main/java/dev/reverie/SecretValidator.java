@@ -156,6 +156,21 @@ enum SecretValidator {
             return last < 0 ? null : new Span(start, last);
         }
     },
+    /**
+     * A seed phrase: 12–24 words none of which is a function word (the BIP-39 lists hold none of
+     * them; a sentence after "the recovery phrase is" does).
+     */
+    SEED_PHRASE {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            for (String w : text.substring(start, end).toLowerCase(Locale.ROOT).split("[\\s,]+")) {
+                if (FUNCTION_WORDS.contains(w)) {
+                    return null;
+                }
+            }
+            return new Span(start, end);
+        }
+    },
     /** Brazilian CPF: 11 digits, not all equal, both check digits right. */
     CPF {
         @Override
@@ -289,6 +304,10 @@ enum SecretValidator {
     record Span(int start, int end) {
     }
 
+    private static final Set<String> FUNCTION_WORDS = Set.of("the", "and", "you", "are", "with", "this", "that", "for",
+            "not", "have", "your", "from", "they", "will", "what", "when", "them", "then", "than", "our", "but",
+            "was", "were", "has", "had", "its", "his", "her", "she", "him", "can", "should", "would", "could",
+            "there", "these", "those", "which", "who", "into", "been");
     private static final List<String> PHONE_WORDS = List.of("tel", "cel", "fone", "phone", "whats", "zap",
             "ligue", "ligar", "call", "mobile", "contato", "contact");
 

@@ -117,6 +117,24 @@ class EncodedSecretsTest {
     }
 
     @Test
+    void a_base64_run_followed_by_percent_escapes_is_redacted_without_failing() {
+        // "=" padding percent-encoded, as in URLs and cookies: the base64 run ends at the "%"
+        String creds = b64("bob:Tr0ub4dor&3x").replace("=", "%3D");
+        assertRedacted("Cookie: creds=" + creds, creds.substring(0, 20), "basic_auth");
+        String token = b64("token: ghp_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R");
+        assertRedacted("x " + token + "%20%20 y", token, "github_token");
+    }
+
+    @Test
+    void a_line_after_a_value_is_not_joined_to_it_unless_it_continues_the_block() {
+        // unpadded values whose length is a multiple of four, followed by ordinary lines
+        String value = b64("{\"password\":\"Hunter2Secret99\"}");
+        assertRedacted("data:\n  config.json: " + value + "\n  other: b2s=", value, "password");
+        String creds = b64("deploy:Passw0rd12345678901234567890xyzab");
+        assertRedacted("creds:\n" + creds + "\nthanks!", creds, "basic_auth");
+    }
+
+    @Test
     void a_jwt_is_judged_whole_by_its_rule() {
         String jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ"
                 + ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
