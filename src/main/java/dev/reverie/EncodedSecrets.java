@@ -12,8 +12,8 @@ import java.util.regex.Pattern;
  * Secrets the rules of {@code secret-rules.tsv} cannot see because they are encoded: a base64 run
  * (a line-wrapped block counts as one run) that decodes to text holding a secret (a Kubernetes
  * {@code Secret}'s data, a base64-wrapped service-account JSON, a PEM file encoded once more), to
- * {@code user:password}, or to a DER private key (a PEM body pasted without its BEGIN/END lines);
- * and a percent-encoded run whose decoding holds a secret ({@code q=%7B%22password%22…}). The
+ * {@code user:password}, or to a private key (a PEM body pasted without its BEGIN/END lines: a DER
+ * key, a PKCS#12 file, an OpenSSH key's binary body); and a percent-encoded run whose decoding holds a secret ({@code q=%7B%22password%22…}). The
  * decoded text is checked by the whole redactor ({@code inner}), encodings within encodings up to
  * {@link SecretRedactor}'s depth. The whole encoded run is replaced: its parts cannot be told apart
  * without decoding. Stateless and thread-safe.
@@ -24,10 +24,15 @@ final class EncodedSecrets {
     static final int MIN_BASE64 = 16;
     /** The longest run decoded (longer ones are data, e.g. an image, and are left to the rules). */
     private static final int MAX_RUN = 1 << 16;
-    /** A wrapped line continues a run only when it is at least this long and a whole number of quads. */
+    /** A wrapped line continues a run only when it is at least this long (any width: the lines' concatenation decodes). */
     private static final int MIN_WRAPPED_LINE = 40;
     private static final Pattern CREDENTIALS = Pattern.compile("[\\p{L}\\p{N}._@+\\-]{1,128}:[^\\s:]{6,256}");
     private static final Pattern PERCENT = Pattern.compile("%[0-9A-Fa-f]{2}");
+    /** The start of an OpenSSH private key's binary body ({@code -----BEGIN OPENSSH PRIVATE KEY-----}). */
+    private static final byte[] OPENSSH_MAGIC = "openssh-key-v1\0".getBytes(StandardCharsets.US_ASCII);
+    /** OID 1.2.840.113549.1.7.1 (PKCS#7 data), the content type a PKCS#12 file starts its AuthenticatedSafe with. */
+    private static final byte[] PKCS7_DATA = {0x06, 0x09, 0x2a, (byte) 0x86, 0x48, (byte) 0x86, (byte) 0xf7, 0x0d, 0x01,
+        0x07, 0x01};
 
     /** One secret found: the span of the encoded run in the text and the marker type. */
     record Found(int start, int end, String type) {
@@ -63,6 +68,28 @@ final class EncodedSecrets {
                     || (i >= 2 && text.charAt(i - 1) == '.' && isBase64(text.charAt(i - 2)));
             if (end - i >= MIN_BASE64 && !dotted) {
                 Found f = base64Run(text, i, end, inner);
+                // lines joined that are no block (a value, then a line that only looks like more of it,
+                // or values of a list one per line): each line alone, each decoded once more
+                int line = i;
+                while (f == null && line < end) {
+                    int lineEnd = line;
+                    while (lineEnd < end && isBase64(text.charAt(lineEnd))) {
+                        lineEnd++;
+                    }
+                    while (lineEnd < end && text.charAt(lineEnd) == '=') {
+                        lineEnd++;
+                    }
+                    if (line == i && lineEnd >= end) {
+                        break; // one line: judged whole already
+                    }
+                    if (lineEnd - line >= MIN_BASE64) {
+                        f = base64Run(text, line, lineEnd, inner);
+                    }
+                    line = lineEnd;
+                    while (line < end && !isBase64(text.charAt(line))) {
+                        line++;
+                    }
+                }
                 if (f != null) {
                     return f;
                 }
@@ -87,11 +114,14 @@ final class EncodedSecrets {
                 i++;
                 pad++;
             }
-            if (pad > 0 || line < MIN_WRAPPED_LINE || (line % 4) != 0 || i - start >= MAX_RUN) {
+            if (pad > 0 || line < MIN_WRAPPED_LINE || i - start >= MAX_RUN) {
                 return i;
             }
-            // a line break, the next line's indentation, then more of the block
+            // trailing blanks, a line break, the next line's indentation, then more of the block
             int j = i;
+            while (j < n && (text.charAt(j) == ' ' || text.charAt(j) == '\t')) {
+                j++;
+            }
             if (j < n && text.charAt(j) == '\r') {
                 j++;
             }
@@ -116,6 +146,9 @@ final class EncodedSecrets {
             i++;
         }
         while (i < text.length() && text.charAt(i) == '=') {
+            i++;
+        }
+        while (i < text.length() && (text.charAt(i) == ' ' || text.charAt(i) == '\t')) {
             i++;
         }
         return i == text.length() || text.charAt(i) == '\n' || text.charAt(i) == '\r';
@@ -155,7 +188,7 @@ final class EncodedSecrets {
         } catch (IllegalArgumentException e) {
             return null;
         }
-        if (derPrivateKey(bytes)) {
+        if (derPrivateKey(bytes) || startsWith(bytes, 0, OPENSSH_MAGIC)) {
             return new Found(start, end, "private_key");
         }
         String decoded = printable(bytes);
@@ -261,6 +294,11 @@ final class EncodedSecrets {
         if (der[i] == 0x02 && der[i + 1] == 0x01 && (der[i + 2] == 0x00 || der[i + 2] == 0x01)) {
             byte next = der[i + 3];
             return next == 0x02 || next == 0x30 || next == 0x04;
+        }
+        if (der[i] == 0x02 && der[i + 1] == 0x01 && der[i + 2] == 0x03 && der[i + 3] == 0x30) {
+            // PKCS#12 (.p12, .pfx): version 3, then the AuthenticatedSafe as PKCS#7 data; it carries a key
+            at[0] = i + 4;
+            return length(der, at) >= 0 && startsWith(der, at[0], PKCS7_DATA);
         }
         if (der[i] == 0x30) {
             at[0] = i + 1;

@@ -351,6 +351,13 @@ final class SecretAssignments {
     private static final java.util.regex.Pattern FILE_NAME =
             java.util.regex.Pattern.compile("/[A-Za-z0-9_\\-]{1,64}\\.[A-Za-z]{2,5}$");
 
+    /** Whether a setting named {@code key} holds a password or a secret (as an assignment's key would). */
+    static boolean namesAnySecret(String key) {
+        List<String> parts = parts(key);
+        boolean compound = parts.size() > 1;
+        return namesPassword(key, parts, compound) || namesSecret(parts, compound, isUpperCaseWord(key));
+    }
+
     private static boolean namesSecret(List<String> parts, boolean compound, boolean upperCase) {
         boolean secret = false;
         for (int i = 0; i < parts.size(); i++) {

@@ -171,6 +171,47 @@ enum SecretValidator {
             return new Span(start, end);
         }
     },
+    /** An {@code <add key="…" value="…"/>} setting whose key ({@code k}) names a password or a secret. */
+    SETTING_KEY {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            return start < end && SecretAssignments.namesAnySecret(m.group("k")) ? new Span(start, end) : null;
+        }
+    },
+    /**
+     * A YAML block scalar ({@code password: |}): the lines after the key that are indented deeper than
+     * the key's line (blank lines inside kept), from the first one's text to the last one's end.
+     */
+    BLOCK {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            if (!SecretAssignments.namesAnySecret(m.group("k"))) {
+                return null; // password_policy: |, token_usage: >
+            }
+            int lineStart = text.lastIndexOf('\n', m.start()) + 1;
+            int keyIndent = indentation(text, lineStart);
+            int first = -1;
+            int last = -1;
+            int i = start;
+            while (i < end) {
+                int eol = text.indexOf('\n', i);
+                int lineEnd = eol < 0 || eol > end ? end : eol;
+                int ind = indentation(text, i);
+                boolean blank = i + ind >= lineEnd || text.substring(i, lineEnd).isBlank();
+                if (!blank && ind <= keyIndent) {
+                    break;
+                }
+                if (!blank) {
+                    if (first < 0) {
+                        first = i + ind;
+                    }
+                    last = lineEnd > i && text.charAt(lineEnd - 1) == '\r' ? lineEnd - 1 : lineEnd;
+                }
+                i = lineEnd + 1;
+            }
+            return first < 0 ? null : new Span(first, last);
+        }
+    },
     /** Brazilian CPF: 11 digits, not all equal, both check digits right. */
     CPF {
         @Override
@@ -302,6 +343,15 @@ enum SecretValidator {
 
     /** A span of the text to replace. */
     record Span(int start, int end) {
+    }
+
+    /** How many spaces and tabs start the line at {@code from}. */
+    private static int indentation(String text, int from) {
+        int i = from;
+        while (i < text.length() && (text.charAt(i) == ' ' || text.charAt(i) == '\t')) {
+            i++;
+        }
+        return i - from;
     }
 
     private static final Set<String> FUNCTION_WORDS = Set.of("the", "and", "you", "are", "with", "this", "that", "for",

@@ -71,6 +71,43 @@ class EncodedSecretsTest {
     }
 
     @Test
+    void key_bodies_in_other_wraps_and_containers_are_private_keys() throws Exception {
+        byte[] der = rsa().getPrivate().getEncoded();
+        // re-wrapped at 50 characters (not a multiple of four), and with trailing blanks
+        String body50 = Base64.getMimeEncoder(50, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
+        assertRedacted("key:\n" + body50 + "\nthanks", body50.substring(0, 48), "private_key");
+        assertRedacted("key:\n" + wrapped(der).replace("\n", "  \n") + "\n", wrapped(der).substring(64, 120),
+                "private_key");
+        // an OpenSSH key's binary body (OpenSSH wraps at 70 characters)
+        byte[] openssh = new byte[400];
+        new Random(3).nextBytes(openssh);
+        System.arraycopy("openssh-key-v1\0".getBytes(StandardCharsets.US_ASCII), 0, openssh, 0, 15);
+        String sshBody = Base64.getMimeEncoder(70, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(openssh);
+        Redaction r = redactor.redact("the key without its lines:\n" + sshBody + "\n");
+        assertThat(r.text()).isEqualTo("the key without its lines:\n[REDACTED:private_key]\n");
+        // a PKCS#12 file in base64 (it carries the key)
+        java.security.KeyStore p12 = java.security.KeyStore.getInstance("PKCS12");
+        p12.load(null, null);
+        javax.crypto.KeyGenerator aes = javax.crypto.KeyGenerator.getInstance("AES");
+        aes.init(128);
+        p12.setEntry("k", new java.security.KeyStore.SecretKeyEntry(aes.generateKey()),
+                new java.security.KeyStore.PasswordProtection("changeit".toCharArray()));
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        p12.store(out, "changeit".toCharArray());
+        String p12b64 = Base64.getEncoder().encodeToString(out.toByteArray());
+        assertRedacted("P12_BASE64: " + p12b64, p12b64.substring(0, 40), "private_key");
+    }
+
+    @Test
+    void values_one_per_line_are_judged_one_by_one() {
+        String first = b64("just an ordinary note for the team wiki page");
+        String second = b64("password=Xk9mP2qL7zR4AbCdEfGhIjKlMnOp");
+        assertThat(first.length()).isGreaterThanOrEqualTo(40);
+        Redaction r = redactor.redact(first + "\n" + second + "\n");
+        assertThat(r.text()).isEqualTo(first + "\n[REDACTED:password]\n");
+    }
+
+    @Test
     void a_base64_encoded_pem_file_is_redacted_whole() throws Exception {
         String pem = "-----BEGIN PRIVATE KEY-----\n" + wrapped(rsa().getPrivate().getEncoded())
                 + "\n-----END PRIVATE KEY-----\n";
