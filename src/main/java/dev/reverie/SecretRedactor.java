@@ -138,12 +138,13 @@ final class SecretRedactor {
                     from = resume;
                     continue;
                 }
-                from = Math.max(m.end(), m.start() + 1);
+                int spanEnd = wrapped(current, span.start(), span.end());
+                from = Math.max(Math.max(m.end(), spanEnd), m.start() + 1);
                 if (out == null) {
                     out = new StringBuilder(current.length());
                 }
                 out.append(current, last, span.start()).append(Redaction.marker(rule.type()));
-                last = span.end();
+                last = spanEnd;
                 found++;
             }
             if (out != null) {
@@ -163,6 +164,49 @@ final class SecretRedactor {
             total += c;
         }
         return new Redaction(current, counts, total);
+    }
+
+    /** The shortest secret whose next line may be its continuation (a terminal wraps at 40–120 columns). */
+    private static final int WRAPPED_FROM = 30;
+
+    /**
+     * The end of the secret {@code [start, end)} with its continuation: when a long secret ends a line
+     * and the next line is one unbroken run of token characters (8 or more, a letter and a digit in it)
+     * up to its end, a terminal or a narrow window wrapped the key there ("sk-proj-…⏎H-T3Blbk…"), and
+     * the next line is the key's tail. Otherwise {@code end}.
+     */
+    static int wrapped(String text, int start, int end) {
+        int n = text.length();
+        if (end - start < WRAPPED_FROM) {
+            return end;
+        }
+        int j = end;
+        if (j < n && text.charAt(j) == '\r') {
+            j++;
+        }
+        if (j >= n || text.charAt(j) != '\n') {
+            return end;
+        }
+        j++;
+        int k = j;
+        boolean letter = false;
+        boolean digit = false;
+        while (k < n && k - j <= 4096) {
+            char c = text.charAt(k);
+            if (c >= '0' && c <= '9') {
+                digit = true;
+            } else if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')) {
+                letter = true;
+            } else if (c != '_' && c != '-' && c != '+' && c != '/') {
+                break;
+            }
+            k++;
+        }
+        while (k < n && text.charAt(k) == '=') {
+            k++;
+        }
+        boolean lineEnds = k == n || text.charAt(k) == '\n' || text.charAt(k) == '\r';
+        return lineEnds && k - j >= 8 && letter && digit ? k : end;
     }
 
     /** Whether {@code [start, end)} contains or lies inside a {@code [REDACTED:…]} marker. */

@@ -79,7 +79,9 @@ enum SecretValidator {
                 return null;
             }
             String before = text.substring(Math.max(0, start - 80), start).toLowerCase(Locale.ROOT);
-            return before.contains("aws") || before.contains("secret") ? new Span(start, end) : null;
+            // or after its access key id ("the key pair: AKIA… and the private half …")
+            return before.contains("aws") || before.contains("secret") || before.contains("akia")
+                    || before.contains("asia") ? new Span(start, end) : null;
         }
     },
     /** {@code Basic <base64>} whose payload decodes to printable {@code user:password}. */
@@ -225,6 +227,9 @@ enum SecretValidator {
         Span check(String text, Matcher m, int start, int end) {
             if (!isCpf(text.substring(start, end))) {
                 return null;
+            }
+            if (text.substring(Math.max(0, start - 12), start).toLowerCase(Locale.ROOT).contains("cpf")) {
+                return new Span(start, end); // labelled: "Contato: Ana, CPF 07568485633" is no phone
             }
             String before = text.substring(Math.max(0, start - 30), start).toLowerCase(Locale.ROOT);
             for (String phone : PHONE_WORDS) {

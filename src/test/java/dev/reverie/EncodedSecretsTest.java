@@ -172,6 +172,18 @@ class EncodedSecretsTest {
     }
 
     @Test
+    void a_key_wrapped_by_a_terminal_loses_its_tail_too_and_the_next_sentence_stays() {
+        String head = "sk-proj-EcSDkLNNR4OqmtX5z7t5j4isWVmCPgUTNbwe9xJIm8aDXcuIlJO17wqGCVLS8DjaGKA8LCH_";
+        String tail = "H-T3BlbkFJAXPTct0dHPS1JowVtUdefsbNqA19hdIAWHie02cHg1HDwlHIdfRpx0O9iKgbc";
+        assertThat(redactor.redact("my key:\n" + head + "\n" + tail + "\nthanks").text())
+                .isEqualTo("my key:\n[REDACTED:openai_key]\nthanks");
+        assertThat(redactor.redact("my key is " + head + "\nThanks a lot, see you tomorrow").text())
+                .isEqualTo("my key is [REDACTED:openai_key]\nThanks a lot, see you tomorrow");
+        // a short secret's next line is not taken for its tail
+        assertThat(redactor.redact("password: Xk9mP2qL7z\nOrder4711").text()).endsWith("\nOrder4711");
+    }
+
+    @Test
     void a_jwt_is_judged_whole_by_its_rule() {
         String jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ"
                 + ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
