@@ -351,6 +351,16 @@ final class SecretAssignments {
     private static final java.util.regex.Pattern FILE_NAME =
             java.util.regex.Pattern.compile("/[A-Za-z0-9_\\-]{1,64}\\.[A-Za-z]{2,5}$");
 
+    /** Whether a part of {@code key} names what a setting is rather than a secret ({@code user}, {@code url}, {@code region}, …). */
+    static boolean namesNonSecret(String key) {
+        for (String p : parts(key)) {
+            if (NOT_SECRET_PARTS.contains(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether a setting named {@code key} holds a password or a secret (as an assignment's key would). */
     static boolean namesAnySecret(String key) {
         List<String> parts = parts(key);

@@ -110,6 +110,24 @@ final class SecretRedactor {
                 current = out.append(text, last, text.length()).toString();
             }
         }
+        if (current.indexOf('\n') >= 0 && ((lower.indexOf('|') >= 0 && lower.contains("---"))
+                || containsAny(lower, STRUCTURE_WORDS))) {
+            // a table's secret column, a map of secrets: labels on another line than their values
+            List<StructuredSecrets.Found> found = StructuredSecrets.find(current);
+            if (!found.isEmpty()) {
+                StringBuilder out = new StringBuilder(current.length());
+                int last = 0;
+                if (counts == null) {
+                    counts = new LinkedHashMap<>();
+                }
+                for (StructuredSecrets.Found f : found) {
+                    out.append(current, last, f.start()).append(Redaction.marker(f.type()));
+                    last = f.end();
+                    counts.merge(f.type(), 1, Integer::sum);
+                }
+                current = out.append(current, last, current.length()).toString();
+            }
+        }
         for (SecretRule rule : rules.rules()) {
             if (!rule.mayMatch(digits, longestRun, present)) {
                 continue;
@@ -207,6 +225,19 @@ final class SecretRedactor {
         }
         boolean lineEnds = k == n || text.charAt(k) == '\n' || text.charAt(k) == '\r';
         return lineEnds && k - j >= 8 && letter && digit ? k : end;
+    }
+
+    /** The words of a map of secrets' key ({@link StructuredSecrets}), lower case. */
+    private static final List<String> STRUCTURE_WORDS = List.of("passwords", "secrets", "credentials", "tokens",
+            "api_keys", "api-keys", "apikeys", "senhas", "segredos");
+
+    private static boolean containsAny(String lower, List<String> words) {
+        for (String w : words) {
+            if (lower.contains(w)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether {@code [start, end)} contains or lies inside a {@code [REDACTED:…]} marker. */

@@ -184,6 +184,28 @@ class EncodedSecretsTest {
     }
 
     @Test
+    void a_table_column_or_a_map_of_secrets_is_redacted_cell_by_cell() {
+        assertThat(redactor.redact("| user | password |\n|---|---|\n| admin | Tb9e7IZpX6RT |\n| ana | `x8Kq2!pw` |").text())
+                .isEqualTo("| user | password |\n|---|---|\n| admin | [REDACTED:password] |\n| ana | `[REDACTED:password]` |");
+        assertThat(redactor.redact("| Service | API key | Notes |\n| :--- | --- | --- |\n| billing | k3J8vQ2mX7pR5tL9 | prod |").text())
+                .isEqualTo("| Service | API key | Notes |\n| :--- | --- | --- |\n| billing | [REDACTED:secret] | prod |");
+        assertThat(redactor.redact("passwords:\n  admin: Ads5hJuYXJB5MM\n  readonly: ro-uV4QUoWh\nregion: eu").text())
+                .isEqualTo("passwords:\n  admin: [REDACTED:password]\n  readonly: [REDACTED:password]\nregion: eu");
+        assertThat(redactor.redact("credentials:\n  db:\n    user: app\n    token: \"q9Zt2KfL8mWx\"").text())
+                .isEqualTo("credentials:\n  db:\n    user: app\n    token: \"[REDACTED:secret]\"");
+        // tables and maps that name no secret, or hold placeholders, stay
+        String[] kept = {
+            "| name | role |\n|---|---|\n| Ana | admin |",
+            "| password rule | example |\n|---|---|\n| at least 12 chars | n/a |",
+            "| user | password |\n|---|---|\n| admin | **** |\n| ana | <password> |",
+            "tokens:\n  max: 4096\n  used: 120",
+        };
+        for (String text : kept) {
+            assertThat(redactor.redact(text).text()).as(text).isEqualTo(text);
+        }
+    }
+
+    @Test
     void a_jwt_is_judged_whole_by_its_rule() {
         String jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ"
                 + ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
