@@ -385,7 +385,8 @@ final class ExportCodec {
     private List<SessionTurn> redactTurns(List<SessionTurn> turns) {
         List<SessionTurn> out = new ArrayList<>(turns.size());
         for (SessionTurn t : turns) {
-            out.add(new SessionTurn(t.scope(), t.sessionId(), t.seq(), t.turnId(), t.role(), t.speaker(),
+            // the speaker too, as recordTurn redacts it ("fetch https://admin:…@intranet" as a tool's name)
+            out.add(new SessionTurn(t.scope(), t.sessionId(), t.seq(), t.turnId(), t.role(), redactNullable(t.speaker()),
                     redact(t.text()), t.at()));
         }
         return out;

@@ -14,8 +14,9 @@ import java.util.regex.Pattern;
 /**
  * The default {@link Summarizer}: extractive and deterministic. It keeps the sentences of older
  * turns that carry decisions, commitments, open questions, names and numbers (English and
- * Portuguese cues), newest last, within the token limit; older summary lines give way first.
- * Thread-safe.
+ * Portuguese cues), newest last, within the token limit; older summary lines give way first. Tool
+ * output is left out (third-party text never enters this SYSTEM-rendered summary), and an assistant
+ * turn is labelled as the assistant's whatever speaker name it carries. Thread-safe.
  */
 final class ExtractiveSummarizer implements Summarizer {
 
@@ -45,8 +46,16 @@ final class ExtractiveSummarizer implements Summarizer {
         }
         Set<String> seen = new LinkedHashSet<>(lines);
         for (SessionTurn t : turns) {
-            String who = t.speaker() != null ? t.speaker()
-                    : t.role() == Role.USER ? "User" : t.role() == Role.ASSISTANT ? "Assistant" : "Tool";
+            if (t.role() == Role.TOOL) {
+                // tool output is third-party text: the summary is rendered as a SYSTEM message and has
+                // no per-line trust mark, so it never quotes a tool (the turn stays in the archive,
+                // marked, for episodic recall)
+                continue;
+            }
+            String name = t.speaker() == null ? null : t.speaker().replaceAll("[\\p{Cntrl}\\u2028\\u2029]+", " ").strip();
+            String who = t.role() == Role.ASSISTANT
+                    ? (name == null || name.isEmpty() ? "Assistant" : "Assistant (" + name + ")")
+                    : (name == null || name.isEmpty() ? "User" : name);
             for (String sentence : SENTENCE.split(t.text())) {
                 String s = sentence.strip();
                 if (s.length() < 3 || !(s.endsWith("?") || CUES.matcher(s).find() || NUMBERISH.matcher(s).find())) {

@@ -27,7 +27,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * memory's provenance turn, is not remembered; the memory then stays ACTIVE when its last source
  * fails (the safe direction: nothing is deprecated on evidence that is gone). A memory's source
  * turns are its {@code sourceTurnIds}, or its provenance turn when that list is empty; a memory with
- * neither (operator-added, syntheses) is never deprecated by this criterion. Deprecation does not
+ * neither (operator-added, syntheses) is never deprecated by this criterion, nor is a permanent memory
+ * (an allergy, a name: said once, valid until the user corrects it; a failed run corrects nothing, and
+ * a host that reuses turn ids across sessions would otherwise deprecate one session's allergy by
+ * reporting another session's turn). Deprecation does not
  * reverse when a later report says SUCCEEDED: an operator restores such a memory by hand.
  *
  * <p>Thread-safe: each report runs under the scope's lock, so it never races an admin edit, the
@@ -95,6 +98,9 @@ final class FailedRunCriterion {
             }
             if (!known.containsAll(sources(m))) {
                 continue; // another source turn did not fail: the memory stands on it
+            }
+            if (m.permanent()) {
+                continue; // a safety or identity fact holds until the user corrects it (DESIGN §4), not until a run fails
             }
             Memory.Builder changed = m.toBuilder().status(MemoryStatus.DEPRECATED).updatedAt(now);
             if (m.provenance().turnId() != null && known.contains(m.provenance().turnId())) {

@@ -177,6 +177,16 @@ public final class MemoryAdmin {
                 throw new IllegalArgumentException("drafts[" + i + "] must not be null");
             }
         }
+        for (int i = 0; i < drafts.size(); i++) {
+            // a subject is a key (it is stored, indexed and shown as is): one that holds a secret is
+            // refused, not redacted into a key nobody asked for; the message does not quote it
+            Redaction r = redactor.redact(drafts.get(i).subject());
+            if (r.total() > 0) {
+                throw new IllegalArgumentException("drafts[" + i + "].subject holds what looks like a secret ("
+                        + String.join(", ", r.countsByType().keySet()) + "); a subject names what the memory is"
+                        + " about (e.g. user.location), put nothing secret in it; nothing was stored");
+            }
+        }
         Instant now = clock.instant();
         List<Memory> created = new ArrayList<>(drafts.size());
         WriteBatch batch = WriteBatch.of(scope);

@@ -36,6 +36,15 @@ public record Turn(Role role, String text, String id, String speaker, String too
             throw new IllegalArgumentException("speaker must be non-blank and at most 128 characters, was "
                     + (speaker.isBlank() ? "blank" : speaker.length() + " characters") + "; pass the name only");
         }
+        if (speaker != null && hasControl(speaker)) {
+            // a line break in a name would forge lines of the summaries and contexts it is printed in
+            throw new IllegalArgumentException("speaker must not contain line breaks or other control characters;"
+                    + " pass the name on one line");
+        }
+        if (toolName != null && hasControl(toolName)) {
+            throw new IllegalArgumentException("toolName must not contain line breaks or other control characters;"
+                    + " pass the name on one line");
+        }
         if (role == Role.TOOL) {
             Checks.notBlank("toolName", toolName);
         }
@@ -74,5 +83,14 @@ public record Turn(Role role, String text, String id, String speaker, String too
     /** A copy with other text (used after redaction). */
     public Turn withText(String newText) {
         return new Turn(role, newText, id, speaker, toolName, at);
+    }
+
+    private static boolean hasControl(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (Character.isISOControl(s.charAt(i)) || s.charAt(i) == '\u2028' || s.charAt(i) == '\u2029') {
+                return true;
+            }
+        }
+        return false;
     }
 }

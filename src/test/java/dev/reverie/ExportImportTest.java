@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import dev.reverie.spi.SessionTurn;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -212,6 +213,19 @@ class ExportImportTest {
         ObjectNode root = (ObjectNode) JSON.readTree(file);
         change.accept(root);
         return JSON.writeValueAsBytes(root);
+    }
+
+    @Test
+    void an_imported_speaker_name_is_redacted_as_recordTurn_redacts_it() {
+        String token = "ghp_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R";
+        byte[] file = new String(export(ALICE), java.nio.charset.StandardCharsets.UTF_8)
+                .replace("\"Alice\"", "\"Alice " + token + "\"").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        admin.eraseEndUser(ALICE);
+        importBytes(ALICE, file);
+        List<SessionTurn> turns = new java.util.ArrayList<>(store.sessionTurns(ALICE, "s1", 0, 100));
+        turns.addAll(store.archivedTurns(ALICE, "s1"));
+        assertThat(turns).extracting(SessionTurn::speaker).filteredOn(sp -> sp != null && sp.startsWith("Alice"))
+                .hasSize(2).allSatisfy(sp -> assertThat(sp).isEqualTo("Alice [REDACTED:github_token]"));
     }
 
     @Test

@@ -23,6 +23,16 @@ class InputErrorsQuoteNoSecretTest {
     }
 
     @Test
+    void an_id_with_a_wrong_character_names_the_character_not_the_value() {
+        assertThatThrownBy(() -> Scope.of("acme", "agent", "Bearer " + SECRET))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("endUserId has ' ' at position 6 of " + (7 + SECRET.length())
+                        + "; an id may contain only letters, digits and . _ : @ -");
+        assertThatThrownBy(() -> Scope.of("acme", "agent", "ana\tsouza"))
+                .hasMessageContaining("endUserId has U+0009 at position 3 of 9");
+    }
+
+    @Test
     void oversize_draft_text_subject_filter_and_id_are_reported_without_their_text() {
         String text = SECRET + " " + "y".repeat(MemoryDraft.MAX_TEXT_LENGTH);
         assertThatThrownBy(() -> new MemoryDraft(MemoryKind.FACT, text, null, null, null, 50, false, null, null))
@@ -39,5 +49,21 @@ class InputErrorsQuoteNoSecretTest {
         assertThatThrownBy(() -> Scope.of("acme", "agent", id))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("must be at most").hasMessageNotContaining("sk-proj");
+    }
+
+    @Test
+    void a_subject_that_holds_a_secret_is_refused_without_quoting_it_and_nothing_is_stored() {
+        try (ContextManager memory = ContextManager.builder().store(dev.reverie.store.sqlite.SqliteMemoryStore.inMemory())
+                .build()) {
+            Scope scope = Scope.of("acme", "agent", "ana");
+            String token = "ghp_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R";
+            MemoryDraft ok = MemoryDraft.of(MemoryKind.FACT, "Ana lives in Porto");
+            MemoryDraft bad = MemoryDraft.of(MemoryKind.FACT, "Ana's key").withSubject("user.key." + token.toLowerCase());
+            assertThatThrownBy(() -> memory.admin().remember(scope, ok, bad))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("drafts[1].subject holds what looks like a secret (github_token)")
+                    .hasMessageNotContaining("1a2b3c");
+            org.assertj.core.api.Assertions.assertThat(memory.admin().memories(scope, MemoryFilter.all())).isEmpty();
+        }
     }
 }

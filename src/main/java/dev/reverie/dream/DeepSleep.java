@@ -239,7 +239,9 @@ final class DeepSleep {
                 } else if (reinforce == null) {
                     reinforce = m;
                 }
-            } else if (m.polarity() == s.polarity()) {
+            } else if (m.polarity() == s.polarity() && Text.valuesMayMatch(s.value(), m.value())) {
+                // two values of a many-valued subject with nothing in common are two facts (penicillin
+                // and amoxicillin, two sisters), however alike their sentences
                 others.add(m);
             }
         }

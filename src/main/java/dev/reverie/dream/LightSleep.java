@@ -135,7 +135,10 @@ final class LightSleep {
 
     /**
      * Whether two observations may be merged at all: same kind and polarity, a shared subject family,
-     * and for a single-valued subject the same value.
+     * and for a single-valued subject the same value; for a many-valued one values that are one
+     * within the other ("python" and "python programming": one statement extracted twice), never two
+     * values with nothing in common (an allergy to penicillin and one to amoxicillin are two facts,
+     * however alike the sentences that state them).
      */
     static boolean mergeable(Observation a, Observation b) {
         if (a.kind() != b.kind() || a.polarity() != b.polarity() || !Text.sameFamily(a.subject(), b.subject())) {
@@ -144,7 +147,7 @@ final class LightSleep {
         if (!Text.episodic(a.subject()) && a.cardinality() == Cardinality.SINGLE) {
             return Terms.normalizeValue(a.value()).equals(Terms.normalizeValue(b.value()));
         }
-        return true;
+        return Text.episodic(a.subject()) || Text.valuesMayMatch(a.value(), b.value());
     }
 
     /** Kind, subject, polarity and normalized value (the text when there is no value). */

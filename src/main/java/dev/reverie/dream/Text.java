@@ -26,6 +26,22 @@ final class Text {
     }
 
     /**
+     * Whether two values of a many-valued subject may name one thing: either is empty, or the words of
+     * one are all among the other's ("python" and "python programming"). Values with a word the other
+     * lacks on both sides ("penicillin" and "amoxicillin", "Ana" and "Maria") are two things.
+     */
+    static boolean valuesMayMatch(String a, String b) {
+        String x = Terms.normalizeValue(a == null ? "" : a);
+        String y = Terms.normalizeValue(b == null ? "" : b);
+        if (x.isBlank() || y.isBlank() || x.equals(y)) {
+            return true;
+        }
+        java.util.Set<String> wx = new java.util.HashSet<>(java.util.Arrays.asList(x.split("\\s+")));
+        java.util.Set<String> wy = new java.util.HashSet<>(java.util.Arrays.asList(y.split("\\s+")));
+        return wx.containsAll(wy) || wy.containsAll(wx);
+    }
+
+    /**
      * Whether two subjects may hold the same statement: equal subjects, or two episodic fallbacks of
      * the same owner (their hash keys come from the wording, so near-identical episodes differ only in
      * key; two speakers', or a tool's and the user's, never share a family).

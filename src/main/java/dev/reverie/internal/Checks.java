@@ -1,7 +1,10 @@
 package dev.reverie.internal;
 
 
-/** Argument checks with messages that name the field, the value and the rule. Not API. */
+/**
+ * Argument checks with messages that name the field, the rule and what is wrong; long or malformed
+ * values are not quoted (pasted text may hold a secret). Not API.
+ */
 public final class Checks {
     public static final int MAX_ID_LENGTH = 128;
 
@@ -19,24 +22,29 @@ public final class Checks {
             throw new IllegalArgumentException(field + " must be at most " + MAX_ID_LENGTH
                     + " characters, was " + value.length() + " (not quoted: text that long may be pasted content)");
         }
-        if (!idChars(value)) {
-            throw new IllegalArgumentException(field + " '" + abbreviate(value)
-                    + "' may contain only letters, digits and . _ : @ -");
+        int bad = firstBadIdChar(value);
+        if (bad >= 0) {
+            // the value is not quoted: a wrong id is often pasted text ("Bearer sk-…"), which may hold a secret
+            int cp = value.codePointAt(bad);
+            String shown = cp >= 0x20 && cp < 0x7F ? "'" + (char) cp + "'" : String.format(java.util.Locale.ROOT, "U+%04X", cp);
+            throw new IllegalArgumentException(field + " has " + shown + " at position " + bad + " of "
+                    + value.length() + "; an id may contain only letters, digits and . _ : @ -");
         }
         return value;
     }
 
     /** Whether every char is an ASCII letter or digit or one of {@code . _ : @ -} (a loop: ids are checked on every decode). */
-    private static boolean idChars(String value) {
+    /** The index of the first character an id may not hold, or -1. */
+    private static int firstBadIdChar(String value) {
         for (int i = 0; i < value.length(); i++) {
             char ch = value.charAt(i);
             boolean ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9')
                     || ch == '.' || ch == '_' || ch == ':' || ch == '@' || ch == '-';
             if (!ok) {
-                return false;
+                return i;
             }
         }
-        return true;
+        return -1;
     }
 
     public static String notBlank(String field, String value) {

@@ -51,7 +51,9 @@ public final class Subjects {
     /**
      * A speaker's name as a subject owner: accents and case folded, letters and digits kept (ASCII),
      * other runs of characters as one {@code _}, at most {@value #MAX_KEY} characters
-     * ({@code "Zoë Ann"} → {@code zoe_ann}). A name with no such character gets a stable
+     * ({@code "Zoë Ann"} → {@code zoe_ann}); a name with letters outside that alphabet ({@code "Анна
+     * Smith"}) or longer than that ends in a stable hash of the whole name ({@code smith_<hex>}), so two
+     * people never share a key through their Latin part or their first characters. A name with no such character gets a stable
      * {@code speaker_<hex>} key; a name equal to a non-person owner ({@code "Assistant"}) gets
      * {@code speaker_} in front, so a person can never speak as the assistant or a tool.
      */
@@ -62,11 +64,20 @@ public final class Subjects {
                         .replace("ł", "l").replace("đ", "d").replace("þ", "th"), Normalizer.Form.NFD)
                 .replaceAll("\\p{M}+", "");
         String key = folded.replaceAll("[^a-z0-9]+", "_").replaceAll("^_+|_+$", "");
-        if (key.length() > MAX_KEY) {
-            key = key.substring(0, MAX_KEY).replaceAll("_+$", "");
-        }
         if (key.isEmpty()) {
             return "speaker_" + Integer.toHexString(s.hashCode());
+        }
+        // letters the key cannot hold ("Анна Smith", "Wang 芳") or a cut name: two people must not share
+        // a key because only their Latin part or their first 40 characters agree, so the key takes a
+        // stable hash of the whole name
+        boolean dropped = false;
+        for (int i = 0; i < folded.length() && !dropped; i++) {
+            char c = folded.charAt(i);
+            dropped = Character.isLetterOrDigit(c) && !((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'));
+        }
+        if (dropped || key.length() > MAX_KEY) {
+            String hash = String.format(Locale.ROOT, "%08x", folded.hashCode());
+            key = key.substring(0, Math.min(key.length(), MAX_KEY - hash.length() - 1)).replaceAll("_+$", "") + "_" + hash;
         }
         return NOT_PEOPLE.contains(key) || !Character.isLetter(key.charAt(0)) ? "speaker_" + key : key;
     }

@@ -989,6 +989,11 @@ class RuleBasedExtractorTest {
         assertThat(Subjects.speakerKey("2Pac")).isEqualTo("speaker_2pac");
         assertThat(Subjects.speakerKey("李明")).matches("speaker_[0-9a-f]+");
         assertThat(Subjects.speakerKey("x".repeat(128))).hasSize(40);
+        // two people never share a key through their Latin part or their first 40 characters
+        assertThat(Subjects.speakerKey("Анна Smith")).startsWith("smith_").isNotEqualTo(Subjects.speakerKey("Иван Smith"));
+        assertThat(Subjects.speakerKey("Wang 芳")).isNotEqualTo(Subjects.speakerKey("Wang 伟"));
+        assertThat(Subjects.speakerKey("a".repeat(45) + " Maria")).hasSize(40)
+                .isNotEqualTo(Subjects.speakerKey("a".repeat(45) + " Marta"));
         assertThat(Subjects.attribute("priya.family.mother")).isEqualTo("family.mother");
         assertThat(Subjects.owner("priya.family.mother")).isEqualTo("priya");
         assertThat(Subjects.rescope("user.location", "priya")).isEqualTo("priya.location");
