@@ -44,9 +44,10 @@ public record AssembledContext(List<ContextMessage> messages, TokenUsage usage, 
     }
 
     /**
-     * The user and assistant messages before the query, in order: the session's turns (and replayed
-     * tool output) of the TEMPORAL layer. The TRANSIENT query is left out: the caller sends the
-     * request's own message verbatim.
+     * The user and assistant messages before the query, in order: the PERSISTENT layer's block of
+     * recalled third-party lines, when there is one (a USER message: third-party text is never SYSTEM
+     * text), then the session's turns (and replayed tool output) of the TEMPORAL layer. The TRANSIENT
+     * query is left out: the caller sends the request's own message verbatim.
      */
     public List<ContextMessage> dialogue() {
         return messages.stream().filter(m -> m.role() != Role.SYSTEM && m.layer() != Layer.TRANSIENT).toList();

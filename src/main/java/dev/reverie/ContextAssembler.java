@@ -145,9 +145,7 @@ final class ContextAssembler {
         if (!immutableText.isEmpty()) {
             messages.add(new ContextMessage(Role.SYSTEM, immutableText, Layer.IMMUTABLE));
         }
-        if (persistent.message() != null) {
-            messages.add(persistent.message());
-        }
+        messages.addAll(persistent.messages());
         messages.addAll(temporalMessages);
         messages.addAll(transientMessages);
         Map<Layer, Integer> usage = new EnumMap<>(Layer.class);
@@ -522,7 +520,8 @@ final class ContextAssembler {
         }
     }
 
-    private record Persistent(ContextMessage message, int tokens, List<RecalledMemory> recalled) {
+    /** The PERSISTENT layer's messages: the memory block (SYSTEM), then any third-party lines (USER). */
+    private record Persistent(List<ContextMessage> messages, int tokens, List<RecalledMemory> recalled) {
     }
 
     /**
@@ -592,7 +591,7 @@ final class ContextAssembler {
         List<Entry> entries = new ArrayList<>();
         int overhead = tokens.countMessage(Rendering.block(List.of()));
         if (budget <= overhead) {
-            return new Persistent(null, 0, List.of());
+            return new Persistent(List.of(), 0, List.of());
         }
         int left = budget - overhead;
         boolean recall = mode == RecallMode.INJECT && !request.query().isBlank();
@@ -637,18 +636,35 @@ final class ContextAssembler {
                     policy.topK() + pinnedIds.size(), left);
             left = pack(ranked, pinnedIds, entries, left);
         }
-        // token counts of lines are nearly additive; the exact count of the whole block decides
+        // token counts of lines are nearly additive; the exact count of the whole block decides. Lines
+        // of third-party content (tool output, documents, what rests on them) go to a block of their
+        // own sent with the USER role: third-party text is never rendered as SYSTEM text (DESIGN §5)
         while (!entries.isEmpty()) {
-            List<String> lines = lines(entries);
-            String content = Rendering.block(lines);
-            int exact = blockTokens(lines, content);
+            List<Entry> own = new ArrayList<>(entries.size());
+            List<Entry> third = new ArrayList<>();
+            for (Entry e : entries) {
+                (Rendering.thirdParty(e.line()) ? third : own).add(e);
+            }
+            List<ContextMessage> messages = new ArrayList<>(2);
+            int exact = 0;
+            if (!own.isEmpty()) {
+                List<String> lines = lines(own);
+                String content = Rendering.block(lines);
+                exact += blockTokens(lines, content);
+                messages.add(new ContextMessage(Role.SYSTEM, content, Layer.PERSISTENT));
+            }
+            if (!third.isEmpty()) {
+                String content = Rendering.thirdPartyBlock(lines(third));
+                exact += tokens.countMessage(content);
+                messages.add(new ContextMessage(Role.USER, content, Layer.PERSISTENT));
+            }
             if (exact <= budget) {
                 List<RecalledMemory> recalled = entries.stream().map(Entry::recalled)
                         .filter(java.util.Objects::nonNull).toList();
-                return new Persistent(new ContextMessage(Role.SYSTEM, content, Layer.PERSISTENT), exact, recalled);
+                return new Persistent(List.copyOf(messages), exact, recalled);
             }
             entries.remove(entries.size() - 1);
         }
-        return new Persistent(null, 0, List.of());
+        return new Persistent(List.of(), 0, List.of());
     }
 }

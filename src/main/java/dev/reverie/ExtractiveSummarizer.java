@@ -26,6 +26,7 @@ final class ExtractiveSummarizer implements Summarizer {
                     + "cancel|move|prefer|remember|allerg|call me|my name|decidi|combin|confirm|vou|vamos|"
                     + "preciso|precisa|marc|agend|cancel|prefiro|lembr|alerg|me chame)",
             Pattern.CASE_INSENSITIVE);
+    private static final Pattern RESERVED_LABEL = Pattern.compile("(?i)\\s*(assistant|system|tool|user|developer)\\b");
     private static final Pattern NUMBERISH = Pattern.compile("\\d|\\b\\p{Lu}\\p{L}+\\b");
 
     private final TokenCounter tokens;
@@ -53,9 +54,14 @@ final class ExtractiveSummarizer implements Summarizer {
                 continue;
             }
             String name = t.speaker() == null ? null : t.speaker().replaceAll("[\\p{Cntrl}\\u2028\\u2029]+", " ").strip();
+            if (name != null) {
+                name = Rendering.escape(name);
+            }
+            // a person named "Assistant", "System" or "Tool (…)" is shown as a user, never as one of those
             String who = t.role() == Role.ASSISTANT
                     ? (name == null || name.isEmpty() ? "Assistant" : "Assistant (" + name + ")")
-                    : (name == null || name.isEmpty() ? "User" : name);
+                    : (name == null || name.isEmpty() ? "User"
+                    : RESERVED_LABEL.matcher(name).lookingAt() ? "User (" + name + ")" : name);
             for (String sentence : SENTENCE.split(t.text())) {
                 String s = sentence.strip();
                 if (s.length() < 3 || !(s.endsWith("?") || CUES.matcher(s).find() || NUMBERISH.matcher(s).find())) {

@@ -20,7 +20,18 @@ final class StructuredSecrets {
     record Found(int start, int end, String type) {
     }
 
-    private static final Pattern SEPARATOR_ROW = Pattern.compile("\\s*\\|?\\s*:?-{3,}:?\\s*(?:\\|\\s*:?-{3,}:?\\s*)*\\|?\\s*");
+    private static final java.util.Set<String> PASSWORD_HEADERS = java.util.Set.of("password", "passwords", "passwd",
+            "pwd", "pass", "passphrase", "senha", "senhas", "palavra passe", "pin");
+    private static final java.util.Set<String> SECRET_HEADERS = java.util.Set.of("secret", "secrets", "client secret",
+            "secret key", "api key", "apikey", "api keys", "access key", "secret access key", "access token",
+            "auth token", "token", "tokens", "private key", "chave", "chave de api", "segredo");
+    /** Values that say there is no secret. */
+    private static final java.util.Set<String> NO_VALUE = java.util.Set.of("n/a", "na", "none", "(none)", "tbd",
+            "unset", "hidden", "[hidden]", "null", "empty", "yes", "no", "true", "false", "same", "-", "nenhuma",
+            "nenhum", "vazio", "sim", "não", "nao");
+
+    /** Longest line looked at: a table row or a map entry is short; longer lines are left to the rules. */
+    private static final int MAX_LINE = 4096;
     private static final Pattern MAP_PARENT = Pattern.compile(
             "([ \\t]*)[\"']?(passwords|secrets|credentials|tokens|api[_\\-]?keys|senhas|segredos)[\"']?[ \\t]*:[ \\t]*",
             Pattern.CASE_INSENSITIVE);
@@ -62,20 +73,25 @@ final class StructuredSecrets {
 
     /** A Markdown table starting at line {@code i}: its secret cells added to {@code out}; the line after it, or {@code i}. */
     private static int table(String text, List<int[]> lines, int i, List<Found> out) {
-        if (i + 1 >= lines.size() || !text.substring(lines.get(i)[0], lines.get(i)[1]).strip().startsWith("|")
-                || !SEPARATOR_ROW.matcher(text.substring(lines.get(i + 1)[0], lines.get(i + 1)[1])).matches()) {
+        if (i + 1 >= lines.size() || length(lines.get(i)) > MAX_LINE
+                || !text.substring(lines.get(i)[0], lines.get(i)[1]).strip().startsWith("|")
+                || !separatorRow(text, lines.get(i + 1))) {
             return i;
         }
         List<int[]> header = cells(text, lines.get(i));
         List<Integer> secret = new ArrayList<>();
         List<String> types = new ArrayList<>();
         for (int c = 0; c < header.size(); c++) {
-            String name = text.substring(header.get(c)[0], header.get(c)[1]).strip();
-            String key = name.replaceAll("[\\s]+", "_");
-            if (!key.isEmpty() && key.length() <= 40 && SecretAssignments.namesAnySecret(key)) {
+            // only a header that is a secret's name ("Password", "API key"), not one that mentions one
+            // ("Password sharing", "Session auth", "Shortcut key", "Token ID")
+            String name = text.substring(header.get(c)[0], header.get(c)[1]).strip().toLowerCase(Locale.ROOT)
+                    .replaceAll("[\\s_\\-*`]+", " ").strip();
+            if (PASSWORD_HEADERS.contains(name)) {
                 secret.add(c);
-                String lower = key.toLowerCase(Locale.ROOT);
-                types.add(lower.contains("pass") || lower.contains("senha") || lower.contains("pwd") ? "password" : "secret");
+                types.add("password");
+            } else if (SECRET_HEADERS.contains(name)) {
+                secret.add(c);
+                types.add("secret");
             }
         }
         int row = i + 2;
@@ -95,8 +111,35 @@ final class StructuredSecrets {
         return row;
     }
 
+    private static int length(int[] line) {
+        return line[1] - line[0];
+    }
+
+    /** A Markdown separator row ({@code |---|:--:|}): pipes, dashes, colons and blanks, a run of three dashes. */
+    private static boolean separatorRow(String text, int[] line) {
+        if (length(line) > MAX_LINE) {
+            return false;
+        }
+        boolean dashes = false;
+        int run = 0;
+        for (int p = line[0]; p < line[1]; p++) {
+            char c = text.charAt(p);
+            if (c == '-') {
+                dashes |= ++run >= 3;
+            } else if (c == '|' || c == ':' || c == ' ' || c == '\t') {
+                run = 0;
+            } else {
+                return false;
+            }
+        }
+        return dashes;
+    }
+
     /** A map of secrets starting at line {@code i}: its values added to {@code out}; the line after it, or {@code i}. */
     private static int map(String text, List<int[]> lines, int i, List<Found> out) {
+        if (length(lines.get(i)) > MAX_LINE) {
+            return i;
+        }
         Matcher parent = MAP_PARENT.matcher(text).region(lines.get(i)[0], lines.get(i)[1]);
         if (!parent.matches()) {
             return i;
@@ -119,9 +162,10 @@ final class StructuredSecrets {
             if (ind <= indent) {
                 break;
             }
-            Matcher child = MAP_CHILD.matcher(text).region(line[0], line[1]);
-            if (child.matches() && !SecretAssignments.namesNonSecret(child.group(2))) {
-                add(text, child.start(3), child.end(3), type, out);
+            Matcher child = length(line) > MAX_LINE ? null : MAP_CHILD.matcher(text).region(line[0], line[1]);
+            if (child != null && child.matches() && !SecretAssignments.namesNonSecret(child.group(2))
+                    && !child.group(3).strip().startsWith("#") && child.group(3).strip().split("\\s+").length < 3) {
+                add(text, child.start(3), child.end(3), type, out); // "Note: rotate every 90 days" is prose
             }
             row++;
         }
@@ -168,10 +212,23 @@ final class StructuredSecrets {
         }
         String value = text.substring(start, end);
         String lower = value.toLowerCase(Locale.ROOT);
-        if (SecretAssignments.isPlaceholder(value) || value.chars().allMatch(ch -> ch == '-' || ch == '*' || ch == '.')
-                || (value.length() < 12 && value.chars().allMatch(Character::isDigit))
-                || lower.equals("true") || lower.equals("false") || lower.equals("null")) {
-            return; // a count, a flag: what a setting is, not a secret
+        if (SecretAssignments.isPlaceholder(value) || NO_VALUE.contains(lower)
+                || value.chars().allMatch(ch -> ch == '-' || ch == '*' || ch == '.')
+                || (value.length() < 12 && value.chars().allMatch(ch -> Character.isDigit(ch) || ch == ',' || ch == '.'))) {
+            return; // a count, a flag, "n/a": what a setting is, not a secret
+        }
+        boolean upper = false;
+        boolean low = false;
+        boolean digit = false;
+        for (int k = 0; k < value.length(); k++) {
+            char ch = value.charAt(k);
+            upper |= Character.isUpperCase(ch);
+            low |= Character.isLowerCase(ch);
+            digit |= Character.isDigit(ch);
+        }
+        if (!type.equals("password") && !(value.length() >= 12 && upper && low && digit)
+                && !(value.length() >= 20 && digit && (upper || low))) {
+            return; // a key or token is random-looking ("gpt-4o-mini", "standard", "home.title" are not)
         }
         out.add(new Found(start, end, type));
     }

@@ -120,8 +120,17 @@ class ContextAssemblyTest {
         assertThat(ctx.recalled()).hasSize(2);
         assertThat(ctx.recalled().get(1).memoryId()).isEqualTo("tp");
         assertThat(ctx.recalled().get(1).trustFactor()).isEqualTo(0.5);
-        assertThat(ctx.messages(Layer.PERSISTENT).get(0).content())
-                .contains("[third-party, unverified] Insurance plan covers dental cleaning");
+        // the user's own memory in the SYSTEM block, the third-party one marked in a USER-role block of its own
+        assertThat(ctx.messages(Layer.PERSISTENT)).hasSize(2);
+        assertThat(ctx.messages(Layer.PERSISTENT).get(0).role()).isEqualTo(Role.SYSTEM);
+        assertThat(ctx.messages(Layer.PERSISTENT).get(0).content()).contains("covers dental cleaning yearly")
+                .doesNotContain("third-party");
+        assertThat(ctx.messages(Layer.PERSISTENT).get(1).role()).isEqualTo(Role.USER);
+        assertThat(ctx.messages(Layer.PERSISTENT).get(1).content()).startsWith("<third-party-memory>")
+                .contains("[third-party, unverified] Insurance plan covers dental cleaning")
+                .endsWith("</third-party-memory>");
+        assertThat(ctx.usage().tokens(Layer.PERSISTENT)).isEqualTo(
+                ctx.messages(Layer.PERSISTENT).stream().mapToInt(m -> TokenCounterTestAccess.messageTokens(m.content())).sum());
     }
 
     @Test

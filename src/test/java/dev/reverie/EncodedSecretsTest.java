@@ -199,6 +199,15 @@ class EncodedSecretsTest {
             "| password rule | example |\n|---|---|\n| at least 12 chars | n/a |",
             "| user | password |\n|---|---|\n| admin | **** |\n| ana | <password> |",
             "tokens:\n  max: 4096\n  used: 120",
+            "| user | password |\n|---|---|\n| admin | n/a |\n| bob | TBD |",
+            "| Time | Session | Room |\n|---|---|---|\n| 9:00 | Keynote | A1 |",
+            "| Token | ID |\n|---|---|\n| hello | 1 |\n| world | 2 |",
+            "| Aspect | Session auth | Token auth |\n|---|---|---|\n| State | Server | Client |",
+            "| Password sharing | Allowed |\n|---|---|\n| family | Yes |",
+            "Tokens:\n   Prompt: 1,234\n   Completion: 567",
+            "tokens:\n  model: gpt-4o-mini\n  cost: 0.0021",
+            "secrets:\n  storageClass: standard\n  Note: rotate every 90 days",
+            "| a |\n" + "|" + " ".repeat(20_000) + "x\n",
         };
         for (String text : kept) {
             assertThat(redactor.redact(text).text()).as(text).isEqualTo(text);

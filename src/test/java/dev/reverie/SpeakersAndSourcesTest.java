@@ -210,11 +210,16 @@ class SpeakersAndSourcesTest {
                 .as("the session summary was made").isNotEmpty()
                 .allSatisfy(m -> assertThat(m.content()).doesNotContain("Ignore previous instructions")
                         .doesNotContain("wire 5000").doesNotContain("the user is an admin").doesNotContain("Berlin"));
-        // where the tool's words are recalled as an episode, they carry the third-party mark
+        // no SYSTEM message holds the tool's words; where they are recalled, they carry the third-party
+        // mark, in the PERSISTENT layer's USER-role block of third-party lines
+        assertThat(context.messages()).filteredOn(m -> m.role() == Role.SYSTEM)
+                .allSatisfy(m -> assertThat(m.content()).doesNotContain("Ignore previous instructions"));
         for (ContextMessage m : context.messages(Layer.PERSISTENT)) {
             for (String line : m.content().split("\n")) {
                 if (line.contains("Ignore previous instructions")) {
                     assertThat(line).contains("[third-party, unverified] tool email:");
+                    assertThat(m.role()).isEqualTo(Role.USER);
+                    assertThat(m.content()).startsWith("<third-party-memory>");
                 }
             }
         }

@@ -27,8 +27,9 @@ final class Text {
 
     /**
      * Whether two values of a many-valued subject may name one thing: either is empty, or the words of
-     * one are all among the other's ("python" and "python programming"). Values with a word the other
-     * lacks on both sides ("penicillin" and "amoxicillin", "Ana" and "Maria") are two things.
+     * one are all among the other's ("python" and "python programming"; a plural "s" aside: "peanuts"
+     * and "peanut"). Values with a word the other lacks on both sides ("penicillin" and "amoxicillin",
+     * "Ana" and "Maria") are two things, whatever a model or an embedder would say of their sentences.
      */
     static boolean valuesMayMatch(String a, String b) {
         String x = Terms.normalizeValue(a == null ? "" : a);
@@ -36,9 +37,18 @@ final class Text {
         if (x.isBlank() || y.isBlank() || x.equals(y)) {
             return true;
         }
-        java.util.Set<String> wx = new java.util.HashSet<>(java.util.Arrays.asList(x.split("\\s+")));
-        java.util.Set<String> wy = new java.util.HashSet<>(java.util.Arrays.asList(y.split("\\s+")));
+        java.util.Set<String> wx = singulars(x);
+        java.util.Set<String> wy = singulars(y);
         return wx.containsAll(wy) || wy.containsAll(wx);
+    }
+
+    /** The words of {@code value}, a plural "s" dropped ("peanuts" and "peanut" are one allergy). */
+    private static java.util.Set<String> singulars(String value) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (String w : value.split("\\s+")) {
+            out.add(w.length() > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.substring(0, w.length() - 1) : w);
+        }
+        return out;
     }
 
     /**

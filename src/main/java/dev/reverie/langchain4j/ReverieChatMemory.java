@@ -239,7 +239,10 @@ public final class ReverieChatMemory implements ChatMemory {
             String text = text(pendingUser);
             if (!text.isBlank()) {
                 Turn t = Turn.user(fit(text));
-                String name = pendingUser.name();
+                // a message's name is the caller's data: line breaks and other control characters (which
+                // Turn refuses) become spaces, so one odd name never wedges the memory's later turns
+                String name = pendingUser.name() == null ? null
+                        : pendingUser.name().replaceAll("[\\p{Cntrl}\\u2028\\u2029]+", " ").strip();
                 if (name != null && !name.isBlank() && name.length() <= 128) {
                     t = t.withSpeaker(name);
                 }

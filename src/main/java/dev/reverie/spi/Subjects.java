@@ -51,9 +51,9 @@ public final class Subjects {
     /**
      * A speaker's name as a subject owner: accents and case folded, letters and digits kept (ASCII),
      * other runs of characters as one {@code _}, at most {@value #MAX_KEY} characters
-     * ({@code "Zoë Ann"} → {@code zoe_ann}); a name with letters outside that alphabet ({@code "Анна
-     * Smith"}) or longer than that ends in a stable hash of the whole name ({@code smith_<hex>}), so two
-     * people never share a key through their Latin part or their first characters. A name with no such character gets a stable
+     * ({@code "Zoë Ann"} → {@code zoe_ann}); a name with a word of no Latin letter ({@code "Анна
+     * Smith"}) or longer than that ends in a stable hash of the whole name's words ({@code smith_<hex>}),
+     * so two people never share a key through their Latin part or their first characters. A name with no such character gets a stable
      * {@code speaker_<hex>} key; a name equal to a non-person owner ({@code "Assistant"}) gets
      * {@code speaker_} in front, so a person can never speak as the assistant or a tool.
      */
@@ -70,13 +70,15 @@ public final class Subjects {
         // letters the key cannot hold ("Анна Smith", "Wang 芳") or a cut name: two people must not share
         // a key because only their Latin part or their first 40 characters agree, so the key takes a
         // stable hash of the whole name
+        // (a word of the name with no Latin letter at all is what is lost; a name whose words keep some,
+        // "Işıl", "Guðrún", keeps the key it always had); spacing and punctuation do not change the hash
+        String words = folded.replaceAll("[^\\p{L}\\p{N}]+", " ").strip();
         boolean dropped = false;
-        for (int i = 0; i < folded.length() && !dropped; i++) {
-            char c = folded.charAt(i);
-            dropped = Character.isLetterOrDigit(c) && !((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'));
+        for (String w : words.split(" ")) {
+            dropped |= !w.isEmpty() && !w.matches(".*[a-z0-9].*");
         }
         if (dropped || key.length() > MAX_KEY) {
-            String hash = String.format(Locale.ROOT, "%08x", folded.hashCode());
+            String hash = String.format(Locale.ROOT, "%08x", words.hashCode());
             key = key.substring(0, Math.min(key.length(), MAX_KEY - hash.length() - 1)).replaceAll("_+$", "") + "_" + hash;
         }
         return NOT_PEOPLE.contains(key) || !Character.isLetter(key.charAt(0)) ? "speaker_" + key : key;
