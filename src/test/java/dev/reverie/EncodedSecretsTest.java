@@ -32,9 +32,16 @@ class EncodedSecretsTest {
         return Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
     }
 
+    /** A seeded generator: the same keys on every run (tests are deterministic). */
+    private static SecureRandom seeded(long seed) throws Exception {
+        SecureRandom random = SecureRandom.getInstance("SHA1PRNG");
+        random.setSeed(seed);
+        return random;
+    }
+
     private static KeyPair rsa() throws Exception {
         KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
-        g.initialize(2048, SecureRandom.getInstance("SHA1PRNG"));
+        g.initialize(2048, seeded(11));
         return g.generateKeyPair();
     }
 
@@ -65,7 +72,7 @@ class EncodedSecretsTest {
                 + "use it for the deploy");
         // EC keys (SEC1 inside PKCS#8) and an indented block, as in YAML
         KeyPairGenerator ec = KeyPairGenerator.getInstance("EC");
-        ec.initialize(new ECGenParameterSpec("secp256r1"));
+        ec.initialize(new ECGenParameterSpec("secp256r1"), seeded(12));
         String ecBody = wrapped(ec.generateKeyPair().getPrivate().getEncoded());
         assertRedacted("key: |\n  " + ecBody.replace("\n", "\n  "), ecBody.substring(0, 40), "private_key");
     }
@@ -89,7 +96,7 @@ class EncodedSecretsTest {
         java.security.KeyStore p12 = java.security.KeyStore.getInstance("PKCS12");
         p12.load(null, null);
         javax.crypto.KeyGenerator aes = javax.crypto.KeyGenerator.getInstance("AES");
-        aes.init(128);
+        aes.init(128, seeded(13));
         p12.setEntry("k", new java.security.KeyStore.SecretKeyEntry(aes.generateKey()),
                 new java.security.KeyStore.PasswordProtection("changeit".toCharArray()));
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
