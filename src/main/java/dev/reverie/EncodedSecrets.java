@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  * (a line-wrapped block counts as one run) that decodes to text holding a secret (a Kubernetes
  * {@code Secret}'s data, a base64-wrapped service-account JSON, a PEM file encoded once more), to
  * {@code user:password}, or to a private key (a PEM body pasted without its BEGIN/END lines: a DER
- * key, a PKCS#12 file, an OpenSSH key's binary body); and a percent-encoded run whose decoding holds a secret ({@code q=%7B%22password%22…}). The
+ * key, a PKCS#12 file, an OpenSSH key's binary body); and a percent-encoded run whose decoding
+ * holds a secret ({@code q=%7B%22password%22…}). The
  * decoded text is checked by the whole redactor ({@code inner}), encodings within encodings up to
  * {@link SecretRedactor}'s depth. The whole encoded run is replaced: its parts cannot be told apart
  * without decoding. Stateless and thread-safe.
@@ -24,7 +25,7 @@ final class EncodedSecrets {
     static final int MIN_BASE64 = 16;
     /** The longest run decoded (longer ones are data, e.g. an image, and are left to the rules). */
     private static final int MAX_RUN = 1 << 16;
-    /** A wrapped line continues a run only when it is at least this long (any width: the lines' concatenation decodes). */
+    /** A wrapped line continues a run only when at least this long (any width: the lines' concatenation decodes). */
     private static final int MIN_WRAPPED_LINE = 40;
     private static final Pattern CREDENTIALS = Pattern.compile("[\\p{L}\\p{N}._@+\\-]{1,128}:[^\\s:]{6,256}");
     private static final Pattern PERCENT = Pattern.compile("%[0-9A-Fa-f]{2}");

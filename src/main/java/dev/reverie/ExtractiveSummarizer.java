@@ -53,7 +53,8 @@ final class ExtractiveSummarizer implements Summarizer {
                 // marked, for episodic recall)
                 continue;
             }
-            String name = t.speaker() == null ? null : t.speaker().replaceAll("[\\p{Cntrl}\\u2028\\u2029]+", " ").strip();
+            String name = t.speaker() == null ? null
+                    : t.speaker().replaceAll("[\\p{Cntrl}\\u2028\\u2029]+", " ").strip();
             if (name != null) {
                 name = Rendering.escape(name);
             }

@@ -100,7 +100,7 @@ final class FailedRunCriterion {
                 continue; // another source turn did not fail: the memory stands on it
             }
             if (m.permanent()) {
-                continue; // a safety or identity fact holds until the user corrects it (DESIGN §4), not until a run fails
+                continue; // a safety or identity fact holds until the user corrects it (DESIGN §4), not a run
             }
             Memory.Builder changed = m.toBuilder().status(MemoryStatus.DEPRECATED).updatedAt(now);
             if (m.provenance().turnId() != null && known.contains(m.provenance().turnId())) {

@@ -351,7 +351,7 @@ final class SecretAssignments {
     private static final java.util.regex.Pattern FILE_NAME =
             java.util.regex.Pattern.compile("/[A-Za-z0-9_\\-]{1,64}\\.[A-Za-z]{2,5}$");
 
-    /** Whether a part of {@code key} names what a setting is rather than a secret ({@code user}, {@code url}, {@code region}, …). */
+    /** Whether a part of {@code key} names what a setting is, not a secret ({@code user}, {@code url}, …). */
     static boolean namesNonSecret(String key) {
         for (String p : parts(key)) {
             if (NOT_SECRET_PARTS.contains(p)) {

@@ -145,7 +145,7 @@ class SpeakersAndSourcesTest {
         dreamOn(1);
         // and two alike sentences said before one dream
         memory.recordTurn(HOUSE, "s3", priya("My sister Ana lives in Lisbon with her husband.", 2),
-                priya("My sister Maria lives in Lisbon with her husband.", 2));
+                priya("My sister Rita lives in Lisbon with her husband.", 2));
         dreamOn(2);
 
         assertThat(memories("user.allergy", MemoryStatus.ACTIVE)).extracting(Memory::value)
@@ -154,7 +154,7 @@ class SpeakersAndSourcesTest {
         assertThat(memory.admin().memories(HOUSE, MemoryFilter.all()))
                 .filteredOn(m -> m.subject().startsWith("priya.family") && m.status() == MemoryStatus.ACTIVE)
                 .extracting(m -> m.value().toLowerCase(java.util.Locale.ROOT))
-                .contains("ana", "maria");
+                .contains("ana", "rita");
         AssembledContext context = memory.buildContext(ContextRequest.builder(HOUSE, "s4")
                 .query("I have a sore throat, can you prescribe something?").budgetTokens(2_000).build());
         assertThat(context.messages(Layer.PERSISTENT)).singleElement()

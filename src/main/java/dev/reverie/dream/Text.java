@@ -29,7 +29,7 @@ final class Text {
      * Whether two values of a many-valued subject may name one thing: either is empty, or the words of
      * one are all among the other's ("python" and "python programming"; a plural "s" aside: "peanuts"
      * and "peanut"). Values with a word the other lacks on both sides ("penicillin" and "amoxicillin",
-     * "Ana" and "Maria") are two things, whatever a model or an embedder would say of their sentences.
+     * "Ana" and "Rita") are two things, whatever a model or an embedder would say of their sentences.
      */
     static boolean valuesMayMatch(String a, String b) {
         String x = Terms.normalizeValue(a == null ? "" : a);

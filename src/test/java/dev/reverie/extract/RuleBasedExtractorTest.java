@@ -996,8 +996,8 @@ class RuleBasedExtractorTest {
         // names whose words all keep a Latin letter keep the keys they always had
         assertThat(Subjects.speakerKey("Işıl Yılmaz")).isEqualTo("is_l_y_lmaz");
         assertThat(Subjects.speakerKey("Guðrún")).isEqualTo("gu_run");
-        assertThat(Subjects.speakerKey("a".repeat(45) + " Maria")).hasSize(40)
-                .isNotEqualTo(Subjects.speakerKey("a".repeat(45) + " Marta"));
+        assertThat(Subjects.speakerKey("a".repeat(45) + " Rita")).hasSize(40)
+                .isNotEqualTo(Subjects.speakerKey("a".repeat(45) + " Rosa"));
         assertThat(Subjects.attribute("priya.family.mother")).isEqualTo("family.mother");
         assertThat(Subjects.owner("priya.family.mother")).isEqualTo("priya");
         assertThat(Subjects.rescope("user.location", "priya")).isEqualTo("priya.location");
