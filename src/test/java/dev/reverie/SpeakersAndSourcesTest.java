@@ -224,4 +224,24 @@ class SpeakersAndSourcesTest {
             }
         }
     }
+
+    @Test
+    void on_every_store_an_imported_speaker_is_redacted_and_a_secret_subject_is_refused() {
+        String token = "ghp_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R";
+        memory.recordTurn(HOUSE, "s1", priya("I live in Boston.", 0));
+        memory.flush();
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        memory.admin().exportTo(HOUSE, out);
+        byte[] file = out.toString(java.nio.charset.StandardCharsets.UTF_8)
+                .replace("\"Priya\"", "\"Priya " + token + "\"").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        memory.admin().eraseEndUser(HOUSE);
+        memory.admin().importFrom(HOUSE, new java.io.ByteArrayInputStream(file));
+        assertThat(store.sessionTurns(HOUSE, "s1", 0, 10)).extracting(dev.reverie.spi.SessionTurn::speaker)
+                .containsExactly("Priya [REDACTED:github_token]");
+
+        MemoryDraft bad = MemoryDraft.of(MemoryKind.FACT, "a key").withSubject("user.key." + token.toLowerCase());
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> memory.admin().remember(HOUSE, bad))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageNotContaining("1a2b3c");
+        assertThat(memory.admin().memories(HOUSE, MemoryFilter.all())).noneMatch(m -> m.subject().contains("ghp_"));
+    }
 }
