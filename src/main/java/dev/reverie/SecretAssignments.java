@@ -154,6 +154,9 @@ final class SecretAssignments {
         if (!password && isPath(value)) {
             return null; // "ssh_key: ~/.ssh/id_ed25519.pub": where a key is kept, not the key
         }
+        if (strong && !quotedValue) {
+            v = toLineValueEnd(text, m.start(), v);
+        }
         if (password) {
             if (strong) {
                 return v;
@@ -169,6 +172,30 @@ final class SecretAssignments {
         }
         boolean allDigits = !value.chars().anyMatch(c -> c < '0' || c > '9');
         return allDigits && value.length() < 12 ? null : v;
+    }
+
+    /**
+     * A bare value of an env-file line ({@code DB_PASSWORD=Xk9&mP2;qL7<zR4>} alone on its line, or
+     * after {@code export}) runs to the next blank: the pattern stops a value at {@code & ; < >},
+     * which end a value in a URL query, a connection string or markup, not on a line of its own.
+     */
+    private static Span toLineValueEnd(String text, int keyStart, Span v) {
+        int end = v.end();
+        if (end >= text.length() || "&;<>".indexOf(text.charAt(end)) < 0) {
+            return v;
+        }
+        int i = keyStart;
+        while (i > 0 && (text.charAt(i - 1) == ' ' || text.charAt(i - 1) == '\t')) {
+            i--;
+        }
+        if (i > 0 && text.charAt(i - 1) != '\n' && text.charAt(i - 1) != '\r') {
+            return v; // not the line's only assignment: a query string or a connection string
+        }
+        while (end < text.length() && !Character.isWhitespace(text.charAt(end)) && end - v.start() < 4096) {
+            end++;
+        }
+        Span whole = trimValue(text, v.start(), end);
+        return whole == null ? v : whole;
     }
 
     /**
@@ -234,23 +261,94 @@ final class SecretAssignments {
         String first = text.substring(words.get(0)[0], words.get(0)[1]).toLowerCase(Locale.ROOT);
         boolean ordinaryFirst = NOT_A_PASSWORD.contains(first) || FUNCTION_WORDS.contains(first)
                 || looksLikeParticiple(first);
-        Span firstOnly = ordinaryFirst || first.length() < 2 ? null : new Span(words.get(0)[0], words.get(0)[1]);
+        // "the password is 12 characters with a symbol": a count of what it holds, not the password
+        boolean counted = words.size() > 1 && NOT_A_PASSWORD.contains(
+                text.substring(words.get(1)[0], words.get(1)[1]).toLowerCase(Locale.ROOT));
+        Span firstOnly = ordinaryFirst || counted || first.length() < 2 ? null
+                : new Span(words.get(0)[0], words.get(0)[1]);
         if (ARTICLES.contains(first) && words.size() >= 4 && noneOrdinary(text, words)) {
             return new Span(words.get(0)[0], words.get(words.size() - 1)[1]); // "the quick brown fox"
         }
         if (words.size() == 1 || FUNCTION_WORDS.contains(first)) {
-            return firstOnly;
+            return firstOnly != null ? firstOnly : describedValue(text, start);
         }
         for (int i = 1; i < words.size(); i++) {
             String w = text.substring(words.get(i)[0], words.get(i)[1]).toLowerCase(Locale.ROOT);
             if (FUNCTION_WORDS.contains(w)) {
-                return firstOnly;
+                return firstOnly != null ? firstOnly : describedValue(text, start);
             }
         }
         if (ordinaryFirst && words.size() < 3) {
             return null;
         }
         return new Span(words.get(0)[0], words.get(words.size() - 1)[1]);
+    }
+
+    /** Words a described password may be told in (at most this many before the value). */
+    private static final int MAX_DESCRIBED_WORDS = 10;
+
+    /**
+     * A password told after a description of it, in the same sentence: "the password is the word
+     * flamingo42", "my password is my dog's name, Rex2015", "minha senha é a data do meu aniversário,
+     * 12071985". Only a credential-shaped word is taken (letters and digits mixed, 5+ characters, or 6+
+     * digits): the description itself is prose, and so is a sentence that names no such word.
+     */
+    private static Span describedValue(String text, int start) {
+        int len = text.length();
+        int pos = start;
+        for (int n = 0; n < MAX_DESCRIBED_WORDS && pos < len; n++) {
+            while (pos < len && (text.charAt(pos) == ' ' || text.charAt(pos) == '\t')) {
+                pos++;
+            }
+            int ws = pos;
+            while (pos < len && !Character.isWhitespace(text.charAt(pos))) {
+                pos++;
+            }
+            int we = pos;
+            while (we > ws && CLAUSE_END.indexOf(text.charAt(we - 1)) >= 0) {
+                we--;
+            }
+            int wsq = ws;
+            while (wsq < we && "\"'“‘«(".indexOf(text.charAt(wsq)) >= 0) {
+                wsq++;
+            }
+            if (wsq < we && credentialShaped(text, wsq, we)) {
+                return new Span(wsq, we);
+            }
+            String w = text.substring(wsq, we).toLowerCase(Locale.ROOT);
+            if (NOT_A_PASSWORD.contains(w) || looksLikeParticiple(w) || WHERE_KEPT.contains(w)) {
+                return null; // "the password is stored in 1Password": what is said of it, not what it is
+            }
+            if (we < pos && ".!?".indexOf(text.charAt(pos - 1)) >= 0) {
+                return null; // the sentence ends
+            }
+            if (pos >= len || text.charAt(pos) == '\n' || text.charAt(pos) == '\r') {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    /** Words that say where a password is kept, not what it is. */
+    private static final Set<String> WHERE_KEPT = words("in", "on", "inside", "at", "under", "behind", "em", "no",
+            "na", "nos", "nas", "dentro");
+
+    /** Letters and digits mixed in 5+ characters, or 6+ digits, and nothing that makes it a link, time or address. */
+    private static boolean credentialShaped(String text, int start, int end) {
+        int letters = 0;
+        int digits = 0;
+        for (int i = start; i < end; i++) {
+            char c = text.charAt(i);
+            if (Character.isDigit(c)) {
+                digits++;
+            } else if (Character.isLetter(c)) {
+                letters++;
+            } else if ("/:@[]".indexOf(c) >= 0) {
+                return false;
+            }
+        }
+        int length = end - start;
+        return digits > 0 && (letters > 0 ? length >= 5 : digits == length && length >= 6);
     }
 
     /** "emailed", "changing", "alterada", "esquecido": a lower-case participle describes a password, it is not one. */
