@@ -44,6 +44,34 @@ enum SecretValidator {
             return upper && lower && hasDigit(text, start, end) ? new Span(start, end) : null;
         }
     },
+    /**
+     * A random-looking token: 20+ characters with a digit and 3+ bits of entropy per character,
+     * in mixed case or as 32+ hexadecimal digits; a UUID (an identifier) and a public key are not.
+     */
+    RANDOM_TOKEN {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            int length = end - start;
+            if (length < 20 || !hasDigit(text, start, end) || entropy(text, start, end) < 3.0
+                    || UUID.matcher(text).region(start, end).matches()) {
+                return null;
+            }
+            String before = text.substring(Math.max(0, m.start() - 8), m.start()).toLowerCase(Locale.ROOT);
+            if (before.matches("(?s).*\\bpub(?:lic)?[\\s_\\-]$")) {
+                return null; // a public key is meant to be shared
+            }
+            boolean upper = false;
+            boolean lower = false;
+            boolean hex = true;
+            for (int i = start; i < end; i++) {
+                char c = text.charAt(i);
+                upper |= c >= 'A' && c <= 'Z';
+                lower |= c >= 'a' && c <= 'z';
+                hex &= (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+            }
+            return (upper && lower) || (hex && length >= 32) ? new Span(start, end) : null;
+        }
+    },
     /** The secret holds a digit (a bearer token, not "bearer bonds"). */
     HAS_DIGIT {
         @Override
@@ -395,6 +423,9 @@ enum SecretValidator {
         }
         return false;
     }
+
+    private static final java.util.regex.Pattern UUID =
+            java.util.regex.Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
     static double entropy(String s, int from, int to) {
         int[] counts = new int[128];
