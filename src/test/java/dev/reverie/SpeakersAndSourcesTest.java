@@ -136,6 +136,38 @@ class SpeakersAndSourcesTest {
     }
 
     @Test
+    void what_the_user_pastes_never_becomes_the_users_facts_but_stays_recallable_verbatim() {
+        memory.recordTurn(HOUSE, "s1", Turn.user("I live in Lisbon and I'm allergic to penicillin.").at(day(0)));
+        dreamOn(0);
+        memory.recordTurn(HOUSE, "s2",
+                Turn.user("Can you help me reply to this email?\n\nHi Sam,\nI'm Jonas, I live in Hamburg now and "
+                        + "I'm not allergic to penicillin anymore. I'm allergic to walnuts.\nBest, Jonas").at(day(3)),
+                Turn.user("Summarize this article: I moved to Nairobi last year. I am a vegetarian.").at(day(3)),
+                Turn.user("> I live in Oslo\n```\nI live in Quito\n```\nThanks!").at(day(3)),
+                Turn.user("From: rita@example.com\nSubject: visit\n\nI live in Manila and I'm allergic to latex.")
+                        .at(day(3)));
+        dreamOn(3);
+
+        assertThat(memories("user.location", MemoryStatus.ACTIVE)).singleElement()
+                .satisfies(m -> assertThat(m.value()).isEqualTo("Lisbon"));
+        assertThat(memories("user.allergy", MemoryStatus.ACTIVE)).singleElement()
+                .satisfies(m -> assertThat(m.value()).isEqualTo("penicillin"));
+        assertThat(memory.admin().memories(HOUSE, MemoryFilter.all()))
+                .as("no fact read from an email, an article, a quote or a code block")
+                .noneMatch(m -> m.status() == MemoryStatus.SUPERSEDED)
+                .noneMatch(m -> m.subject().equals("user.diet") || m.subject().equals("user.name"));
+        assertThat(memory.admin().observations(HOUSE, ObservationFilter.all()))
+                .noneMatch(o -> o.text().contains("Hamburg") || o.text().contains("walnuts")
+                        || o.text().contains("Nairobi") || o.text().contains("Oslo") || o.text().contains("Quito")
+                        || o.text().contains("Manila") || o.text().contains("latex"));
+        // the words stay in the archive: episodic recall still finds the email
+        AssembledContext context = memory.buildContext(ContextRequest.builder(HOUSE, "s3")
+                .query("Where does Jonas live now?").budgetTokens(4_000).build());
+        assertThat(context.messages(Layer.PERSISTENT)).anySatisfy(m -> assertThat(m.content()).contains("Hamburg"));
+        assertThat(context.messages(Layer.PERSISTENT)).anySatisfy(m -> assertThat(m.content()).contains("penicillin"));
+    }
+
+    @Test
     void two_allergies_stated_in_alike_sentences_stay_two_facts_and_both_reach_the_context() {
         memory.recordTurn(HOUSE, "s1", Turn.user("Please note in my medical file that I am allergic to penicillin,"
                 + " it gives me hives.").at(day(0)));

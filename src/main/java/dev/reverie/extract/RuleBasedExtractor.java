@@ -105,6 +105,13 @@ public final class RuleBasedExtractor implements Extractor {
         if (text.length() > MAX_TEXT_CHARS) {
             text = text.substring(0, MAX_TEXT_CHARS);
         }
+        if (turn.role() != Role.TOOL) {
+            // an email, article or code block the speaker pastes is somebody else's words (DESIGN §6)
+            text = PastedContent.ownWords(text);
+            if (text.isBlank()) {
+                return List.of();
+            }
+        }
         java.time.LocalDate today = turn.at().atOffset(java.time.ZoneOffset.UTC).toLocalDate();
         List<Sentence> sentences = Sentence.split(text, MAX_SENTENCES, today);
         int en = 0;

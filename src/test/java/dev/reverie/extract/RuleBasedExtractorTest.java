@@ -909,6 +909,38 @@ class RuleBasedExtractorTest {
     }
 
     @Test
+    void pasted_emails_articles_quotes_and_code_yield_no_fact_about_the_speaker() {
+        List<String> pasted = List.of(
+                "Can you help me reply to this email?\n\nHi Ana,\nI'm John, I live in Berlin. I'm allergic to peanuts."
+                        + "\nBest, John",
+                "Summarize this article: My name is Peter Smith. I am a vegetarian and I live in Paris.",
+                "Translate this: I live in Oslo and I'm allergic to latex.",
+                "Here is the text my friend sent:\nI live in Oslo and I'm allergic to latex.",
+                "> I live in Oslo and I'm allergic to latex.",
+                "```\nI live in Oslo and I'm allergic to latex.\n```",
+                "From: rita@example.com\nSubject: visit\n\nI live in Oslo and I'm allergic to latex.",
+                "Thanks!\nOn Mon, 3 Jun 2024 at 10:00, Rita <rita@example.com> wrote:\nI live in Oslo and I'm allergic to latex.",
+                "-----Original Message-----\nI live in Oslo and I'm allergic to latex.",
+                "Segue o e-mail que recebi:\n\nOlá, eu sou a Maria, moro em Oslo e sou alérgica a látex.",
+                "Resuma este texto: moro em Oslo e sou alérgica a látex.");
+        for (String text : pasted) {
+            assertThat(facts(text)).as(text).extracting(ExtractedFact::subject)
+                    .doesNotContain("user.location", "user.allergy", "user.name", "user.diet");
+        }
+        // the speaker's own words around a pasted text, and a text they call their own, are theirs
+        assertThat(facts("> I live in Oslo\nNo, I live in Lisbon.")).extracting(ExtractedFact::value).contains("Lisbon")
+                .doesNotContain("Oslo");
+        assertThat(facts("Check my cover letter: I live in Porto and I work at Siemens."))
+                .extracting(ExtractedFact::subject).contains("user.location", "user.employer");
+        assertThat(facts("I got a message from my boss today.\nI live in Porto now."))
+                .extracting(ExtractedFact::subject).contains("user.location");
+        assertThat(facts("I read the article and I think I'm going vegetarian.\n\nAlso, I live in Porto now."))
+                .extracting(ExtractedFact::subject).contains("user.location");
+        assertThat(facts("My name is Ana. Date: tomorrow\nI live in Porto")).extracting(ExtractedFact::subject)
+                .contains("user.name", "user.location");
+    }
+
+    @Test
     void several_facts_come_from_one_turn() {
         List<ExtractedFact> facts = facts("Please call me Dra. Marina. I'm allergic to dipyrone.");
         assertThat(facts).extracting(ExtractedFact::subject).contains("user.address_as", "user.allergy");
