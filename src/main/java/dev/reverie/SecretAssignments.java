@@ -43,9 +43,16 @@ final class SecretAssignments {
             "httponly", "host", "port", "scope", "scopes", "issuer", "audience", "strategy", "backend", "lifetime",
             "duration", "idempotency");
 
+    /** Parts after a password word that make the key a password setting: {@code password_max_age_days}. */
+    private static final Set<String> PASSWORD_SETTING_PARTS = words("age", "days", "hours", "minutes", "seconds",
+            "attempts", "retries", "history", "complexity", "rules", "pattern", "regex", "chars", "digits", "lowercase",
+            "uppercase", "symbols", "special", "lockout", "warn", "warning", "grace", "reuse", "encoder", "hasher",
+            "hashing", "validator", "validation", "strategy", "provider", "field", "input", "prompt", "label");
+
     private static final Set<String> SECRET_PARTS = words("secret", "token", "apikey", "credential", "credentials",
             "auth", "authtoken", "accesstoken", "accesskey", "secretkey", "privatekey", "signature", "sig", "sas",
-            "pat", "bearer", "cookie", "session", "sessionid");
+            "pat", "bearer", "cookie", "session", "sessionid", "jsessionid", "phpsessid", "sid", "cvc", "cvv", "cvv2",
+            "csc");
     /**
      * Parts that name a secret only in a compound or upper-case key ({@code HASH_SALT}, {@code
      * PASSWORD_PEPPER}, {@code WEBHOOK_HMAC}, {@code MNEMONIC}): a plain {@code salt = bcrypt.gensalt()}
@@ -147,7 +154,7 @@ final class SecretAssignments {
             return null;
         }
         String value = text.substring(v.start(), v.end());
-        if (isPlaceholder(value)) {
+        if (isPlaceholder(value) || isPlaceholder(text.substring(start, end))) {
             return null;
         }
         String lower = value.toLowerCase(Locale.ROOT);
@@ -166,6 +173,9 @@ final class SecretAssignments {
         if (!strong) {
             return value.length() >= 8 && SecretValidator.hasDigit(value, 0, value.length())
                     && SecretValidator.hasLetter(value, 0, value.length()) ? v : null;
+        }
+        if (parts.contains("cvc") || parts.contains("cvv") || parts.contains("cvv2") || parts.contains("csc")) {
+            return value.matches("\\d{3,4}") ? v : null; // a card's security code
         }
         if (value.length() < 4 || lower.equals("true") || lower.equals("false")) {
             return null;
@@ -259,6 +269,9 @@ final class SecretAssignments {
             return null;
         }
         String first = text.substring(words.get(0)[0], words.get(0)[1]).toLowerCase(Locale.ROOT);
+        if (isPlaceholder(first) || (words.size() == 1 && pos < len && text.charAt(pos) == '(')) {
+            return null; // "password: ****", "password=${DB_PASSWORD}", "password = getpass(…)"
+        }
         boolean ordinaryFirst = NOT_A_PASSWORD.contains(first) || FUNCTION_WORDS.contains(first)
                 || looksLikeParticiple(first);
         // "the password is 12 characters with a symbol": a count of what it holds, not the password
@@ -285,7 +298,7 @@ final class SecretAssignments {
     }
 
     /** Words a described password may be told in (at most this many before the value). */
-    private static final int MAX_DESCRIBED_WORDS = 10;
+    private static final int MAX_DESCRIBED_WORDS = 14;
 
     /**
      * A password told after a description of it, in the same sentence: "the password is the word
@@ -334,7 +347,7 @@ final class SecretAssignments {
             "na", "nos", "nas", "dentro");
 
     /** Letters and digits mixed in 5+ characters, or 6+ digits, and nothing that makes it a link, time or address. */
-    private static boolean credentialShaped(String text, int start, int end) {
+    static boolean credentialShaped(String text, int start, int end) {
         int letters = 0;
         int digits = 0;
         for (int i = start; i < end; i++) {
@@ -404,6 +417,11 @@ final class SecretAssignments {
         return end > start ? new Span(start, end) : null;
     }
 
+    /** Type names a signature gives a password parameter ({@code password: str}, {@code String password}). */
+    private static final Set<String> TYPE_NAMES = words("str", "string", "int", "integer", "bool", "boolean", "bytes",
+            "byte", "char", "char*", "float", "double", "number", "object", "any", "secretstr", "optional[str]",
+            "str|none", "string?", "[]byte", "&str", "charsequence", "char[]");
+
     /** Template values, references and masks, which hide no secret: {@code ${DB_PASS}}, {@code <token>}, {@code ****}. */
     static boolean isPlaceholder(String value) {
         String v = value.toLowerCase(Locale.ROOT);
@@ -416,6 +434,13 @@ final class SecretAssignments {
         if (v.equals("null") || v.equals("none") || v.equals("nil") || v.equals("undefined") || v.equals("true")
                 || v.equals("false") || v.equals("redacted") || v.equals("hidden")) {
             return true;
+        }
+        if (v.endsWith("...") || v.endsWith("…")) {
+            return true; // "sk-ant-...": an elided example
+        }
+        if (TYPE_NAMES.contains(v) || v.endsWith("(") || v.startsWith("getpass.") || v.startsWith("system.getenv")
+                || v.startsWith("os.") || v.startsWith("input(")) {
+            return true; // "password: str", "pw = System.getenv(": code that names or reads a secret
         }
         for (int i = 0; i < v.length(); i++) {
             char c = v.charAt(i);
@@ -433,8 +458,20 @@ final class SecretAssignments {
                 || (compound && (parts.contains("pass") || parts.contains("pw"))))) {
             return false;
         }
-        return !NOT_SECRET_PARTS.contains(parts.get(parts.size() - 1)) && !parts.contains("hint")
-                && !parts.contains("policy") && !parts.contains("reset");
+        if (NOT_SECRET_PARTS.contains(parts.get(parts.size() - 1)) || parts.contains("hint") || parts.contains("policy")
+                || parts.contains("reset")) {
+            return false;
+        }
+        // "password_max_age_days", "password_min_length": a setting about passwords, not one
+        boolean after = false;
+        for (String p : parts) {
+            if (after && (NOT_SECRET_PARTS.contains(p) || PASSWORD_SETTING_PARTS.contains(p))) {
+                return false;
+            }
+            after |= p.contains("password") || p.contains("passwd") || p.equals("pwd") || p.equals("pass")
+                    || p.equals("pw") || p.contains("senha") || p.contains("passphrase");
+        }
+        return true;
     }
 
     /** Whether {@code value} is a file path: it starts at a home, root or relative folder and holds no space. */

@@ -45,6 +45,23 @@ enum SecretValidator {
         }
     },
     /**
+     * A password told in a sentence that names it, after a verb: letters and digits mixed in 5+
+     * characters, or 6+ digits (see {@link SecretAssignments#credentialShaped}); trailing sentence
+     * punctuation is left out.
+     */
+    CREDENTIAL {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            while (end > start && ".!?)]}".indexOf(text.charAt(end - 1)) >= 0) {
+                end--;
+            }
+            if (end <= start || SecretAssignments.isPlaceholder(text.substring(start, end))) {
+                return null;
+            }
+            return SecretAssignments.credentialShaped(text, start, end) ? new Span(start, end) : null;
+        }
+    },
+    /**
      * A random-looking token: 20+ characters with a digit and 3+ bits of entropy per character,
      * in mixed case or as 32+ hexadecimal digits; a UUID (an identifier) and a public key are not.
      */
@@ -56,9 +73,12 @@ enum SecretValidator {
                     || UUID.matcher(text).region(start, end).matches()) {
                 return null;
             }
-            String before = text.substring(Math.max(0, m.start() - 8), m.start()).toLowerCase(Locale.ROOT);
-            if (before.matches("(?s).*\\bpub(?:lic)?[\\s_\\-]$")) {
-                return null; // a public key is meant to be shared
+            String label = text.substring(Math.max(0, m.start() - 12), start).toLowerCase(Locale.ROOT);
+            if (PUBLIC.matcher(label).find()) {
+                return null; // a public or publishable key is meant to be shared
+            }
+            if (NAMED_HASH.matcher(label).find()) {
+                return null; // "the secret scanner flagged commit 9fceb02…": a hash named as one
             }
             boolean upper = false;
             boolean lower = false;
@@ -201,6 +221,17 @@ enum SecretValidator {
             return new Span(start, end);
         }
     },
+    /**
+     * A bare BIP-39 seed phrase: 12, 15, 18, 21 or 24 consecutive words of the BIP-39 English list
+     * whose checksum holds (one in 16 to one in 256 random word runs passes it, and prose almost never
+     * strings 12 list words together), so a wallet's phrase is caught without its label.
+     */
+    BIP39 {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            return Bip39.find(text, start, end);
+        }
+    },
     /** An {@code <add key="…" value="…"/>} setting whose key ({@code k}) names a password or a secret. */
     SETTING_KEY {
         @Override
@@ -334,6 +365,11 @@ enum SecretValidator {
             if (i > colon + 1 && i < end && "/?#".indexOf(text.charAt(i)) >= 0) {
                 return null;
             }
+            String password = text.substring(colon + 1, end).toLowerCase(Locale.ROOT);
+            if (PLACEHOLDER_PASSWORDS.contains(password.replaceAll("^[<\\[{]+|[>\\]}]+$", ""))
+                    || SecretAssignments.isPlaceholder(password)) {
+                return null; // "postgres://USER:PASSWORD@HOST/DB": a template, not a credential
+            }
             return new Span(start, end);
         }
     },
@@ -423,6 +459,19 @@ enum SecretValidator {
         }
         return false;
     }
+
+    /** What a template writes where a password goes: {@code USER:PASSWORD@HOST}, {@code user:<password>@host}. */
+    private static final java.util.Set<String> PLACEHOLDER_PASSWORDS = java.util.Set.of("password", "pass",
+            "passwd", "pwd", "pw", "secret", "senha", "your_password", "your-password", "yourpassword", "mypassword",
+            "my_password", "db_password", "db_pass", "pass_word", "token", "user_password");
+
+    private static final java.util.regex.Pattern PUBLIC =
+            java.util.regex.Pattern.compile("(?u)\\b(?:pub|public|publishable|p[úu]blic[ao])\\b");
+
+    /** A hash or an identifier named right before the value: {@code commit 9fceb02…}, {@code sha256: …}. */
+    private static final java.util.regex.Pattern NAMED_HASH = java.util.regex.Pattern.compile(
+            "(?iu)\\b(?:commit|sha|sha1|sha-1|sha256|sha-256|md5|hash|checksum|digest|revision|rev|fingerprint|"
+                    + "id|uuid|guid|etag|nonce)[\\s:=#]{1,4}[\"'`]?$");
 
     private static final java.util.regex.Pattern UUID =
             java.util.regex.Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
@@ -530,6 +579,13 @@ enum SecretValidator {
         }
         if (groups.size() > 1 && !validGrouping(groups)) {
             return false;
+        }
+        if (digits == 15) {
+            // 15 digits is American Express (34, 37) or JCB's old 2131/1800 range; an IMEI is 15 digits too
+            String d = candidate.replaceAll("[^0-9]", "");
+            if (!(d.startsWith("34") || d.startsWith("37") || d.startsWith("2131") || d.startsWith("1800"))) {
+                return false;
+            }
         }
         return luhn(candidate);
     }

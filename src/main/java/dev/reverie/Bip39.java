@@ -1,0 +1,126 @@
+package dev.reverie;
+
+import dev.reverie.SecretValidator.Span;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * BIP-39 seed phrases (the English list of 2,048 words, {@code bip39-english.txt}): finds a run of
+ * 12, 15, 18, 21 or 24 list words whose last bits are the checksum of the rest, as a wallet writes
+ * them. Stateless and thread-safe.
+ */
+final class Bip39 {
+
+    private Bip39() {
+    }
+
+    private static final int[] SIZES = {24, 21, 18, 15, 12};
+
+    /** The span of the longest valid phrase among the words of {@code text[start, end)}, or {@code null}. */
+    static Span find(String text, int start, int end) {
+        Map<String, Integer> index = Words.INDEX;
+        List<int[]> words = new ArrayList<>(); // start, end, list index (-1: not a list word)
+        int i = start;
+        while (i < end) {
+            while (i < end && !Character.isLetter(text.charAt(i))) {
+                i++;
+            }
+            int ws = i;
+            while (i < end && Character.isLetter(text.charAt(i))) {
+                i++;
+            }
+            if (i > ws) {
+                Integer at = index.get(text.substring(ws, i));
+                words.add(new int[] {ws, i, at == null ? -1 : at});
+            }
+        }
+        int runStart = 0;
+        for (int w = 0; w <= words.size(); w++) {
+            if (w == words.size() || words.get(w)[2] < 0) {
+                Span s = inRun(words, runStart, w);
+                if (s != null) {
+                    return s;
+                }
+                runStart = w + 1;
+            }
+        }
+        return null;
+    }
+
+    private static Span inRun(List<int[]> words, int from, int to) {
+        for (int size : SIZES) {
+            for (int at = from; at + size <= to; at++) {
+                if (checksumHolds(words, at, size)) {
+                    return new Span(words.get(at)[0], words.get(at + size - 1)[1]);
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean checksumHolds(List<int[]> words, int at, int size) {
+        int bits = size * 11;
+        int checksumBits = bits / 33;
+        int entropyBytes = (bits - checksumBits) / 8;
+        byte[] all = new byte[(bits + 7) / 8];
+        for (int w = 0; w < size; w++) {
+            int value = words.get(at + w)[2];
+            for (int b = 0; b < 11; b++) {
+                if ((value >> (10 - b) & 1) != 0) {
+                    int bit = w * 11 + b;
+                    all[bit / 8] |= (byte) (0x80 >>> (bit % 8));
+                }
+            }
+        }
+        byte[] hash;
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            sha.update(all, 0, entropyBytes);
+            hash = sha.digest();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+        }
+        int expected = (hash[0] & 0xFF) >>> (8 - checksumBits);
+        int actual = (all[entropyBytes] & 0xFF) >>> (8 - checksumBits);
+        return expected == actual;
+    }
+
+    /** The list, loaded once. */
+    private static final class Words {
+        static final Map<String, Integer> INDEX = load();
+
+        private static Map<String, Integer> load() {
+            try (InputStream in = Bip39.class.getResourceAsStream("bip39-english.txt")) {
+                if (in == null) {
+                    throw new IllegalStateException("bip39-english.txt is missing from the class path next to "
+                            + Bip39.class.getName());
+                }
+                Map<String, Integer> index = new HashMap<>(4096);
+                BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+                for (String line; (line = reader.readLine()) != null; ) {
+                    String w = line.strip();
+                    if (!w.isEmpty()) {
+                        index.put(w, index.size());
+                    }
+                }
+                if (index.size() != 2048) {
+                    throw new IllegalStateException("bip39-english.txt must hold 2048 words, holds " + index.size());
+                }
+                return Map.copyOf(index);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read bip39-english.txt", e);
+            }
+        }
+    }
+}
