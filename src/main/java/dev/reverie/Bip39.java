@@ -17,8 +17,8 @@ import java.util.Map;
 
 /**
  * BIP-39 seed phrases (the English list of 2,048 words, {@code bip39-english.txt}): finds a run of
- * 12, 15, 18, 21 or 24 list words whose last bits are the checksum of the rest, as a wallet writes
- * them. Stateless and thread-safe.
+ * exactly 12, 15, 18, 21 or 24 list words whose last bits are the checksum of the rest, as a wallet
+ * writes them. Stateless and thread-safe.
  */
 final class Bip39 {
 
@@ -41,7 +41,8 @@ final class Bip39 {
                 i++;
             }
             if (i > ws) {
-                Integer at = index.get(text.substring(ws, i));
+                // a phone capitalises the first word
+                Integer at = index.get(text.substring(ws, i).toLowerCase(java.util.Locale.ROOT));
                 words.add(new int[] {ws, i, at == null ? -1 : at});
             }
         }
@@ -58,12 +59,16 @@ final class Bip39 {
         return null;
     }
 
+    /**
+     * The run {@code [from, to)} as a phrase when it is exactly a phrase's length and its checksum
+     * holds: a longer run of list words (a shopping list: "sauce noodle beef salt …") is not searched
+     * for a window that happens to pass, as one in 16 twelve-word windows would.
+     */
     private static Span inRun(List<int[]> words, int from, int to) {
-        for (int size : SIZES) {
-            for (int at = from; at + size <= to; at++) {
-                if (checksumHolds(words, at, size)) {
-                    return new Span(words.get(at)[0], words.get(at + size - 1)[1]);
-                }
+        int size = to - from;
+        for (int s : SIZES) {
+            if (s == size && checksumHolds(words, from, size)) {
+                return new Span(words.get(from)[0], words.get(to - 1)[1]);
             }
         }
         return null;

@@ -125,6 +125,9 @@ final class SecretAssignments {
 
     private static final String CLAUSE_END = ".,;:!?)]}\"'”’»…";
 
+    /** The longest word a prose password is read from. */
+    private static final int MAX_WORD_CHARS = 256;
+
     /** At most this many words in a passphrase. */
     private static final int MAX_WORDS = 8;
 
@@ -174,6 +177,9 @@ final class SecretAssignments {
             return value.length() >= 8 && SecretValidator.hasDigit(value, 0, value.length())
                     && SecretValidator.hasLetter(value, 0, value.length()) ? v : null;
         }
+        if ((parts.contains("sid") || parts.contains("sessid")) && value.length() < 16) {
+            return null; // ORACLE_SID=ORCL names a database; a session id is long
+        }
         if (parts.contains("cvc") || parts.contains("cvv") || parts.contains("cvv2") || parts.contains("csc")) {
             return value.matches("\\d{3,4}") ? v : null; // a card's security code
         }
@@ -204,8 +210,7 @@ final class SecretAssignments {
         while (end < text.length() && !Character.isWhitespace(text.charAt(end)) && end - v.start() < 4096) {
             end++;
         }
-        Span whole = trimValue(text, v.start(), end);
-        return whole == null ? v : whole;
+        return new Span(v.start(), end); // the whole run is the value, its last character too
     }
 
     /**
@@ -240,6 +245,9 @@ final class SecretAssignments {
         while (words.size() < MAX_WORDS && pos < len) {
             int ws = pos;
             while (pos < len && !Character.isWhitespace(text.charAt(pos))) {
+                if (pos - ws >= MAX_WORD_CHARS) {
+                    return null; // a run this long is no password word (and rescanning it would cost)
+                }
                 pos++;
             }
             int te = pos;
@@ -269,13 +277,14 @@ final class SecretAssignments {
             return null;
         }
         String first = text.substring(words.get(0)[0], words.get(0)[1]).toLowerCase(Locale.ROOT);
-        if (isPlaceholder(first) || (words.size() == 1 && pos < len && text.charAt(pos) == '(')) {
+        if (isTemplate(text.substring(words.get(0)[0], words.get(0)[1]))
+                || (words.size() == 1 && pos < len && text.charAt(pos) == '(')) {
             return null; // "password: ****", "password=${DB_PASSWORD}", "password = getpass(…)"
         }
         boolean ordinaryFirst = NOT_A_PASSWORD.contains(first) || FUNCTION_WORDS.contains(first)
                 || looksLikeParticiple(first);
         // "the password is 12 characters with a symbol": a count of what it holds, not the password
-        boolean counted = words.size() > 1 && NOT_A_PASSWORD.contains(
+        boolean counted = words.size() > 1 && NUMBER.matcher(first).matches() && COUNTED.contains(
                 text.substring(words.get(1)[0], words.get(1)[1]).toLowerCase(Locale.ROOT));
         Span firstOnly = ordinaryFirst || counted || first.length() < 2 ? null
                 : new Span(words.get(0)[0], words.get(0)[1]);
@@ -296,6 +305,28 @@ final class SecretAssignments {
         }
         return new Span(words.get(0)[0], words.get(words.size() - 1)[1]);
     }
+
+    /** A number, in digits or words: what a count of characters starts with. */
+    private static final java.util.regex.Pattern NUMBER = java.util.regex.Pattern.compile(
+            "\\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty|thirty|"
+                    + "dois|duas|tr[êe]s|quatro|cinco|seis|sete|oito|nove|dez|doze|vinte");
+
+    /** What a number counts when prose says how long a password is. */
+    private static final Set<String> COUNTED = words("characters", "chars", "digits", "letters", "symbols", "words",
+            "caracteres", "dígitos", "digitos", "letras", "símbolos", "simbolos", "palavras");
+
+    /**
+     * Whether a word in prose is a template or a mask, not a password: {@code ${DB_PASSWORD}},
+     * {@code $DB_PASSWORD}, {@code {{password}}}, {@code <your password>}, {@code %PASSWORD%},
+     * {@code ****}; "$unshine2024" and "<Banana42>" are passwords.
+     */
+    static boolean isTemplate(String word) {
+        return TEMPLATE.matcher(word).matches() || (!word.isEmpty() && isPlaceholder(word)
+                && !word.startsWith("$") && !word.startsWith("<") && !word.startsWith("%"));
+    }
+
+    private static final java.util.regex.Pattern TEMPLATE = java.util.regex.Pattern.compile(
+            "\\$\\{[^}]{0,80}}?|\\$[A-Z_][A-Z0-9_]{0,80}|\\{\\{.{0,80}|<[a-z_\\- ]{1,40}>?|%[A-Z_]{1,40}%");
 
     /** Words a described password may be told in (at most this many before the value). */
     private static final int MAX_DESCRIBED_WORDS = 14;
@@ -435,8 +466,8 @@ final class SecretAssignments {
                 || v.equals("false") || v.equals("redacted") || v.equals("hidden")) {
             return true;
         }
-        if (v.endsWith("...") || v.endsWith("…")) {
-            return true; // "sk-ant-...": an elided example
+        if ((v.endsWith("...") && v.length() <= 11) || (v.endsWith("…") && v.length() <= 9)) {
+            return true; // "sk-ant-...", "ghp_…": a prefix and an ellipsis, an elided example
         }
         if (TYPE_NAMES.contains(v) || v.endsWith("(") || v.startsWith("getpass.") || v.startsWith("system.getenv")
                 || v.startsWith("os.") || v.startsWith("input(")) {

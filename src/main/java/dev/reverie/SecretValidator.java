@@ -62,6 +62,17 @@ enum SecretValidator {
         }
     },
     /**
+     * A password after a weak label ("my pass is X"): mixed case and a digit, and not a name made of
+     * words ("GoldTier2024", "EpicPass2024" are passes, "Psf4FzjxUa" is a password).
+     */
+    RANDOM_PASSWORD {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            Span mixed = MIXED_CASE.check(text, m, start, end);
+            return mixed == null || identifierLike(text, start, end) ? null : mixed;
+        }
+    },
+    /**
      * A random-looking token: 20+ characters with a digit and 3+ bits of entropy per character,
      * in mixed case or as 32+ hexadecimal digits; a UUID (an identifier) and a public key are not.
      */
@@ -76,6 +87,20 @@ enum SecretValidator {
             String label = text.substring(Math.max(0, m.start() - 12), start).toLowerCase(Locale.ROOT);
             if (PUBLIC.matcher(label).find()) {
                 return null; // a public or publishable key is meant to be shared
+            }
+            if (NOT_SECRET_KEY.matcher(text.substring(Math.max(0, m.start() - 16), m.start())).find()) {
+                return null; // "the cache key is …", "the i18n key": a key that names data, not one that opens it
+            }
+            if (identifierLike(text, start, end) || fileName(text, end)) {
+                return null; // "MyServiceImplTest2Handler", "uploads/2024/IMG_3920_Hd8s.jpg": names, not keys
+            }
+            String gap = text.substring(m.start(), start).toLowerCase(Locale.ROOT);
+            if (NARRATIVE_GAP.matcher(gap).find()) {
+                return null; // "the key change landed in 9fceb02…": the label word is not labelling this value
+            }
+            boolean hexOnly = text.substring(start, end).chars().allMatch(c -> Character.digit(c, 16) >= 0);
+            if (hexOnly && (length == 40 || length == 64) && !ADJACENT.matcher(gap).matches()) {
+                return null; // a SHA-1 or SHA-256 far from its label is a commit or a checksum
             }
             if (NAMED_HASH.matcher(label).find()) {
                 return null; // "the secret scanner flagged commit 9fceb02…": a hash named as one
@@ -467,6 +492,82 @@ enum SecretValidator {
 
     private static final java.util.regex.Pattern PUBLIC =
             java.util.regex.Pattern.compile("(?u)\\b(?:pub|public|publishable|p[úu]blic[ao])\\b");
+
+    /** Words that make "key" a key into data ("cache key", "sort key", "S3 key"), right before the label. */
+    private static final java.util.regex.Pattern NOT_SECRET_KEY = java.util.regex.Pattern.compile(
+            "(?iu)\\b(?:cache|i18n|translation|primary|foreign|sort|partition|idempotency|lookup|map|dictionary|"
+                    + "registry|s3|object|redis|hot|shortcut|music|composite|unique|index|row|hash|routing|dedup|"
+                    + "deduplication|cursor|pagination|page|group)[\\s_\\-]$");
+
+    /** Words between a label and a value that tell a story about something else ("landed in", "merged"). */
+    private static final java.util.regex.Pattern NARRATIVE_GAP = java.util.regex.Pattern.compile(
+            "(?u)\\b(?:in|into|at|on|landed|merged|fixed|changed|moved|pushed|committed|deployed|released|refactor\\w*|"
+                    + "takeaway|change|changes|file|path|folder|bucket|object|branch|tag|class|method|function|field|"
+                    + "takeaways|point|idea|part|step|moment|factor|player|role)\\b");
+
+    /** A label right before its value: only separators or a copula between them. */
+    private static final java.util.regex.Pattern ADJACENT = java.util.regex.Pattern.compile(
+            "(?iu)[\\p{L}_\\- ]{1,20}?(?:\\s(?:is|was|é))?[\\s:=\"'`]{1,5}");
+
+    /**
+     * Whether a token reads as a name made of words ({@code dashboardWelcomeTitleV2Label},
+     * {@code MyServiceImplTest2Handler}, {@code GoldTier2024}): most of its letters sit in
+     * camel-case or snake-case parts of 4+ letters with a vowel, which a random key's rarely do.
+     */
+    static boolean identifierLike(String text, int start, int end) {
+        int inWords = 0;
+        int letters = 0;
+        int i = start;
+        while (i < end) {
+            char c = text.charAt(i);
+            if (!Character.isLetter(c)) {
+                i++;
+                continue;
+            }
+            int ws = i;
+            i++;
+            if (Character.isUpperCase(c) && i < end && Character.isUpperCase(text.charAt(i))) {
+                while (i < end && Character.isUpperCase(text.charAt(i))) {
+                    i++; // an acronym ("HTTP") ends where a capitalised word starts
+                }
+                if (i < end && Character.isLowerCase(text.charAt(i))) {
+                    i--;
+                }
+            } else {
+                while (i < end && Character.isLowerCase(text.charAt(i))) {
+                    i++;
+                }
+            }
+            int n = i - ws;
+            letters += n;
+            if (n >= 4 && hasVowel(text, ws, i)) {
+                inWords += n;
+            }
+        }
+        return letters > 0 && inWords * 10 >= (end - start) * 6;
+    }
+
+    private static boolean hasVowel(String text, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if ("aeiouAEIOU".indexOf(text.charAt(i)) >= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the token is followed by a file extension ({@code …Hd8s.jpg}). */
+    private static boolean fileName(String text, int end) {
+        int i = end;
+        if (i >= text.length() || text.charAt(i) != '.') {
+            return false;
+        }
+        int e = i + 1;
+        while (e < text.length() && e - i <= 5 && Character.isLetterOrDigit(text.charAt(e))) {
+            e++;
+        }
+        return e - i >= 3 && e - i <= 5 && (e == text.length() || !Character.isLetterOrDigit(text.charAt(e)));
+    }
 
     /** A hash or an identifier named right before the value: {@code commit 9fceb02…}, {@code sha256: …}. */
     private static final java.util.regex.Pattern NAMED_HASH = java.util.regex.Pattern.compile(

@@ -9,7 +9,9 @@ import java.util.regex.Pattern;
  * request ("Summarize this article: …", "Can you reply to this email?" followed by the email, "Segue o
  * texto: …"). Those words are somebody else's — an email's "I'm allergic to peanuts" is its writer's —
  * so no fact about the speaker is read from them; they stay verbatim in the turn (and in episodic
- * recall). A text the speaker calls their own ("check my cover letter: …") is theirs. Stateless and
+ * recall). A text the speaker calls their own ("check my cover letter: …", "help me write a reply") is
+ * theirs: the text must be pointed at ("this email", "the following text") or presented ("here's the
+ * email:"). Stateless and
  * thread-safe; linear in the text.
  */
 final class PastedContent {
@@ -30,46 +32,52 @@ final class PastedContent {
             "(?iu)^(?:-{2,}\\s*(?:original\\s+message|forwarded\\s+message|mensagem\\s+original|"
                     + "mensagem\\s+encaminhada)\\s*-{2,}|(?:on|em)\\s.{4,200}\\s(?:wrote|escreveu):)\\s*$");
 
-    /** A determiner that hands over a text that is not the speaker's own. */
-    private static final String DETERMINER = "(?:this|that|the|a|an|these|those|following|attached|forwarded|below|"
-            + "este|esta|esse|essa|estes|estas|esses|essas|o|a|os|as|um|uma|seguinte|anexo)";
+    /** A demonstrative that points at a text handed over ("this email", "the following text", "esse texto"). */
+    private static final String DEMONSTRATIVE = "(?:this|that|these|those|following|attached|forwarded|below|"
+            + "este|esta|esse|essa|estes|estas|esses|essas|seguinte|anexo|abaixo)";
 
     /** A kind of text somebody writes (an email, an article), in English and Portuguese. */
     private static final String DOCUMENT = "(?:e-?mails?|mails?|messages?|texts?|articles?|posts?|letters?|documents?|"
             + "docs?|paragraphs?|essays?|reviews?|comments?|tweets?|transcripts?|stor(?:y|ies)|passages?|excerpts?|"
-            + "threads?|announcements?|newsletters?|press\\s+releases?|abstracts?|poems?|lyrics|quotes?|replies|"
-            + "reply|responses?|answers?|bio|profile|statements?|reports?|memos?|notices?|chats?|conversations?|"
+            + "threads?|announcements?|newsletters?|press\\s+releases?|abstracts?|poems?|lyrics|quotes?|bio|"
+            + "statements?|reports?|memos?|notices?|chats?|conversations?|"
             + "mensage(?:m|ns)|textos?|artigos?|cartas?|documentos?|par[áa]grafos?|reda[çc](?:[ãa]o|[õo]es)|"
             + "coment[áa]rios?|resenhas?|conversas?|hist[óo]rias?|relat[óo]rios?|trechos?|cita[çc](?:[ãa]o|[õo]es)|"
-            + "not[íi]cias?|respostas?|perfil|comunicados?|an[úu]ncios?|poemas?)";
+            + "not[íi]cias?|comunicados?|an[úu]ncios?|poemas?)";
 
-    /** A request about a text, or words that present one. */
-    private static final String REQUEST = "(?:summari[sz]e|summary|translate|translation|reply|respond|answer|"
-            + "rewrite|rephrase|reword|paraphrase|proofread|review|check|edit|fix|improve|correct|polish|"
-            + "read|analy[sz]e|explain|shorten|simplify|format|critique|evaluate|grade|draft|help|think|"
-            + "here\\s+is|here's|here\\s+are|heres|below|got|received|forwarded|found|"
-            + "resum[aioe]\\w*|traduz\\w*|tradu[çc][ãa]o|respond\\w*|reescrev\\w*|revis\\w*|corrij\\w*|corrig\\w*|"
-            + "melhor\\w*|leia|ler|analis\\w*|expliqu\\w*|explic\\w*|ajud\\w*|segue|seguem|aqui\\s+est[áa]|"
-            + "abaixo|recebi|chegou)";
+    /** A request about a text somebody else wrote, or a verb that presents one. */
+    private static final String REQUEST = "(?:summari[sz]e|translate|reply|respond|rewrite|rephrase|reword|"
+            + "paraphrase|proofread|review|check|edit|fix|improve|correct|polish|read|analy[sz]e|explain|shorten|"
+            + "simplify|format|critique|evaluate|grade|look\\s+at|got|received|forwarded|sent|found|"
+            + "resum[aioe]\\w*|traduz\\w*|respond\\w*|reescrev\\w*|revis\\w*|corrij\\w*|corrig\\w*|"
+            + "melhor\\w*|leia|ler|analis\\w*|expliqu\\w*|explic\\w*|recebi|chegou|mandou|mandaram|enviou|enviaram)";
+
+    /** Words that present the text that follows: "here's the email", "segue o texto". */
+    private static final String PRESENTING = "(?:here\\s+is|here's|heres|here\\s+are|below\\s+is|segue|seguem|"
+            + "aqui\\s+est[áa]|aqui\\s+v[ãa]o|abaixo\\s+est[áa])";
 
     /**
-     * A line that hands a text over: a request or presentation, a non-possessive determiner and a kind
-     * of text in one clause, then a colon (the text follows on the line or below) or, at most a few
-     * words later, the line's end (the text follows after a blank line).
+     * A line that hands a text over: a request and a demonstrative, or a presentation and any
+     * determiner, before a kind of text, then a colon followed by a blank or the line's end (the text
+     * follows), or the line's end a few words later (the text is on the lines below).
      */
     private static final Pattern INTRO = Pattern.compile(
-            "(?iu)\\b" + REQUEST + "\\b[^.!?\\n]{0,80}?\\b" + DETERMINER + "\\s+(?:[\\p{L}\\-]+\\s+){0,2}?"
-                    + DOCUMENT + "\\b(?:[^.!?:\\n]{0,60}?(?<colon>:)|(?:\\s+[^\\s.!?:]+){0,5}[.!?]?\\s*$)");
+            "(?iu)(?:\\b" + REQUEST + "\\b[^.!?:\\n]{0,80}?\\b" + DEMONSTRATIVE
+                    + "|\\b" + PRESENTING + "\\s+(?:the|a|an|o|os|as|um|uma|" + DEMONSTRATIVE.substring(3) + ")"
+                    + "\\s+(?:[\\p{L}\\-]+\\s+){0,2}?" + DOCUMENT
+                    + "\\b(?:[^.!?:\\n]{0,60}?:(?=\\s|$)|(?:\\s+[^\\s.!?:]+){0,5}[.!?:]?\\s*$)");
 
-    /** "Summarize this:", "Traduza isto:": a request about the text after the colon. */
+    /**
+     * "Summarize this:", "Translate to Portuguese:", "Can you translate this for me?", "My friend sent
+     * me this:": a request whose object is the text after it.
+     */
     private static final Pattern THIS_COLON = Pattern.compile(
-            "(?iu)\\b(?:summari[sz]e|translate|rewrite|rephrase|proofread|reply\\s+to|respond\\s+to|answer|fix|edit|"
-                    + "improve|correct|check|review|explain|read|resum[ae]|traduz[ae]|reescrev[ae]|revis[ae]|corrij[ae]|"
-                    + "respond[ae]|expliqu[ae]|leia)\\s+(?:this|that|these|isto|isso|esse|este|essa|esta)\\s*:");
-
-    /** A possessive before the text: the speaker's own ("my cover letter", "minha carta"). */
-    private static final Pattern OWN = Pattern.compile(
-            "(?iu)\\b(?:my|our|meu|minha|meus|minhas|nosso|nossa)\\s+(?:[\\p{L}\\-]+\\s+){0,2}?" + DOCUMENT + "\\b");
+            "(?iu)\\b(?:summari[sz]e|translate|rewrite|rephrase|proofread|reply\\s+to|respond\\s+to|fix|edit|"
+                    + "improve|correct|check|review|explain|read|sent\\s+(?:me|us)|forwarded\\s+(?:me|us)|"
+                    + "resum[ae]|traduz[ae]|reescrev[ae]|revis[ae]|corrij[ae]|respond[ae]|expliqu[ae]|leia|"
+                    + "mandou|enviou)\\s+(?:this|that|these|isto|isso|esse|este|essa|esta|"
+                    + "(?:it\\s+)?(?:to|into|para|pro|pra)\\s+[\\p{L}\\-]{2,20})(?:\\s+(?:for\\s+me|pra\\s+mim|"
+                    + "para\\s+mim|please|por\\s+favor))?\\s*(?::(?=\\s|$)|[?.]?\\s*$)");
 
     /**
      * {@code text} with the pasted parts blanked out (each pasted line becomes an empty line, so the
@@ -101,19 +109,22 @@ final class PastedContent {
             if (REPLY_LINE.matcher(t).matches() || headerBlock(lines, i)) {
                 return out.toString(); // the rest is the email replied to or forwarded
             }
-            if (t.length() <= MAX_INTRO_CHARS && !OWN.matcher(t).find()) {
+            if (t.length() <= MAX_INTRO_CHARS) {
                 java.util.regex.Matcher m = THIS_COLON.matcher(line);
                 if (!m.find()) {
                     m = INTRO.matcher(line);
                 }
                 if (m.find(0)) {
-                    if (m.end() < line.length() && line.charAt(m.end() - 1) == ':' || line.strip().endsWith(":")) {
-                        out.append(line, 0, m.end());
+                    int colon = line.indexOf(':', m.start());
+                    if (colon >= 0 && colon < m.end() && (colon + 1 == line.length()
+                            || Character.isWhitespace(line.charAt(colon + 1)))) {
+                        out.append(line, 0, colon + 1);
                         return out.toString(); // the text handed over follows the colon
                     }
-                    if (i + 1 < lines.length && lines[i + 1].isBlank() && hasMore(lines, i)) {
+                    boolean asks = t.endsWith("?") || t.endsWith(":");
+                    if (hasMore(lines, i) && (asks || lines[i + 1].isBlank())) {
                         out.append(line);
-                        return out.toString(); // the text handed over is the paragraphs below
+                        return out.toString(); // the text handed over is on the lines below
                     }
                 }
             }
@@ -127,8 +138,15 @@ final class PastedContent {
         if (!HEADER.matcher(lines[i].strip()).matches()) {
             return false;
         }
-        return i + 1 < lines.length && HEADER.matcher(lines[i + 1].strip()).matches();
+        if (i + 1 >= lines.length || !HEADER.matcher(lines[i + 1].strip()).matches()) {
+            return false;
+        }
+        // "From: Lisbon\nTo: Berlin" is a note; an email's header names an address or a subject
+        String two = lines[i] + "\n" + lines[i + 1];
+        return two.indexOf('@') >= 0 || SUBJECT.matcher(two).find();
     }
+
+    private static final Pattern SUBJECT = Pattern.compile("(?imu)^\\s*(?:subject|assunto)\\s?:");
 
     /** Whether a non-blank line follows line {@code i}. */
     private static boolean hasMore(String[] lines, int i) {

@@ -922,7 +922,12 @@ class RuleBasedExtractorTest {
                 "Thanks!\nOn Mon, 3 Jun 2024 at 10:00, Rita <rita@example.com> wrote:\nI live in Oslo and I'm allergic to latex.",
                 "-----Original Message-----\nI live in Oslo and I'm allergic to latex.",
                 "Segue o e-mail que recebi:\n\nOlá, eu sou a Maria, moro em Oslo e sou alérgica a látex.",
-                "Resuma este texto: moro em Oslo e sou alérgica a látex.");
+                "Resuma este texto: moro em Oslo e sou alérgica a látex.",
+                "Can you reply to this email?\nHi Bob, I live in Oslo and I'm allergic to latex.",
+                "Translate to Portuguese:\n\nI live in Oslo and I'm allergic to latex.",
+                "Can you translate this for me?\n\nI live in Oslo and I'm allergic to latex.",
+                "My friend sent me this:\n\nI live in Oslo and I'm allergic to latex.",
+                "Here's an email from my boss about my report:\n\nHi, I live in Oslo and I'm allergic to latex.");
         for (String text : pasted) {
             assertThat(facts(text)).as(text).extracting(ExtractedFact::subject)
                     .doesNotContain("user.location", "user.allergy", "user.name", "user.diet");
@@ -938,6 +943,22 @@ class RuleBasedExtractorTest {
                 .extracting(ExtractedFact::subject).contains("user.location");
         assertThat(facts("My name is Ana. Date: tomorrow\nI live in Porto")).extracting(ExtractedFact::subject)
                 .contains("user.name", "user.location");
+        // ordinary chat that names a text, a colon or a blank line is the speaker's own
+        List<String> own = List.of(
+                "Here are the answers to your questions:\n1. I'm 34\n2. I live in Rome\n3. I'm allergic to peanuts",
+                "Help me write a cover letter.\n\nI live in Rome and I'm allergic to peanuts.",
+                "Can you help me write a reply to my landlord?\n\nI live in Rome and I'm allergic to peanuts.",
+                "I think the answer is no.\n\nAnyway, I live in Rome and I'm allergic to peanuts.",
+                "I got a text from my sister today.\n\nI live in Rome and I'm allergic to peanuts.",
+                "Can you check the reviews for this restaurant?\n\nI live in Rome and I'm allergic to peanuts.",
+                "I read the article on https://example.com today. I live in Rome and I'm allergic to peanuts.",
+                "I got the message at 7:30. I live in Rome and I'm allergic to peanuts.",
+                "I think the answer is simple: I live in Rome and I'm allergic to peanuts.",
+                "From: Lisbon\nTo: Rome\nI live in Rome and I'm allergic to peanuts.");
+        for (String text : own) {
+            assertThat(facts(text)).as(text).extracting(ExtractedFact::subject)
+                    .contains("user.location", "user.allergy");
+        }
     }
 
     @Test
