@@ -40,10 +40,11 @@ final class PastedContent {
     private static final String DOCUMENT = "(?:e-?mails?|mails?|messages?|texts?|articles?|posts?|letters?|documents?|"
             + "docs?|paragraphs?|essays?|reviews?|comments?|tweets?|transcripts?|stor(?:y|ies)|passages?|excerpts?|"
             + "threads?|announcements?|newsletters?|press\\s+releases?|abstracts?|poems?|lyrics|quotes?|bio|"
-            + "statements?|reports?|memos?|notices?|chats?|conversations?|"
+            + "statements?|reports?|memos?|notices?|chats?|conversations?|(?:web\\s?)?pages?|websites?|sites?|"
+            + "pdfs?|files?|screenshots?|captions?|descriptions?|listings?|ads?|"
             + "mensage(?:m|ns)|textos?|artigos?|cartas?|documentos?|par[áa]grafos?|reda[çc](?:[ãa]o|[õo]es)|"
             + "coment[áa]rios?|resenhas?|conversas?|hist[óo]rias?|relat[óo]rios?|trechos?|cita[çc](?:[ãa]o|[õo]es)|"
-            + "not[íi]cias?|comunicados?|an[úu]ncios?|poemas?)";
+            + "not[íi]cias?|comunicados?|an[úu]ncios?|poemas?|p[áa]ginas?|sites?|arquivos?|descri[çc][ãa]o)";
 
     /** A request about a text somebody else wrote, or a verb that presents one. */
     private static final String REQUEST = "(?:summari[sz]e|translate|reply|respond|rewrite|rephrase|reword|"
@@ -80,6 +81,18 @@ final class PastedContent {
                     + "para\\s+mim|please|por\\s+favor))?\\s*(?::(?=\\s|$)|[?.]?\\s*$)");
 
     /**
+     * A colon after a source that speaks: "the doctor's letter reads:", "my landlord wrote:", "Tweet by
+     * @bob:", "Pasted from the website:", "Copy of the letter:", "o e-mail diz:". Not the speaker's own
+     * "I said:" / "eu disse:".
+     */
+    private static final Pattern SOURCE_COLON = Pattern.compile(
+            "(?iu)(?:(?<!\\bi\\s)(?<!\\beu\\s)\\b(?:reads|says|said|wrote|writes|posted|tweeted|states|stated|"
+                    + "replied|answered|diz|disse|escreveu|escreve|postou|respondeu)"
+                    + "|\\b(?:pasted|copied)\\s+(?:from|of)\\b[^:\\n]{0,60}?|\\bcopy\\s+of\\b[^:\\n]{0,60}?"
+                    + "|\\b(?:tweet|post|comment|review|message|e-?mail|text|reply|answer)\\s+(?:by|from)\\s+\\S{1,40}?"
+                    + "|\\b(?:copiado|colado|c[óo]pia)\\s+(?:d[aoe]s?)\\b[^:\\n]{0,60}?)\\s*:(?=\\s|$)");
+
+    /**
      * {@code text} with the pasted parts blanked out (each pasted line becomes an empty line, so the
      * sentences around them stay apart), or {@code text} itself when nothing is pasted.
      */
@@ -110,6 +123,11 @@ final class PastedContent {
                 return out.toString(); // the rest is the email replied to or forwarded
             }
             if (t.length() <= MAX_INTRO_CHARS) {
+                java.util.regex.Matcher source = SOURCE_COLON.matcher(line);
+                if (source.find()) {
+                    out.append(line, 0, source.end());
+                    return out.toString(); // what the source says follows the colon
+                }
                 java.util.regex.Matcher m = THIS_COLON.matcher(line);
                 if (!m.find()) {
                     m = INTRO.matcher(line);

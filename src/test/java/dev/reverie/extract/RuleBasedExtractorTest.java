@@ -927,7 +927,12 @@ class RuleBasedExtractorTest {
                 "Translate to Portuguese:\n\nI live in Oslo and I'm allergic to latex.",
                 "Can you translate this for me?\n\nI live in Oslo and I'm allergic to latex.",
                 "My friend sent me this:\n\nI live in Oslo and I'm allergic to latex.",
-                "Here's an email from my boss about my report:\n\nHi, I live in Oslo and I'm allergic to latex.");
+                "Here's an email from my boss about my report:\n\nHi, I live in Oslo and I'm allergic to latex.",
+                "Here is the web page:\nI live in Oslo. I'm allergic to latex.",
+                "FYI the doctor's letter reads: I live in Oslo and I'm allergic to latex.",
+                "Tweet by @bob: I live in Oslo and I'm allergic to latex",
+                "Pasted from the website:\nI live in Oslo and I'm allergic to latex.",
+                "Copy of the letter: \"I live in Oslo and I'm allergic to latex.\"");
         for (String text : pasted) {
             assertThat(facts(text)).as(text).extracting(ExtractedFact::subject)
                     .doesNotContain("user.location", "user.allergy", "user.name", "user.diet");
@@ -954,7 +959,9 @@ class RuleBasedExtractorTest {
                 "I read the article on https://example.com today. I live in Rome and I'm allergic to peanuts.",
                 "I got the message at 7:30. I live in Rome and I'm allergic to peanuts.",
                 "I think the answer is simple: I live in Rome and I'm allergic to peanuts.",
-                "From: Lisbon\nTo: Rome\nI live in Rome and I'm allergic to peanuts.");
+                "From: Lisbon\nTo: Rome\nI live in Rome and I'm allergic to peanuts.",
+                "I said: I live in Rome and I'm allergic to peanuts.",
+                "Update: I live in Rome now and I'm allergic to peanuts.");
         for (String text : own) {
             assertThat(facts(text)).as(text).extracting(ExtractedFact::subject)
                     .contains("user.location", "user.allergy");
