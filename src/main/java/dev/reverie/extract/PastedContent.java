@@ -41,15 +41,16 @@ final class PastedContent {
             + "docs?|paragraphs?|essays?|reviews?|comments?|tweets?|transcripts?|stor(?:y|ies)|passages?|excerpts?|"
             + "threads?|announcements?|newsletters?|press\\s+releases?|abstracts?|poems?|lyrics|quotes?|bio|"
             + "statements?|reports?|memos?|notices?|chats?|conversations?|(?:web\\s?)?pages?|websites?|sites?|"
-            + "pdfs?|files?|screenshots?|captions?|descriptions?|listings?|ads?|"
+            + "pdfs?|files?|screenshots?|captions?|descriptions?|listings?|ads?|repl(?:y|ies)|responses?|"
             + "mensage(?:m|ns)|textos?|artigos?|cartas?|documentos?|par[áa]grafos?|reda[çc](?:[ãa]o|[õo]es)|"
             + "coment[áa]rios?|resenhas?|conversas?|hist[óo]rias?|relat[óo]rios?|trechos?|cita[çc](?:[ãa]o|[õo]es)|"
-            + "not[íi]cias?|comunicados?|an[úu]ncios?|poemas?|p[áa]ginas?|sites?|arquivos?|descri[çc][ãa]o)";
+            + "not[íi]cias?|comunicados?|an[úu]ncios?|poemas?|p[áa]ginas?|sites?|arquivos?|descri[çc][ãa]o|respostas?)";
 
     /** A request about a text somebody else wrote, or a verb that presents one. */
     private static final String REQUEST = "(?:summari[sz]e|translate|reply|respond|rewrite|rephrase|reword|"
             + "paraphrase|proofread|review|check|edit|fix|improve|correct|polish|read|analy[sz]e|explain|shorten|"
             + "simplify|format|critique|evaluate|grade|look\\s+at|got|received|forwarded|sent|found|"
+            + "think\\s+(?:of|about)|help\\s+(?:me\\s+)?with|acha\\s+d[aoe]|ajud[ae]\\s+(?:com|n[oa])|"
             + "resum[aioe]\\w*|traduz\\w*|respond\\w*|reescrev\\w*|revis\\w*|corrij\\w*|corrig\\w*|"
             + "melhor\\w*|leia|ler|analis\\w*|expliqu\\w*|explic\\w*|recebi|chegou|mandou|mandaram|enviou|enviaram)";
 
@@ -64,9 +65,11 @@ final class PastedContent {
      */
     private static final Pattern INTRO = Pattern.compile(
             "(?iu)(?:\\b" + REQUEST + "\\b[^.!?:\\n]{0,80}?\\b" + DEMONSTRATIVE
-                    + "|\\b" + PRESENTING + "\\s+(?:the|a|an|o|os|as|um|uma|" + DEMONSTRATIVE.substring(3) + ")"
+                    + "|\\b" + PRESENTING + "\\s+(?:the|a|an|o|os|as|um|uma|" + DEMONSTRATIVE.substring(3)
+                    + "|\\b(?:the|o|a|os|as)(?=\\s+(?:[\\p{L}\\-]+\\s+){0,2}?" + DOCUMENT
+                    + "\\s+(?:below|abaixo|a\\s+seguir|that\\s+follows)\\b))"
                     + "\\s+(?:[\\p{L}\\-]+\\s+){0,2}?" + DOCUMENT
-                    + "\\b(?:[^.!?:\\n]{0,60}?:(?=\\s|$)|(?:\\s+[^\\s.!?:]+){0,5}[.!?:]?\\s*$)");
+                    + "\\b[,;]?(?:[^.!?:\\n]{0,60}?:(?=\\s|$)|(?:\\s+[^\\s.!?:]+){0,5}[.!?:]?\\s*$)");
 
     /**
      * "Summarize this:", "Translate to Portuguese:", "Can you translate this for me?", "My friend sent
@@ -75,10 +78,31 @@ final class PastedContent {
     private static final Pattern THIS_COLON = Pattern.compile(
             "(?iu)\\b(?:summari[sz]e|translate|rewrite|rephrase|proofread|reply\\s+to|respond\\s+to|fix|edit|"
                     + "improve|correct|check|review|explain|read|sent\\s+(?:me|us)|forwarded\\s+(?:me|us)|"
-                    + "resum[ae]|traduz[ae]|reescrev[ae]|revis[ae]|corrij[ae]|respond[ae]|expliqu[ae]|leia|"
-                    + "mandou|enviou)\\s+(?:this|that|these|isto|isso|esse|este|essa|esta|"
+                    + "resum[ae]|traduz[ae]?|reescrev[ae]|revis[ae]|corrij[ae]|respond[ae]|expliqu[ae]|leia|"
+                    + "mandou|enviou)\\s+(?:this|that|these|isto|isso|esse|este|essa|esta|(?:the|o|a)\\s+" + DOCUMENT + "|"
                     + "(?:it\\s+)?(?:to|into|para|pro|pra)\\s+[\\p{L}\\-]{2,20})(?:\\s+(?:for\\s+me|pra\\s+mim|"
                     + "para\\s+mim|please|por\\s+favor))?\\s*(?::(?=\\s|$)|[?.]?\\s*$)");
+
+    /** A text of the speaker's own: "this paragraph from my essay", "the text for my LinkedIn bio". */
+    private static final Pattern OWN = Pattern.compile(
+            "(?iu)\\b" + DOCUMENT + "\\s+(?:of|from|for|in|d[aoe]|para)\\s+(?:my|our|meu|minha|nosso|nossa)\\s+"
+                    + "(?:[\\p{L}\\-]+\\s+){0,2}?" + DOCUMENT + "\\b");
+
+    /** Without a colon only "this"/"these"/"the … below" point at a text below ("explain that?" does not). */
+    private static final Pattern POINTS_AT_THIS = Pattern.compile(
+            "(?iu)\\b(?:this|these|following|attached|forwarded|below|este|esta|estes|estas|esse|essa|isto|isso|"
+                    + "seguinte|anexo|abaixo)\\b");
+
+    /** A greeting that opens a letter or an email: the pasted text starts on the next line. */
+    private static final Pattern GREETING = Pattern.compile(
+            "(?iu)^\\s*(?:hi|hello|hey|dear|good\\s+(?:morning|afternoon|evening)|ol[áa]|oi|prezad[oa]s?|caro|cara|"
+                    + "bom\\s+dia|boa\\s+(?:tarde|noite))\\b");
+
+    /** A line that asks for something: the imperative or a polite request opens it. */
+    private static final Pattern ASKING = Pattern.compile(
+            "(?iu)^\\s*(?:please\\s+|pls\\s+|plz\\s+|(?:can|could|would)\\s+(?:you|u)\\s+(?:please\\s+|pls\\s+)?|"
+                    + "por\\s+favor,?\\s+|pode\\s+|poderia\\s+|voc[êe]\\s+pode\\s+)?(?:help\\s+me\\s+(?:to\\s+)?|"
+                    + "ajuda-me\\s+a\\s+|ajude-me\\s+a\\s+|me\\s+ajuda\\s+a\\s+|me\\s+ajude\\s+a\\s+)?" + REQUEST + "\\b");
 
     /**
      * A colon after a source that speaks: "the doctor's letter reads:", "my landlord wrote:", "Tweet by
@@ -87,22 +111,115 @@ final class PastedContent {
      */
     private static final Pattern SOURCE_COLON = Pattern.compile(
             "(?iu)(?:(?<!\\bi\\s)(?<!\\beu\\s)\\b(?:reads|says|said|wrote|writes|posted|tweeted|states|stated|"
-                    + "replied|answered|diz|disse|escreveu|escreve|postou|respondeu)"
+                    + "replied|answered|told\\s+(?:me|us)|texted|sent|forwarded|shared|diz|disse|escreveu|escreve|postou|respondeu|"
+                    + "me\\s+disse|me\\s+contou|contou|falou|mandou)\\b[^.!?:\\n]{0,40}?"
                     + "|\\b(?:pasted|copied)\\s+(?:from|of)\\b[^:\\n]{0,60}?|\\bcopy\\s+of\\b[^:\\n]{0,60}?"
                     + "|\\b(?:tweet|post|comment|review|message|e-?mail|text|reply|answer)\\s+(?:by|from)\\s+\\S{1,40}?"
                     + "|\\b(?:copiado|colado|c[óo]pia)\\s+(?:d[aoe]s?)\\b[^:\\n]{0,60}?)\\s*:(?=\\s|$)");
 
+    /** "[14:02, 03/01/2026] Rita:", "03/01/2026, 14:02 - Rita:", "<darkstar>", a log line's timestamp. */
+    private static final Pattern CHAT_OR_LOG_LINE = Pattern.compile(
+            "^\\s*(?:\\[[^\\]\\n]{3,40}\\]\\s*[^:\\n]{1,40}:\\s|\\d{1,4}[-/.]\\d{1,2}[-/.]\\d{1,4},?\\s+\\d{1,2}:\\d{2}"
+                    + "|\\[?\\d{4}-\\d{2}-\\d{2}[ T]\\d{2}:\\d{2}|<[^>\\s]{1,30}>\\s)");
+
+    /** A copied chat line of the speaker's own: "[10:15] eu: …", "[14:02, 03/01/2026] Me: …". */
+    private static final Pattern OWN_CHAT_PREFIX = Pattern.compile(
+            "(?iu)^\\s*\\[[^\\]\\n]{3,40}\\]\\s*(?:me|eu|i|you|voc[êe])\\s*:\\s");
+
+    /** A chat app's author line: "Ana Souza  9:41 AM". */
+    private static final Pattern AUTHOR_TIME_LINE = Pattern.compile(
+            "(?iu)^\\s*\\p{L}[\\p{L} .'\\-]{0,40}\\s{1,4}\\d{1,2}:\\d{2}(?:\\s?[ap]\\.?m\\.?)?\\s*$");
+
+    /** Markup and data: an HTML tag, a JSON member or bracket, a one-line JSON object. */
+    private static final Pattern MARKUP_LINE = Pattern.compile(
+            "^\\s*(?:</?[A-Za-z!][^>]{0,200}>|[{}\\[\\]],?\\s*$|\"[^\"\\n]{1,40}\"\\s*:|\\{.*\\}\\s*,?\\s*$)");
+
+    /** A label at a line's start ("jake:", "Mãe:", "Q:"), the shape of a copied conversation. */
+    private static final Pattern LABEL = Pattern.compile("^\\s*(\\p{L}[\\p{L}.'\\-]{1,20}(?: \\p{L}[\\p{L}.'\\-]{0,20})?)\\s?:\\s");
+
+    /** Labels a speaker writes for themself, not names of others. */
+    private static final java.util.Set<String> OWN_LABELS = java.util.Set.of("me", "eu", "i", "myself", "update",
+            "ps", "p.s", "note", "nota", "tip", "dica", "btw", "edit", "til", "obs", "todo", "fyi", "important",
+            "importante", "atualização", "atualizacao", "resumo", "summary", "about me", "sobre mim", "context",
+            "contexto", "question", "pergunta", "goal", "objetivo",
+            // a note's fields, not people: "From: Lisbon⏎To: Rome" (an email's header is told apart by headerBlock)
+            "from", "to", "cc", "bcc", "subject", "sent", "date", "de", "para", "assunto", "data", "enviado",
+            "enviada", "re", "fw", "fwd");
+
+    /** "Fwd:", "Encaminhada", "Forwarded": the rest is a forwarded message. */
+    private static final Pattern FORWARD_LINE = Pattern.compile(
+            "(?iu)^\\s*(?:(?:fwd?|fw|enc)\\s*:|(?:encaminhad[ao]|reencaminhad[ao]|forwarded|mensagem\\s+encaminhada)\\s*:?\\s*$)");
+
+    /** A paragraph after a paste in which the speaker speaks again: "Anyway, …", "btw …", "^ what do you think". */
+    private static final Pattern RETURN = Pattern.compile(
+            "(?iu)^\\s*(?:\\^|anyway|anyways|btw|by\\s+the\\s+way|also|ps\\b|p\\.s\\.|ok(?:ay)?\\b|so\\b|oh\\s+and|"
+                    + "and\\s+btw|enfim|ali[áa]s|ah\\b|tamb[ée]m|obs\\b|e\\s+eu\\b|mas\\s+eu\\b|"
+                    + "what\\s+do\\s+you\\s+think|o\\s+que\\s+(?:voc[êe]\\s+)?acha)");
+
+    /** A request that is the whole line before a colon: "translate to english pls:", "traduz:". */
+    private static final Pattern REQUEST_LINE = Pattern.compile(
+            "(?iu)^\\s*(?:please\\s+|pls\\s+|can\\s+you\\s+|could\\s+you\\s+|help\\s+me\\s+(?:to\\s+)?|por\\s+favor,?\\s+|"
+                    + "pode\\s+|me\\s+ajuda\\s+a\\s+)?(?:" + REQUEST.substring(3, REQUEST.length() - 1)
+                    + "|answer|responder?)\\b[^.!?:\\n]{0,50}:(?=\\s|$)");
+
+    /** The speaker's own text named with a possessive: "check my cover letter:", "revê a minha carta:". */
+    private static final Pattern MY_DOCUMENT = Pattern.compile(
+            "(?iu)\\b(?:my|our|meu|minha|meus|minhas|nosso|nossa)\\s+(?:[\\p{L}\\-]+\\s+)?" + DOCUMENT + "\\b");
+
+    /** A first person before a colon: the speaker introduces their own words ("I wrote down my goals:"). */
+    private static final Pattern FIRST_PERSON = Pattern.compile("(?iu)\\b(?:i|i'm|i've|eu)\\b");
+
+    /** A text the speaker made: "this post I made", "this message i'm sending", "for my profile", "saying this:". */
+    private static final Pattern OWN_MADE = Pattern.compile(
+            "(?iu)\\b" + DOCUMENT + "\\s+(?:that\\s+|que\\s+)?(?:i|i'm|i\\s+am|i'll|eu)\\s+(?:\\w+\\s+)?"
+                    + "(?:made|wrote|written|posted|sending|send|sent|writing|write|drafted|escrevi|fiz|postei|mandei|"
+                    + "vou\\s+mandar|estou\\s+escrevendo)\\b"
+                    + "|\\bfor\\s+my\\s+(?:[\\p{L}\\-]+\\s+)?(?:profile|bio|cv|resume|r[ée]sum[ée]|linkedin|website|portfolio|"
+                    + "application)\\b|\\bpara\\s+o\\s+meu\\s+(?:perfil|curr[íi]culo|cv|site|portf[óo]lio)\\b"
+                    + "|\\b(?:saying|say|telling|tell\\s+(?:him|her|them))\\s+this\\s*:|\\b(?:a\\s+dizer|dizendo|falando)\\s+isto\\s*:"
+                    + "|\\b(?:write|writing|draft|drafting|escrever|escreve|escreva|redigir|redija)\\b"
+                    + "|\\b(?:question|pergunta)\\b");
+
+    /** A quoted passage of somebody else's ("she wrote "I am a nurse. I live in Ohio.""). */
+    private static final Pattern QUOTED = Pattern.compile("[\"“]([^\"“”\\n]{20,400})[\"”]");
+
+    /** The speaker quoting themself right before the quote: "I said", "eu disse-lhe". */
+    private static final Pattern SELF_QUOTE = Pattern.compile(
+            "(?iu)\\b(?:i|eu)\\s+(?:\\w+\\s+){0,2}?(?:said|told|wrote|replied|answered|asked|texted|disse|falei|escrevi|"
+                    + "respondi|perguntei|mandei)\\b[^\"“]{0,30}$");
+
+    /** A word of the first person inside a quote: the quote tells facts about whoever speaks in it. */
+    private static final Pattern QUOTE_FIRST_PERSON = Pattern.compile(
+            "(?iu)\\b(?:i|i'm|im|i've|my|me|eu|sou|moro|tenho|trabalho|meu|minha)\\b");
+
     /**
      * {@code text} with the pasted parts blanked out (each pasted line becomes an empty line, so the
-     * sentences around them stay apart), or {@code text} itself when nothing is pasted.
+     * sentences around them stay apart), or {@code text} itself when nothing is pasted. A paste runs
+     * to the end of the turn, or to a paragraph in which the speaker speaks again ("Anyway, …",
+     * "btw, …"); a paragraph of the paste may start with "I", so that does not end it.
      */
     static String ownWords(String text) {
-        if (text.indexOf('\n') < 0 && text.indexOf(':') < 0 && text.indexOf('>') < 0 && text.indexOf('`') < 0) {
+        if (text.indexOf('\n') < 0 && text.indexOf(':') < 0 && text.indexOf('>') < 0 && text.indexOf('`') < 0
+                && text.indexOf('"') < 0 && text.indexOf('“') < 0) {
             return text;
         }
         String[] lines = text.split("\n", -1);
+        // "^ what do you think": the caret points at what is above it
+        int caret = -1;
+        for (int i = lines.length - 1; i > 0; i--) {
+            if (lines[i].strip().startsWith("^")) {
+                caret = i;
+                break;
+            }
+        }
+        boolean chatLog = labelledLines(lines) >= 2;
         StringBuilder out = new StringBuilder(text.length());
         boolean fence = false;
+        boolean pasting = false;
+        boolean authorBlock = false;
+        boolean quotedPaste = false; // a paste made only of "> " lines so far
+        boolean sawQuote = false;
+        boolean labelBlock = false;
         boolean changed = false;
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i];
@@ -115,40 +232,160 @@ final class PastedContent {
                 changed = true;
                 continue;
             }
-            if (fence || t.startsWith(">")) {
+            if (fence || i < caret) {
                 changed = true;
                 continue;
             }
-            if (REPLY_LINE.matcher(t).matches() || headerBlock(lines, i)) {
-                return out.toString(); // the rest is the email replied to or forwarded
+            if (t.isEmpty()) {
+                authorBlock = false;
+                labelBlock = false;
+                if (pasting && quotedPaste && sawQuote) {
+                    pasting = false; // "my coworker wrote:⏎> …⏎⏎I'm allergic to soy": the quote is over
+                }
+                continue;
             }
-            if (t.length() <= MAX_INTRO_CHARS) {
-                java.util.regex.Matcher source = SOURCE_COLON.matcher(line);
-                if (source.find()) {
-                    out.append(line, 0, source.end());
-                    return out.toString(); // what the source says follows the colon
-                }
-                java.util.regex.Matcher m = THIS_COLON.matcher(line);
-                if (!m.find()) {
-                    m = INTRO.matcher(line);
-                }
-                if (m.find(0)) {
-                    int colon = line.indexOf(':', m.start());
-                    if (colon >= 0 && colon < m.end() && (colon + 1 == line.length()
-                            || Character.isWhitespace(line.charAt(colon + 1)))) {
-                        out.append(line, 0, colon + 1);
-                        return out.toString(); // the text handed over follows the colon
-                    }
-                    boolean asks = t.endsWith("?") || t.endsWith(":");
-                    if (hasMore(lines, i) && (asks || lines[i + 1].isBlank())) {
-                        out.append(line);
-                        return out.toString(); // the text handed over is on the lines below
-                    }
+            if (pasting && t.startsWith(">")) {
+                sawQuote = true;
+                changed = true;
+                continue;
+            }
+            if (pasting) {
+                quotedPaste = false; // the paste is more than quoted lines: it runs on
+                if (i > 0 && lines[i - 1].isBlank() && RETURN.matcher(t).find()) {
+                    pasting = false; // the speaker speaks again after the paste
+                } else {
+                    changed = true;
+                    continue;
                 }
             }
-            out.append(line);
+            java.util.regex.Matcher chat = CHAT_OR_LOG_LINE.matcher(line);
+            if (chat.find()) {
+                java.util.regex.Matcher own = OWN_CHAT_PREFIX.matcher(line);
+                if (own.find()) {
+                    out.append(line, own.end(), line.length()); // "[10:15] eu: vivo em Aveiro" is the speaker's
+                }
+                changed = true;
+                continue;
+            }
+            if (t.startsWith(">") || MARKUP_LINE.matcher(line).find()) {
+                changed = true;
+                continue;
+            }
+            if (AUTHOR_TIME_LINE.matcher(t).matches()) {
+                authorBlock = true; // a chat app's author line: what follows up to a blank line is theirs
+                changed = true;
+                continue;
+            }
+            if (authorBlock) {
+                changed = true;
+                continue;
+            }
+            if (REPLY_LINE.matcher(t).matches() || FORWARD_LINE.matcher(t).find() || headerBlock(lines, i)) {
+                pasting = true; // the email replied to or forwarded
+                changed = true;
+                continue;
+            }
+            if (chatLog) {
+                java.util.regex.Matcher label = LABEL.matcher(line);
+                if (label.find()) {
+                    labelBlock = !OWN_LABELS.contains(label.group(1).toLowerCase(Locale.ROOT));
+                }
+                if (labelBlock) {
+                    changed = true;
+                    continue;
+                }
+            }
+            int cut = t.length() <= MAX_INTRO_CHARS ? introEnd(lines, i) : -1;
+            if (cut >= 0) {
+                out.append(line, 0, cut);
+                pasting = true;
+                quotedPaste = cut == line.length() || line.substring(cut).isBlank();
+                sawQuote = false;
+                changed = true;
+                continue;
+            }
+            String kept = withoutQuotes(line);
+            changed |= kept != line;
+            out.append(kept);
         }
         return changed ? out.toString() : text;
+    }
+
+    /**
+     * Where the line at {@code i} hands a text over: the offset after its colon (the text follows on
+     * the line and below) or the line's length (the text is on the lines below); -1 when it does not.
+     */
+    private static int introEnd(String[] lines, int i) {
+        String line = lines[i];
+        String t = line.strip();
+        if (OWN.matcher(line).find() || OWN_MADE.matcher(line).find()) {
+            return -1;
+        }
+        java.util.regex.Matcher source = SOURCE_COLON.matcher(line);
+        if (source.find()) {
+            String rest = line.substring(source.end()).stripLeading();
+            if (!rest.isEmpty() && "\"“'".indexOf(rest.charAt(0)) >= 0) {
+                return -1; // 'she sent this: "…" and I live in Almada': the quote goes, the words after it stay
+            }
+            return source.end(); // what the source says follows the colon
+        }
+        java.util.regex.Matcher request = REQUEST_LINE.matcher(line);
+        if (request.find() && !FIRST_PERSON.matcher(line.substring(0, request.end())).find()
+                && !MY_DOCUMENT.matcher(line.substring(0, request.end())).find()
+                && !OWN_LABELS.contains(line.substring(0, request.end() - 1).strip().toLowerCase(Locale.ROOT))) {
+            return request.end(); // "translate to english pls:"
+        }
+        java.util.regex.Matcher m = THIS_COLON.matcher(line);
+        if (!m.find()) {
+            m = INTRO.matcher(line);
+        }
+        if (!m.find(0)) {
+            return -1;
+        }
+        int colon = line.indexOf(':', m.start());
+        if (colon >= 0 && colon < m.end() && (colon + 1 == line.length()
+                || Character.isWhitespace(line.charAt(colon + 1)))) {
+            return colon + 1; // the text handed over follows the colon
+        }
+        // without a colon the text must start below: after a blank line, or a greeting
+        // ("Can you reply to this email?⏎Hi Bob, …"), and the line must ask and point at it
+        boolean below = hasMore(lines, i) && (lines[i + 1].isBlank() || GREETING.matcher(lines[i + 1]).find());
+        boolean asks = t.endsWith("?") || ASKING.matcher(t).find();
+        return below && asks && POINTS_AT_THIS.matcher(line).find() ? line.length() : -1;
+    }
+
+    /** How many lines start with a label that is not the speaker's own ("jake:", "Rita:", "Q:"). */
+    private static int labelledLines(String[] lines) {
+        int n = 0;
+        for (String line : lines) {
+            java.util.regex.Matcher label = LABEL.matcher(line);
+            if (label.find() && !OWN_LABELS.contains(label.group(1).toLowerCase(Locale.ROOT))) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** {@code line} without the quoted passages in which somebody else speaks in the first person. */
+    private static String withoutQuotes(String line) {
+        if (line.indexOf('"') < 0 && line.indexOf('“') < 0) {
+            return line;
+        }
+        java.util.regex.Matcher q = QUOTED.matcher(line);
+        StringBuilder out = null;
+        int last = 0;
+        while (q.find()) {
+            String before = line.substring(Math.max(0, q.start() - 60), q.start());
+            if (!QUOTE_FIRST_PERSON.matcher(q.group(1)).find() || SELF_QUOTE.matcher(before).find()) {
+                continue;
+            }
+            if (out == null) {
+                out = new StringBuilder(line.length());
+            }
+            out.append(line, last, q.start());
+            last = q.end();
+        }
+        return out == null ? line : out.append(line, last, line.length()).toString();
     }
 
     /** Whether the line at {@code i} starts two or more header lines in a row (one "Date:" may be the speaker's). */
@@ -161,7 +398,8 @@ final class PastedContent {
         }
         // "From: Lisbon\nTo: Berlin" is a note; an email's header names an address or a subject
         String two = lines[i] + "\n" + lines[i + 1];
-        return two.indexOf('@') >= 0 || SUBJECT.matcher(two).find();
+        return two.indexOf('@') >= 0 || SUBJECT.matcher(two).find()
+                || i + 2 < lines.length && HEADER.matcher(lines[i + 2].strip()).matches();
     }
 
     private static final Pattern SUBJECT = Pattern.compile("(?imu)^\\s*(?:subject|assunto)\\s?:");

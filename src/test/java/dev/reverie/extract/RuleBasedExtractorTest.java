@@ -932,7 +932,16 @@ class RuleBasedExtractorTest {
                 "FYI the doctor's letter reads: I live in Oslo and I'm allergic to latex.",
                 "Tweet by @bob: I live in Oslo and I'm allergic to latex",
                 "Pasted from the website:\nI live in Oslo and I'm allergic to latex.",
-                "Copy of the letter: \"I live in Oslo and I'm allergic to latex.\"");
+                "Copy of the letter: \"I live in Oslo and I'm allergic to latex.\"",
+                "[14:02, 03/01/2026] Rita: I live in Oslo and I'm allergic to latex\n[14:03, 03/01/2026] Rita: see you",
+                "jake: I live in Oslo\nme: lol\njake: I'm allergic to latex",
+                "Ana Souza  9:41 AM\nI live in Oslo and I'm allergic to latex.",
+                "translate to english pls:\nI live in Oslo and I'm allergic to latex.",
+                "she wrote \"I live in Oslo. I'm allergic to latex.\" and nothing else",
+                "Fwd: intro\nHi, I live in Oslo and I'm allergic to latex.",
+                "<p>I live in Oslo and I'm allergic to latex.</p>",
+                "got this cover letter, is it any good?\nDear Sir,\nI live in Oslo and I'm allergic to latex.",
+                "some post I saw\nI live in Oslo and I'm allergic to latex.\n^ what do you think?");
         for (String text : pasted) {
             assertThat(facts(text)).as(text).extracting(ExtractedFact::subject)
                     .doesNotContain("user.location", "user.allergy", "user.name", "user.diet");
@@ -961,7 +970,13 @@ class RuleBasedExtractorTest {
                 "I think the answer is simple: I live in Rome and I'm allergic to peanuts.",
                 "From: Lisbon\nTo: Rome\nI live in Rome and I'm allergic to peanuts.",
                 "I said: I live in Rome and I'm allergic to peanuts.",
-                "Update: I live in Rome now and I'm allergic to peanuts.");
+                "Update: I live in Rome now and I'm allergic to peanuts.",
+                "Edit: I live in Rome now and I'm allergic to peanuts.",
+                "[10:15] me: I live in Rome and I'm allergic to peanuts",
+                "my coworker wrote:\n> I'm moving to Berlin\n\nI live in Rome and I'm allergic to peanuts.",
+                "so my sister sent this to the group: \"I'm moving to Canada\" and I live in Rome and I'm allergic to peanuts",
+                "Look at this post I made!\n\nI live in Rome and I'm allergic to peanuts.",
+                "prepping for my interview:\nQ: tell me about yourself\nA: I live in Rome and I'm allergic to peanuts.");
         for (String text : own) {
             assertThat(facts(text)).as(text).extracting(ExtractedFact::subject)
                     .contains("user.location", "user.allergy");
