@@ -181,7 +181,8 @@ final class PastedContent {
                     + "|\\b(?:question|pergunta)\\b");
 
     /** A quoted passage of somebody else's ("she wrote "I am a nurse. I live in Ohio.""). */
-    private static final Pattern QUOTED = Pattern.compile("[\"“]([^\"“”\\n]{20,400})[\"”]");
+    private static final Pattern QUOTED = Pattern.compile(
+            "(?<=^|[\\s:(\\[—–-])[\"“](?=\\S)([^\"“”\\n]{20,400}?)(?<=\\S)[\"”](?![\\p{L}\\p{N}])");
 
     /** The speaker quoting themself right before the quote: "I said", "eu disse-lhe". */
     private static final Pattern SELF_QUOTE = Pattern.compile(
