@@ -4,15 +4,15 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * Finds what a user turn pastes rather than says: a code block, quoted lines ({@code > …}), an email
- * with its headers or below a reply line ("On Mon, 3 Jun, Ana wrote:"), and a text handed over with a
- * request ("Summarize this article: …", "Can you reply to this email?" followed by the email, "Segue o
- * texto: …"). Those words are somebody else's — an email's "I'm allergic to peanuts" is its writer's —
- * so no fact about the speaker is read from them; they stay verbatim in the turn (and in episodic
- * recall). A text the speaker calls their own ("check my cover letter: …", "help me write a reply") is
- * theirs: the text must be pointed at ("this email", "the following text") or presented ("here's the
- * email:"). Stateless and
- * thread-safe; linear in the text.
+ * Finds what a user turn pastes rather than says: a code block, quoted lines ({@code > …}), copied chat
+ * and log lines, markup, an email with its headers or below a reply or forward line, a text handed over
+ * with a request ("Summarize this article: …", "Can you reply to this email?" followed by the email,
+ * "translate to english pls:", "Segue o texto: …") or by a source that speaks ("my landlord wrote:"),
+ * and a quoted passage in which somebody else says "I". Those words are somebody else's — an email's
+ * "I'm allergic to peanuts" is its writer's — so no fact about the speaker is read from them; they stay
+ * verbatim in the turn (and in episodic recall). A text the speaker calls their own ("check my cover
+ * letter: …", "help me write my bio: …", "this post I made") is theirs, and so are their words around
+ * a paste. Stateless and thread-safe; each line costs a bounded number of bounded matches.
  */
 final class PastedContent {
 
@@ -134,7 +134,7 @@ final class PastedContent {
     private static final Pattern MARKUP_LINE = Pattern.compile(
             "^\\s*(?:</?[A-Za-z!][^>]{0,200}>|[{}\\[\\]],?\\s*$|\"[^\"\\n]{1,40}\"\\s*:|\\{.*\\}\\s*,?\\s*$)");
 
-    /** A label at a line's start ("jake:", "Mãe:", "Q:"), the shape of a copied conversation. */
+    /** A label of two letters or more at a line's start ("jake:", "Mãe:"), the shape of a copied conversation. */
     private static final Pattern LABEL = Pattern.compile("^\\s*(\\p{L}[\\p{L}.'\\-]{1,20}(?: \\p{L}[\\p{L}.'\\-]{0,20})?)\\s?:\\s");
 
     /** Labels a speaker writes for themself, not names of others. */
