@@ -326,7 +326,8 @@ final class SecretAssignments {
     }
 
     private static final java.util.regex.Pattern TEMPLATE = java.util.regex.Pattern.compile(
-            "\\$\\{[^}]{0,80}}?|\\$[A-Z_][A-Z0-9_]{0,80}|\\{\\{.{0,80}|<[a-z_\\- ]{1,40}>?|%[A-Z_]{1,40}%");
+            "\\$\\{[^}]{0,80}}?|\\$\\(.{0,200}|\\$[A-Za-z_][A-Za-z_]{0,80}|\\$[A-Z_][A-Z0-9_]{0,80}|\\{\\{.{0,80}"
+                    + "|<[A-Za-z_\\- ]{1,40}>?|%[A-Za-z_]{1,40}%");
 
     /** Words a described password may be told in (at most this many before the value). */
     private static final int MAX_DESCRIBED_WORDS = 14;
@@ -466,8 +467,11 @@ final class SecretAssignments {
                 || v.equals("false") || v.equals("redacted") || v.equals("hidden")) {
             return true;
         }
-        if ((v.endsWith("...") && v.length() <= 11) || (v.endsWith("…") && v.length() <= 9)) {
-            return true; // "sk-ant-...", "ghp_…": a prefix and an ellipsis, an elided example
+        if (v.endsWith("...") || v.endsWith("…")) {
+            String head = v.substring(0, v.length() - (v.endsWith("…") ? 1 : 3));
+            if (head.length() <= 4 || head.endsWith("-") || head.endsWith("_")) {
+                return true; // "sk-ant-api03-...", "github_pat_…": a prefix and an ellipsis, an elided example
+            }
         }
         if (TYPE_NAMES.contains(v) || v.endsWith("(") || v.startsWith("getpass.") || v.startsWith("system.getenv")
                 || v.startsWith("os.") || v.startsWith("input(")) {
