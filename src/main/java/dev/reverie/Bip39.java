@@ -18,7 +18,8 @@ import java.util.Map;
 /**
  * BIP-39 seed phrases (the English list of 2,048 words, {@code bip39-english.txt}): finds a run of
  * exactly 12, 15, 18, 21 or 24 list words whose last bits are the checksum of the rest, as a wallet
- * writes them. Stateless and thread-safe.
+ * writes them (or one with up to four chat words that are list words too at one end: "please keep this safe").
+ * Stateless and thread-safe.
  */
 final class Bip39 {
 
@@ -65,14 +66,42 @@ final class Bip39 {
      * for a window that happens to pass, as one in 16 twelve-word windows would.
      */
     private static Span inRun(List<int[]> words, int from, int to) {
-        int size = to - from;
-        for (int s : SIZES) {
-            if (s == size && checksumHolds(words, from, size)) {
+        int length = to - from;
+        for (int size : SIZES) {
+            if (size == length && checksumHolds(words, from, size)) {
                 return new Span(words.get(from)[0], words.get(to - 1)[1]);
+            }
+        }
+        // "please keep this safe <phrase>": up to four chat words that are list words too, at one end
+        for (int size : SIZES) {
+            int extra = length - size;
+            if (extra < 1 || extra > 4) {
+                continue;
+            }
+            if (chatWords(words, from, from + extra) && checksumHolds(words, from + extra, size)) {
+                return new Span(words.get(from + extra)[0], words.get(to - 1)[1]);
+            }
+            if (chatWords(words, to - extra, to) && checksumHolds(words, from, size)) {
+                return new Span(words.get(from)[0], words.get(from + size - 1)[1]);
             }
         }
         return null;
     }
+
+    /** Whether the words {@code [from, to)} are ones a chat puts around a phrase ("keep this safe", "my new wallet"). */
+    private static boolean chatWords(List<int[]> words, int from, int to) {
+        for (int w = from; w < to; w++) {
+            if (!CHAT_WORDS.contains(words.get(w)[2])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** List indexes of the list words a chat puts around a phrase. */
+    private static final java.util.Set<Integer> CHAT_WORDS = chatWordIndexes("keep", "this", "safe", "here", "new",
+            "wallet", "phrase", "seed", "word", "save", "secret", "backup", "note", "copy", "write", "down", "also",
+            "just", "only", "again", "now", "please", "that", "it", "is", "my", "your", "the", "and", "of");
 
     private static boolean checksumHolds(List<int[]> words, int at, int size) {
         int bits = size * 11;
@@ -99,6 +128,17 @@ final class Bip39 {
         int expected = (hash[0] & 0xFF) >>> (8 - checksumBits);
         int actual = (all[entropyBytes] & 0xFF) >>> (8 - checksumBits);
         return expected == actual;
+    }
+
+    private static java.util.Set<Integer> chatWordIndexes(String... chat) {
+        java.util.Set<Integer> out = new java.util.HashSet<>();
+        for (String w : chat) {
+            Integer at = Words.INDEX.get(w);
+            if (at != null) {
+                out.add(at);
+            }
+        }
+        return java.util.Set.copyOf(out);
     }
 
     /** The list, loaded once. */

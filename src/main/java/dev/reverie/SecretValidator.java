@@ -95,11 +95,12 @@ enum SecretValidator {
                 return null; // "MyServiceImplTest2Handler", "uploads/2024/IMG_3920_Hd8s.jpg": names, not keys
             }
             String gap = text.substring(m.start(), start).toLowerCase(Locale.ROOT);
-            if (NARRATIVE_GAP.matcher(gap).find()) {
+            boolean told = TOLD.matcher(gap).find(); // "the token in staging is …": the label is told its value
+            if (!told && NARRATIVE_GAP.matcher(gap).find()) {
                 return null; // "the key change landed in 9fceb02…": the label word is not labelling this value
             }
             boolean hexOnly = text.substring(start, end).chars().allMatch(c -> Character.digit(c, 16) >= 0);
-            if (hexOnly && (length == 40 || length == 64) && !ADJACENT.matcher(gap).matches()) {
+            if (hexOnly && (length == 40 || length == 64) && !told && !ADJACENT.matcher(gap).matches()) {
                 return null; // a SHA-1 or SHA-256 far from its label is a commit or a checksum
             }
             if (NAMED_HASH.matcher(label).find()) {
@@ -496,7 +497,7 @@ enum SecretValidator {
     /** Words that make "key" a key into data ("cache key", "sort key", "S3 key"), right before the label. */
     private static final java.util.regex.Pattern NOT_SECRET_KEY = java.util.regex.Pattern.compile(
             "(?iu)\\b(?:cache|i18n|translation|primary|foreign|sort|partition|idempotency|lookup|map|dictionary|"
-                    + "registry|s3|object|redis|hot|shortcut|music|composite|unique|index|row|hash|routing|dedup|"
+                    + "registry|hot|shortcut|music|composite|unique|index|row|routing|dedup|"
                     + "deduplication|cursor|pagination|page|group)[\\s_\\-]$");
 
     /** Words between a label and a value that tell a story about something else ("landed in", "merged"). */
@@ -504,6 +505,10 @@ enum SecretValidator {
             "(?u)\\b(?:in|into|at|on|landed|merged|fixed|changed|moved|pushed|committed|deployed|released|refactor\\w*|"
                     + "takeaway|change|changes|file|path|folder|bucket|object|branch|tag|class|method|function|field|"
                     + "takeaways|point|idea|part|step|moment|factor|player|role)\\b");
+
+    /** A label's phrase that ends by telling the value: "… is", "… was", "… é", "…:", "… =". */
+    private static final java.util.regex.Pattern TOLD = java.util.regex.Pattern.compile(
+            "(?iu)(?:\\b(?:is|was|are|é|era)|[:=])\\s*[\"'`]?$");
 
     /** A label right before its value: only separators or a copula between them. */
     private static final java.util.regex.Pattern ADJACENT = java.util.regex.Pattern.compile(
@@ -515,6 +520,7 @@ enum SecretValidator {
      * camel-case or snake-case parts of 4+ letters with a vowel, which a random key's rarely do.
      */
     static boolean identifierLike(String text, int start, int end) {
+        int words = 0;
         int inWords = 0;
         int letters = 0;
         int i = start;
@@ -540,11 +546,13 @@ enum SecretValidator {
             }
             int n = i - ws;
             letters += n;
-            if (n >= 4 && hasVowel(text, ws, i)) {
-                inWords += n;
+            boolean acronym = n > 1 && Character.isUpperCase(text.charAt(i - 1));
+            if (n >= 4 && !acronym && hasVowel(text, ws, i)) {
+                inWords += n; // a word, lower-case or capitalised; an all-capital run is no evidence
+                words++;
             }
         }
-        return letters > 0 && inWords * 10 >= (end - start) * 6;
+        return letters > 0 && words >= 2 && inWords * 10 >= (end - start) * 6;
     }
 
     private static boolean hasVowel(String text, int from, int to) {
