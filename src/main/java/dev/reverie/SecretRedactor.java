@@ -71,15 +71,36 @@ final class SecretRedactor {
         int digits = 0;
         int longestRun = 0;
         int run = 0;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
+        // the longest run of words of 3-8 lower-case letters (the first may be a capital) one space apart
+        int wordRun = 0;
+        int words = 0;
+        int letters = 0;
+        boolean plain = true;
+        for (int i = 0; i <= text.length(); i++) {
+            char c = i < text.length() ? text.charAt(i) : '\n';
             if (c >= '0' && c <= '9') {
                 digits++;
             }
             if (Character.isWhitespace(c)) {
                 run = 0;
-            } else if (++run > longestRun) {
+                if (plain && letters >= 3 && letters <= 8) {
+                    int length = words + 1;
+                    wordRun = Math.max(wordRun, length);
+                    words = c == ' ' ? length : 0; // a run goes on only over one plain space
+                } else {
+                    words = 0;
+                }
+                letters = 0;
+                plain = true;
+                continue;
+            }
+            if (++run > longestRun) {
                 longestRun = run;
+            }
+            if (c >= 'a' && c <= 'z' || letters == 0 && c >= 'A' && c <= 'Z') {
+                letters++;
+            } else {
+                plain = false;
             }
         }
         boolean[] present = new boolean[rules.keywords().size()];
@@ -129,7 +150,7 @@ final class SecretRedactor {
             }
         }
         for (SecretRule rule : rules.rules()) {
-            if (!rule.mayMatch(digits, longestRun, present)) {
+            if (!rule.mayMatch(digits, longestRun, wordRun, present)) {
                 continue;
             }
             Matcher m = rule.pattern().matcher(current);

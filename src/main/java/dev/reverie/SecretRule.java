@@ -28,13 +28,16 @@ record SecretRule(String id, String type, List<Trigger> triggers, String group, 
      * keywords (indexes into {@link SecretRules#keywords()}), or has at least {@code minDigits}
      * digits, or an unbroken run of at least {@code minRun} non-space characters (0: not used).
      */
-    record Trigger(int[] keywordIds, int minDigits, int minRun) {
+    record Trigger(int[] keywordIds, int minDigits, int minRun, int minWords) {
 
-        boolean holds(int digits, int longestRun, boolean[] present) {
+        boolean holds(int digits, int longestRun, int wordRun, boolean[] present) {
             if (minDigits > 0 && digits >= minDigits) {
                 return true;
             }
             if (minRun > 0 && longestRun >= minRun) {
+                return true;
+            }
+            if (minWords > 0 && wordRun >= minWords) {
                 return true;
             }
             for (int k : keywordIds) {
@@ -47,9 +50,9 @@ record SecretRule(String id, String type, List<Trigger> triggers, String group, 
     }
 
     /** Whether the pre-test passes: every trigger holds. */
-    boolean mayMatch(int digits, int longestRun, boolean[] present) {
+    boolean mayMatch(int digits, int longestRun, int wordRun, boolean[] present) {
         for (Trigger t : triggers) {
-            if (!t.holds(digits, longestRun, present)) {
+            if (!t.holds(digits, longestRun, wordRun, present)) {
                 return false;
             }
         }

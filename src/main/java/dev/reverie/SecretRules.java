@@ -20,7 +20,8 @@ import java.util.regex.PatternSyntaxException;
  * The redactor's rules, read from {@code secret-rules.tsv} next to this class: one rule per line,
  * six tab-separated columns {@code id type keywords group validator regex}; {@code #} starts a
  * comment line. Keywords are lower-case literals separated by commas, or {@code digits>=N} /
- * {@code run>=N} (a run of N non-space characters): the rule runs when one of them holds; parts
+ * {@code run>=N} (a run of N non-space characters) or {@code words>=N} (N words of 3-8 lower-case letters one
+ * space apart): the rule runs when one of them holds; parts
  * joined by {@code " & "} must all hold ({@code "key,token & =,:"}). {@code -} means "no validator". Rules run in file
  * order. The built-in file is parsed once per class loader. Immutable and thread-safe.
  *
@@ -179,6 +180,7 @@ record SecretRules(List<SecretRule> rules, List<String> keywords, KeywordIndex i
                                               Map<String, Integer> keywordIds) {
         int minDigits = 0;
         int minRun = 0;
+        int minWords = 0;
         List<Integer> kw = new ArrayList<>();
         for (String k : alternatives.strip().split(",")) {
             k = k.strip();
@@ -189,6 +191,8 @@ record SecretRules(List<SecretRule> rules, List<String> keywords, KeywordIndex i
                 minDigits = positive(where, k, k.substring(8));
             } else if (k.startsWith("run>=")) {
                 minRun = positive(where, k, k.substring(5));
+            } else if (k.startsWith("words>=")) {
+                minWords = positive(where, k, k.substring(7));
             } else {
                 if (!k.equals(k.toLowerCase(Locale.ROOT))) {
                     throw new IllegalArgumentException(where + ": keyword '" + k + "' must be lower case");
@@ -196,11 +200,11 @@ record SecretRules(List<SecretRule> rules, List<String> keywords, KeywordIndex i
                 kw.add(keywordIds.computeIfAbsent(k, x -> keywordIds.size()));
             }
         }
-        if (kw.isEmpty() && minDigits == 0 && minRun == 0) {
-            throw new IllegalArgumentException(where + ": rule '" + id + "' needs a keyword, digits>=N or run>=N"
+        if (kw.isEmpty() && minDigits == 0 && minRun == 0 && minWords == 0) {
+            throw new IllegalArgumentException(where + ": rule '" + id + "' needs a keyword, digits>=N, run>=N or words>=N"
                     + " in each &-separated part of its keywords");
         }
-        return new SecretRule.Trigger(kw.stream().mapToInt(Integer::intValue).toArray(), minDigits, minRun);
+        return new SecretRule.Trigger(kw.stream().mapToInt(Integer::intValue).toArray(), minDigits, minRun, minWords);
     }
 
     private static int positive(String where, String keyword, String number) {
