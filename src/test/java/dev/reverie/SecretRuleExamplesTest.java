@@ -123,5 +123,17 @@ class SecretRuleExamplesTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must be lower case");
         assertThatThrownBy(() -> SecretRules.parse(List.of("a\tb\tkw\ts\t-\tx"), "rules.tsv"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("group 's' is not in the regex");
+        assertThatThrownBy(() -> SecretRules.parse(List.of("a\tb\twords>=0\t0\t-\tx"), "rules.tsv"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("rules.tsv line 1");
+    }
+
+    @Test
+    void a_words_trigger_runs_its_rule_only_on_a_text_with_that_many_plain_words_in_a_row() {
+        SecretRules rules = SecretRules.parse(List.of("w\tsecret\twords>=4\t0\t-\t\\bzeta\\b"), "rules.tsv");
+        SecretRedactor redactor = new SecretRedactor(rules);
+        assertThat(redactor.redact("alpha beta gamma zeta").text()).isEqualTo("alpha beta gamma [REDACTED:secret]");
+        assertThat(redactor.redact("alpha beta, gamma zeta").text()).contains("zeta"); // a comma breaks the run
+        assertThat(redactor.redact("alpha  beta gamma zeta").text()).contains("zeta"); // so do two spaces
+        assertThat(redactor.redact("al beta gamma zeta").text()).contains("zeta"); // and a word of two letters
     }
 }
