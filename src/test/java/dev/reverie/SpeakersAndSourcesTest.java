@@ -258,6 +258,30 @@ class SpeakersAndSourcesTest {
     }
 
     @Test
+    void on_every_store_a_third_party_memory_goes_to_its_own_user_role_block_and_the_layer_count_is_exact() {
+        Memory tool = Memory.builder("tp", HOUSE, MemoryKind.FACT, "Insurance plan covers dental cleaning", day(0))
+                .subject("user.insurance").importance(60)
+                .provenance(new Provenance(Source.TOOL, "s1", "t1", day(0), Outcome.UNKNOWN, Trust.THIRD_PARTY)).build();
+        Memory own = Memory.builder("own", HOUSE, MemoryKind.FACT, "Insurance plan covers dental cleaning yearly",
+                day(0)).subject("user.insurance2").importance(60)
+                .provenance(new Provenance(Source.USER, "s1", "t2", day(0), Outcome.UNKNOWN, Trust.FIRST_PARTY)).build();
+        store.write(dev.reverie.spi.WriteBatch.of(HOUSE).put(tool).put(own));
+        AssembledContext context = memory.buildContext(ContextRequest.builder(HOUSE, "s2")
+                .query("does my insurance plan cover dental cleaning").budgetTokens(2_000).build());
+        assertThat(context.recalled()).extracting(RecalledMemory::memoryId).containsExactlyInAnyOrder("own", "tp");
+        List<ContextMessage> persistent = context.messages(Layer.PERSISTENT);
+        assertThat(persistent).hasSize(2);
+        assertThat(persistent.get(0).role()).isEqualTo(Role.SYSTEM);
+        assertThat(persistent.get(0).content()).contains("covers dental cleaning yearly").doesNotContain("third-party");
+        assertThat(persistent.get(1).role()).isEqualTo(Role.USER);
+        assertThat(persistent.get(1).content()).startsWith("<third-party-memory>")
+                .contains("[third-party, unverified] Insurance plan covers dental cleaning")
+                .endsWith("</third-party-memory>");
+        assertThat(context.usage().tokens(Layer.PERSISTENT)).isEqualTo(
+                persistent.stream().mapToInt(m -> TokenCounterTestAccess.messageTokens(m.content())).sum());
+    }
+
+    @Test
     void on_every_store_an_imported_speaker_is_redacted_and_a_secret_subject_is_refused() {
         String token = "ghp_1a2B3c4D5e6F7g8H9i0J1k2L3m4N5o6P7q8R";
         memory.recordTurn(HOUSE, "s1", priya("I live in Boston.", 0));
@@ -269,6 +293,8 @@ class SpeakersAndSourcesTest {
         memory.admin().eraseEndUser(HOUSE);
         memory.admin().importFrom(HOUSE, new java.io.ByteArrayInputStream(file));
         assertThat(store.sessionTurns(HOUSE, "s1", 0, 10)).extracting(dev.reverie.spi.SessionTurn::speaker)
+                .containsExactly("Priya [REDACTED:github_token]");
+        assertThat(store.archivedTurns(HOUSE, "s1")).extracting(dev.reverie.spi.SessionTurn::speaker)
                 .containsExactly("Priya [REDACTED:github_token]");
 
         MemoryDraft bad = MemoryDraft.of(MemoryKind.FACT, "a key").withSubject("user.key." + token.toLowerCase());
