@@ -57,8 +57,8 @@ public final class RedactionTiming {
                 nanos[nanos.length * 99 / 100] / 1000.0);
     }
 
-    /** The text of every dialogue turn of a LoCoMo file; empty when the file is missing. */
-    static List<String> locomoTurns(Path file) throws IOException {
+    /** The text of every dialogue turn of a LoCoMo file; empty when the file is missing (tests of other packages use it). */
+    public static List<String> locomoTurns(Path file) throws IOException {
         List<String> out = new ArrayList<>();
         if (!Files.isRegularFile(file)) {
             return out;
