@@ -80,13 +80,26 @@ enum SecretValidator {
         @Override
         Span check(String text, Matcher m, int start, int end) {
             int length = end - start;
-            if (length < 20 || !hasDigit(text, start, end) || entropy(text, start, end) < 3.0
-                    || UUID.matcher(text).region(start, end).matches()) {
+            if (length < 20) {
+                return null;
+            }
+            // the shape first (one pass): mixed case, or all hexadecimal and 32+ long
+            boolean upper = false;
+            boolean lower = false;
+            boolean hex = true;
+            for (int i = start; i < end; i++) {
+                char c = text.charAt(i);
+                upper |= c >= 'A' && c <= 'Z';
+                lower |= c >= 'a' && c <= 'z';
+                hex &= (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+            }
+            if (!(upper && lower) && !(hex && length >= 32) || !hasDigit(text, start, end)
+                    || entropy(text, start, end) < 3.0 || UUID.matcher(text).region(start, end).matches()) {
                 return null;
             }
             String label = text.substring(Math.max(0, m.start() - 12), start).toLowerCase(Locale.ROOT);
-            if (PUBLIC.matcher(label).find()) {
-                return null; // a public or publishable key is meant to be shared
+            if (PUBLIC.matcher(label).find() || NAMED_HASH.matcher(label).find()) {
+                return null; // a public key is meant to be shared; "… flagged commit 9fceb02…" names a hash
             }
             if (NOT_SECRET_KEY.matcher(text.substring(Math.max(0, m.start() - 16), m.start())).find()) {
                 return null; // "the cache key is …", "the i18n key": a key that names data, not one that opens it
@@ -99,23 +112,10 @@ enum SecretValidator {
             if (!told && NARRATIVE_GAP.matcher(gap).find()) {
                 return null; // "the key change landed in 9fceb02…": the label word is not labelling this value
             }
-            boolean hexOnly = text.substring(start, end).chars().allMatch(c -> Character.digit(c, 16) >= 0);
-            if (hexOnly && (length == 40 || length == 64) && !told && !ADJACENT.matcher(gap).matches()) {
+            if (hex && (length == 40 || length == 64) && !told && !ADJACENT.matcher(gap).matches()) {
                 return null; // a SHA-1 or SHA-256 far from its label is a commit or a checksum
             }
-            if (NAMED_HASH.matcher(label).find()) {
-                return null; // "the secret scanner flagged commit 9fceb02…": a hash named as one
-            }
-            boolean upper = false;
-            boolean lower = false;
-            boolean hex = true;
-            for (int i = start; i < end; i++) {
-                char c = text.charAt(i);
-                upper |= c >= 'A' && c <= 'Z';
-                lower |= c >= 'a' && c <= 'z';
-                hex &= (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-            }
-            return (upper && lower) || (hex && length >= 32) ? new Span(start, end) : null;
+            return new Span(start, end);
         }
     },
     /** The secret holds a digit (a bearer token, not "bearer bonds"). */
