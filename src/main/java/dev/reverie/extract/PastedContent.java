@@ -317,11 +317,15 @@ final class PastedContent {
      * the line and below) or the line's length (the text is on the lines below); -1 when it does not.
      */
     private static int introEnd(String[] lines, int i) {
+        int cut = handedOverAt(lines, i);
+        // a text the speaker calls their own is theirs (tested only on the few lines that hand one over)
+        return cut >= 0 && (OWN.matcher(lines[i]).find() || OWN_MADE.matcher(lines[i]).find()) ? -1 : cut;
+    }
+
+    /** {@link #introEnd} before the test for the speaker's own text. */
+    private static int handedOverAt(String[] lines, int i) {
         String line = lines[i];
         String t = line.strip();
-        if (OWN.matcher(line).find() || OWN_MADE.matcher(line).find()) {
-            return -1;
-        }
         java.util.regex.Matcher source = SOURCE_COLON.matcher(line);
         if (source.find()) {
             String rest = line.substring(source.end()).stripLeading();
@@ -337,10 +341,12 @@ final class PastedContent {
             return request.end(); // "translate to english pls:"
         }
         java.util.regex.Matcher m = THIS_COLON.matcher(line);
-        if (!m.find()) {
+        boolean found = m.find();
+        if (!found) {
             m = INTRO.matcher(line);
+            found = m.find();
         }
-        if (!m.find(0)) {
+        if (!found) {
             return -1;
         }
         int colon = line.indexOf(':', m.start());
