@@ -447,7 +447,8 @@ final class ContextAssembler {
             // the block dates turns once per day: a turn of a day already shown costs its words only
             String day = Rendering.day(turn);
             boolean newDay = !packedDays.contains(day);
-            String line = Rendering.episodeLine(turn, newDay);
+            boolean pasted = Rendering.pastes(turn); // once per packed turn: the lines below reuse it
+            String line = Rendering.episodeLine(turn, newDay, null, pasted);
             int n = tokens.count(line) + 1;
             // the turn carries every memory derived from it alone: they all make room for it
             List<Entry> derived = derivedFromOneTurn.getOrDefault(key, List.of());
@@ -465,7 +466,8 @@ final class ContextAssembler {
             derivedFromOneTurn.remove(key);
             packedDays.add(day);
             // the entry holds the dated line: the block orders episodes by time and dates each day once
-            Entry entry = new Entry(newDay ? line : Rendering.episodeLine(turn, true), n, recalled(sc), turn, null);
+            Entry entry = new Entry(newDay ? line : Rendering.episodeLine(turn, true, null, pasted), n, recalled(sc),
+                    turn, null, pasted);
             entries.add(entry);
             turnEntries.put(key, entry);
             left -= n - freed;
@@ -497,8 +499,8 @@ final class ContextAssembler {
                 undatable.add(key);
                 if (e.eventDay() != null) {
                     int less = tokens.count(Rendering.eventNote(e.eventDay()));
-                    replace(key, e, new Entry(Rendering.episodeLine(e.turn(), true), e.tokens() - less, e.recalled(),
-                            e.turn(), null));
+                    replace(key, e, new Entry(Rendering.episodeLine(e.turn(), true, null, e.pasted()),
+                            e.tokens() - less, e.recalled(), e.turn(), null, e.pasted()));
                     left += less;
                 }
                 return;
@@ -508,8 +510,8 @@ final class ContextAssembler {
             }
             int more = tokens.count(Rendering.eventNote(day));
             if (more <= left) {
-                replace(key, e, new Entry(Rendering.episodeLine(e.turn(), true, day), e.tokens() + more,
-                        e.recalled(), e.turn(), day));
+                replace(key, e, new Entry(Rendering.episodeLine(e.turn(), true, day, e.pasted()), e.tokens() + more,
+                        e.recalled(), e.turn(), day, e.pasted()));
                 left -= more;
             }
         }
@@ -529,7 +531,11 @@ final class ContextAssembler {
      * style line); {@code turn} is the verbatim turn of an episode line, which the block shows in
      * conversation order after the memories, with {@code eventDay} (or {@code null}) noted after it.
      */
-    private record Entry(String line, int tokens, RecalledMemory recalled, SessionTurn turn, String eventDay) {
+    private record Entry(String line, int tokens, RecalledMemory recalled, SessionTurn turn, String eventDay,
+                         boolean pasted) {
+        Entry(String line, int tokens, RecalledMemory recalled, SessionTurn turn, String eventDay) {
+            this(line, tokens, recalled, turn, eventDay, false);
+        }
     }
 
     private static List<String> lines(List<Entry> entries) {
@@ -554,7 +560,7 @@ final class ContextAssembler {
         for (Entry e : episodes) {
             String d = Rendering.day(e.turn());
             // an episode's entry holds its dated line
-            out.add(d.equals(day) ? Rendering.episodeLine(e.turn(), false, e.eventDay()) : e.line());
+            out.add(d.equals(day) ? Rendering.episodeLine(e.turn(), false, e.eventDay(), e.pasted()) : e.line());
             day = d;
         }
         return out;

@@ -1,5 +1,6 @@
 package dev.reverie;
 
+import dev.reverie.internal.PastedContent;
 import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.Summarizer;
 import dev.reverie.spi.TokenCounter;
@@ -63,7 +64,9 @@ final class ExtractiveSummarizer implements Summarizer {
                     ? (name == null || name.isEmpty() ? "Assistant" : "Assistant (" + name + ")")
                     : (name == null || name.isEmpty() ? "User"
                     : RESERVED_LABEL.matcher(name).lookingAt() ? "User (" + name + ")" : name);
-            for (String sentence : SENTENCE.split(t.text())) {
+            // what the speaker pastes (an email, an article) is somebody else's: its sentences are not
+            // the speaker's decisions or facts (the turn stays in the archive, marked, for episodic recall)
+            for (String sentence : SENTENCE.split(PastedContent.ownWords(t.text()))) {
                 String s = sentence.strip();
                 if (s.length() < 3 || !(s.endsWith("?") || CUES.matcher(s).find() || NUMBERISH.matcher(s).find())) {
                     continue;

@@ -1,6 +1,7 @@
 package dev.reverie.extract;
 
 import dev.reverie.Role;
+import dev.reverie.internal.PastedContent;
 import dev.reverie.internal.Terms;
 import dev.reverie.spi.ExtractedFact;
 import dev.reverie.spi.Extractor;

@@ -1,4 +1,4 @@
-package dev.reverie.extract;
+package dev.reverie.internal;
 
 import dev.reverie.RedactionTiming;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.reverie.extract;
+package dev.reverie.internal;
 
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -12,9 +12,12 @@ import java.util.regex.Pattern;
  * "I'm allergic to peanuts" is its writer's — so no fact about the speaker is read from them; they stay
  * verbatim in the turn (and in episodic recall). A text the speaker calls their own ("check my cover
  * letter: …", "help me write my bio: …", "this post I made") is theirs, and so are their words around
- * a paste. Stateless and thread-safe; each line costs a bounded number of bounded matches.
+ * a paste. Used by the rule-based extractor (no fact from a paste), the extractive summarizer (no
+ * sentence of a paste in the session summary) and the context assembler (a recalled turn that pastes
+ * a text is shown as third-party text). Not API. Stateless and thread-safe; each line costs a bounded
+ * number of bounded matches.
  */
-final class PastedContent {
+public final class PastedContent {
 
     private PastedContent() {
     }
@@ -216,13 +219,18 @@ final class PastedContent {
     private static final WordGate DOCUMENT_WORDS = new WordGate(DOCUMENT.substring(3, DOCUMENT.length() - 1)
             + "|releases?");
 
+    /** Whether {@code text} pastes something: {@link #ownWords} sets part of it aside. */
+    public static boolean pastes(String text) {
+        return ownWords(text) != text;
+    }
+
     /**
      * {@code text} with the pasted parts blanked out (each pasted line becomes an empty line, so the
      * sentences around them stay apart), or {@code text} itself when nothing is pasted. A paste runs
      * to the end of the turn, or to a paragraph in which the speaker speaks again ("Anyway, …",
      * "btw, …"); a paragraph of the paste may start with "I", so that does not end it.
      */
-    static String ownWords(String text) {
+    public static String ownWords(String text) {
         if (text.indexOf('\n') < 0 && text.indexOf(':') < 0 && text.indexOf('>') < 0 && text.indexOf('`') < 0
                 && text.indexOf('"') < 0 && text.indexOf('“') < 0) {
             return text;
