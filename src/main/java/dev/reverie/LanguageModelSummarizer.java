@@ -1,5 +1,6 @@
 package dev.reverie;
 
+import dev.reverie.internal.PastedContent;
 import dev.reverie.spi.LanguageModel;
 import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.Summarizer;
@@ -11,12 +12,15 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An abstractive {@link Summarizer} that asks a {@link LanguageModel} for the "summary of decisions
- * so far"; when the model fails or returns nothing usable it falls back to the extractive
+ * so far" of what was said: tool output and the texts a turn pastes ({@link PastedContent}) are left
+ * out of the prompt, as the extractive summary leaves them out, since the summary is SYSTEM text; when the model fails or returns nothing usable it falls back to the extractive
  * summarizer and counts the fallback. Thread-safe.
  */
 final class LanguageModelSummarizer implements Summarizer {
 
     private static final Logger LOG = LoggerFactory.getLogger(LanguageModelSummarizer.class);
+    /** What stands in the prompt for the text a turn pastes (an email, an article): somebody else's words. */
+    static final String PASTE_LEFT_OUT = "[a pasted text, left out]";
     private final LanguageModel model;
     private final Summarizer fallback;
     private final AtomicLong fallbacks = new AtomicLong();
@@ -37,8 +41,14 @@ final class LanguageModelSummarizer implements Summarizer {
         }
         prompt.append("New turns:\n");
         for (SessionTurn t : turns) {
+            if (t.role() == dev.reverie.Role.TOOL) {
+                // as in the extractive summary: the summary is SYSTEM text, third-party text never feeds it
+                // (the turn stays in the archive, marked, for episodic recall)
+                continue;
+            }
+            String own = PastedContent.ownWords(t.text());
             prompt.append(t.speaker() != null ? t.speaker() : t.role().name().toLowerCase(java.util.Locale.ROOT))
-                    .append(": ").append(t.text()).append('\n');
+                    .append(": ").append(own == t.text() ? own : own.strip() + " " + PASTE_LEFT_OUT).append('\n');
         }
         try {
             String out = model.complete(prompt.toString());
