@@ -235,7 +235,7 @@ public final class MemoryPolicy {
     public int neighbourAnchors() { return neighbourAnchors; }
     /** Fused relevance (0–1) a turn needs for its neighbours to be fetched (default 0.5). */
     public double neighbourMinRelevance() { return neighbourMinRelevance; }
-    /** A neighbour's score as a share of its anchor turn's (default 0.9). */
+    /** A neighbour's score as a share of its anchor turn's (default 0.9; a turn before the anchor 0.8 of that). */
     public double neighbourDiscount() { return neighbourDiscount; }
     /**
      * How much more a candidate said on a day or in a month the query names ("on 3 June, 2023",

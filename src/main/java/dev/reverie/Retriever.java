@@ -162,6 +162,14 @@ final class Retriever {
         return out;
     }
 
+    /**
+     * A neighbour before its anchor turn scores this share of one after it: both get the anchor's
+     * score times {@link MemoryPolicy#neighbourDiscount}, and the turn before it this much less. Of
+     * two turns that fit once, the reply is packed (LoCoMo dev, lexical default at 1,000 tokens: word
+     * coverage 78.6 → 79.4 %, recall 78.9 → 79.7 %; 0.9 gained less, 0.6 lost at 2,000 tokens).
+     */
+    static final double BEFORE_ANCHOR = 0.8;
+
     private List<ScoredCandidate> withNeighbours(Scope scope, List<ScoredCandidate> scored, String currentSession,
                                                  long currentSessionFromSeq, Instant retainedFrom) {
         int w = policy.neighbourTurns();
@@ -228,8 +236,10 @@ final class Retriever {
                 // the neighbour's own trust, not its anchor's: a tool reply next to a user turn stays marked
                 double trust = nc.provenance().trust() == Trust.THIRD_PARTY ? policy.thirdPartyFactor() : 1.0;
                 double untrusted = sc.trustFactor() > 0 ? sc.score() / sc.trustFactor() : 0;
-                ScoredCandidate boosted = new ScoredCandidate(nc, untrusted * trust * policy.neighbourDiscount(),
-                        sc.relevance() * policy.neighbourDiscount(), sc.recency(), trust);
+                // a reply carries the answer to a matching question more often than the turn before it
+                double d = policy.neighbourDiscount() * (nb.seq() < t.seq() ? BEFORE_ANCHOR : 1.0);
+                ScoredCandidate boosted = new ScoredCandidate(nc, untrusted * trust * d, sc.relevance() * d,
+                        sc.recency(), trust);
                 Integer at = present.get(nc.id());
                 if (at == null) {
                     present.put(nc.id(), out.size());

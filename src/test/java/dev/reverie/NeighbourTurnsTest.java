@@ -88,6 +88,29 @@ class NeighbourTurnsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"sqlite", "lucene"})
+    void the_reply_to_a_matching_question_ranks_above_the_turn_before_it(String kind) {
+        try (MemoryStore store = MemoryStores.open(kind + ":" + dir)) {
+            WriteBatch batch = WriteBatch.of(SCOPE);
+            batch.archive(new SessionTurn(SCOPE, "s1", 0, "A:0", Role.USER, "Lena", "Nice photo of the lake!", T0));
+            batch.archive(new SessionTurn(SCOPE, "s1", 1, "A:1", Role.USER, "Lena",
+                    "The summer holidays are close! What do you plan to do, Omar?", T0.plusSeconds(30)));
+            batch.archive(new SessionTurn(SCOPE, "s1", 2, "A:2", Role.USER, "Ana", REPLY, T0.plusSeconds(60)));
+            store.write(batch);
+
+            List<ScoredCandidate> ranked = retrieve(store, 1);
+            ScoredCandidate anchor = ranked.get(0);
+            assertThat(anchor.candidate().id()).isEqualTo("turn:s1:1");
+            double discount = MemoryPolicy.defaults().neighbourDiscount();
+            ScoredCandidate reply = ranked.get(indexOf(ranked, "turn:s1:2"));
+            ScoredCandidate before = ranked.get(indexOf(ranked, "turn:s1:0"));
+            assertThat(reply.score()).isCloseTo(anchor.score() * discount, within(1e-9));
+            assertThat(before.score()).isCloseTo(anchor.score() * discount * Retriever.BEFORE_ANCHOR, within(1e-9));
+            assertThat(indexOf(ranked, "turn:s1:2")).as("the reply first").isLessThan(indexOf(ranked, "turn:s1:0"));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sqlite", "lucene"})
     void the_store_reads_only_the_window_turns_the_searches_did_not_find(String kind) {
         try (MemoryStore real = MemoryStores.open(kind + ":" + dir)) {
             WriteBatch batch = WriteBatch.of(SCOPE);
