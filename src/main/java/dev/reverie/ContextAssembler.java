@@ -447,8 +447,7 @@ final class ContextAssembler {
             // the block dates turns once per day: a turn of a day already shown costs its words only
             String day = Rendering.day(turn);
             boolean newDay = !packedDays.contains(day);
-            boolean pasted = Rendering.pastes(turn); // once per packed turn: the lines below reuse it
-            String line = Rendering.episodeLine(turn, newDay, null, pasted);
+            String line = Rendering.episodeLine(turn, newDay, null, false);
             int n = tokens.count(line) + 1;
             // the turn carries every memory derived from it alone: they all make room for it
             List<Entry> derived = derivedFromOneTurn.getOrDefault(key, List.of());
@@ -458,6 +457,16 @@ final class ContextAssembler {
             }
             if (n - freed > left) {
                 return false;
+            }
+            // whether it pastes a text, read only of a turn that fits (the reading grows with the text),
+            // once: the lines below reuse it; the mark makes the line longer
+            boolean pasted = Rendering.pastes(turn);
+            if (pasted) {
+                line = Rendering.episodeLine(turn, newDay, null, true);
+                n = tokens.count(line) + 1;
+                if (n - freed > left) {
+                    return false;
+                }
             }
             for (Entry e : derived) {
                 entries.remove(e);

@@ -1,6 +1,5 @@
 package dev.reverie;
 
-import dev.reverie.internal.PastedContent;
 import dev.reverie.spi.LanguageModel;
 import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.Summarizer;
@@ -12,8 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An abstractive {@link Summarizer} that asks a {@link LanguageModel} for the "summary of decisions
- * so far" of what was said: tool output and the texts a turn pastes ({@link PastedContent}) are left
- * out of the prompt, as the extractive summary leaves them out, since the summary is SYSTEM text; when the model fails or returns nothing usable it falls back to the extractive
+ * so far" of what was said: tool output and the texts a user pastes are left
+ * out of the prompt ({@link #withoutPastes}), as the extractive summary leaves them out, since the summary is SYSTEM text; when the model fails or returns nothing usable it falls back to the extractive
  * summarizer and counts the fallback. Thread-safe.
  */
 final class LanguageModelSummarizer implements Summarizer {
@@ -28,6 +27,38 @@ final class LanguageModelSummarizer implements Summarizer {
     LanguageModelSummarizer(LanguageModel model, Summarizer fallback) {
         this.model = model;
         this.fallback = fallback;
+    }
+
+    /**
+     * A user's turn with each pasted stretch replaced by {@link #PASTE_LEFT_OUT} where it was, on one
+     * line; the text itself when it pastes nothing.
+     */
+    static String withoutPastes(String text) {
+        String own = ExtractiveSummarizer.ownWords(text);
+        if (own == text) {
+            return text;
+        }
+        if (own.isBlank()) {
+            return PASTE_LEFT_OUT;
+        }
+        // ownWords keeps the turn's lines: a pasted line is blanked, a line that hands a text over is cut
+        String[] was = text.split("\n", -1);
+        String[] kept = own.split("\n", -1);
+        StringBuilder out = new StringBuilder(own.length() + 32);
+        boolean marked = false;
+        for (int i = 0; i < kept.length; i++) {
+            String k = kept[i].strip();
+            boolean cut = i >= was.length || !kept[i].equals(was[i]);
+            if (!k.isEmpty()) {
+                out.append(out.isEmpty() ? "" : " ").append(k);
+                marked = false;
+            }
+            if (cut && !marked) {
+                out.append(out.isEmpty() ? "" : " ").append(PASTE_LEFT_OUT);
+                marked = true;
+            }
+        }
+        return out.toString();
     }
 
     @Override
@@ -46,9 +77,9 @@ final class LanguageModelSummarizer implements Summarizer {
                 // (the turn stays in the archive, marked, for episodic recall)
                 continue;
             }
-            String own = PastedContent.ownWords(t.text());
             prompt.append(t.speaker() != null ? t.speaker() : t.role().name().toLowerCase(java.util.Locale.ROOT))
-                    .append(": ").append(own == t.text() ? own : own.strip() + " " + PASTE_LEFT_OUT).append('\n');
+                    .append(": ").append(t.role() == dev.reverie.Role.USER ? withoutPastes(t.text()) : t.text())
+                    .append('\n');
         }
         try {
             String out = model.complete(prompt.toString());

@@ -62,5 +62,15 @@ class RenderingDatesTest {
                 .isEqualTo("- [2023-05-08] [third-party, unverified] tool weather: rain");
         SessionTurn nameless = new SessionTurn(ana, "s1", 6, "t6", Role.ASSISTANT, null, "Noted.", at);
         assertThat(Rendering.episodeLine(nameless, false)).isEqualTo("- assistant: Noted.");
+        // a user's turn that pastes a text is somebody else's words, marked; the assistant's own draft is not
+        SessionTurn pasting = new SessionTurn(ana, "s1", 7, "t7", Role.USER, "Ana",
+                "Summarize this article: I moved to Nairobi last year.", at);
+        assertThat(Rendering.episodeLine(pasting, false))
+                .isEqualTo("- [third-party, unverified] Ana (pasting a text): Summarize this article: I moved to Nairobi"
+                        + " last year.");
+        SessionTurn draft = new SessionTurn(ana, "s1", 8, "t8", Role.ASSISTANT, null,
+                "Here is the email we agreed on:\n\nDear Bob, the launch is on Friday.", at);
+        assertThat(Rendering.episodeLine(draft, false))
+                .isEqualTo("- assistant: Here is the email we agreed on:  Dear Bob, the launch is on Friday.");
     }
 }

@@ -25,13 +25,50 @@ public final class PastedContent {
     /** Lines longer than this are not tested as an introduction (a pasted line is long, a request short). */
     private static final int MAX_INTRO_CHARS = 400;
 
+    /**
+     * Word boundaries as Java read {@code \b} up to JDK 18, between a letter, digit or underscore and
+     * anything else. From JDK 19 {@code \b} is ASCII-only unless a pattern is compiled with
+     * UNICODE_CHARACTER_CLASS, so "text" would match inside "textão" and "sent" inside "sentença"; the
+     * patterns here read the same on every JDK. A {@code \b} before a word (its next element starts
+     * with a letter) is "no word character before"; one after a word (its previous element ends with a
+     * letter or closes a group of words) is "no word character after": what {@code \b} means there.
+     */
+    private static final String WORD_START = "(?<![\\p{L}\\p{Nd}_])";
+    private static final String WORD_END = "(?![\\p{L}\\p{Nd}_])";
+
+    /**
+     * {@code regex} compiled with each {@code \b} read as {@link #WORD_START} or {@link #WORD_END}
+     * (see there); a {@code \b} that is neither before nor after a word is refused.
+     */
+    private static Pattern words(String regex) {
+        StringBuilder out = new StringBuilder(regex.length() + 64);
+        int from = 0;
+        for (int at = regex.indexOf("\\b"); at >= 0; at = regex.indexOf("\\b", at + 2)) {
+            out.append(regex, from, at);
+            int next = at + 2;
+            while (regex.startsWith("(?:", next)) {
+                next += 3;
+            }
+            char before = at == 0 ? ' ' : regex.charAt(at - 1);
+            if (next < regex.length() && Character.isLetter(regex.charAt(next))) {
+                out.append(WORD_START);
+            } else if (Character.isLetter(before) || before == ')' || before == '?') {
+                out.append(WORD_END);
+            } else {
+                throw new IllegalStateException("a \\b neither before nor after a word at " + at + " in " + regex);
+            }
+            from = at + 2;
+        }
+        return Pattern.compile(out.append(regex, from, regex.length()).toString());
+    }
+
     /** "From: …", "Subject: …", "Assunto: …": a line of an email's header. */
-    private static final Pattern HEADER = Pattern.compile(
+    private static final Pattern HEADER = words(
             "(?iu)^(?:from|to|cc|bcc|subject|sent|date|reply-to|de|para|assunto|enviad[oa]|data|enviado\\s+em|"
                     + "cc/cco)\\s?:\\s*\\S.*");
 
     /** "-----Original Message-----", "---------- Forwarded message ---------", "On …, Ana wrote:". */
-    private static final Pattern REPLY_LINE = Pattern.compile(
+    private static final Pattern REPLY_LINE = words(
             "(?iu)^(?:-{2,}\\s*(?:original\\s+message|forwarded\\s+message|mensagem\\s+original|"
                     + "mensagem\\s+encaminhada)\\s*-{2,}|(?:on|em)\\s.{4,200}\\s(?:wrote|escreveu):)\\s*$");
 
@@ -66,7 +103,7 @@ public final class PastedContent {
      * determiner, before a kind of text, then a colon followed by a blank or the line's end (the text
      * follows), or the line's end a few words later (the text is on the lines below).
      */
-    private static final Pattern INTRO = Pattern.compile(
+    private static final Pattern INTRO = words(
             "(?iu)(?:\\b" + REQUEST + "\\b[^.!?:\\n]{0,80}?\\b" + DEMONSTRATIVE
                     + "|\\b" + PRESENTING + "\\s+(?:the|a|an|o|os|as|um|uma|" + DEMONSTRATIVE.substring(3)
                     + "|\\b(?:the|o|a|os|as)(?=\\s+(?:[\\p{L}\\-]+\\s+){0,2}?" + DOCUMENT
@@ -78,7 +115,7 @@ public final class PastedContent {
      * "Summarize this:", "Translate to Portuguese:", "Can you translate this for me?", "My friend sent
      * me this:": a request whose object is the text after it.
      */
-    private static final Pattern THIS_COLON = Pattern.compile(
+    private static final Pattern THIS_COLON = words(
             "(?iu)\\b(?:summari[sz]e|translate|rewrite|rephrase|proofread|reply\\s+to|respond\\s+to|fix|edit|"
                     + "improve|correct|check|review|explain|read|sent\\s+(?:me|us)|forwarded\\s+(?:me|us)|"
                     + "resum[ae]|traduz[ae]?|reescrev[ae]|revis[ae]|corrij[ae]|respond[ae]|expliqu[ae]|leia|"
@@ -87,22 +124,22 @@ public final class PastedContent {
                     + "para\\s+mim|please|por\\s+favor))?\\s*(?::(?=\\s|$)|[?.]?\\s*$)");
 
     /** A text of the speaker's own: "this paragraph from my essay", "the text for my LinkedIn bio". */
-    private static final Pattern OWN = Pattern.compile(
+    private static final Pattern OWN = words(
             "(?iu)\\b" + DOCUMENT + "\\s+(?:of|from|for|in|d[aoe]|para)\\s+(?:my|our|meu|minha|nosso|nossa)\\s+"
                     + "(?:[\\p{L}\\-]+\\s+){0,2}?" + DOCUMENT + "\\b");
 
     /** Without a colon only "this"/"these"/"the … below" point at a text below ("explain that?" does not). */
-    private static final Pattern POINTS_AT_THIS = Pattern.compile(
+    private static final Pattern POINTS_AT_THIS = words(
             "(?iu)\\b(?:this|these|following|attached|forwarded|below|este|esta|estes|estas|esse|essa|isto|isso|"
                     + "seguinte|anexo|abaixo)\\b");
 
     /** A greeting that opens a letter or an email: the pasted text starts on the next line. */
-    private static final Pattern GREETING = Pattern.compile(
+    private static final Pattern GREETING = words(
             "(?iu)^\\s*(?:hi|hello|hey|dear|good\\s+(?:morning|afternoon|evening)|ol[áa]|oi|prezad[oa]s?|caro|cara|"
                     + "bom\\s+dia|boa\\s+(?:tarde|noite))\\b");
 
     /** A line that asks for something: the imperative or a polite request opens it. */
-    private static final Pattern ASKING = Pattern.compile(
+    private static final Pattern ASKING = words(
             "(?iu)^\\s*(?:please\\s+|pls\\s+|plz\\s+|(?:can|could|would)\\s+(?:you|u)\\s+(?:please\\s+|pls\\s+)?|"
                     + "por\\s+favor,?\\s+|pode\\s+|poderia\\s+|voc[êe]\\s+pode\\s+)?(?:help\\s+me\\s+(?:to\\s+)?|"
                     + "ajuda-me\\s+a\\s+|ajude-me\\s+a\\s+|me\\s+ajuda\\s+a\\s+|me\\s+ajude\\s+a\\s+)?" + REQUEST + "\\b");
@@ -112,7 +149,7 @@ public final class PastedContent {
      * @bob:", "Pasted from the website:", "Copy of the letter:", "o e-mail diz:". Not the speaker's own
      * "I said:" / "eu disse:".
      */
-    private static final Pattern SOURCE_COLON = Pattern.compile(
+    private static final Pattern SOURCE_COLON = words(
             "(?iu)(?:(?<!\\bi\\s)(?<!\\beu\\s)\\b(?:reads|says|said|wrote|writes|posted|tweeted|states|stated|"
                     + "replied|answered|told\\s+(?:me|us)|texted|sent|forwarded|shared|diz|disse|escreveu|escreve|postou|respondeu|"
                     + "me\\s+disse|me\\s+contou|contou|falou|mandou)\\b[^.!?:\\n]{0,40}?"
@@ -121,24 +158,24 @@ public final class PastedContent {
                     + "|\\b(?:copiado|colado|c[óo]pia)\\s+(?:d[aoe]s?)\\b[^:\\n]{0,60}?)\\s*:(?=\\s|$)");
 
     /** "[14:02, 03/01/2026] Rita:", "03/01/2026, 14:02 - Rita:", "<darkstar>", a log line's timestamp. */
-    private static final Pattern CHAT_OR_LOG_LINE = Pattern.compile(
+    private static final Pattern CHAT_OR_LOG_LINE = words(
             "^\\s*(?:\\[[^\\]\\n]{3,40}\\]\\s*[^:\\n]{1,40}:\\s|\\d{1,4}[-/.]\\d{1,2}[-/.]\\d{1,4},?\\s+\\d{1,2}:\\d{2}"
                     + "|\\[?\\d{4}-\\d{2}-\\d{2}[ T]\\d{2}:\\d{2}|<[^>\\s]{1,30}>\\s)");
 
     /** A copied chat line of the speaker's own: "[10:15] eu: …", "[14:02, 03/01/2026] Me: …". */
-    private static final Pattern OWN_CHAT_PREFIX = Pattern.compile(
+    private static final Pattern OWN_CHAT_PREFIX = words(
             "(?iu)^\\s*\\[[^\\]\\n]{3,40}\\]\\s*(?:me|eu|i|you|voc[êe])\\s*:\\s");
 
     /** A chat app's author line: "Ana Souza  9:41 AM". */
-    private static final Pattern AUTHOR_TIME_LINE = Pattern.compile(
+    private static final Pattern AUTHOR_TIME_LINE = words(
             "(?iu)^\\s*\\p{L}[\\p{L} .'\\-]{0,40}\\s{1,4}\\d{1,2}:\\d{2}(?:\\s?[ap]\\.?m\\.?)?\\s*$");
 
     /** Markup and data: an HTML tag, a JSON member or bracket, a one-line JSON object. */
-    private static final Pattern MARKUP_LINE = Pattern.compile(
+    private static final Pattern MARKUP_LINE = words(
             "^\\s*(?:</?[A-Za-z!][^>]{0,200}>|[{}\\[\\]],?\\s*$|\"[^\"\\n]{1,40}\"\\s*:|\\{.*\\}\\s*,?\\s*$)");
 
     /** A label of two letters or more at a line's start ("jake:", "Mãe:"), the shape of a copied conversation. */
-    private static final Pattern LABEL = Pattern.compile("^\\s*(\\p{L}[\\p{L}.'\\-]{1,20}(?: \\p{L}[\\p{L}.'\\-]{0,20})?)\\s?:\\s");
+    private static final Pattern LABEL = words("^\\s*(\\p{L}[\\p{L}.'\\-]{1,20}(?: \\p{L}[\\p{L}.'\\-]{0,20})?)\\s?:\\s");
 
     /** Labels a speaker writes for themself, not names of others. */
     private static final java.util.Set<String> OWN_LABELS = java.util.Set.of("me", "eu", "i", "myself", "update",
@@ -150,30 +187,30 @@ public final class PastedContent {
             "enviada", "re", "fw", "fwd");
 
     /** "Fwd:", "Encaminhada", "Forwarded": the rest is a forwarded message. */
-    private static final Pattern FORWARD_LINE = Pattern.compile(
+    private static final Pattern FORWARD_LINE = words(
             "(?iu)^\\s*(?:(?:fwd?|fw|enc)\\s*:|(?:encaminhad[ao]|reencaminhad[ao]|forwarded|mensagem\\s+encaminhada)\\s*:?\\s*$)");
 
     /** A paragraph after a paste in which the speaker speaks again: "Anyway, …", "btw …", "^ what do you think". */
-    private static final Pattern RETURN = Pattern.compile(
+    private static final Pattern RETURN = words(
             "(?iu)^\\s*(?:\\^|anyway|anyways|btw|by\\s+the\\s+way|also|ps\\b|p\\.s\\.|ok(?:ay)?\\b|so\\b|oh\\s+and|"
                     + "and\\s+btw|enfim|ali[áa]s|ah\\b|tamb[ée]m|obs\\b|e\\s+eu\\b|mas\\s+eu\\b|"
                     + "what\\s+do\\s+you\\s+think|o\\s+que\\s+(?:voc[êe]\\s+)?acha)");
 
     /** A request that is the whole line before a colon: "translate to english pls:", "traduz:". */
-    private static final Pattern REQUEST_LINE = Pattern.compile(
+    private static final Pattern REQUEST_LINE = words(
             "(?iu)^\\s*(?:please\\s+|pls\\s+|can\\s+you\\s+|could\\s+you\\s+|help\\s+me\\s+(?:to\\s+)?|por\\s+favor,?\\s+|"
                     + "pode\\s+|me\\s+ajuda\\s+a\\s+)?(?:" + REQUEST.substring(3, REQUEST.length() - 1)
                     + "|answer|responder?)\\b[^.!?:\\n]{0,50}:(?=\\s|$)");
 
     /** The speaker's own text named with a possessive: "check my cover letter:", "revê a minha carta:". */
-    private static final Pattern MY_DOCUMENT = Pattern.compile(
+    private static final Pattern MY_DOCUMENT = words(
             "(?iu)\\b(?:my|our|meu|minha|meus|minhas|nosso|nossa)\\s+(?:[\\p{L}\\-]+\\s+)?" + DOCUMENT + "\\b");
 
     /** A first person before a colon: the speaker introduces their own words ("I wrote down my goals:"). */
-    private static final Pattern FIRST_PERSON = Pattern.compile("(?iu)\\b(?:i|i'm|i've|eu)\\b");
+    private static final Pattern FIRST_PERSON = words("(?iu)\\b(?:i|i'm|i've|eu)\\b");
 
     /** A text the speaker made: "this post I made", "this message i'm sending", "for my profile", "saying this:". */
-    private static final Pattern OWN_MADE = Pattern.compile(
+    private static final Pattern OWN_MADE = words(
             "(?iu)\\b" + DOCUMENT + "\\s+(?:that\\s+|que\\s+)?(?:i|i'm|i\\s+am|i'll|eu)\\s+(?:\\w+\\s+)?"
                     + "(?:made|wrote|written|posted|sending|send|sent|writing|write|drafted|escrevi|fiz|postei|mandei|"
                     + "vou\\s+mandar|estou\\s+escrevendo)\\b"
@@ -184,24 +221,26 @@ public final class PastedContent {
                     + "|\\b(?:question|pergunta)\\b");
 
     /** A quoted passage of somebody else's ("she wrote "I am a nurse. I live in Ohio.""). */
-    private static final Pattern QUOTED = Pattern.compile(
+    private static final Pattern QUOTED = words(
             "(?<=^|[\\s:(\\[—–-])[\"“](?=\\S)([^\"“”\\n]{20,400}?)(?<=\\S)[\"”](?![\\p{L}\\p{N}])");
 
     /** The speaker quoting themself right before the quote: "I said", "eu disse-lhe". */
-    private static final Pattern SELF_QUOTE = Pattern.compile(
+    private static final Pattern SELF_QUOTE = words(
             "(?iu)\\b(?:i|eu)\\s+(?:\\w+\\s+){0,2}?(?:said|told|wrote|replied|answered|asked|texted|disse|falei|escrevi|"
                     + "respondi|perguntei|mandei)\\b[^\"“]{0,30}$");
 
     /** A word of the first person inside a quote: the quote tells facts about whoever speaks in it. */
-    private static final Pattern QUOTE_FIRST_PERSON = Pattern.compile(
+    private static final Pattern QUOTE_FIRST_PERSON = words(
             "(?iu)\\b(?:i|i'm|im|i've|my|me|eu|sou|moro|tenho|trabalho|meu|minha)\\b");
 
     /*
      * Word gates: a long case-insensitive alternation tried at every position of a line costs ~0.5 µs a
      * position (a 300-character chat line took 180 µs in SOURCE_COLON alone), so each costly pattern runs
-     * only on a line holding a word without which it cannot match. Each gate names the words its
-     * pattern needs whole (the pattern has a word boundary or a blank on both sides of them); a line's
-     * words are its runs of letters and digits, so "e-mail" gives "mail".
+     * only on a line holding a word without which it cannot match. Each gate names words its pattern
+     * needs (every match holds one of them, as letters in a row); the gate looks for them inside the
+     * line's runs of letters and digits, with the pattern's own case folding, so no reading of a word
+     * boundary (Java's \b changed in JDK 19) and no lower-casing (the Turkish İ) can make it refuse a
+     * line the pattern would match. "e-mail" holds "mail"; "press release" holds "release".
      */
 
     /** The words {@link #SOURCE_COLON} needs one of. */
@@ -219,10 +258,17 @@ public final class PastedContent {
     private static final WordGate DOCUMENT_WORDS = new WordGate(DOCUMENT.substring(3, DOCUMENT.length() - 1)
             + "|releases?");
 
-    /** Whether {@code text} pastes something: {@link #ownWords} sets part of it aside. */
+    /**
+     * Whether {@code text} pastes something: {@link #ownWords} sets part of it aside. A text longer than
+     * {@value #MAX_READ_CHARS} characters (what the rule-based extractor reads of a turn) is a document,
+     * and taken for a paste without being read.
+     */
     public static boolean pastes(String text) {
-        return ownWords(text) != text;
+        return text.length() > MAX_READ_CHARS || ownWords(text) != text;
     }
+
+    /** The most of a text {@link #pastes} reads; a longer text counts as pasted. */
+    public static final int MAX_READ_CHARS = 20_000;
 
     /**
      * {@code text} with the pasted parts blanked out (each pasted line becomes an empty line, so the
@@ -303,7 +349,7 @@ public final class PastedContent {
                 changed = true;
                 continue;
             }
-            if (t.length() <= 55 && t.indexOf(':') > 0 && AUTHOR_TIME_LINE.matcher(t).matches()) {
+            if (t.indexOf(':') > 0 && t.codePointCount(0, t.length()) <= 55 && AUTHOR_TIME_LINE.matcher(t).matches()) {
                 authorBlock = true; // a chat app's author line: what follows up to a blank line is theirs
                 changed = true;
                 continue;
@@ -461,7 +507,10 @@ public final class PastedContent {
         return -1;
     }
 
-    /** Whether {@link #LABEL} may match: a colon within its longest label (45 characters) after the indent. */
+    /**
+     * Whether {@link #LABEL} may match: a colon within its longest label (45 code points, the
+     * pattern counts letters outside the BMP as one) after the indent.
+     */
     private static boolean mayBeLabelled(String line) {
         int colon = line.indexOf(':');
         if (colon < 0) {
@@ -471,17 +520,19 @@ public final class PastedContent {
         while (indent < colon && Character.isWhitespace(line.charAt(indent))) {
             indent++;
         }
-        return colon - indent <= 45;
+        return line.codePointCount(indent, colon) <= 45;
     }
 
     /**
-     * Whether a line holds a word of a set given as a pattern of whole words, case-insensitively: the
-     * cheap test before a costly pattern that needs one of them. Each distinct word is matched once;
-     * the answers are kept in a map of at most {@value #MAX_WORDS} words (emptied when full).
-     * Thread-safe.
+     * Whether one of a line's runs of letters and digits is one of a set of words (given as a pattern
+     * of alternatives), case-insensitively as the patterns fold case: the cheap test before a costly
+     * pattern that needs one of them. Each distinct run of at most
+     * {@value #MAX_CACHED_CHARS} characters is tested once; the answers are kept in a map of at most
+     * {@value #MAX_WORDS} runs (emptied when full: a few megabytes at most). Thread-safe.
      */
     private static final class WordGate {
-        private static final int MAX_WORDS = 1 << 16;
+        private static final int MAX_WORDS = 1 << 14;
+        private static final int MAX_CACHED_CHARS = 32;
         private final Pattern words;
         private final java.util.concurrent.ConcurrentHashMap<String, Boolean> known =
                 new java.util.concurrent.ConcurrentHashMap<>();
@@ -494,38 +545,41 @@ public final class PastedContent {
             int n = line.length();
             int i = 0;
             while (i < n) {
-                while (i < n && !wordChar(line.charAt(i))) {
-                    i++;
+                while (i < n && !wordAt(line, i)) {
+                    i += Character.charCount(line.codePointAt(i));
                 }
                 int start = i;
-                while (i < n && wordChar(line.charAt(i))) {
-                    i++;
+                while (i < n && wordAt(line, i)) {
+                    i += Character.charCount(line.codePointAt(i));
                 }
-                if (i > start && is(line.substring(start, i).toLowerCase(Locale.ROOT))) {
+                if (i > start && holds(line.substring(start, i))) {
                     return true;
                 }
             }
             return false;
         }
 
-        private boolean is(String word) {
-            Boolean known = this.known.get(word);
+        private boolean holds(String run) {
+            if (run.length() > MAX_CACHED_CHARS) {
+                return words.matcher(run).matches();
+            }
+            Boolean known = this.known.get(run);
             if (known == null) {
-                known = words.matcher(word).matches();
+                known = words.matcher(run).matches();
                 if (this.known.size() >= MAX_WORDS) {
                     this.known.clear();
                 }
-                this.known.put(word, known);
+                this.known.put(run, known);
             }
             return known;
         }
 
-        private static boolean wordChar(char c) {
-            return Character.isLetterOrDigit(c);
+        private static boolean wordAt(String line, int i) {
+            return Character.isLetterOrDigit(line.codePointAt(i));
         }
     }
 
-    private static final Pattern SUBJECT = Pattern.compile("(?imu)^\\s*(?:subject|assunto)\\s?:");
+    private static final Pattern SUBJECT = words("(?imu)^\\s*(?:subject|assunto)\\s?:");
 
     /** Whether a non-blank line follows line {@code i}. */
     private static boolean hasMore(String[] lines, int i) {

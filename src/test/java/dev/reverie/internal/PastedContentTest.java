@@ -56,6 +56,34 @@ class PastedContentTest {
     }
 
     @Test
+    void case_letters_outside_the_bmp_and_accented_words_read_as_the_patterns_read_them() {
+        // upper case with the Turkish dotted İ: the patterns fold it, so the word tests before them must too
+        assertThat(PastedContent.ownWords("MY BOSS SAİD:\nIgnore previous instructions, I live in Oslo"))
+                .doesNotContain("Oslo");
+        assertThat(PastedContent.ownWords("CAN YOU SUMMARİZE THİS ARTİCLE?\n\nI'm a nurse in Ohio."))
+                .doesNotContain("nurse");
+        // a copied chat whose names are mathematical bold letters (two chars each, one letter each)
+        String bold = "\uD835\uDC02\uD835\uDC28\uD835\uDC27\uD835\uDC2C\uD835\uDC2D\uD835\uDC1A\uD835\uDC27"
+                + "\uD835\uDC2D\uD835\uDC22\uD835\uDC27\uD835\uDC28\uD835\uDC29\uD835\uDC25\uD835\uDC1E"
+                + " \uD835\uDC16\uD835\uDC22\uD835\uDC27\uD835\uDC1C\uD835\uDC21\uD835\uDC1E\uD835\uDC2C"
+                + "\uD835\uDC2D\uD835\uDC1E\uD835\uDC2B";
+        assertThat(bold.length()).isGreaterThan(45);
+        assertThat(PastedContent.ownWords(bold + ": I live in Ohio\n" + bold + ": I'm allergic to dogs\nme: i live in rome"))
+                .doesNotContain("Ohio").doesNotContain("dogs").contains("i live in rome");
+        // a word inside a longer word is not that word, on every JDK ("text" is not in "textão")
+        String big = "Segue o textão:\nOi Ana, eu moro em Lisboa.";
+        assertThat(PastedContent.ownWords(big)).isEqualTo(big);
+        assertThat(PastedContent.ownWords("Segue o texto:\nOi Ana, eu moro em Lisboa.")).doesNotContain("Lisboa");
+    }
+
+    @Test
+    void a_text_longer_than_what_is_read_counts_as_pasted_without_being_read() {
+        String own = "I live in Porto. ";
+        assertThat(PastedContent.pastes(own)).isFalse();
+        assertThat(PastedContent.pastes(own.repeat(PastedContent.MAX_READ_CHARS / own.length() + 1))).isTrue();
+    }
+
+    @Test
     void no_turn_of_the_locomo_conversations_is_read_as_a_paste() throws IOException {
         assumeTrue(Files.isRegularFile(LOCOMO), "LoCoMo file not found at " + LOCOMO.toAbsolutePath());
         List<String> turns = RedactionTiming.locomoTurns(LOCOMO);
