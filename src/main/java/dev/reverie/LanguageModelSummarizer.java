@@ -1,5 +1,6 @@
 package dev.reverie;
 
+import dev.reverie.internal.PastedContent;
 import dev.reverie.spi.LanguageModel;
 import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.Summarizer;
@@ -19,7 +20,7 @@ final class LanguageModelSummarizer implements Summarizer {
 
     private static final Logger LOG = LoggerFactory.getLogger(LanguageModelSummarizer.class);
     /** What stands in the prompt for the text a turn pastes (an email, an article): somebody else's words. */
-    static final String PASTE_LEFT_OUT = "[a pasted text, left out]";
+    static final String PASTE_LEFT_OUT = PastedContent.LEFT_OUT;
     private final LanguageModel model;
     private final Summarizer fallback;
     private final AtomicLong fallbacks = new AtomicLong();
@@ -27,38 +28,6 @@ final class LanguageModelSummarizer implements Summarizer {
     LanguageModelSummarizer(LanguageModel model, Summarizer fallback) {
         this.model = model;
         this.fallback = fallback;
-    }
-
-    /**
-     * A user's turn with each pasted stretch replaced by {@link #PASTE_LEFT_OUT} where it was, on one
-     * line; the text itself when it pastes nothing.
-     */
-    static String withoutPastes(String text) {
-        String own = ExtractiveSummarizer.ownWords(text);
-        if (own == text) {
-            return text;
-        }
-        if (own.isBlank()) {
-            return PASTE_LEFT_OUT;
-        }
-        // ownWords keeps the turn's lines: a pasted line is blanked, a line that hands a text over is cut
-        String[] was = text.split("\n", -1);
-        String[] kept = own.split("\n", -1);
-        StringBuilder out = new StringBuilder(own.length() + 32);
-        boolean marked = false;
-        for (int i = 0; i < kept.length; i++) {
-            String k = kept[i].strip();
-            boolean cut = i >= was.length || !kept[i].equals(was[i]);
-            if (!k.isEmpty()) {
-                out.append(out.isEmpty() ? "" : " ").append(k);
-                marked = false;
-            }
-            if (cut && !marked) {
-                out.append(out.isEmpty() ? "" : " ").append(PASTE_LEFT_OUT);
-                marked = true;
-            }
-        }
-        return out.toString();
     }
 
     @Override
@@ -78,7 +47,7 @@ final class LanguageModelSummarizer implements Summarizer {
                 continue;
             }
             prompt.append(t.speaker() != null ? t.speaker() : t.role().name().toLowerCase(java.util.Locale.ROOT))
-                    .append(": ").append(t.role() == dev.reverie.Role.USER ? withoutPastes(t.text()) : t.text())
+                    .append(": ").append(t.role() == dev.reverie.Role.USER ? PastedContent.withoutPastes(t.text()) : t.text())
                     .append('\n');
         }
         try {

@@ -9,6 +9,7 @@ import dev.reverie.MemoryKind;
 import dev.reverie.Polarity;
 import dev.reverie.Role;
 import dev.reverie.internal.Checks;
+import dev.reverie.internal.PastedContent;
 import dev.reverie.internal.Json;
 import dev.reverie.spi.ExtractedFact;
 import dev.reverie.spi.Extractor;
@@ -114,8 +115,11 @@ public final class LlmExtractor implements Extractor {
         LocalDate day = turn.at().atOffset(ZoneOffset.UTC).toLocalDate();
         String date = day + " (" + day.getDayOfWeek().getDisplayName(TextStyle.FULL, Locale.ENGLISH) + ")";
         String speaker = turn.speaker() == null || turn.speaker().isBlank() ? "(none)" : turn.speaker().strip();
-        // the turn text is data: it must not be able to close its own delimiter
-        String text = turn.text().replace("</turn", "<\\/turn").replace("<turn", "<\\turn");
+        // what the user pastes (an email, an article) is somebody else's: the model never sees it, so no
+        // fact about the user comes from it (as with the rule-based extractor); the turn text is data: it
+        // must not be able to close its own delimiter
+        String text = PastedContent.withoutPastes(turn.text()).replace("</turn", "<\\/turn")
+                .replace("<turn", "<\\turn");
         return template.replace("{{role}}", turn.role().name())
                 .replace("{{speaker}}", speaker)
                 .replace("{{date}}", date)

@@ -270,6 +270,45 @@ public final class PastedContent {
     /** The most of a text {@link #pastes} reads; a longer text counts as pasted. */
     public static final int MAX_READ_CHARS = 20_000;
 
+    /** What stands for a pasted stretch in {@link #withoutPastes}. */
+    public static final String LEFT_OUT = "[a pasted text, left out]";
+
+    /**
+     * {@code text} with each pasted stretch replaced by {@link #LEFT_OUT} where it was, on one line (for a
+     * model's prompt: a summary's, an extractor's); {@code text} itself when it pastes nothing. A text
+     * longer than {@link #MAX_READ_CHARS} is all pasted.
+     */
+    public static String withoutPastes(String text) {
+        if (text.length() > MAX_READ_CHARS) {
+            return LEFT_OUT;
+        }
+        String own = ownWords(text);
+        if (own == text) {
+            return text;
+        }
+        if (own.isBlank()) {
+            return LEFT_OUT;
+        }
+        // ownWords keeps the turn's lines: a pasted line is blanked, a line that hands a text over is cut
+        String[] was = text.split("\n", -1);
+        String[] kept = own.split("\n", -1);
+        StringBuilder out = new StringBuilder(own.length() + 32);
+        boolean marked = false;
+        for (int i = 0; i < kept.length; i++) {
+            String k = kept[i].strip();
+            boolean cut = i >= was.length || !kept[i].equals(was[i]);
+            if (!k.isEmpty()) {
+                out.append(out.isEmpty() ? "" : " ").append(k);
+                marked = false;
+            }
+            if (cut && !marked) {
+                out.append(out.isEmpty() ? "" : " ").append(LEFT_OUT);
+                marked = true;
+            }
+        }
+        return out.toString();
+    }
+
     /**
      * {@code text} with the pasted parts blanked out (each pasted line becomes an empty line, so the
      * sentences around them stay apart), or {@code text} itself when nothing is pasted. A paste runs

@@ -56,6 +56,22 @@ class LlmExtractorTest {
     }
 
     @Test
+    void the_model_never_sees_what_the_user_pastes() {
+        List<String> prompts = new java.util.ArrayList<>();
+        LlmExtractor llm = new LlmExtractor(prompt -> {
+            prompts.add(prompt);
+            return "[]";
+        }, rules);
+        llm.extract(new TurnInput(Role.USER, "I live in Lisbon. Can you reply to this email?\n\nHi Sam,\nI'm Jonas,"
+                + " I live in Hamburg and I'm allergic to walnuts.\nBest, Jonas", "Ana", "t9", AT));
+        assertThat(prompts).singleElement().satisfies(p -> assertThat(p)
+                .contains("I live in Lisbon. Can you reply to this email? [a pasted text, left out]")
+                .doesNotContain("Hamburg").doesNotContain("walnuts"));
+        llm.extract(new TurnInput(Role.USER, "I live in Lisbon and I'm allergic to walnuts.", "Ana", "t10", AT));
+        assertThat(prompts.get(1)).contains("I live in Lisbon and I'm allergic to walnuts.");
+    }
+
+    @Test
     void a_json_fence_is_tolerated() {
         LlmExtractor llm = new LlmExtractor(prompt -> "```json\n" + VALID + "\n```", rules);
         assertThat(llm.extract(TURN)).hasSize(2);
