@@ -117,12 +117,12 @@ final class Rendering {
     static final String PASTING = " (pasting a text)";
 
     /**
-     * Whether a user's turn pastes somebody else's text: {@link PastedContent#pastes}, the test the
-     * rule-based extractor reads no facts through. Tool output is third-party anyway; what the
+     * Whether a user's turn pastes somebody else's text: {@link PastedContent#pastes} (remembered per
+     * text, {@link PastedTurns}), the test the rule-based extractor reads no facts through. Tool output is third-party anyway; what the
      * assistant writes (a draft, code) is its own.
      */
     static boolean pastes(dev.reverie.spi.SessionTurn t) {
-        return t.role() == dev.reverie.Role.USER && PastedContent.pastes(t.text());
+        return t.role() == dev.reverie.Role.USER && PastedTurns.pastes(t.text());
     }
 
     /**

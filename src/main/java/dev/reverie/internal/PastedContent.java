@@ -244,19 +244,25 @@ public final class PastedContent {
      */
 
     /** The words {@link #SOURCE_COLON} needs one of. */
-    private static final WordGate SOURCE_WORDS = new WordGate("reads|says|said|wrote|writes|posted|tweeted|states|"
+    private static final Pattern SOURCE_WORDS = Pattern.compile("(?iu)(?:" + "reads|says|said|wrote|writes|posted|tweeted|states|"
             + "stated|replied|answered|told|texted|sent|forwarded|shared|diz|disse|escreveu|escreve|postou|respondeu|"
             + "contou|falou|mandou|pasted|copied|copy|tweet|post|comment|review|message|e?mail|text|reply|answer|"
-            + "copiado|colado|c[óo]pia");
+            + "copiado|colado|c[óo]pia)");
 
     /** The words {@link #THIS_COLON} needs one of (its request verb). */
-    private static final WordGate THIS_WORDS = new WordGate("summari[sz]e|translate|rewrite|rephrase|proofread|reply|"
+    private static final Pattern THIS_WORDS = Pattern.compile("(?iu)(?:" + "summari[sz]e|translate|rewrite|rephrase|proofread|reply|"
             + "respond|fix|edit|improve|correct|check|review|explain|read|sent|forwarded|resum[ae]|traduz[ae]?|"
-            + "reescrev[ae]|revis[ae]|corrij[ae]|respond[ae]|expliqu[ae]|leia|mandou|enviou");
+            + "reescrev[ae]|revis[ae]|corrij[ae]|respond[ae]|expliqu[ae]|leia|mandou|enviou)");
 
     /** The words {@link #INTRO} needs one of: a kind of text ("press release" by its last word). */
-    private static final WordGate DOCUMENT_WORDS = new WordGate(DOCUMENT.substring(3, DOCUMENT.length() - 1)
-            + "|releases?");
+    private static final Pattern DOCUMENT_WORDS = Pattern.compile("(?iu)(?:" + DOCUMENT.substring(3, DOCUMENT.length() - 1)
+            + "|releases?)");
+
+    /** The gates' bits: a line holds a word of {@link #SOURCE_WORDS}, {@link #THIS_WORDS}, {@link #DOCUMENT_WORDS}. */
+    private static final int SOURCE_GATE = 1;
+    private static final int THIS_GATE = 2;
+    private static final int DOCUMENT_GATE = 4;
+    private static final WordGates GATES = new WordGates(SOURCE_WORDS, THIS_WORDS, DOCUMENT_WORDS);
 
     /**
      * Whether {@code text} pastes something: {@link #ownWords} sets part of it aside. A text longer than
@@ -445,8 +451,9 @@ public final class PastedContent {
             return -1; // a text handed over follows a colon or starts on a line below: neither can
         }
         String t = line.strip();
+        int gates = GATES.of(line);
         java.util.regex.Matcher source = SOURCE_COLON.matcher(line);
-        if (SOURCE_WORDS.anyIn(line) && source.find()) {
+        if ((gates & SOURCE_GATE) != 0 && source.find()) {
             String rest = line.substring(source.end()).stripLeading();
             if (!rest.isEmpty() && "\"“'".indexOf(rest.charAt(0)) >= 0) {
                 return -1; // 'she sent this: "…" and I live in Almada': the quote goes, the words after it stay
@@ -460,10 +467,10 @@ public final class PastedContent {
             return request.end(); // "translate to english pls:"
         }
         java.util.regex.Matcher m = THIS_COLON.matcher(line);
-        boolean found = THIS_WORDS.anyIn(line) && m.find();
+        boolean found = (gates & THIS_GATE) != 0 && m.find();
         if (!found) {
             m = INTRO.matcher(line);
-            found = DOCUMENT_WORDS.anyIn(line) && m.find();
+            found = (gates & DOCUMENT_GATE) != 0 && m.find();
         }
         if (!found) {
             return -1;
@@ -563,49 +570,53 @@ public final class PastedContent {
     }
 
     /**
-     * Whether one of a line's runs of letters and digits is one of a set of words (given as a pattern
-     * of alternatives), case-insensitively as the patterns fold case: the cheap test before a costly
-     * pattern that needs one of them. Each distinct run of at most
-     * {@value #MAX_CACHED_CHARS} characters is tested once; the answers are kept in a map of at most
-     * {@value #MAX_WORDS} runs (emptied when full: a few megabytes at most). Thread-safe.
+     * Which of a few sets of words (each a pattern of alternatives) a line holds, as bits (bit {@code i}
+     * for set {@code i}): a set counts when one of the line's runs of letters and digits is one of its
+     * words, case-insensitively as the patterns fold case. The cheap test before costly patterns that
+     * need one of them: one pass over the line; each distinct run of at most {@value #MAX_CACHED_CHARS}
+     * characters is matched once, and its bits kept in a map of at most {@value #MAX_RUNS} runs (emptied
+     * when full: a few megabytes at most). Thread-safe.
      */
-    private static final class WordGate {
-        private static final int MAX_WORDS = 1 << 14;
+    private static final class WordGates {
+        private static final int MAX_RUNS = 1 << 14;
         private static final int MAX_CACHED_CHARS = 32;
-        private final Pattern words;
-        private final java.util.concurrent.ConcurrentHashMap<String, Boolean> known =
+        private final Pattern[] sets;
+        private final int all;
+        private final java.util.concurrent.ConcurrentHashMap<String, Integer> known =
                 new java.util.concurrent.ConcurrentHashMap<>();
 
-        WordGate(String alternatives) {
-            this.words = Pattern.compile("(?iu)(?:" + alternatives + ")");
+        WordGates(Pattern... sets) {
+            this.sets = sets.clone();
+            this.all = (1 << sets.length) - 1;
         }
 
-        boolean anyIn(String line) {
+        int of(String line) {
+            int bits = 0;
             int n = line.length();
             int i = 0;
-            while (i < n) {
+            while (i < n && bits != all) {
                 while (i < n && !wordAt(line, i)) {
-                    i += Character.charCount(line.codePointAt(i));
+                    i += step(line, i);
                 }
                 int start = i;
                 while (i < n && wordAt(line, i)) {
-                    i += Character.charCount(line.codePointAt(i));
+                    i += step(line, i);
                 }
-                if (i > start && holds(line.substring(start, i))) {
-                    return true;
+                if (i - start >= 2) { // every word of the sets has two letters or more
+                    bits |= bits(line.substring(start, i));
                 }
             }
-            return false;
+            return bits;
         }
 
-        private boolean holds(String run) {
+        private int bits(String run) {
             if (run.length() > MAX_CACHED_CHARS) {
-                return words.matcher(run).matches();
+                return match(run);
             }
-            Boolean known = this.known.get(run);
+            Integer known = this.known.get(run);
             if (known == null) {
-                known = words.matcher(run).matches();
-                if (this.known.size() >= MAX_WORDS) {
+                known = match(run);
+                if (this.known.size() >= MAX_RUNS) {
                     this.known.clear();
                 }
                 this.known.put(run, known);
@@ -613,7 +624,26 @@ public final class PastedContent {
             return known;
         }
 
+        private int match(String run) {
+            int bits = 0;
+            for (int s = 0; s < sets.length; s++) {
+                if (sets[s].matcher(run).matches()) {
+                    bits |= 1 << s;
+                }
+            }
+            return bits;
+        }
+
+        /** The chars of the code point at {@code i}: 2 for a surrogate pair. */
+        private static int step(String line, int i) {
+            return Character.isHighSurrogate(line.charAt(i)) ? Character.charCount(line.codePointAt(i)) : 1;
+        }
+
         private static boolean wordAt(String line, int i) {
+            char c = line.charAt(i);
+            if (c < 0x80) {
+                return (c | 0x20) >= 'a' && (c | 0x20) <= 'z' || c >= '0' && c <= '9';
+            }
             return Character.isLetterOrDigit(line.codePointAt(i));
         }
     }
