@@ -146,16 +146,27 @@ class GroupCommitTest {
                 Duration.ofSeconds(60), Duration.ofSeconds(60));
         commit.safetyPark(Duration.ofMinutes(10));
         commit.assumeConcurrency(3);
-        CountDownLatch start = new CountDownLatch(1);
+        // x leads and gathers (the two others are on their way); only then do y and z arrive, so the
+        // leader's wait is certain (when all three were queued before anyone led, no gather was needed
+        // and the count was 0: the race this test once lost)
         List<Future<?>> writers = new ArrayList<>();
-        for (String w : List.of("x", "y", "z")) {
+        writers.add(pool.submit(() -> {
+            commit.submit("x");
+            return null;
+        }));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (commit.gathers() < 1) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the leader never gathered");
+            }
+            Thread.onSpinWait();
+        }
+        for (String w : List.of("y", "z")) {
             writers.add(pool.submit(() -> {
-                await(start);
                 commit.submit(w);
                 return null;
             }));
         }
-        start.countDown();
         for (Future<?> f : writers) {
             f.get(30, TimeUnit.SECONDS);
         }
