@@ -316,9 +316,8 @@ final class ContextAssembler {
      * surrounds it); a memory whose source turns are all packed is skipped; a verbatim turn replaces
      * an already packed memory derived from it alone when the budget allows.
      */
-    private int pack(List<ScoredCandidate> ranked, Set<String> pinnedIds, List<Entry> entries, int left,
-                     Set<String> quotes) {
-        Packing p = new Packing(entries, left, quotes);
+    private int pack(List<ScoredCandidate> ranked, Set<String> pinnedIds, List<Entry> entries, int left) {
+        Packing p = new Packing(entries, left);
         // the candidate turns a memory or observation derived from one turn may name: only their keys
         // are built (a LoCoMo call ranks ~400 turns, a few of them sources)
         Set<String> sources = new HashSet<>();
@@ -409,13 +408,9 @@ final class ContextAssembler {
         /** Packed memories and observations derived from one turn alone, by that turn's id. */
         final Map<String, List<Entry>> derivedFromOneTurn = new java.util.HashMap<>();
 
-        /** The source quotes the block's memory lines show already ({@link Rendering#quotedOnce}). */
-        final Set<String> quotes;
-
-        Packing(List<Entry> entries, int left, Set<String> quotes) {
+        Packing(List<Entry> entries, int left) {
             this.entries = entries;
             this.left = left;
-            this.quotes = quotes;
         }
 
         private RecalledMemory recalled(ScoredCandidate sc) {
@@ -427,14 +422,10 @@ final class ContextAssembler {
 
         void memory(ScoredCandidate sc) {
             Candidate c = sc.candidate();
-            String line = Rendering.line(c.kind(), Rendering.quotedOnce(c.text(), quotes), c.lastSeen(), c.provenance());
+            String line = Rendering.line(c.kind(), c.text(), c.lastSeen(), c.provenance());
             int n = tokens.count(line) + 1;
             if (n > left) {
                 return; // a shorter one further down may still fit
-            }
-            String quote = Rendering.trailingQuote(c.text());
-            if (quote != null) {
-                quotes.add(quote);
             }
             Entry e = new Entry(line, n, recalled(sc), null, null);
             entries.add(e);
@@ -628,20 +619,13 @@ final class ContextAssembler {
         // permanent memories first, most important first, then the style line if the share still holds
         // it (a safety fact goes before a style); the style line is rendered first
         Set<String> pinnedIds = new HashSet<>();
-        // a sentence two facts were read from is quoted once in the block
-        Set<String> quotes = new HashSet<>();
         for (Memory m : store.pinnedMemories(scope, MAX_PINS)) {
             if (m.expired(now)) {
                 continue;
             }
-            String line = Rendering.line(m.kind(), Rendering.quotedOnce(m.text(), quotes), m.lastReinforcedAt(),
-                    m.provenance());
+            String line = Rendering.line(m.kind(), m.text(), m.lastReinforcedAt(), m.provenance());
             int n = tokens.count(line) + 1;
             if (n <= pinsLeft) {
-                String quote = Rendering.trailingQuote(m.text());
-                if (quote != null) {
-                    quotes.add(quote);
-                }
                 pinnedIds.add(m.id());
                 left -= n;
                 pinsLeft -= n;
@@ -665,7 +649,7 @@ final class ContextAssembler {
                     RECALLED_KINDS, request.includeDeprecated(), policy.observationRecall(),
                     policy.episodicRecall(), request.sessionId(), temporalFromSeq, now,
                     policy.topK() + pinnedIds.size(), left);
-            left = pack(ranked, pinnedIds, entries, left, quotes);
+            left = pack(ranked, pinnedIds, entries, left);
         }
         // token counts of lines are nearly additive; the exact count of the whole block decides. Lines
         // of third-party content (tool output, documents, what rests on them) go to a block of their

@@ -84,24 +84,6 @@ class ContextAssemblyTest {
     }
 
     @Test
-    void a_sentence_two_facts_were_read_from_is_quoted_once_in_the_block() {
-        String quote = " (\"I'm allergic to most reptiles and animals with fur.\")";
-        Memory fur = remember(ALICE, MemoryKind.FACT, "user.allergy", "Alice is allergic to animals with fur" + quote,
-                90, T0);
-        store.write(WriteBatch.of(ALICE).put(fur.toBuilder().permanent(true).build()));
-        remember(ALICE, MemoryKind.FACT, "user.allergy2", "Alice is allergic to most reptiles" + quote, 90, T0);
-        remember(ALICE, MemoryKind.FACT, "user.pet", "Alice wants a pet turtle (\"I'd love a turtle, they are calm.\")",
-                60, T0);
-        AssembledContext ctx = ask(ALICE, "which pets and reptiles is Alice allergic to? a turtle?", 2_000);
-        String block = ctx.messages(Layer.PERSISTENT).get(0).content();
-        assertThat(block).contains("Alice is allergic to animals with fur" + quote)
-                .contains("Alice is allergic to most reptiles\n").contains("I'd love a turtle, they are calm.");
-        assertThat(block.split("most reptiles and animals with fur", -1)).hasSize(2);
-        assertThat(ctx.recalled()).extracting(RecalledMemory::text)
-                .contains("Alice is allergic to most reptiles" + quote);
-    }
-
-    @Test
     void budget_too_small_for_the_mandatory_layers_fails_with_both_numbers() {
         assertThatThrownBy(() -> ask(ALICE, "hello", 5))
                 .isInstanceOf(ContextBudgetException.class)
