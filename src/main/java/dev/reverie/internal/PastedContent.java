@@ -31,10 +31,13 @@ public final class PastedContent {
      * UNICODE_CHARACTER_CLASS, so "text" would match inside "textão" and "sent" inside "sentença"; the
      * patterns here read the same on every JDK. A {@code \b} before a word (its next element starts
      * with a letter) is "no word character before"; one after a word (its previous element ends with a
-     * letter or closes a group of words) is "no word character after": what {@code \b} means there.
+     * letter or closes a group of words) is "no word character after": what {@code \b} means there. A
+     * combining mark counts as part of a word (as {@code \b} read it: "revisão" written with a separate
+     * tilde is one word), and the classes hold one supplementary character (U+10FFFF) so that Java reads
+     * them by code point (else a lookbehind sees half of "𝐀" and takes it for no letter).
      */
-    private static final String WORD_START = "(?<![\\p{L}\\p{Nd}_])";
-    private static final String WORD_END = "(?![\\p{L}\\p{Nd}_])";
+    private static final String WORD_START = "(?<![\\p{L}\\p{M}\\p{Nd}_\uDBFF\uDFFF])";
+    private static final String WORD_END = "(?![\\p{L}\\p{M}\\p{Nd}_\uDBFF\uDFFF])";
 
     /**
      * {@code regex} compiled with each {@code \b} read as {@link #WORD_START} or {@link #WORD_END}
@@ -302,7 +305,7 @@ public final class PastedContent {
         boolean marked = false;
         for (int i = 0; i < kept.length; i++) {
             String k = kept[i].strip();
-            boolean cut = i >= was.length || !kept[i].equals(was[i]);
+            boolean cut = i >= was.length || !kept[i].equals(was[i]) && !was[i].isBlank();
             if (!k.isEmpty()) {
                 out.append(out.isEmpty() ? "" : " ").append(k);
                 marked = false;

@@ -74,6 +74,26 @@ class PastedContentTest {
         String big = "Segue o textão:\nOi Ana, eu moro em Lisboa.";
         assertThat(PastedContent.ownWords(big)).isEqualTo(big);
         assertThat(PastedContent.ownWords("Segue o texto:\nOi Ana, eu moro em Lisboa.")).doesNotContain("Lisboa");
+        // an accent written as a separate combining mark is part of its word: "revisão" is not "revisa"
+        String nfd = java.text.Normalizer.normalize("Revisão do carro: paguei 300 euros e moro em Lisboa.",
+                java.text.Normalizer.Form.NFD);
+        assertThat(PastedContent.ownWords(nfd)).isEqualTo(nfd);
+        // a letter outside the BMP right before a word is a letter: "𝐀sent:" is not "sent:"
+        String glued = "\uD835\uDC00sent: I live in Oslo";
+        assertThat(PastedContent.ownWords(glued)).isEqualTo(glued);
+        assertThat(PastedContent.ownWords("she sent: I live in Oslo")).doesNotContain("Oslo");
+    }
+
+    @Test
+    void without_pastes_marks_each_pasted_stretch_where_it_was_and_nothing_else() {
+        assertThat(PastedContent.withoutPastes("Summarize this article:\nThe CEO said I live in Paris.\n\n"
+                + "Anyway, I live in Porto.\n  \nI like tea."))
+                .isEqualTo("Summarize this article: " + PastedContent.LEFT_OUT + " Anyway, I live in Porto. I like tea.");
+        assertThat(PastedContent.withoutPastes("Summarize this article:\r\nThe CEO said I live in Paris.\r\n\r\n"
+                + "Anyway, I live in Porto.\r\n\r\nI like tea.")).doesNotContain("Paris")
+                .containsOnlyOnce(PastedContent.LEFT_OUT).endsWith("I like tea.");
+        String own = "I live in Porto.\n\nI like tea.";
+        assertThat(PastedContent.withoutPastes(own)).isSameAs(own);
     }
 
     @Test
