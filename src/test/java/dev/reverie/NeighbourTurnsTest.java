@@ -87,9 +87,12 @@ class NeighbourTurnsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"sqlite", "lucene"})
+    @ValueSource(strings = {"sqlite", "lucene", "postgres"})
     void the_reply_to_a_matching_question_ranks_above_the_turn_before_it(String kind) {
-        try (MemoryStore store = MemoryStores.open(kind + ":" + dir)) {
+        String location = kind.equals("postgres")
+                ? dev.reverie.store.postgres.EmbeddedPostgresServer.url(Path.of("neighbours-" + dir.getFileName()))
+                : kind + ":" + dir;
+        try (MemoryStore store = MemoryStores.open(location)) {
             WriteBatch batch = WriteBatch.of(SCOPE);
             batch.archive(new SessionTurn(SCOPE, "s1", 0, "A:0", Role.USER, "Lena", "Nice photo of the lake!", T0));
             batch.archive(new SessionTurn(SCOPE, "s1", 1, "A:1", Role.USER, "Lena",
