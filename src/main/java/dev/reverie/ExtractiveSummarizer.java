@@ -32,14 +32,6 @@ final class ExtractiveSummarizer implements Summarizer {
 
     private final TokenCounter tokens;
 
-    /**
-     * A user's own words in {@code text} ({@link PastedContent#ownWords}); a text longer than
-     * {@link PastedContent#MAX_READ_CHARS} is a document, and none of it is.
-     */
-    static String ownWords(String text) {
-        return text.length() > PastedContent.MAX_READ_CHARS ? "" : PastedContent.ownWords(text);
-    }
-
     ExtractiveSummarizer(TokenCounter tokens) {
         this.tokens = tokens;
     }
@@ -74,7 +66,7 @@ final class ExtractiveSummarizer implements Summarizer {
                     : RESERVED_LABEL.matcher(name).lookingAt() ? "User (" + name + ")" : name);
             // what a user pastes (an email, an article) is somebody else's: its sentences are not the
             // user's decisions or facts (the turn stays in the archive, marked, for episodic recall)
-            for (String sentence : SENTENCE.split(t.role() == Role.USER ? ownWords(t.text()) : t.text())) {
+            for (String sentence : SENTENCE.split(t.role() == Role.USER ? PastedContent.saidWords(t.text()) : t.text())) {
                 String s = sentence.strip();
                 if (s.length() < 3 || !(s.endsWith("?") || CUES.matcher(s).find() || NUMBERISH.matcher(s).find())) {
                     continue;

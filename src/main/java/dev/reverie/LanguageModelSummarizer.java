@@ -19,8 +19,6 @@ import java.util.concurrent.atomic.AtomicLong;
 final class LanguageModelSummarizer implements Summarizer {
 
     private static final Logger LOG = LoggerFactory.getLogger(LanguageModelSummarizer.class);
-    /** What stands in the prompt for the text a turn pastes (an email, an article): somebody else's words. */
-    static final String PASTE_LEFT_OUT = PastedContent.LEFT_OUT;
     private final LanguageModel model;
     private final Summarizer fallback;
     private final AtomicLong fallbacks = new AtomicLong();

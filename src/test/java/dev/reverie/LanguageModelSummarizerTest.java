@@ -1,5 +1,6 @@
 package dev.reverie;
 
+import dev.reverie.internal.PastedContent;
 import dev.reverie.spi.SessionTurn;
 import dev.reverie.spi.TokenCounter;
 import org.junit.jupiter.api.Test;
@@ -44,9 +45,9 @@ class LanguageModelSummarizerTest {
 
         assertThat(prompts).singleElement().satisfies(p -> assertThat(p)
                 .contains("Ana: Please book the dentist for Friday.")
-                .contains("Ana: Can you summarize this email for me? " + LanguageModelSummarizer.PASTE_LEFT_OUT)
+                .contains("Ana: Can you summarize this email for me? " + PastedContent.LEFT_OUT)
                 .contains("assistant: Sure, here is the summary.")
-                .contains("Ana: my landlord wrote: " + LanguageModelSummarizer.PASTE_LEFT_OUT
+                .contains("Ana: my landlord wrote: " + PastedContent.LEFT_OUT
                         + " Anyway, I decided to move to Porto in May.\n")
                 .contains("the launch is on 2026-04-01") // what the assistant wrote is its own
                 .doesNotContain("selling the flat")

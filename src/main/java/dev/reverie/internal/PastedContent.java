@@ -273,7 +273,16 @@ public final class PastedContent {
      * and taken for a paste without being read.
      */
     public static boolean pastes(String text) {
-        return text.length() > MAX_READ_CHARS || ownWords(text) != text;
+        return saidWords(text) != text;
+    }
+
+    /**
+     * The words of {@code text} its speaker said: {@link #ownWords} of a text up to {@link #MAX_READ_CHARS}
+     * characters, none of a longer one (a document, taken for a paste unread); {@code text} itself when
+     * it pastes nothing.
+     */
+    public static String saidWords(String text) {
+        return text.length() > MAX_READ_CHARS ? "" : ownWords(text);
     }
 
     /** The most of a text {@link #pastes} reads; a longer text counts as pasted. */
@@ -288,10 +297,7 @@ public final class PastedContent {
      * longer than {@link #MAX_READ_CHARS} is all pasted.
      */
     public static String withoutPastes(String text) {
-        if (text.length() > MAX_READ_CHARS) {
-            return LEFT_OUT;
-        }
-        String own = ownWords(text);
+        String own = saidWords(text);
         if (own == text) {
             return text;
         }
