@@ -1,13 +1,8 @@
 package dev.reverie;
 
 import dev.reverie.SecretValidator.Span;
+import dev.reverie.internal.Resources;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -146,26 +141,15 @@ final class Bip39 {
         static final Map<String, Integer> INDEX = load();
 
         private static Map<String, Integer> load() {
-            try (InputStream in = Bip39.class.getResourceAsStream("bip39-english.txt")) {
-                if (in == null) {
-                    throw new IllegalStateException("bip39-english.txt is missing from the class path next to "
-                            + Bip39.class.getName());
-                }
-                Map<String, Integer> index = new HashMap<>(4096);
-                BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-                for (String line; (line = reader.readLine()) != null; ) {
-                    String w = line.strip();
-                    if (!w.isEmpty()) {
-                        index.put(w, index.size());
-                    }
-                }
-                if (index.size() != 2048) {
-                    throw new IllegalStateException("bip39-english.txt must hold 2048 words, holds " + index.size());
-                }
-                return Map.copyOf(index);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read bip39-english.txt", e);
+            List<String> words = Resources.entries(Bip39.class, "bip39-english.txt");
+            if (words.size() != 2048) {
+                throw new IllegalStateException("bip39-english.txt must hold 2048 words, holds " + words.size());
             }
+            Map<String, Integer> index = new HashMap<>(4096);
+            for (String w : words) {
+                index.put(w, index.size());
+            }
+            return Map.copyOf(index);
         }
     }
 }
