@@ -316,8 +316,9 @@ final class ContextAssembler {
      * surrounds it); a memory whose source turns are all packed is skipped; a verbatim turn replaces
      * an already packed memory derived from it alone when the budget allows.
      */
-    private int pack(List<ScoredCandidate> ranked, Set<String> pinnedIds, List<Entry> entries, int left) {
-        Packing p = new Packing(entries, left);
+    private int pack(List<ScoredCandidate> ranked, Set<String> pinnedIds, List<Entry> entries, int left,
+                     SentenceLines sentences) {
+        Packing p = new Packing(entries, left, sentences);
         // the candidate turns a memory or observation derived from one turn may name: only their keys
         // are built (a LoCoMo call ranks ~400 turns, a few of them sources)
         Set<String> sources = new HashSet<>();
@@ -408,9 +409,13 @@ final class ContextAssembler {
         /** Packed memories and observations derived from one turn alone, by that turn's id. */
         final Map<String, List<Entry>> derivedFromOneTurn = new java.util.HashMap<>();
 
-        Packing(List<Entry> entries, int left) {
+        /** Memory lines by the sentence they quote, the pinned ones included. */
+        final SentenceLines sentences;
+
+        Packing(List<Entry> entries, int left, SentenceLines sentences) {
             this.entries = entries;
             this.left = left;
+            this.sentences = sentences;
         }
 
         private RecalledMemory recalled(ScoredCandidate sc) {
@@ -422,6 +427,13 @@ final class ContextAssembler {
 
         void memory(ScoredCandidate sc) {
             Candidate c = sc.candidate();
+            int joined = sentences.join(entries, c.kind(), c.text(), c.lastSeen(), c.provenance(), c.sourceTurnIds(),
+                    recalled(sc), left);
+            if (joined >= 0) {
+                left -= joined;
+                taken++;
+                return;
+            }
             String line = Rendering.line(c.kind(), c.text(), c.lastSeen(), c.provenance());
             int n = tokens.count(line) + 1;
             if (n > left) {
@@ -429,6 +441,7 @@ final class ContextAssembler {
             }
             Entry e = new Entry(line, n, recalled(sc), null, null);
             entries.add(e);
+            sentences.added(e, c.kind(), c.text(), c.lastSeen(), c.provenance(), c.sourceTurnIds());
             left -= n;
             taken++;
             String source = sourceTurnKey(c);
@@ -449,8 +462,15 @@ final class ContextAssembler {
             boolean newDay = !packedDays.contains(day);
             String line = Rendering.episodeLine(turn, newDay, null, false);
             int n = tokens.count(line) + 1;
-            // the turn carries every memory derived from it alone: they all make room for it
-            List<Entry> derived = derivedFromOneTurn.getOrDefault(key, List.of());
+            // the turn carries every memory derived from it alone: they all make room for it (a line
+            // other facts of its sentence joined holds memories of that turn alone as well)
+            List<Entry> derived = new ArrayList<>();
+            for (Entry e : derivedFromOneTurn.getOrDefault(key, List.of())) {
+                Entry now = sentences.latest(e);
+                if (!derived.contains(now)) {
+                    derived.add(now);
+                }
+            }
             int freed = 0;
             for (Entry e : derived) {
                 freed += e.tokens();
@@ -470,7 +490,7 @@ final class ContextAssembler {
             }
             for (Entry e : derived) {
                 entries.remove(e);
-                taken--;
+                taken -= e.all().size();
             }
             derivedFromOneTurn.remove(key);
             packedDays.add(day);
@@ -484,7 +504,9 @@ final class ContextAssembler {
             packedTurns.add(turn.turnId());
             packedTurnKeys.add(key);
             for (Entry e : derived) {
-                dateTurn(key, e.recalled().text());
+                for (RecalledMemory r : e.all()) {
+                    dateTurn(key, r.text());
+                }
             }
             return true;
         }
@@ -541,9 +563,115 @@ final class ContextAssembler {
      * conversation order after the memories, with {@code eventDay} (or {@code null}) noted after it.
      */
     private record Entry(String line, int tokens, RecalledMemory recalled, SessionTurn turn, String eventDay,
-                         boolean pasted) {
+                         boolean pasted, List<RecalledMemory> joined) {
         Entry(String line, int tokens, RecalledMemory recalled, SessionTurn turn, String eventDay) {
-            this(line, tokens, recalled, turn, eventDay, false);
+            this(line, tokens, recalled, turn, eventDay, false, List.of());
+        }
+
+        Entry(String line, int tokens, RecalledMemory recalled, SessionTurn turn, String eventDay, boolean pasted) {
+            this(line, tokens, recalled, turn, eventDay, pasted, List.of());
+        }
+
+        /** What the line recalls: its memory, then those whose facts joined it ({@link SentenceLines}). */
+        List<RecalledMemory> all() {
+            if (recalled == null) {
+                return List.of();
+            }
+            if (joined.isEmpty()) {
+                return List.of(recalled);
+            }
+            List<RecalledMemory> out = new ArrayList<>(1 + joined.size());
+            out.add(recalled);
+            out.addAll(joined);
+            return out;
+        }
+    }
+
+    /**
+     * The memory lines that quote the sentence their fact was read from, by that sentence (and kind,
+     * day, trust mark and sources): a second fact of one sentence joins the first's line, {@code -
+     * [day] (fact) Ana is allergic to cats; Ana is allergic to dogs ("I'm allergic to cats and
+     * dogs.")}, instead of a line of its own quoting the sentence again. The quote stays next to both
+     * facts, so a doubt the sentence voices ("I don't know if I'm allergic to…") still qualifies each.
+     */
+    private final class SentenceLines {
+        private record Key(String prefix, List<String> sources, String quote) {
+        }
+
+        private final Map<Key, Entry> lines = new java.util.HashMap<>();
+        private final Map<Entry, List<String>> facts = new java.util.IdentityHashMap<>();
+
+        /**
+         * Joins {@code text}'s fact to the line of an earlier fact of its sentence in {@code entries}
+         * when the longer line fits in {@code room}: the tokens it took (0 for a fact the line states
+         * already), or -1 when there is no such line or it does not fit.
+         */
+        int join(List<Entry> entries, MemoryKind kind, String text, Instant at, Provenance provenance,
+                 List<String> sources, RecalledMemory recalled, int room) {
+            String quote = Rendering.trailingQuote(text);
+            if (quote == null) {
+                return -1;
+            }
+            Key key = new Key(Rendering.line(kind, "", at, provenance), sources, quote);
+            Entry old = lines.get(key);
+            int at0 = -1;
+            for (int i = 0; old != null && i < entries.size(); i++) {
+                if (entries.get(i) == old) {
+                    at0 = i;
+                    break;
+                }
+            }
+            if (at0 < 0) {
+                return -1;
+            }
+            String fact = text.substring(0, text.length() - quote.length());
+            List<String> said = facts.get(old);
+            List<RecalledMemory> joined = new ArrayList<>(old.joined());
+            joined.add(recalled);
+            if (said.contains(fact)) {
+                replace(entries, at0, key, old, new Entry(old.line(), old.tokens(), old.recalled(), null, null, false,
+                        List.copyOf(joined)), said);
+                return 0;
+            }
+            List<String> more = new ArrayList<>(said);
+            more.add(fact);
+            String line = Rendering.line(kind, String.join("; ", more) + quote, at, provenance);
+            int n = tokens.count(line) + 1;
+            if (n - old.tokens() > room) {
+                return -1;
+            }
+            replace(entries, at0, key, old, new Entry(line, n, old.recalled(), null, null, false, List.copyOf(joined)),
+                    more);
+            return n - old.tokens();
+        }
+
+        /** Notes a memory line just added, so a later fact of its sentence can join it. */
+        void added(Entry e, MemoryKind kind, String text, Instant at, Provenance provenance, List<String> sources) {
+            String quote = Rendering.trailingQuote(text);
+            if (quote != null) {
+                Key key = new Key(Rendering.line(kind, "", at, provenance), sources, quote);
+                lines.put(key, e);
+                facts.put(e, List.of(text.substring(0, text.length() - quote.length())));
+            }
+        }
+
+        /** The entry that replaced {@code old} (joined lines are replaced, not edited). */
+        Entry latest(Entry old) {
+            Entry e = old;
+            for (Entry next; (next = moved.get(e)) != null; ) {
+                e = next;
+            }
+            return e;
+        }
+
+        private final Map<Entry, Entry> moved = new java.util.IdentityHashMap<>();
+
+        private void replace(List<Entry> entries, int index, Key key, Entry old, Entry now, List<String> said) {
+            entries.set(index, now);
+            lines.put(key, now);
+            facts.remove(old);
+            facts.put(now, said);
+            moved.put(old, now);
         }
     }
 
@@ -619,8 +747,19 @@ final class ContextAssembler {
         // permanent memories first, most important first, then the style line if the share still holds
         // it (a safety fact goes before a style); the style line is rendered first
         Set<String> pinnedIds = new HashSet<>();
+        SentenceLines sentences = new SentenceLines();
         for (Memory m : store.pinnedMemories(scope, MAX_PINS)) {
             if (m.expired(now)) {
+                continue;
+            }
+            RecalledMemory pin = new RecalledMemory(m.id(), m.kind(), m.text(), 1.0, 0, m.importance(), 1.0, 1.0, true,
+                    false, m.sourceTurnIds());
+            int joined = sentences.join(entries, m.kind(), m.text(), m.lastReinforcedAt(), m.provenance(),
+                    m.sourceTurnIds(), pin, pinsLeft);
+            if (joined >= 0) {
+                pinnedIds.add(m.id());
+                left -= joined;
+                pinsLeft -= joined;
                 continue;
             }
             String line = Rendering.line(m.kind(), m.text(), m.lastReinforcedAt(), m.provenance());
@@ -629,8 +768,9 @@ final class ContextAssembler {
                 pinnedIds.add(m.id());
                 left -= n;
                 pinsLeft -= n;
-                entries.add(new Entry(line, n, new RecalledMemory(m.id(), m.kind(), m.text(), 1.0, 0, m.importance(),
-                        1.0, 1.0, true, false, m.sourceTurnIds()), null, null));
+                Entry e = new Entry(line, n, pin, null, null);
+                entries.add(e);
+                sentences.added(e, m.kind(), m.text(), m.lastReinforcedAt(), m.provenance(), m.sourceTurnIds());
             }
         }
         Optional<StyleProfile> style = store.styleProfile(scope);
@@ -649,7 +789,7 @@ final class ContextAssembler {
                     RECALLED_KINDS, request.includeDeprecated(), policy.observationRecall(),
                     policy.episodicRecall(), request.sessionId(), temporalFromSeq, now,
                     policy.topK() + pinnedIds.size(), left);
-            left = pack(ranked, pinnedIds, entries, left);
+            left = pack(ranked, pinnedIds, entries, left, sentences);
         }
         // token counts of lines are nearly additive; the exact count of the whole block decides. Lines
         // of third-party content (tool output, documents, what rests on them) go to a block of their
@@ -674,8 +814,7 @@ final class ContextAssembler {
                 messages.add(new ContextMessage(Role.USER, content, Layer.PERSISTENT));
             }
             if (exact <= budget) {
-                List<RecalledMemory> recalled = entries.stream().map(Entry::recalled)
-                        .filter(java.util.Objects::nonNull).toList();
+                List<RecalledMemory> recalled = entries.stream().flatMap(e -> e.all().stream()).toList();
                 return new Persistent(List.copyOf(messages), exact, recalled);
             }
             entries.remove(entries.size() - 1);

@@ -67,6 +67,19 @@ final class Rendering {
                 .replace('\n', ' ');
     }
 
+    /**
+     * The quote of its source sentence a memory's text ends with ({@code Ana is allergic to cats
+     * ("I'm allergic to cats and dogs.")}, as the rule-based extractor writes it when the sentence says
+     * more than the fact), or {@code null}.
+     */
+    static String trailingQuote(String text) {
+        if (!text.endsWith("\")")) {
+            return null;
+        }
+        int at = text.lastIndexOf(" (\"");
+        return at > 0 ? text.substring(at) : null;
+    }
+
     /** One memory line: {@code - [2026-01-05] (preference) text}, with a third-party mark when due. */
     static String line(MemoryKind kind, String text, Instant at, Provenance provenance) {
         // one concatenation: the line is allocated once at its length (a default builder grew four times)

@@ -83,6 +83,72 @@ class ContextAssemblyTest {
         assertThat(ctx.usage().tokens(Layer.IMMUTABLE)).isPositive();
     }
 
+    Memory rememberFrom(String turnId, Trust trust, String subject, String text, double importance, boolean permanent) {
+        Source source = trust == Trust.THIRD_PARTY ? Source.TOOL : Source.USER;
+        Memory m = Memory.builder("m" + (++ids), ALICE, MemoryKind.FACT, text, T0).subject(subject)
+                .importance(importance).permanent(permanent)
+                .provenance(new Provenance(source, "s0", turnId, T0, Outcome.UNKNOWN, trust))
+                .sourceTurnIds(List.of(turnId)).build();
+        store.write(WriteBatch.of(ALICE).put(m));
+        return m;
+    }
+
+    @Test
+    void facts_read_from_one_sentence_share_one_line_that_quotes_it_once() {
+        String furQuote = " (\"I'm allergic to most reptiles and animals with fur.\")";
+        rememberFrom("t1", Trust.FIRST_PARTY, "user.allergy", "Alice is allergic to animals with fur" + furQuote, 90, true);
+        rememberFrom("t1", Trust.FIRST_PARTY, "user.allergy2", "Alice is allergic to most reptiles" + furQuote, 90, true);
+        // a doubt the sentence voices stays next to both of its facts
+        String doubt = " (\"I don't know if I'm allergic to penicillin and aspirin.\")";
+        rememberFrom("t2", Trust.FIRST_PARTY, "user.allergy3", "Alice is allergic to penicillin" + doubt, 70, false);
+        rememberFrom("t2", Trust.FIRST_PARTY, "user.allergy4", "Alice is allergic to aspirin" + doubt, 70, false);
+        // the same sentence read from a tool's text is marked, so it keeps a line of its own
+        rememberFrom("t3", Trust.THIRD_PARTY, "user.allergy5", "Alice is allergic to aspirin" + doubt, 40, false);
+        rememberFrom("t4", Trust.FIRST_PARTY, "user.pet", "Alice wants a pet turtle (\"I'd love a turtle, they are calm.\")",
+                60, false);
+        AssembledContext ctx = ask(ALICE, "is Alice allergic to penicillin, aspirin or reptiles like a turtle?", 2_000);
+        String block = ctx.messages(Layer.PERSISTENT).get(0).content();
+        assertThat(block).contains("- [2026-03-01] (fact) Alice is allergic to animals with fur; Alice is allergic to "
+                        + "most reptiles" + furQuote + "\n")
+                .contains("- [2026-03-01] (fact) Alice is allergic to penicillin; Alice is allergic to aspirin" + doubt
+                        + "\n")
+                .contains("Alice wants a pet turtle (\"I'd love a turtle, they are calm.\")\n");
+        assertThat(block.split("most reptiles and animals with fur", -1)).hasSize(2);
+        assertThat(block.split("I don't know if", -1)).hasSize(2);
+        String third = ctx.messages(Layer.PERSISTENT).get(1).content();
+        assertThat(ctx.messages(Layer.PERSISTENT).get(1).role()).isEqualTo(Role.USER);
+        assertThat(third).contains("Alice is allergic to aspirin" + doubt).doesNotContain("Alice is allergic to penicillin");
+        // every memory is still reported, the pinned ones as pinned
+        assertThat(ctx.recalled()).extracting(RecalledMemory::text).containsExactlyInAnyOrder(
+                "Alice is allergic to animals with fur" + furQuote, "Alice is allergic to most reptiles" + furQuote,
+                "Alice is allergic to penicillin" + doubt, "Alice is allergic to aspirin" + doubt,
+                "Alice is allergic to aspirin" + doubt, "Alice wants a pet turtle (\"I'd love a turtle, they are calm.\")");
+        assertThat(ctx.recalled()).filteredOn(RecalledMemory::pinned).extracting(RecalledMemory::text)
+                .containsExactlyInAnyOrder("Alice is allergic to animals with fur" + furQuote,
+                        "Alice is allergic to most reptiles" + furQuote);
+        assertThat(ctx.usage().total()).isLessThanOrEqualTo(2_000);
+    }
+
+    @Test
+    void a_joined_line_costs_the_second_fact_only() {
+        String quote = " (\"My sister Maria and my brother Tom both live in Porto near the river.\")";
+        rememberFrom("t1", Trust.FIRST_PARTY, "user.sibling", "Alice has a sister named Maria" + quote, 60, false);
+        rememberFrom("t1", Trust.FIRST_PARTY, "user.sibling2", "Alice has a brother named Tom" + quote, 60, false);
+        // the same two facts read from two turns that said the sentence: two lines, each quoting it
+        rememberFrom("t2", Trust.FIRST_PARTY, "user.sibling", "Bea has a sister named Maria" + quote, 60, false);
+        rememberFrom("t3", Trust.FIRST_PARTY, "user.sibling2", "Bea has a brother named Tom" + quote, 60, false);
+        AssembledContext ctx = ask(ALICE, "where do Alice's and Bea's sister Maria and brother Tom live?", 2_000);
+        String block = ctx.messages(Layer.PERSISTENT).get(0).content();
+        String joined = "- [2026-03-01] (fact) Alice has a sister named Maria; Alice has a brother named Tom" + quote;
+        assertThat(block).contains(joined + "\n").contains("- [2026-03-01] (fact) Bea has a sister named Maria" + quote
+                + "\n").contains("- [2026-03-01] (fact) Bea has a brother named Tom" + quote + "\n");
+        dev.reverie.spi.TokenCounter counter = dev.reverie.spi.TokenCounter.o200k();
+        int separate = counter.count("- [2026-03-01] (fact) Bea has a sister named Maria" + quote)
+                + counter.count("- [2026-03-01] (fact) Bea has a brother named Tom" + quote);
+        assertThat(separate - counter.count(joined)).isGreaterThan(15);
+        assertThat(ctx.recalled()).hasSize(4);
+    }
+
     @Test
     void budget_too_small_for_the_mandatory_layers_fails_with_both_numbers() {
         assertThatThrownBy(() -> ask(ALICE, "hello", 5))
