@@ -595,16 +595,18 @@ final class ContextAssembler {
      * facts, so a doubt the sentence voices ("I don't know if I'm allergic to…") still qualifies each.
      */
     private final class SentenceLines {
-        private record Key(String prefix, List<String> sources, String quote) {
+        /** The line's start (day, kind, trust mark), the session and turns the fact came from, the quote. */
+        private record Key(String prefix, String session, List<String> sources, String quote) {
         }
 
         private final Map<Key, Entry> lines = new java.util.HashMap<>();
         private final Map<Entry, List<String>> facts = new java.util.IdentityHashMap<>();
 
         /**
-         * Joins {@code text}'s fact to the line of an earlier fact of its sentence in {@code entries}
-         * when the longer line fits in {@code room}: the tokens it took (0 for a fact the line states
-         * already), or -1 when there is no such line or it does not fit.
+         * Joins {@code text}'s fact to the line of an earlier fact of its sentence (said in the same
+         * session's same turns) in {@code entries} when the longer line fits in {@code room}: the tokens
+         * it took (0 for a fact the line states already), or -1 when there is no such line or it does
+         * not fit (then nothing changed).
          */
         int join(List<Entry> entries, MemoryKind kind, String text, Instant at, Provenance provenance,
                  List<String> sources, RecalledMemory recalled, int room) {
@@ -612,7 +614,7 @@ final class ContextAssembler {
             if (quote == null) {
                 return -1;
             }
-            Key key = new Key(Rendering.line(kind, "", at, provenance), sources, quote);
+            Key key = new Key(Rendering.line(kind, "", at, provenance), provenance.sessionId(), sources, quote);
             Entry old = lines.get(key);
             int at0 = -1;
             for (int i = 0; old != null && i < entries.size(); i++) {
@@ -642,14 +644,15 @@ final class ContextAssembler {
             }
             replace(entries, at0, key, old, new Entry(line, n, old.recalled(), null, null, false, List.copyOf(joined)),
                     more);
-            return n - old.tokens();
+            // a counter may count the longer line as fewer tokens: the join is made all the same
+            return Math.max(0, n - old.tokens());
         }
 
         /** Notes a memory line just added, so a later fact of its sentence can join it. */
         void added(Entry e, MemoryKind kind, String text, Instant at, Provenance provenance, List<String> sources) {
             String quote = Rendering.trailingQuote(text);
             if (quote != null) {
-                Key key = new Key(Rendering.line(kind, "", at, provenance), sources, quote);
+                Key key = new Key(Rendering.line(kind, "", at, provenance), provenance.sessionId(), sources, quote);
                 lines.put(key, e);
                 facts.put(e, List.of(text.substring(0, text.length() - quote.length())));
             }

@@ -130,23 +130,58 @@ class ContextAssemblyTest {
     }
 
     @Test
-    void a_joined_line_costs_the_second_fact_only() {
+    void a_joined_line_is_charged_what_it_costs_so_a_budget_too_small_for_two_lines_holds_both_facts() {
         String quote = " (\"My sister Maria and my brother Tom both live in Porto near the river.\")";
         rememberFrom("t1", Trust.FIRST_PARTY, "user.sibling", "Alice has a sister named Maria" + quote, 60, false);
         rememberFrom("t1", Trust.FIRST_PARTY, "user.sibling2", "Alice has a brother named Tom" + quote, 60, false);
-        // the same two facts read from two turns that said the sentence: two lines, each quoting it
-        rememberFrom("t2", Trust.FIRST_PARTY, "user.sibling", "Bea has a sister named Maria" + quote, 60, false);
-        rememberFrom("t3", Trust.FIRST_PARTY, "user.sibling2", "Bea has a brother named Tom" + quote, 60, false);
-        AssembledContext ctx = ask(ALICE, "where do Alice's and Bea's sister Maria and brother Tom live?", 2_000);
-        String block = ctx.messages(Layer.PERSISTENT).get(0).content();
+        memory.close();
+        // the memory block may take all the budget the other layers leave
+        memory = ContextManager.builder().store(store).immutable(ImmutableLayer.of(SYSTEM)).clock(clock)
+                .policy(MemoryPolicy.builder().persistentShare(1.0).build()).build();
+        String query = "where do Alice's sister Maria and brother Tom live?";
+        AssembledContext wide = ask(ALICE, query, 2_000);
         String joined = "- [2026-03-01] (fact) Alice has a sister named Maria; Alice has a brother named Tom" + quote;
-        assertThat(block).contains(joined + "\n").contains("- [2026-03-01] (fact) Bea has a sister named Maria" + quote
-                + "\n").contains("- [2026-03-01] (fact) Bea has a brother named Tom" + quote + "\n");
+        assertThat(wide.messages(Layer.PERSISTENT).get(0).content()).contains(joined + "\n");
+        // two lines quoting the sentence each would cost this much more than the joined one
         dev.reverie.spi.TokenCounter counter = dev.reverie.spi.TokenCounter.o200k();
-        int separate = counter.count("- [2026-03-01] (fact) Bea has a sister named Maria" + quote)
-                + counter.count("- [2026-03-01] (fact) Bea has a brother named Tom" + quote);
-        assertThat(separate - counter.count(joined)).isGreaterThan(15);
-        assertThat(ctx.recalled()).hasSize(4);
+        int more = counter.count("- [2026-03-01] (fact) Alice has a sister named Maria" + quote) + 1
+                + counter.count("- [2026-03-01] (fact) Alice has a brother named Tom" + quote) + 1
+                - counter.count(joined) - 1;
+        assertThat(more).isGreaterThan(15);
+        // a few tokens over the joined context's size (packing estimates a line's newline apart), far
+        // under two lines': both facts fit, so the join is charged its own tokens
+        AssembledContext tight = ask(ALICE, query, wide.usage().total() + 5);
+        assertThat(tight.messages(Layer.PERSISTENT).get(0).content()).contains(joined + "\n");
+        assertThat(tight.recalled()).hasSize(2);
+        assertThat(tight.usage().total()).isEqualTo(wide.usage().total());
+    }
+
+    @Test
+    void a_turn_that_replaces_a_joined_line_takes_only_the_facts_of_its_own_session_with_it() {
+        memory.close();
+        // memories first, in score order, each packed as a line: the turn comes after both
+        memory = ContextManager.builder().store(store).immutable(ImmutableLayer.of(SYSTEM)).clock(clock)
+                .policy(MemoryPolicy.builder().quoteSourceTurns(false).mmrLambda(1.0).build()).build();
+        String quote = " (\"I'm allergic to penicillin and aspirin, said the nurse.\")";
+        store.write(WriteBatch.of(ALICE).archive(new dev.reverie.spi.SessionTurn(ALICE, "s0", 0, "t1", Role.USER,
+                "Alice", "The nurse checked my chart; I'm allergic to penicillin and aspirin, said the nurse.",
+                T0.minus(Duration.ofDays(30)))));
+        rememberFrom("t1", Trust.FIRST_PARTY, "user.allergy", "Alice is allergic to penicillin" + quote, 99, false);
+        rememberFrom("t1", Trust.FIRST_PARTY, "user.allergy2", "Alice is allergic to aspirin" + quote, 98, false);
+        // the same turn id in another session (hosts may reuse ids across sessions): not that turn
+        Memory other = Memory.builder("m-other", ALICE, MemoryKind.FACT, "Alice is allergic to ibuprofen" + quote, T0)
+                .subject("user.allergy3").importance(97)
+                .provenance(new Provenance(Source.USER, "s9", "t1", T0, Outcome.UNKNOWN, Trust.FIRST_PARTY))
+                .sourceTurnIds(List.of("t1")).build();
+        store.write(WriteBatch.of(ALICE).put(other));
+        AssembledContext ctx = ask(ALICE, "is Alice allergic to penicillin, aspirin or ibuprofen?", 2_000);
+        String block = ctx.messages(Layer.PERSISTENT).get(0).content();
+        assertThat(block).contains("Alice: The nurse checked my chart")
+                .doesNotContain("Alice is allergic to penicillin").doesNotContain("Alice is allergic to aspirin")
+                .contains("- [2026-03-01] (fact) Alice is allergic to ibuprofen" + quote + "\n");
+        assertThat(ctx.recalled()).extracting(RecalledMemory::memoryId).contains("m-other", "t1")
+                .doesNotContain("m1", "m2");
+        assertThat(ctx.usage().total()).isLessThanOrEqualTo(2_000);
     }
 
     @Test
