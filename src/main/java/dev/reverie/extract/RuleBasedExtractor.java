@@ -53,13 +53,17 @@ import java.util.regex.Pattern;
  * {@code tool.episode.<hash>}.
  *
  * <p>Immutable and thread-safe; {@link #extract} never throws (any internal failure yields an empty
- * list) and bounds its work: at most {@value #MAX_TEXT_CHARS} characters and
- * {@value #MAX_SENTENCES} sentences of a turn are read.
+ * list) and bounds its work: at most {@value #MAX_TEXT_CHARS} characters (a longer user text is taken
+ * for pasted and yields nothing) and {@value #MAX_SENTENCES} sentences of a turn are read.
  */
 public final class RuleBasedExtractor implements Extractor {
 
-    /** Characters of a turn the extractor reads; the rest is ignored (it stays in the session archive). */
-    public static final int MAX_TEXT_CHARS = 20_000;
+    /**
+     * Characters of a turn the extractor reads: of a tool's output or an assistant's answer the first
+     * ones (the rest stays in the session archive); a user's text longer than this is a document, taken
+     * for pasted and not read ({@code PastedContent.MAX_READ_CHARS}).
+     */
+    public static final int MAX_TEXT_CHARS = PastedContent.MAX_READ_CHARS;
     /** Sentences of a turn the extractor reads. */
     public static final int MAX_SENTENCES = 64;
 
@@ -103,15 +107,21 @@ public final class RuleBasedExtractor implements Extractor {
         }
         boolean named = turn.speaker() != null && !turn.speaker().isBlank();
         String text = turn.text();
-        if (text.length() > MAX_TEXT_CHARS) {
-            text = text.substring(0, MAX_TEXT_CHARS);
-        }
-        if (turn.role() != Role.TOOL) {
-            // an email, article or code block the speaker pastes is somebody else's words (DESIGN §6)
-            text = PastedContent.ownWords(text);
-            if (text.isBlank()) {
-                return List.of();
+        if (turn.role() == Role.USER) {
+            // an email, article or code block the user pastes is somebody else's words (DESIGN §6); a
+            // text longer than MAX_TEXT_CHARS is a document, taken for a paste unread, as the rendering
+            // and the session summary take it (its first characters are not the user's either)
+            text = PastedContent.saidWords(text);
+        } else {
+            if (text.length() > MAX_TEXT_CHARS) {
+                text = text.substring(0, MAX_TEXT_CHARS);
             }
+            if (turn.role() == Role.ASSISTANT) {
+                text = PastedContent.ownWords(text);
+            }
+        }
+        if (text.isBlank()) {
+            return List.of();
         }
         java.time.LocalDate today = turn.at().atOffset(java.time.ZoneOffset.UTC).toLocalDate();
         List<Sentence> sentences = Sentence.split(text, MAX_SENTENCES, today);

@@ -1498,6 +1498,25 @@ class RuleBasedExtractorTest {
         }).collect(Collectors.toList());
     }
 
+    @Test
+    void a_user_text_too_long_to_read_is_a_document_and_yields_no_fact_while_a_tool_output_is_read_in_part() {
+        String own = "I live in Oslo and I'm allergic to latex. ";
+        StringBuilder doc = new StringBuilder(own);
+        while (doc.length() <= RuleBasedExtractor.MAX_TEXT_CHARS) {
+            doc.append("The committee reviewed the quarterly figures and approved the budget for the new wing. ");
+        }
+        String longText = doc.toString();
+        // as the rendering and the session summary take it: pasted, unread (not its first characters as the user's)
+        assertThat(dev.reverie.internal.PastedContent.pastes(longText)).isTrue();
+        assertThat(facts(longText)).isEmpty();
+        // at the limit it is read, and the user's own sentence is theirs
+        String atLimit = longText.substring(0, RuleBasedExtractor.MAX_TEXT_CHARS);
+        assertThat(facts(atLimit)).extracting(ExtractedFact::subject).contains("user.location", "user.allergy");
+        // a tool's output is never the user's; its first characters are read as the tool's episodes
+        assertThat(extractor.extract(new TurnInput(Role.TOOL, longText, "search", "t", AT))).isNotEmpty()
+                .extracting(ExtractedFact::subject).doesNotContain("user.location", "user.allergy");
+    }
+
     private List<ExtractedFact> facts(String text) {
         return extractor.extract(new TurnInput(Role.USER, text, null, "t", AT));
     }
