@@ -589,7 +589,8 @@ final class ContextAssembler {
 
     /**
      * The memory lines that quote the sentence their fact was read from, by that sentence (and kind,
-     * day, trust mark and sources): a second fact of one sentence joins the first's line, {@code -
+     * day, trust mark, session and source turns): a second fact of one sentence joins the first's line
+     * (any memory text ending in such a quote, whoever wrote it: an extractor, the host), {@code -
      * [day] (fact) Ana is allergic to cats; Ana is allergic to dogs ("I'm allergic to cats and
      * dogs.")}, instead of a line of its own quoting the sentence again. The quote stays next to both
      * facts, so a doubt the sentence voices ("I don't know if I'm allergic to…") still qualifies each.

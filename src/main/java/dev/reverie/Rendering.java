@@ -76,7 +76,9 @@ final class Rendering {
         if (!text.endsWith("\")")) {
             return null;
         }
-        int at = text.lastIndexOf(" (\"");
+        // the first opening: a sentence may end with a bracketed quote of its own ("… dogs ("the furry
+        // ones")."), which is inside the quote, never the start of it
+        int at = text.indexOf(" (\"");
         return at > 0 ? text.substring(at) : null;
     }
 

@@ -130,6 +130,20 @@ class ContextAssemblyTest {
     }
 
     @Test
+    void sentences_that_end_with_a_bracketed_quote_of_their_own_are_not_taken_for_one_sentence() {
+        String furry = " (\"the furry ones\").\")";
+        rememberFrom("t1", Trust.FIRST_PARTY, "user.allergy", "Alice is allergic to cats (\"I think I'm allergic to cats"
+                + furry, 70, false);
+        rememberFrom("t1", Trust.FIRST_PARTY, "user.allergy2", "Alice is allergic to dogs (\"I guess I'm allergic to dogs"
+                + furry, 70, false);
+        AssembledContext ctx = ask(ALICE, "is Alice allergic to cats or dogs?", 2_000);
+        String block = ctx.messages(Layer.PERSISTENT).get(0).content();
+        assertThat(block).contains("- [2026-03-01] (fact) Alice is allergic to cats (\"I think I'm allergic to cats"
+                        + furry + "\n")
+                .contains("- [2026-03-01] (fact) Alice is allergic to dogs (\"I guess I'm allergic to dogs" + furry + "\n");
+    }
+
+    @Test
     void a_joined_line_is_charged_what_it_costs_so_a_budget_too_small_for_two_lines_holds_both_facts() {
         String quote = " (\"My sister Maria and my brother Tom both live in Porto near the river.\")";
         rememberFrom("t1", Trust.FIRST_PARTY, "user.sibling", "Alice has a sister named Maria" + quote, 60, false);

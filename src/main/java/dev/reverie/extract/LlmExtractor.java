@@ -95,6 +95,9 @@ public final class LlmExtractor implements Extractor {
         if (turn.role() != Role.USER || turn.text().isBlank()) {
             return safeFallback(turn);
         }
+        if (PastedContent.saidWords(turn.text()).isBlank()) {
+            return List.of(); // all of it pasted: the prompt would hold the marker alone
+        }
         String answer;
         try {
             answer = model.complete(prompt(turn));

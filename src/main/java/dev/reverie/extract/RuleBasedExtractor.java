@@ -53,15 +53,16 @@ import java.util.regex.Pattern;
  * {@code tool.episode.<hash>}.
  *
  * <p>Immutable and thread-safe; {@link #extract} never throws (any internal failure yields an empty
- * list) and bounds its work: at most {@value #MAX_TEXT_CHARS} characters (a longer user text is taken
- * for pasted and yields nothing) and {@value #MAX_SENTENCES} sentences of a turn are read.
+ * list) and bounds its work: at most {@value #MAX_TEXT_CHARS} characters (of a longer user text, a
+ * document taken for pasted, only the user's words above it) and {@value #MAX_SENTENCES} sentences of a
+ * turn are read.
  */
 public final class RuleBasedExtractor implements Extractor {
 
     /**
      * Characters of a turn the extractor reads: of a tool's output or an assistant's answer the first
      * ones (the rest stays in the session archive); a user's text longer than this is a document, taken
-     * for pasted and not read ({@code PastedContent.MAX_READ_CHARS}).
+     * for pasted: only the user's words above it are read ({@code PastedContent.saidWords}).
      */
     public static final int MAX_TEXT_CHARS = PastedContent.MAX_READ_CHARS;
     /** Sentences of a turn the extractor reads. */
@@ -109,8 +110,8 @@ public final class RuleBasedExtractor implements Extractor {
         String text = turn.text();
         if (turn.role() == Role.USER) {
             // an email, article or code block the user pastes is somebody else's words (DESIGN §6); a
-            // text longer than MAX_TEXT_CHARS is a document, taken for a paste unread, as the rendering
-            // and the session summary take it (its first characters are not the user's either)
+            // text longer than MAX_TEXT_CHARS is a document, taken for a paste as the rendering and the
+            // session summary take it: only the user's words above it are theirs, not its first characters
             text = PastedContent.saidWords(text);
         } else {
             if (text.length() > MAX_TEXT_CHARS) {

@@ -270,7 +270,7 @@ public final class PastedContent {
     /**
      * Whether {@code text} pastes something: {@link #ownWords} sets part of it aside. A text longer than
      * {@value #MAX_READ_CHARS} characters (what the rule-based extractor reads of a turn) is a document,
-     * and taken for a paste without being read.
+     * taken for a paste (see {@link #saidWords} for the words before it that stay the speaker's).
      */
     public static boolean pastes(String text) {
         return saidWords(text) != text;
@@ -278,11 +278,33 @@ public final class PastedContent {
 
     /**
      * The words of {@code text} its speaker said: {@link #ownWords} of a text up to {@link #MAX_READ_CHARS}
-     * characters, none of a longer one (a document, taken for a paste unread); {@code text} itself when
-     * it pastes nothing.
+     * characters; {@code text} itself when it pastes nothing. A longer text is a document taken for a
+     * paste: of it, only the speaker's words before the first stretch {@link #ownWords} sets aside in
+     * its first {@link #MAX_READ_CHARS} characters ("I live in Oslo. Summarize this article:" above the
+     * article), none when nothing there is set aside (a document from its first line).
      */
     public static String saidWords(String text) {
-        return text.length() > MAX_READ_CHARS ? "" : ownWords(text);
+        if (text.length() <= MAX_READ_CHARS) {
+            return ownWords(text);
+        }
+        String head = text.substring(0, MAX_READ_CHARS);
+        String own = ownWords(head);
+        if (own == head) {
+            return "";
+        }
+        // ownWords keeps the lines: the first one it changed is where the paste starts (a line that hands
+        // the text over keeps its own part)
+        String[] was = head.split("\n", -1);
+        String[] kept = own.split("\n", -1);
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < kept.length && i < was.length; i++) {
+            out.append(kept[i]);
+            if (!kept[i].equals(was[i])) {
+                break;
+            }
+            out.append('\n');
+        }
+        return out.toString().isBlank() ? "" : out.toString();
     }
 
     /** The most of a text {@link #pastes} reads; a longer text counts as pasted. */
@@ -293,8 +315,9 @@ public final class PastedContent {
 
     /**
      * {@code text} with each pasted stretch replaced by {@link #LEFT_OUT} where it was, on one line (for a
-     * model's prompt: a summary's, an extractor's); {@code text} itself when it pastes nothing. A text
-     * longer than {@link #MAX_READ_CHARS} is all pasted.
+     * model's prompt: a summary's, an extractor's); {@code text} itself when it pastes nothing. Of a text
+     * longer than {@link #MAX_READ_CHARS}, the speaker's words before the document ({@link #saidWords}),
+     * then the marker.
      */
     public static String withoutPastes(String text) {
         String own = saidWords(text);
@@ -303,6 +326,9 @@ public final class PastedContent {
         }
         if (own.isBlank()) {
             return LEFT_OUT;
+        }
+        if (text.length() > MAX_READ_CHARS) {
+            return String.join(" ", own.strip().split("\\s*\n\\s*")) + " " + LEFT_OUT;
         }
         // ownWords keeps the turn's lines: a pasted line is blanked, a line that hands a text over is cut
         String[] was = text.split("\n", -1);

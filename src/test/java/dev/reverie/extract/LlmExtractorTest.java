@@ -69,6 +69,14 @@ class LlmExtractorTest {
                 .doesNotContain("Hamburg").doesNotContain("walnuts"));
         llm.extract(new TurnInput(Role.USER, "I live in Lisbon and I'm allergic to walnuts.", "Ana", "t10", AT));
         assertThat(prompts.get(1)).contains("I live in Lisbon and I'm allergic to walnuts.");
+        // a document too long to read, handed over without a word: the model is not asked at all
+        String document = "The mayor said I live in Paris and I'm allergic to walnuts. ".repeat(400);
+        assertThat(llm.extract(new TurnInput(Role.USER, document, "Ana", "t11", AT))).isEmpty();
+        assertThat(prompts).hasSize(2);
+        // with the user's words above it, the model sees those and the marker
+        llm.extract(new TurnInput(Role.USER, "I live in Oslo. Summarize this article:\n" + document, "Ana", "t12", AT));
+        assertThat(prompts.get(2)).contains("I live in Oslo. Summarize this article: [a pasted text, left out]")
+                .doesNotContain("Paris");
     }
 
     @Test

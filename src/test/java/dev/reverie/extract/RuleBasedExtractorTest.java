@@ -1512,6 +1512,12 @@ class RuleBasedExtractorTest {
         // at the limit it is read, and the user's own sentence is theirs
         String atLimit = longText.substring(0, RuleBasedExtractor.MAX_TEXT_CHARS);
         assertThat(facts(atLimit)).extracting(ExtractedFact::subject).contains("user.location", "user.allergy");
+        // the user's own words above a document too long to read are theirs; nothing of the document is
+        String article = "The mayor said I live in Paris and I'm allergic to walnuts. ".repeat(400);
+        List<ExtractedFact> handed = facts("I'm allergic to latex and I live in Oslo. Can you summarize this "
+                + "article:\n" + article);
+        assertThat(handed).extracting(ExtractedFact::value).contains("latex", "Oslo")
+                .noneMatch(v -> v.contains("Paris") || v.contains("walnut"));
         // a tool's output is never the user's; its first characters are read as the tool's episodes
         assertThat(extractor.extract(new TurnInput(Role.TOOL, longText, "search", "t", AT))).isNotEmpty()
                 .extracting(ExtractedFact::subject).doesNotContain("user.location", "user.allergy");

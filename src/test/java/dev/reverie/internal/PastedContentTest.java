@@ -100,7 +100,23 @@ class PastedContentTest {
     void a_text_longer_than_what_is_read_counts_as_pasted_without_being_read() {
         String own = "I live in Porto. ";
         assertThat(PastedContent.pastes(own)).isFalse();
-        assertThat(PastedContent.pastes(own.repeat(PastedContent.MAX_READ_CHARS / own.length() + 1))).isTrue();
+        String document = own.repeat(PastedContent.MAX_READ_CHARS / own.length() + 1);
+        assertThat(PastedContent.pastes(document)).isTrue();
+        // a document from its first line: nothing of it is the speaker's
+        assertThat(PastedContent.saidWords(document)).isEmpty();
+        assertThat(PastedContent.withoutPastes(document)).isEqualTo(PastedContent.LEFT_OUT);
+        // the speaker's words above a document that is too long to read stay theirs; the rest is pasted,
+        // and so are the speaker's words after the paste's start (not read that far)
+        String article = "The mayor said I live in Paris and I'm allergic to walnuts. ".repeat(400);
+        String handed = "I'm allergic to latex.\nI live in Oslo. Can you summarize this article:\n" + article
+                + "\n\nAnyway, I live in Bergen now.";
+        assertThat(handed.length()).isGreaterThan(PastedContent.MAX_READ_CHARS);
+        assertThat(PastedContent.pastes(handed)).isTrue();
+        String said = PastedContent.saidWords(handed);
+        assertThat(said).contains("I'm allergic to latex.", "I live in Oslo.").doesNotContain("Paris", "walnuts",
+                "Bergen");
+        assertThat(PastedContent.withoutPastes(handed)).startsWith("I'm allergic to latex. I live in Oslo.")
+                .endsWith(PastedContent.LEFT_OUT).doesNotContain("Paris", "Bergen");
     }
 
     @Test
