@@ -199,6 +199,18 @@ public final class PastedContent {
                     + "and\\s+btw|enfim|ali[áa]s|ah\\b|tamb[ée]m|obs\\b|e\\s+eu\\b|mas\\s+eu\\b|"
                     + "what\\s+do\\s+you\\s+think|o\\s+que\\s+(?:voc[êe]\\s+)?acha)");
 
+    /**
+     * The closing of a letter or email, a whole line: "Best,", "Kind regards, Mark", "Thanks,⏎Ana",
+     * "Atenciosamente,", or a signature separator "--". Its comma (or the separator) tells it from the
+     * speaker's own "Thanks!" at the end of a turn.
+     */
+    private static final Pattern SIGN_OFF = words(
+            "(?iu)^\\s*(?:--\\s*|(?:best|best\\s+regards|best\\s+wishes|kind\\s+regards|warm\\s+regards|warmly|regards|"
+                    + "cheers|thanks|many\\s+thanks|thank\\s+you|thanks\\s+again|sincerely|yours(?:\\s+(?:truly|sincerely))?|"
+                    + "all\\s+the\\s+best|love|take\\s+care|atenciosamente|cumprimentos|melhores\\s+cumprimentos|"
+                    + "abra[çc]os?|um\\s+abra[çc]o|beijos?|bjs|obrigad[oa]|saud[aã][çc][õo]es|att|grato|grata)\\b\\s*,"
+                    + "(?:\\s*\\p{L}[\\p{L}.' -]{0,40})?\\s*)$");
+
     /** A request that is the whole line before a colon: "translate to english pls:", "traduz:". */
     private static final Pattern REQUEST_LINE = words(
             "(?iu)^\\s*(?:please\\s+|pls\\s+|can\\s+you\\s+|could\\s+you\\s+|help\\s+me\\s+(?:to\\s+)?|por\\s+favor,?\\s+|"
@@ -350,11 +362,25 @@ public final class PastedContent {
         return out.toString();
     }
 
+    /** The last line that closes a letter ({@link #SIGN_OFF}), or -1: a paste runs on to it. */
+    private static int lastClosing(String[] lines) {
+        for (int i = lines.length - 1; i > 0; i--) {
+            if (lines[i].length() <= 60 && SIGN_OFF.matcher(lines[i]).matches()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** {@link #lastClosing} not looked for yet (it is, once, when a paste meets a paragraph like "Also, …"). */
+    private static final int UNREAD = -2;
+
     /**
      * {@code text} with the pasted parts blanked out (each pasted line becomes an empty line, so the
      * sentences around them stay apart), or {@code text} itself when nothing is pasted. A paste runs
      * to the end of the turn, or to a paragraph in which the speaker speaks again ("Anyway, …",
-     * "btw, …"); a paragraph of the paste may start with "I", so that does not end it.
+     * "btw, …") below the pasted letter's closing ("Best, Mark"), if it has one; a paragraph of the
+     * paste may start with "I" or "Also", so that does not end it.
      */
     public static String ownWords(String text) {
         if (text.indexOf('\n') < 0 && text.indexOf(':') < 0 && text.indexOf('>') < 0 && text.indexOf('`') < 0
@@ -371,6 +397,7 @@ public final class PastedContent {
             }
         }
         boolean chatLog = labelledLines(lines) >= 2;
+        int lastClosing = UNREAD;
         StringBuilder out = new StringBuilder(text.length());
         boolean fence = false;
         boolean pasting = false;
@@ -409,8 +436,9 @@ public final class PastedContent {
             }
             if (pasting) {
                 quotedPaste = false; // the paste is more than quoted lines: it runs on
-                if (i > 0 && lines[i - 1].isBlank() && RETURN.matcher(t).find()) {
-                    pasting = false; // the speaker speaks again after the paste
+                if (i > 0 && lines[i - 1].isBlank() && RETURN.matcher(t).find()
+                        && i > (lastClosing == UNREAD ? lastClosing = lastClosing(lines) : lastClosing)) {
+                    pasting = false; // the speaker speaks again after the paste (and after its closing)
                 } else {
                     changed = true;
                     continue;

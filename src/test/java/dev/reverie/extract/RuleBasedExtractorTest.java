@@ -1499,6 +1499,30 @@ class RuleBasedExtractorTest {
     }
 
     @Test
+    void a_paragraph_of_a_pasted_letter_above_its_closing_is_the_letters_even_when_it_starts_like_the_speaker() {
+        // "Also, …" and "So, …" end a paste when the speaker speaks again, but not inside a letter that
+        // goes on to its closing: a pasted email cannot make its writer's facts the user's
+        List<String> letters = List.of(
+                "Can you summarize this email?\n\nHi team,\nThe launch moved to Friday.\n\nAlso, I'm allergic to "
+                        + "penicillin and I live in Berlin.\n\nBest,\nMark",
+                "Can you reply to this email for me?\n\nHello,\nThanks for the invite.\n\nSo, I live in Berlin now "
+                        + "and I'm allergic to penicillin.\n\nKind regards, Mark Peters",
+                "Resume este email:\n\nOlá,\nA reunião mudou para sexta.\n\nTambém, moro em Berlim e sou alérgico a "
+                        + "penicilina.\n\nAbraços,\nJoão",
+                "Summarize this email please:\n\nHi,\nQuick update.\n\nAnyway, I live in Berlin and I'm allergic to "
+                        + "penicillin.\n\n--\nMark Peters, Acme GmbH");
+        for (String text : letters) {
+            assertThat(facts(text)).as(text).extracting(ExtractedFact::subject)
+                    .doesNotContain("user.location", "user.allergy");
+        }
+        // below the closing, or without one, the speaker speaks again
+        assertThat(facts("Can you summarize this email?\n\nHi team,\nThe launch moved to Friday.\n\nBest,\nMark"
+                + "\n\nAnyway, I live in Porto now.")).extracting(ExtractedFact::value).contains("Porto");
+        assertThat(facts("Summarize this article:\nThe mayor said I live in Paris.\n\nAlso, I live in Porto.\n\n"
+                + "Thanks!")).extracting(ExtractedFact::value).contains("Porto").doesNotContain("Paris");
+    }
+
+    @Test
     void a_user_text_too_long_to_read_is_a_document_and_yields_no_fact_while_a_tool_output_is_read_in_part() {
         String own = "I live in Oslo and I'm allergic to latex. ";
         StringBuilder doc = new StringBuilder(own);
