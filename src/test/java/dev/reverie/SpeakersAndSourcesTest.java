@@ -194,6 +194,37 @@ class SpeakersAndSourcesTest {
     }
 
     @Test
+    void a_pasted_letters_also_paragraph_and_a_document_too_long_to_read_never_become_the_users_facts() {
+        memory.recordTurn(HOUSE, "s1", Turn.user("I live in Lisbon and I'm allergic to penicillin.").at(day(0)));
+        dreamOn(0);
+        String article = "The mayor said I live in Paris and I'm allergic to walnuts. ".repeat(400);
+        memory.recordTurn(HOUSE, "s2",
+                // the letter's own "Also, …" paragraph above its closing is the letter's
+                Turn.user("Can you summarize this email?\n\nHi team,\nThe launch moved to Friday.\n\nAlso, I live in "
+                        + "Hamburg now and I'm allergic to latex.\n\nBest,\nMark").at(day(3)),
+                // a document too long to read: only the words above it are the user's
+                Turn.user("I'm allergic to soy. Summarize this article:\n" + article).at(day(3)));
+        dreamOn(3);
+
+        assertThat(memories("user.location", MemoryStatus.ACTIVE)).singleElement()
+                .satisfies(m -> assertThat(m.value()).isEqualTo("Lisbon"));
+        assertThat(memories("user.allergy", MemoryStatus.ACTIVE)).extracting(Memory::value)
+                .containsExactlyInAnyOrder("penicillin", "soy");
+        assertThat(memory.admin().observations(HOUSE, ObservationFilter.all()))
+                .noneMatch(o -> o.text().contains("Hamburg") || o.text().contains("latex")
+                        || o.text().contains("Paris") || o.text().contains("walnuts"));
+        // recalled, the email is the user's paste of somebody else's text, never in the SYSTEM block
+        AssembledContext context = memory.buildContext(ContextRequest.builder(HOUSE, "s3")
+                .query("What did Mark write about the launch moving to Friday?")
+                .budgetTokens(4_000).build());
+        assertThat(context.messages(Layer.PERSISTENT)).filteredOn(m -> m.role() == Role.SYSTEM)
+                .allSatisfy(m -> assertThat(m.content()).doesNotContain("Hamburg").doesNotContain("walnuts"));
+        assertThat(context.messages(Layer.PERSISTENT)).filteredOn(m -> m.role() == Role.USER).singleElement()
+                .satisfies(m -> assertThat(m.content()).startsWith("<third-party-memory>")
+                        .contains("[third-party, unverified] user (pasting a text): Can you summarize this email?"));
+    }
+
+    @Test
     void two_allergies_stated_in_alike_sentences_stay_two_facts_and_both_reach_the_context() {
         memory.recordTurn(HOUSE, "s1", Turn.user("Please note in my medical file that I am allergic to penicillin,"
                 + " it gives me hives.").at(day(0)));
