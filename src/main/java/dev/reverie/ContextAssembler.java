@@ -427,8 +427,9 @@ final class ContextAssembler {
 
         void memory(ScoredCandidate sc) {
             Candidate c = sc.candidate();
-            int joined = sentences.join(entries, c.kind(), c.text(), c.lastSeen(), c.provenance(), c.sourceTurnIds(),
-                    recalled(sc), left);
+            SentenceLines.Key sentence = sentences.key(c.kind(), c.text(), c.lastSeen(), c.provenance(),
+                    c.sourceTurnIds());
+            int joined = sentences.join(entries, sentence, c.text(), recalled(sc), left);
             if (joined >= 0) {
                 left -= joined;
                 taken++;
@@ -441,7 +442,7 @@ final class ContextAssembler {
             }
             Entry e = new Entry(line, n, recalled(sc), null, null);
             entries.add(e);
-            sentences.added(e, c.kind(), c.text(), c.lastSeen(), c.provenance(), c.sourceTurnIds());
+            sentences.added(e, sentence, c.text());
             left -= n;
             taken++;
             String source = sourceTurnKey(c);
@@ -597,25 +598,29 @@ final class ContextAssembler {
      */
     private final class SentenceLines {
         /** The line's start (day, kind, trust mark), the session and turns the fact came from, the quote. */
-        private record Key(String prefix, String session, List<String> sources, String quote) {
+        record Key(String prefix, String session, List<String> sources, String quote) {
         }
 
         private final Map<Key, Entry> lines = new java.util.HashMap<>();
         private final Map<Entry, List<String>> facts = new java.util.IdentityHashMap<>();
 
-        /**
-         * Joins {@code text}'s fact to the line of an earlier fact of its sentence (said in the same
-         * session's same turns) in {@code entries} when the longer line fits in {@code room}: the tokens
-         * it took (0 for a fact the line states already), or -1 when there is no such line or it does
-         * not fit (then nothing changed).
-         */
-        int join(List<Entry> entries, MemoryKind kind, String text, Instant at, Provenance provenance,
-                 List<String> sources, RecalledMemory recalled, int room) {
+        /** The sentence a memory line quotes, or {@code null} for a text that quotes none. */
+        Key key(MemoryKind kind, String text, Instant at, Provenance provenance, List<String> sources) {
             String quote = Rendering.trailingQuote(text);
-            if (quote == null) {
+            return quote == null ? null
+                    : new Key(Rendering.line(kind, "", at, provenance), provenance.sessionId(), sources, quote);
+        }
+
+        /**
+         * Joins {@code text}'s fact to the line of an earlier fact of its sentence ({@code key}, from
+         * {@link #key}; said in the same session's same turns) in {@code entries} when the longer line
+         * fits in {@code room}: the tokens it took (0 for a fact the line states already), or -1 when
+         * there is no such line or it does not fit (then nothing changed).
+         */
+        int join(List<Entry> entries, Key key, String text, RecalledMemory recalled, int room) {
+            if (key == null) {
                 return -1;
             }
-            Key key = new Key(Rendering.line(kind, "", at, provenance), provenance.sessionId(), sources, quote);
             Entry old = lines.get(key);
             int at0 = -1;
             for (int i = 0; old != null && i < entries.size(); i++) {
@@ -627,7 +632,7 @@ final class ContextAssembler {
             if (at0 < 0) {
                 return -1;
             }
-            String fact = text.substring(0, text.length() - quote.length());
+            String fact = text.substring(0, text.length() - key.quote().length());
             List<String> said = facts.get(old);
             List<RecalledMemory> joined = new ArrayList<>(old.joined());
             joined.add(recalled);
@@ -638,7 +643,8 @@ final class ContextAssembler {
             }
             List<String> more = new ArrayList<>(said);
             more.add(fact);
-            String line = Rendering.line(kind, String.join("; ", more) + quote, at, provenance);
+            // the key's prefix is the line's start: Rendering.line without its text
+            String line = key.prefix() + Rendering.escape(String.join("; ", more) + key.quote());
             int n = tokens.count(line) + 1;
             if (n - old.tokens() > room) {
                 return -1;
@@ -649,13 +655,11 @@ final class ContextAssembler {
             return Math.max(0, n - old.tokens());
         }
 
-        /** Notes a memory line just added, so a later fact of its sentence can join it. */
-        void added(Entry e, MemoryKind kind, String text, Instant at, Provenance provenance, List<String> sources) {
-            String quote = Rendering.trailingQuote(text);
-            if (quote != null) {
-                Key key = new Key(Rendering.line(kind, "", at, provenance), provenance.sessionId(), sources, quote);
+        /** Notes a memory line just added ({@code key} from {@link #key}), so a later fact of its sentence can join it. */
+        void added(Entry e, Key key, String text) {
+            if (key != null) {
                 lines.put(key, e);
-                facts.put(e, List.of(text.substring(0, text.length() - quote.length())));
+                facts.put(e, List.of(text.substring(0, text.length() - key.quote().length())));
             }
         }
 
@@ -758,8 +762,9 @@ final class ContextAssembler {
             }
             RecalledMemory pin = new RecalledMemory(m.id(), m.kind(), m.text(), 1.0, 0, m.importance(), 1.0, 1.0, true,
                     false, m.sourceTurnIds());
-            int joined = sentences.join(entries, m.kind(), m.text(), m.lastReinforcedAt(), m.provenance(),
-                    m.sourceTurnIds(), pin, pinsLeft);
+            SentenceLines.Key sentence = sentences.key(m.kind(), m.text(), m.lastReinforcedAt(), m.provenance(),
+                    m.sourceTurnIds());
+            int joined = sentences.join(entries, sentence, m.text(), pin, pinsLeft);
             if (joined >= 0) {
                 pinnedIds.add(m.id());
                 left -= joined;
@@ -774,7 +779,7 @@ final class ContextAssembler {
                 pinsLeft -= n;
                 Entry e = new Entry(line, n, pin, null, null);
                 entries.add(e);
-                sentences.added(e, m.kind(), m.text(), m.lastReinforcedAt(), m.provenance(), m.sourceTurnIds());
+                sentences.added(e, sentence, m.text());
             }
         }
         Optional<StyleProfile> style = store.styleProfile(scope);

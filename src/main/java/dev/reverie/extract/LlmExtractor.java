@@ -95,12 +95,15 @@ public final class LlmExtractor implements Extractor {
         if (turn.role() != Role.USER || turn.text().isBlank()) {
             return safeFallback(turn);
         }
-        if (PastedContent.saidWords(turn.text()).isBlank()) {
+        // what the user pastes (an email, an article) is somebody else's: the model never sees it, so no
+        // fact about the user comes from it (as with the rule-based extractor)
+        String own = PastedContent.withoutPastes(turn.text());
+        if (own != turn.text() && own.equals(PastedContent.LEFT_OUT)) {
             return List.of(); // all of it pasted: the prompt would hold the marker alone
         }
         String answer;
         try {
-            answer = model.complete(prompt(turn));
+            answer = model.complete(prompt(turn, own));
         } catch (RuntimeException | StackOverflowError e) {
             return fallBack(turn, "the model threw " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
@@ -113,20 +116,20 @@ public final class LlmExtractor implements Extractor {
         }
     }
 
-    /** The prompt for {@code turn}: the template with role, speaker, UTC date and the delimited text. */
-    String prompt(TurnInput turn) {
+    /**
+     * The prompt for {@code turn}: the template with role, speaker, UTC date and the delimited
+     * {@code text} (the turn's, without what it pastes).
+     */
+    private String prompt(TurnInput turn, String text) {
         LocalDate day = turn.at().atOffset(ZoneOffset.UTC).toLocalDate();
         String date = day + " (" + day.getDayOfWeek().getDisplayName(TextStyle.FULL, Locale.ENGLISH) + ")";
         String speaker = turn.speaker() == null || turn.speaker().isBlank() ? "(none)" : turn.speaker().strip();
-        // what the user pastes (an email, an article) is somebody else's: the model never sees it, so no
-        // fact about the user comes from it (as with the rule-based extractor); the turn text is data: it
-        // must not be able to close its own delimiter
-        String text = PastedContent.withoutPastes(turn.text()).replace("</turn", "<\\/turn")
-                .replace("<turn", "<\\turn");
+        // the turn text is data: it must not be able to close its own delimiter
+        String data = text.replace("</turn", "<\\/turn").replace("<turn", "<\\turn");
         return template.replace("{{role}}", turn.role().name())
                 .replace("{{speaker}}", speaker)
                 .replace("{{date}}", date)
-                .replace("{{text}}", text);
+                .replace("{{text}}", data);
     }
 
     /** The facts with their subjects put under {@code owner} (the prompt asks for {@code user.} keys). */
