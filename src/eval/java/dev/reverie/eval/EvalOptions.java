@@ -45,7 +45,7 @@ public record EvalOptions(Path data, List<Integer> budgets, List<String> systems
             "  --budgets LIST       token budgets, comma-separated (default 512,1000,2000,4000)",
             "  --systems LIST       comma list of " + String.join(",", ALL_SYSTEMS),
             "                       or all (default all)",
-            "  --store KIND         Reverie store backend: sqlite or lucene (default sqlite)",
+            "  --store KIND         Reverie store backend: sqlite, lucene or postgresql (an embedded server; default sqlite)",
             "  --samples IDS        run only these samples, e.g. conv-26,conv-30 (default: all)",
             "  --limit-samples N    run only the first N samples (after --samples; default: all)",
             "  --split tune=IDS     the samples the defaults were tuned on; the others are held out and",
@@ -183,8 +183,9 @@ public record EvalOptions(Path data, List<Integer> budgets, List<String> systems
 
     private static String store(String value) {
         String kind = value.strip().toLowerCase(Locale.ROOT);
-        if (!kind.equals("sqlite") && !kind.equals("lucene")) {
-            throw new IllegalArgumentException("--store must be sqlite or lucene, was '" + value + "'");
+        if (!kind.equals("sqlite") && !kind.equals("lucene") && !kind.equals("postgresql")) {
+            throw new IllegalArgumentException("--store must be sqlite, lucene or postgresql (an embedded server),"
+                    + " was '" + value + "'");
         }
         return kind;
     }

@@ -54,7 +54,7 @@ public final class LatencyPairs {
         List<Long> bm25Cpu = new ArrayList<>();
         boolean warmedUp = false;
         try (ReverieSystem reverie = new ReverieSystem("reverie-lexical", "sqlite",
-                ReverieSystem.freshFolder(Path.of(args[1]), "reverie-lexical"), null, true);
+                "sqlite:" + ReverieSystem.freshFolder(Path.of(args[1]), "reverie-lexical").toAbsolutePath(), null, true);
              Bm25System bm25 = new Bm25System(new TurnPacker(TokenCounter.o200k()))) {
             for (LocomoData.Sample sample : samples) {
                 reverie.ingest(sample);

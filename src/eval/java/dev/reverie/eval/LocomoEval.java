@@ -45,6 +45,8 @@ public final class LocomoEval {
     private final List<LocomoData.Sample> samples;
     private CachingEmbedder embedder;
     private ContextLog contextLog;
+    /** The embedded server of a {@code --store postgresql} run, started with its first Reverie system. */
+    private EvalPostgres postgres;
     private double questionEmbeddingSeconds;
 
     private LocomoEval(EvalOptions options, List<LocomoData.Sample> samples, PrintStream console) {
@@ -138,6 +140,9 @@ public final class LocomoEval {
         } finally {
             if (contextLog != null) {
                 contextLog.close();
+            }
+            if (postgres != null) {
+                postgres.close();
             }
         }
         Map<String, Object> run = new LinkedHashMap<>();
@@ -323,10 +328,24 @@ public final class LocomoEval {
             case "bm25" -> new Bm25System(packer);
             case "dense" -> new DenseSystem(packer, embedder());
             case "reverie-lexical", "reverie-lexical-nodream", "reverie-hybrid", "reverie-hybrid-nodream" ->
-                    new ReverieSystem(name, options.store(), ReverieSystem.freshFolder(options.out(), name),
+                    new ReverieSystem(name, options.store(), freshStoreUri(name),
                             name.startsWith("reverie-hybrid") ? embedder() : null, !name.endsWith("-nodream"));
             default -> throw new IllegalArgumentException("unknown system '" + name + "'");
         };
+    }
+
+    /**
+     * A store URI for a new, empty store of {@code system}: a fresh folder under {@code OUT/stores}
+     * (SQLite, Lucene) or a fresh database on the run's embedded PostgreSQL.
+     */
+    private String freshStoreUri(String system) {
+        if (options.store().equals("postgresql")) {
+            if (postgres == null) {
+                postgres = EvalPostgres.start(options.out().resolve("stores").resolve("postgresql"));
+            }
+            return postgres.freshStoreUri(system);
+        }
+        return options.store() + ":" + ReverieSystem.freshFolder(options.out(), system).toAbsolutePath();
     }
 
     /**

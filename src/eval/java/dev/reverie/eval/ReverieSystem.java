@@ -39,8 +39,8 @@ import java.util.stream.Stream;
 /**
  * Reverie itself, driven only through its public API as a host application would drive it.
  *
- * <p>One fresh store per system run ({@code sqlite} or {@code lucene}) in a folder under the output
- * folder, and one {@link ContextManager} over it per conversation, its ids seeded with the
+ * <p>One fresh store per system run ({@code sqlite} or {@code lucene} in a folder under the output
+ * folder, {@code postgresql} as a new database on the run's embedded server), and one {@link ContextManager} over it per conversation, its ids seeded with the
  * conversation's id (so every run gives the same contexts), with the default {@link MemoryPolicy} and the default
  * extractor (rule-based), the harness's fixed system prompt as its immutable layer, and a
  * {@link SettableClock}. Each conversation gets its own scope {@code locomo/eval/<sample_id>}.
@@ -87,16 +87,16 @@ final class ReverieSystem implements EvalSystem {
 
     /**
      * @param name      the system's name
-     * @param storeKind {@code sqlite} or {@code lucene}
-     * @param folder    an empty folder for the store
+     * @param storeKind {@code sqlite}, {@code lucene} or {@code postgresql}
+     * @param storeUri  the URI of a new, empty store of that kind
      * @param embedder  the embedder for hybrid retrieval, or {@code null} for lexical only
      * @param dream     whether to run the dream cycle after each session
      */
-    ReverieSystem(String name, String storeKind, Path folder, CachingEmbedder embedder, boolean dream) {
+    ReverieSystem(String name, String storeKind, String storeUri, CachingEmbedder embedder, boolean dream) {
         this.name = name;
         this.storeKind = storeKind;
         this.embedder = embedder;
-        this.store = MemoryStores.open(storeKind + ":" + folder.toAbsolutePath());
+        this.store = MemoryStores.open(storeUri);
         this.dream = dream;
     }
 

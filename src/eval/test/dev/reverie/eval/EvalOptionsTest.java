@@ -40,6 +40,16 @@ class EvalOptionsTest {
     }
 
     @Test
+    void the_store_is_sqlite_lucene_or_postgresql() {
+        assertThat(EvalOptions.parse(new String[] {"--data", "x.json"}).store()).isEqualTo("sqlite");
+        assertThat(EvalOptions.parse(new String[] {"--data", "x.json", "--store", " PostgreSQL"}).store())
+                .isEqualTo("postgresql");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> EvalOptions.parse(new String[] {"--data", "x.json", "--store", "mysql"}))
+                .withMessageContaining("--store must be sqlite, lucene or postgresql").withMessageContaining("mysql");
+    }
+
+    @Test
     void the_prompt_and_the_question_are_not_context() {
         String question = "What did Melanie paint?";
         String context = TurnPacker.SYSTEM_PROMPT + "\n[8 May 2023] Melanie: a lake\n" + question;

@@ -27,7 +27,7 @@ class ReverieSystemTest {
     @Test
     void contexts_stay_within_the_budget_and_carry_prompt_and_question(@TempDir Path out) {
         try (ReverieSystem system = new ReverieSystem("reverie-lexical-nodream", "sqlite",
-                ReverieSystem.freshFolder(out, "reverie-lexical-nodream"), null, false)) {
+                "sqlite:" + ReverieSystem.freshFolder(out, "reverie-lexical-nodream").toAbsolutePath(), null, false)) {
             system.ingest(sample("conv-a"));
 
             for (int budget : new int[] {128, 512, 2000}) {
@@ -43,7 +43,7 @@ class ReverieSystemTest {
     @Test
     void the_dreaming_variant_dreams_after_each_session_and_stays_within_budget(@TempDir Path out) {
         try (ReverieSystem system = new ReverieSystem("reverie-lexical", "sqlite",
-                ReverieSystem.freshFolder(out, "reverie-lexical"), null, true)) {
+                "sqlite:" + ReverieSystem.freshFolder(out, "reverie-lexical").toAbsolutePath(), null, true)) {
             system.ingest(sample("conv-a"));
 
             RetrievedContext context = system.context("What is the name of Ann's puppy?", 512);
