@@ -57,7 +57,7 @@ final class EvalPostgres implements AutoCloseable {
         } catch (SQLException e) {
             throw new IllegalStateException("could not create database " + db + " on the embedded PostgreSQL", e);
         }
-        return String.format(Locale.ROOT, "postgresql:postgresql://localhost:%d/%s?user=postgres", server.getPort(), db);
+        return String.format(Locale.ROOT, "postgresql://localhost:%d/%s?user=postgres", server.getPort(), db);
     }
 
     @Override
