@@ -716,6 +716,42 @@ public abstract class MemoryStoreContract {
         }
     }
 
+    /**
+     * Ranking weighs a word by how rare it is in the scope (BM25's IDF): a name said in every turn
+     * of a conversation, even three times over, must not outrank the one text holding the rare word
+     * the question asks about. Memories, observations and archived turns alike.
+     */
+    @Test
+    void should_rank_a_rare_query_word_above_a_common_one_repeated() {
+        String[] places = {"park", "lake", "market", "museum", "cinema", "library", "beach", "garden", "station",
+                "harbour", "bakery", "stadium"};
+        WriteBatch b = WriteBatch.of(ALICE);
+        for (int i = 0; i < places.length; i++) {
+            String common = "Melanie told Melanie's sister that Melanie walked to the " + places[i];
+            b.put(memory(ALICE, common, i)).put(observation(ALICE, common, i))
+                    .archive(archived(ALICE, "s1", i, "Melanie", common, 0));
+        }
+        String rare = "Signed up for a pottery class on Tuesdays";
+        b.put(memory(ALICE, rare, 20)).put(observation(ALICE, rare, 20))
+                .archive(archived(ALICE, "s1", 20, "Melanie", rare, 0));
+        store.write(b);
+        String question = "What pottery does Melanie do?";
+        for (int round = 0; round < 2; round++) {
+            List<Scored<Memory>> memories = store.searchMemories(ALICE, question, EnumSet.of(MemoryStatus.ACTIVE),
+                    EnumSet.allOf(MemoryKind.class), 5);
+            List<Scored<Observation>> observations = store.searchObservations(ALICE, question,
+                    EnumSet.of(ObservationStatus.PENDING), 5);
+            List<Scored<SessionTurn>> turns = store.searchTurns(ALICE, question, 5);
+            assertThat(memories).isNotEmpty();
+            assertThat(memories.get(0).item().text()).isEqualTo(rare);
+            assertThat(observations).isNotEmpty();
+            assertThat(observations.get(0).item().text()).isEqualTo(rare);
+            assertThat(turns).isNotEmpty();
+            assertThat(turns.get(0).item().text()).isEqualTo(rare);
+            reopen();
+        }
+    }
+
     @Test
     void should_list_active_permanent_memories_as_pins_most_important_first() {
         Memory name = memory(ALICE, "Name is Marina", 0).toBuilder().permanent(true).importance(95).build();

@@ -643,6 +643,18 @@ public final class PostgresMemoryStore implements MemoryStore {
                 rs -> rs.getLong(1), scope.agentId(), scope.endUserId(), names(statuses)).get(0));
     }
 
+    /** BM25 over the scope's memories of the wanted statuses and kinds (see {@link FullText#bm25Sql}). */
+    private static final String MEMORY_SEARCH = FullText.bm25Sql("memories",
+            "t.agent = ? AND t.usr = ? AND t.status = ANY(?) AND t.kind = ANY(?)",
+            List.of("data", "embedding"), List.of("rid"));
+    /** BM25 over the scope's observations of the wanted statuses; STYLE observations are never searched. */
+    private static final String OBSERVATION_SEARCH = FullText.bm25Sql("observations",
+            "t.agent = ? AND t.usr = ? AND t.status = ANY(?) AND t.kind <> '" + MemoryKind.STYLE.name() + "'",
+            List.of("data", "embedding"), List.of("rid"));
+    /** BM25 over the scope's archived turns. */
+    private static final String TURN_SEARCH = FullText.bm25Sql("archive_turns", "t.agent = ? AND t.usr = ?",
+            List.of("data"), List.of("session_id", "seq"));
+
     @Override
     public List<Scored<Memory>> searchMemories(Scope scope, String text, Set<MemoryStatus> statuses,
                                                Set<MemoryKind> kinds, int limit) {
@@ -653,13 +665,13 @@ public final class PostgresMemoryStore implements MemoryStore {
         if (query == null || statuses.isEmpty() || kinds.isEmpty()) {
             return List.of();
         }
-        return read(scope.tenantId(), (c, s) -> query(c, s,
-                "SELECT m.data, m.embedding, ts_rank_cd(m.tsv, q.q, 1) AS r FROM ${s}.memories m"
-                        + " CROSS JOIN (SELECT " + FullText.QUERY_SQL + " AS q) q"
-                        + " WHERE m.agent = ? AND m.usr = ? AND m.tsv @@ q.q AND m.status = ANY(?) AND m.kind = ANY(?)"
-                        + " ORDER BY r DESC, m.rid LIMIT ?",
+        String words = FullText.queryWords(text);
+        String[] st = names(statuses);
+        String[] kn = names(kinds);
+        return read(scope.tenantId(), (c, s) -> query(c, s, MEMORY_SEARCH,
                 rs -> new Scored<>(Jdbc.memoryRow(rs), rs.getDouble(3)),
-                query, query, scope.agentId(), scope.endUserId(), names(statuses), names(kinds), limit));
+                query, query, words, words, scope.agentId(), scope.endUserId(), st, kn,
+                scope.agentId(), scope.endUserId(), st, kn, limit));
     }
 
     @Override
@@ -672,14 +684,12 @@ public final class PostgresMemoryStore implements MemoryStore {
         if (query == null || statuses.isEmpty()) {
             return List.of();
         }
-        return read(scope.tenantId(), (c, s) -> query(c, s,
-                "SELECT o.data, o.embedding, ts_rank_cd(o.tsv, q.q, 1) AS r FROM ${s}.observations o"
-                        + " CROSS JOIN (SELECT " + FullText.QUERY_SQL + " AS q) q"
-                        + " WHERE o.agent = ? AND o.usr = ? AND o.tsv @@ q.q AND o.status = ANY(?)"
-                        + " AND o.kind <> '" + MemoryKind.STYLE.name() + "'"
-                        + " ORDER BY r DESC, o.rid LIMIT ?",
+        String words = FullText.queryWords(text);
+        String[] st = names(statuses);
+        return read(scope.tenantId(), (c, s) -> query(c, s, OBSERVATION_SEARCH,
                 rs -> new Scored<>(Jdbc.observationRow(rs), rs.getDouble(3)),
-                query, query, scope.agentId(), scope.endUserId(), names(statuses), limit));
+                query, query, words, words, scope.agentId(), scope.endUserId(), st,
+                scope.agentId(), scope.endUserId(), st, limit));
     }
 
     @Override
@@ -927,12 +937,11 @@ public final class PostgresMemoryStore implements MemoryStore {
         if (query == null) {
             return List.of();
         }
-        return read(scope.tenantId(), (c, s) -> query(c, s,
-                "SELECT a.data, ts_rank_cd(a.tsv, q.q, 1) AS r FROM ${s}.archive_turns a"
-                        + " CROSS JOIN (SELECT " + FullText.QUERY_SQL + " AS q) q"
-                        + " WHERE a.agent = ? AND a.usr = ? AND a.tsv @@ q.q ORDER BY r DESC, a.session_id, a.seq LIMIT ?",
+        String words = FullText.queryWords(text);
+        return read(scope.tenantId(), (c, s) -> query(c, s, TURN_SEARCH,
                 rs -> new Scored<>(Json.read(rs.getString(1), SessionTurn.class), rs.getDouble(2)),
-                query, query, scope.agentId(), scope.endUserId(), limit));
+                query, query, words, words, scope.agentId(), scope.endUserId(),
+                scope.agentId(), scope.endUserId(), limit));
     }
 
     @Override
