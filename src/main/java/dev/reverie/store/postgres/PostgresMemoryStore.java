@@ -89,6 +89,8 @@ public final class PostgresMemoryStore implements MemoryStore {
     private final String label;
     private final VectorMode vectorMode;
     private final ConcurrentMap<String, String> readySchemas = new ConcurrentHashMap<>();
+    /** The scopes' BM25 collection statistics, read when a search needs them and no longer fresh. */
+    private final Bm25Stats bm25Stats = new Bm25Stats();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private PostgresMemoryStore(DataSource dataSource, AutoCloseable ownedPool, String label) {
@@ -274,6 +276,7 @@ public final class PostgresMemoryStore implements MemoryStore {
                 }
                 T result = work.apply(c, schema);
                 c.commit();
+                scopes.forEach(bm25Stats::written);
                 return result;
             } catch (SQLException | RuntimeException e) {
                 rollbackQuietly(c);
@@ -500,6 +503,7 @@ public final class PostgresMemoryStore implements MemoryStore {
             return s;
         });
         dev.reverie.internal.DecodedRecords.forget(scope); // its rows were decoded through Jdbc's row mappers
+        bm25Stats.forget(scope);
         try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
             if (!c.getAutoCommit()) {
                 c.setAutoCommit(true);
@@ -668,10 +672,12 @@ public final class PostgresMemoryStore implements MemoryStore {
         String words = FullText.queryWords(text);
         String[] st = names(statuses);
         String[] kn = names(kinds);
-        return read(scope.tenantId(), (c, s) -> query(c, s, MEMORY_SEARCH,
-                rs -> new Scored<>(Jdbc.memoryRow(rs), rs.getDouble(3)),
-                query, query, words, words, scope.agentId(), scope.endUserId(), st, kn,
-                scope.agentId(), scope.endUserId(), st, kn, limit));
+        return read(scope.tenantId(), (c, s) -> {
+            Bm25Stats.Figures f = bm25Stats.of(c, s, scope, "memories");
+            return query(c, s, MEMORY_SEARCH, rs -> new Scored<>(Jdbc.memoryRow(rs), rs.getDouble(3)),
+                    query, query, words, words, scope.agentId(), scope.endUserId(), st, kn, f.rows(), f.meanLength(),
+                    limit);
+        });
     }
 
     @Override
@@ -686,10 +692,12 @@ public final class PostgresMemoryStore implements MemoryStore {
         }
         String words = FullText.queryWords(text);
         String[] st = names(statuses);
-        return read(scope.tenantId(), (c, s) -> query(c, s, OBSERVATION_SEARCH,
-                rs -> new Scored<>(Jdbc.observationRow(rs), rs.getDouble(3)),
-                query, query, words, words, scope.agentId(), scope.endUserId(), st,
-                scope.agentId(), scope.endUserId(), st, limit));
+        return read(scope.tenantId(), (c, s) -> {
+            Bm25Stats.Figures f = bm25Stats.of(c, s, scope, "observations");
+            return query(c, s, OBSERVATION_SEARCH, rs -> new Scored<>(Jdbc.observationRow(rs), rs.getDouble(3)),
+                    query, query, words, words, scope.agentId(), scope.endUserId(), st, f.rows(), f.meanLength(),
+                    limit);
+        });
     }
 
     @Override
@@ -938,10 +946,12 @@ public final class PostgresMemoryStore implements MemoryStore {
             return List.of();
         }
         String words = FullText.queryWords(text);
-        return read(scope.tenantId(), (c, s) -> query(c, s, TURN_SEARCH,
-                rs -> new Scored<>(Json.read(rs.getString(1), SessionTurn.class), rs.getDouble(2)),
-                query, query, words, words, scope.agentId(), scope.endUserId(),
-                scope.agentId(), scope.endUserId(), limit));
+        return read(scope.tenantId(), (c, s) -> {
+            Bm25Stats.Figures f = bm25Stats.of(c, s, scope, "archive_turns");
+            return query(c, s, TURN_SEARCH, rs -> new Scored<>(Json.read(rs.getString(1), SessionTurn.class),
+                    rs.getDouble(2)), query, query, words, words, scope.agentId(), scope.endUserId(), f.rows(),
+                    f.meanLength(), limit);
+        });
     }
 
     @Override
