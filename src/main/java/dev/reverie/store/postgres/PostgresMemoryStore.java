@@ -647,17 +647,81 @@ public final class PostgresMemoryStore implements MemoryStore {
                 rs -> rs.getLong(1), scope.agentId(), scope.endUserId(), names(statuses)).get(0));
     }
 
-    /** BM25 over the scope's memories of the wanted statuses and kinds (see {@link FullText#bm25Sql}). */
-    private static final String MEMORY_SEARCH = FullText.bm25Sql("memories",
-            "t.agent = ? AND t.usr = ? AND t.status = ANY(?) AND t.kind = ANY(?)",
-            List.of("data", "embedding"), List.of("rid"));
-    /** BM25 over the scope's observations of the wanted statuses; STYLE observations are never searched. */
-    private static final String OBSERVATION_SEARCH = FullText.bm25Sql("observations",
-            "t.agent = ? AND t.usr = ? AND t.status = ANY(?) AND t.kind <> '" + MemoryKind.STYLE.name() + "'",
-            List.of("data", "embedding"), List.of("rid"));
-    /** BM25 over the scope's archived turns. */
-    private static final String TURN_SEARCH = FullText.bm25Sql("archive_turns", "t.agent = ? AND t.usr = ?",
-            List.of("data"), List.of("session_id", "seq"));
+    /**
+     * The query's lexemes as the index holds them, by the query's words ({@link FullText#queryWords}):
+     * a context's three searches share them. At most {@value #LEXEME_CACHE} kept, least recently used
+     * dropped.
+     */
+    private final Map<String, String[]> queryLexemes = java.util.Collections.synchronizedMap(
+            new java.util.LinkedHashMap<>(64, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, String[]> eldest) {
+                    return size() > LEXEME_CACHE;
+                }
+            });
+    private static final int LEXEME_CACHE = 256;
+
+    private String[] lexemes(Connection c, String schema, String words) throws SQLException {
+        String[] known = queryLexemes.get(words);
+        if (known != null) {
+            return known;
+        }
+        String[] lexemes = query(c, schema, "SELECT tsvector_to_array(" + FullText.VECTOR_SQL + ")",
+                rs -> (String[]) rs.getArray(1).getArray(), words, words).get(0);
+        queryLexemes.put(words, lexemes);
+        return lexemes;
+    }
+
+    /**
+     * A BM25 search ({@link Bm25}) of {@code table}: the rows matching the query (their key and
+     * vector, {@code match} binding {@code matchArgs} after the query twice), scored in Java, then the
+     * best {@code limit} read whole ({@code read} takes the ranked rows' keys).
+     */
+    private List<Bm25.Ranked> bm25(Connection c, String s, Scope scope, String table, String text, String match,
+                                   boolean turns, int limit, Object... matchArgs) throws SQLException {
+        String query = FullText.queryText(text);
+        String words = FullText.queryWords(text);
+        Bm25 bm25 = new Bm25(lexemes(c, s, words));
+        Object[] args = new Object[matchArgs.length + 2];
+        args[0] = query;
+        args[1] = query;
+        System.arraycopy(matchArgs, 0, args, 2, matchArgs.length);
+        query(c, s, "SELECT " + (turns ? "t.session_id, t.seq" : "t.rid, NULL") + ", t.tsv::text FROM ${s}." + table
+                + " t CROSS JOIN (SELECT " + FullText.QUERY_SQL + " AS q) q WHERE t.tsv @@ q.q AND " + match, rs -> {
+                    if (turns) {
+                        bm25.add(0, rs.getString(1), rs.getLong(2), rs.getString(3));
+                    } else {
+                        bm25.add(rs.getLong(1), null, 0, rs.getString(3));
+                    }
+                    return null;
+                }, args);
+        Bm25Stats.Figures f = bm25Stats.of(c, s, scope, table);
+        return bm25.rank(f.rows(), f.meanLength(), limit);
+    }
+
+    /** The ranked memory or observation rows read whole, in rank order, each with its score. */
+    private static <T> List<Scored<T>> readRanked(Connection c, String s, String table, Scope scope,
+                                                  List<Bm25.Ranked> ranked, RowMapper<T> mapper) throws SQLException {
+        if (ranked.isEmpty()) {
+            return List.of();
+        }
+        String[] rids = new String[ranked.size()];
+        for (int i = 0; i < rids.length; i++) {
+            rids[i] = Long.toString(ranked.get(i).row().rid());
+        }
+        Map<Long, T> byRid = new HashMap<>();
+        query(c, s, "SELECT t.data, t.embedding, t.rid FROM ${s}." + table + " t WHERE t.rid = ANY(?::bigint[])"
+                + " AND t.agent = ? AND t.usr = ?", rs -> byRid.put(rs.getLong(3), mapper.map(rs)),
+                rids, scope.agentId(), scope.endUserId());
+        List<Scored<T>> out = new ArrayList<>(ranked.size());
+        for (Bm25.Ranked r : ranked) {
+            T item = byRid.get(r.row().rid());
+            if (item != null) { // gone since it matched: a concurrent delete
+                out.add(new Scored<>(item, r.score()));
+            }
+        }
+        return out;
+    }
 
     @Override
     public List<Scored<Memory>> searchMemories(Scope scope, String text, Set<MemoryStatus> statuses,
@@ -669,15 +733,11 @@ public final class PostgresMemoryStore implements MemoryStore {
         if (query == null || statuses.isEmpty() || kinds.isEmpty()) {
             return List.of();
         }
-        String words = FullText.queryWords(text);
         String[] st = names(statuses);
         String[] kn = names(kinds);
-        return read(scope.tenantId(), (c, s) -> {
-            Bm25Stats.Figures f = bm25Stats.of(c, s, scope, "memories");
-            return query(c, s, MEMORY_SEARCH, rs -> new Scored<>(Jdbc.memoryRow(rs), rs.getDouble(3)),
-                    query, query, words, words, scope.agentId(), scope.endUserId(), st, kn, f.rows(), f.meanLength(),
-                    limit);
-        });
+        return read(scope.tenantId(), (c, s) -> readRanked(c, s, "memories", scope,
+                bm25(c, s, scope, "memories", text, "t.agent = ? AND t.usr = ? AND t.status = ANY(?) AND t.kind = ANY(?)",
+                        false, limit, scope.agentId(), scope.endUserId(), st, kn), Jdbc::memoryRow));
     }
 
     @Override
@@ -690,14 +750,12 @@ public final class PostgresMemoryStore implements MemoryStore {
         if (query == null || statuses.isEmpty()) {
             return List.of();
         }
-        String words = FullText.queryWords(text);
         String[] st = names(statuses);
-        return read(scope.tenantId(), (c, s) -> {
-            Bm25Stats.Figures f = bm25Stats.of(c, s, scope, "observations");
-            return query(c, s, OBSERVATION_SEARCH, rs -> new Scored<>(Jdbc.observationRow(rs), rs.getDouble(3)),
-                    query, query, words, words, scope.agentId(), scope.endUserId(), st, f.rows(), f.meanLength(),
-                    limit);
-        });
+        // a STYLE observation is never searched by text (MemoryStore#searchObservations)
+        return read(scope.tenantId(), (c, s) -> readRanked(c, s, "observations", scope,
+                bm25(c, s, scope, "observations", text, "t.agent = ? AND t.usr = ? AND t.status = ANY(?) AND t.kind <> '"
+                        + MemoryKind.STYLE.name() + "'", false, limit, scope.agentId(), scope.endUserId(), st),
+                Jdbc::observationRow));
     }
 
     @Override
@@ -945,12 +1003,32 @@ public final class PostgresMemoryStore implements MemoryStore {
         if (query == null) {
             return List.of();
         }
-        String words = FullText.queryWords(text);
         return read(scope.tenantId(), (c, s) -> {
-            Bm25Stats.Figures f = bm25Stats.of(c, s, scope, "archive_turns");
-            return query(c, s, TURN_SEARCH, rs -> new Scored<>(Json.read(rs.getString(1), SessionTurn.class),
-                    rs.getDouble(2)), query, query, words, words, scope.agentId(), scope.endUserId(), f.rows(),
-                    f.meanLength(), limit);
+            List<Bm25.Ranked> ranked = bm25(c, s, scope, "archive_turns", text, "t.agent = ? AND t.usr = ?", true,
+                    limit, scope.agentId(), scope.endUserId());
+            if (ranked.isEmpty()) {
+                return List.<Scored<SessionTurn>>of();
+            }
+            String[] sessions = new String[ranked.size()];
+            String[] seqs = new String[ranked.size()];
+            for (int i = 0; i < sessions.length; i++) {
+                sessions[i] = ranked.get(i).row().session();
+                seqs[i] = Long.toString(ranked.get(i).row().seq());
+            }
+            Map<String, SessionTurn> byKey = new HashMap<>();
+            query(c, s, "SELECT t.data, t.session_id, t.seq FROM ${s}.archive_turns t"
+                    + " JOIN unnest(?::text[], ?::bigint[]) AS k(sid, sq) ON t.session_id = k.sid AND t.seq = k.sq"
+                    + " WHERE t.agent = ? AND t.usr = ?",
+                    rs -> byKey.put(rs.getString(2) + '\u0000' + rs.getLong(3), Json.read(rs.getString(1), SessionTurn.class)),
+                    sessions, seqs, scope.agentId(), scope.endUserId());
+            List<Scored<SessionTurn>> out = new ArrayList<>(ranked.size());
+            for (Bm25.Ranked r : ranked) {
+                SessionTurn turn = byKey.get(r.row().session() + '\u0000' + r.row().seq());
+                if (turn != null) {
+                    out.add(new Scored<>(turn, r.score()));
+                }
+            }
+            return out;
         });
     }
 
