@@ -709,10 +709,16 @@ public final class PostgresMemoryStore implements MemoryStore {
         for (int i = 0; i < rids.length; i++) {
             rids[i] = Long.toString(ranked.get(i).row().rid());
         }
+        // by primary key alone (a scope condition here let the planner scan the scope for the keys); the
+        // keys are the scope's, from the match, and a row never changes scope (agent and usr are checked anyway)
         Map<Long, T> byRid = new HashMap<>();
-        query(c, s, "SELECT t.data, t.embedding, t.rid FROM ${s}." + table + " t WHERE t.rid = ANY(?::bigint[])"
-                + " AND t.agent = ? AND t.usr = ?", rs -> byRid.put(rs.getLong(3), mapper.map(rs)),
-                rids, scope.agentId(), scope.endUserId());
+        query(c, s, "SELECT t.data, t.embedding, t.rid, t.agent, t.usr FROM ${s}." + table
+                + " t WHERE t.rid = ANY(?::bigint[])", rs -> {
+                    if (scope.agentId().equals(rs.getString(4)) && scope.endUserId().equals(rs.getString(5))) {
+                        byRid.put(rs.getLong(3), mapper.map(rs));
+                    }
+                    return null;
+                }, (Object) rids);
         List<Scored<T>> out = new ArrayList<>(ranked.size());
         for (Bm25.Ranked r : ranked) {
             T item = byRid.get(r.row().rid());
@@ -1016,9 +1022,10 @@ public final class PostgresMemoryStore implements MemoryStore {
                 seqs[i] = Long.toString(ranked.get(i).row().seq());
             }
             Map<String, SessionTurn> byKey = new HashMap<>();
-            query(c, s, "SELECT t.data, t.session_id, t.seq FROM ${s}.archive_turns t"
-                    + " JOIN unnest(?::text[], ?::bigint[]) AS k(sid, sq) ON t.session_id = k.sid AND t.seq = k.sq"
-                    + " WHERE t.agent = ? AND t.usr = ?",
+            // one primary-key lookup per ranked turn (a join on the keys let the planner scan the scope)
+            query(c, s, "SELECT t.data, t.session_id, t.seq FROM unnest(?::text[], ?::bigint[]) AS k(sid, sq)"
+                    + " CROSS JOIN LATERAL (SELECT a.data, a.session_id, a.seq FROM ${s}.archive_turns a"
+                    + " WHERE a.agent = ? AND a.usr = ? AND a.session_id = k.sid AND a.seq = k.sq) t",
                     rs -> byKey.put(rs.getString(2) + '\u0000' + rs.getLong(3), Json.read(rs.getString(1), SessionTurn.class)),
                     sessions, seqs, scope.agentId(), scope.endUserId());
             List<Scored<SessionTurn>> out = new ArrayList<>(ranked.size());
