@@ -1,56 +1,81 @@
 package dev.reverie.store.postgres;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Okapi BM25 over the rows a full-text search matched, scored in Java from each row's
  * {@code tsvector} (its text form, as PostgreSQL prints it), so the store ranks as the other stores
  * do (Lucene's {@code BM25Similarity}, SQLite's {@code bm25()}): k1 {@value FullText#K1}, b
- * {@value FullText#B}, Lucene's non-negative IDF {@code ln(1 + (N - df + 0.5) / (df + 0.5))}. A term's
- * frequency is the number of its positions in the row's vector (a lexeme without positions counts
- * once), a row's length its number of lexemes, a term's document frequency the number of matched
- * rows holding it (every row holding a query lexeme matches the query, so that is the scope's), N
- * and the mean length the scope's ({@link Bm25Stats}); N is never taken below a document frequency.
- * Not thread-safe: one per search.
+ * {@value FullText#B}, Lucene's non-negative IDF {@code ln(1 + (N - df + 0.5) / (df + 0.5))}.
+ *
+ * <p>A term is a query word. A row's vector holds each of its words twice ({@link FullText}: the
+ * {@code english} stem and the {@code simple} word), as one lexeme with both positions when the stem is
+ * the word ("dog") and as two lexemes otherwise ("caroline": {@code carolin} and {@code caroline}).
+ * So a word's frequency in a row is half the positions of its lexemes (each lexeme counted once): an
+ * occurrence of the word itself counts 1, of another word with its stem ("dogs" for "dog") one half,
+ * whether or not the stem differs from the word. A word with no {@code english} lexeme (a stop word
+ * in a query of stop words) counts its {@code simple} positions whole. A row's length is its number
+ * of lexemes; a term's document frequency the number of matched rows holding it (N is never taken
+ * below it); N and the mean length are the scope's ({@link Bm25Stats}). Not thread-safe: one per
+ * search.
  */
 final class Bm25 {
 
-    /** A matched row: its key (for ordering ties and reading it), its query-term frequencies and length. */
-    record Row(long rid, String session, long seq, int[] tf, int length) {
+    /** A matched row: its key (for reading it) and its terms' frequencies and length. */
+    record Row(long rid, String session, long seq, double[] tf, int length) {
     }
 
-    /** A scored key, best first after {@link #rank}. */
+    /** A scored row, best first after {@link #rank}. */
     record Ranked(Row row, double score) {
     }
 
-    private final Map<String, Integer> terms = new HashMap<>();
+    /** Lexeme to the query words (term numbers) it belongs to. */
+    private final Map<String, int[]> lexemeTerms = new HashMap<>();
+    /** Per term: the factor its lexemes' positions are counted with. */
+    private final double[] weight;
     private final List<Row> rows = new ArrayList<>();
 
-    /** @param lexemes the query's lexemes, as the index holds them (duplicates count once) */
-    Bm25(String[] lexemes) {
-        for (String l : lexemes) {
-            terms.putIfAbsent(l, terms.size());
+    /**
+     * @param english per query word, its {@code english} lexemes (none for a stop word)
+     * @param simple  per query word, its {@code simple} lexemes
+     */
+    Bm25(List<String[]> english, List<String[]> simple) {
+        int words = english.size();
+        weight = new double[words];
+        Map<String, List<Integer>> byLexeme = new HashMap<>();
+        for (int w = 0; w < words; w++) {
+            Set<String> lexemes = new LinkedHashSet<>(List.of(english.get(w)));
+            lexemes.addAll(List.of(simple.get(w)));
+            weight[w] = english.get(w).length == 0 ? 1.0 : 0.5;
+            for (String l : lexemes) {
+                byLexeme.computeIfAbsent(l, k -> new ArrayList<>(1)).add(w);
+            }
         }
+        byLexeme.forEach((l, ws) -> lexemeTerms.put(l, ws.stream().mapToInt(Integer::intValue).toArray()));
     }
 
     /** Adds a matched row from its key and its {@code tsvector} as text. */
     void add(long rid, String session, long seq, String vector) {
-        int[] tf = new int[terms.size()];
-        int length = scan(vector, terms, tf);
+        double[] tf = new double[weight.length];
+        int length = scan(vector, lexemeTerms, tf);
+        for (int w = 0; w < tf.length; w++) {
+            tf[w] *= weight[w];
+        }
         rows.add(new Row(rid, session, seq, tf, length));
     }
 
     /**
-     * The rows, best first, at most {@code limit}; ties by {@code rid}, then session and seq
-     * ascending (the order the SQL searches used).
+     * The rows, best first, at most {@code limit}; rows of equal score stay in the order they were
+     * added (the search adds them in its SQL order: {@code rid}, or session and seq).
      */
     List<Ranked> rank(double scopeRows, double meanLength, int limit) {
-        int k = terms.size();
+        int k = weight.length;
         int[] df = new int[k];
         for (Row r : rows) {
             for (int j = 0; j < k; j++) {
@@ -70,26 +95,24 @@ final class Bm25 {
             double norm = FullText.K1 * (1 - FullText.B + FullText.B * r.length / avg);
             double score = 0;
             for (int j = 0; j < k; j++) {
-                int tf = r.tf[j];
+                double tf = r.tf[j];
                 if (tf > 0) {
                     score += idf[j] * tf * (FullText.K1 + 1) / (tf + norm);
                 }
             }
             out.add(new Ranked(r, score));
         }
-        out.sort(Comparator.comparingDouble(Ranked::score).reversed()
-                .thenComparingLong(x -> x.row().rid())
-                .thenComparing(x -> x.row().session() == null ? "" : x.row().session())
-                .thenComparingLong(x -> x.row().seq()));
+        out.sort(Comparator.comparingDouble(Ranked::score).reversed()); // stable: ties keep the SQL order
         return out.size() > limit ? new ArrayList<>(out.subList(0, limit)) : out;
     }
 
     /**
      * Reads a {@code tsvector}'s text form ({@code 'lexeme':1,5B 'other':3}; quotes and backslashes
-     * inside a lexeme doubled), sets the position count of each lexeme of {@code terms} in {@code tf}
-     * and returns the number of lexemes.
+     * inside a lexeme doubled), adds the position count of each lexeme of {@code terms} (a lexeme
+     * without positions counts once) to the counts of its terms in {@code tf}, and returns the number
+     * of lexemes.
      */
-    static int scan(String vector, Map<String, Integer> terms, int[] tf) {
+    static int scan(String vector, Map<String, int[]> terms, double[] tf) {
         int n = vector.length();
         int i = 0;
         int lexemes = 0;
@@ -131,16 +154,13 @@ final class Bm25 {
                     i++;
                 }
             }
-            Integer at = terms.get(lexeme.toString());
+            int[] at = terms.get(lexeme.toString());
             if (at != null) {
-                tf[at] = positions;
+                for (int t : at) {
+                    tf[t] += positions;
+                }
             }
         }
         return lexemes;
-    }
-
-    @Override
-    public String toString() {
-        return "Bm25" + Arrays.toString(terms.keySet().toArray());
     }
 }

@@ -648,46 +648,59 @@ public final class PostgresMemoryStore implements MemoryStore {
     }
 
     /**
-     * The query's lexemes as the index holds them, by the query's words ({@link FullText#queryWords}):
-     * a context's three searches share them. At most {@value #LEXEME_CACHE} kept, least recently used
-     * dropped.
+     * Each query word's lexemes as the index holds them ({@code english}, then {@code simple}), by the
+     * query's words ({@link FullText#queryWords}): a context's three searches share them. At most
+     * {@value #LEXEME_CACHE} queries kept, least recently used dropped.
      */
-    private final Map<String, String[]> queryLexemes = java.util.Collections.synchronizedMap(
+    private final Map<String, WordLexemes> queryLexemes = java.util.Collections.synchronizedMap(
             new java.util.LinkedHashMap<>(64, 0.75f, true) {
                 @Override
-                protected boolean removeEldestEntry(Map.Entry<String, String[]> eldest) {
+                protected boolean removeEldestEntry(Map.Entry<String, WordLexemes> eldest) {
                     return size() > LEXEME_CACHE;
                 }
             });
     private static final int LEXEME_CACHE = 256;
 
-    private String[] lexemes(Connection c, String schema, String words) throws SQLException {
-        String[] known = queryLexemes.get(words);
+    /** Per query word, in order: its {@code english} lexemes and its {@code simple} ones. */
+    private record WordLexemes(List<String[]> english, List<String[]> simple) {
+    }
+
+    private WordLexemes lexemes(Connection c, String schema, String words) throws SQLException {
+        WordLexemes known = queryLexemes.get(words);
         if (known != null) {
             return known;
         }
-        String[] lexemes = query(c, schema, "SELECT tsvector_to_array(" + FullText.VECTOR_SQL + ")",
-                rs -> (String[]) rs.getArray(1).getArray(), words, words).get(0);
+        List<String[]> english = new ArrayList<>();
+        List<String[]> simple = new ArrayList<>();
+        query(c, schema, "SELECT tsvector_to_array(to_tsvector('pg_catalog.english', u.w)),"
+                + " tsvector_to_array(to_tsvector('pg_catalog.simple', u.w))"
+                + " FROM unnest(?::text[]) WITH ORDINALITY AS u(w, i) ORDER BY u.i", rs -> {
+                    english.add((String[]) rs.getArray(1).getArray());
+                    simple.add((String[]) rs.getArray(2).getArray());
+                    return null;
+                }, (Object) words.split(" "));
+        WordLexemes lexemes = new WordLexemes(List.copyOf(english), List.copyOf(simple));
         queryLexemes.put(words, lexemes);
         return lexemes;
     }
 
     /**
      * A BM25 search ({@link Bm25}) of {@code table}: the rows matching the query (their key and
-     * vector, {@code match} binding {@code matchArgs} after the query twice), scored in Java, then the
-     * best {@code limit} read whole ({@code read} takes the ranked rows' keys).
+     * vector, in key order; {@code match} binds {@code matchArgs} after the query twice), scored in
+     * Java; the best {@code limit}, best first.
      */
     private List<Bm25.Ranked> bm25(Connection c, String s, Scope scope, String table, String text, String match,
                                    boolean turns, int limit, Object... matchArgs) throws SQLException {
         String query = FullText.queryText(text);
-        String words = FullText.queryWords(text);
-        Bm25 bm25 = new Bm25(lexemes(c, s, words));
+        WordLexemes words = lexemes(c, s, FullText.queryWords(text));
+        Bm25 bm25 = new Bm25(words.english(), words.simple());
         Object[] args = new Object[matchArgs.length + 2];
         args[0] = query;
         args[1] = query;
         System.arraycopy(matchArgs, 0, args, 2, matchArgs.length);
         query(c, s, "SELECT " + (turns ? "t.session_id, t.seq" : "t.rid, NULL") + ", t.tsv::text FROM ${s}." + table
-                + " t CROSS JOIN (SELECT " + FullText.QUERY_SQL + " AS q) q WHERE t.tsv @@ q.q AND " + match, rs -> {
+                + " t CROSS JOIN (SELECT " + FullText.QUERY_SQL + " AS q) q WHERE t.tsv @@ q.q AND " + match
+                + " ORDER BY " + (turns ? "t.session_id, t.seq" : "t.rid"), rs -> {
                     if (turns) {
                         bm25.add(0, rs.getString(1), rs.getLong(2), rs.getString(3));
                     } else {
@@ -699,9 +712,13 @@ public final class PostgresMemoryStore implements MemoryStore {
         return bm25.rank(f.rows(), f.meanLength(), limit);
     }
 
-    /** The ranked memory or observation rows read whole, in rank order, each with its score. */
+    /**
+     * The ranked memory or observation rows read whole, in rank order, each with its score; a row that
+     * no longer passes {@code wanted} (its status changed since it matched) is left out.
+     */
     private static <T> List<Scored<T>> readRanked(Connection c, String s, String table, Scope scope,
-                                                  List<Bm25.Ranked> ranked, RowMapper<T> mapper) throws SQLException {
+                                                  List<Bm25.Ranked> ranked, RowMapper<T> mapper,
+                                                  java.util.function.Predicate<T> wanted) throws SQLException {
         if (ranked.isEmpty()) {
             return List.of();
         }
@@ -722,7 +739,7 @@ public final class PostgresMemoryStore implements MemoryStore {
         List<Scored<T>> out = new ArrayList<>(ranked.size());
         for (Bm25.Ranked r : ranked) {
             T item = byRid.get(r.row().rid());
-            if (item != null) { // gone since it matched: a concurrent delete
+            if (item != null && wanted.test(item)) { // else deleted or changed since it matched
                 out.add(new Scored<>(item, r.score()));
             }
         }
@@ -743,7 +760,8 @@ public final class PostgresMemoryStore implements MemoryStore {
         String[] kn = names(kinds);
         return read(scope.tenantId(), (c, s) -> readRanked(c, s, "memories", scope,
                 bm25(c, s, scope, "memories", text, "t.agent = ? AND t.usr = ? AND t.status = ANY(?) AND t.kind = ANY(?)",
-                        false, limit, scope.agentId(), scope.endUserId(), st, kn), Jdbc::memoryRow));
+                        false, limit, scope.agentId(), scope.endUserId(), st, kn), Jdbc::memoryRow,
+                m -> statuses.contains(m.status()) && kinds.contains(m.kind())));
     }
 
     @Override
@@ -761,7 +779,7 @@ public final class PostgresMemoryStore implements MemoryStore {
         return read(scope.tenantId(), (c, s) -> readRanked(c, s, "observations", scope,
                 bm25(c, s, scope, "observations", text, "t.agent = ? AND t.usr = ? AND t.status = ANY(?) AND t.kind <> '"
                         + MemoryKind.STYLE.name() + "'", false, limit, scope.agentId(), scope.endUserId(), st),
-                Jdbc::observationRow));
+                Jdbc::observationRow, o -> statuses.contains(o.status()) && o.kind() != MemoryKind.STYLE));
     }
 
     @Override
