@@ -28,7 +28,7 @@ final class Bm25Stats {
     static final int EXACT_BELOW = 256;
     /** Statistics older than this are read again (other instances' writes). */
     static final long MAX_AGE_NANOS = 30_000_000_000L;
-    /** At most this many scope-tables kept (about 150 bytes each); beyond, all are dropped and read again. */
+    /** At most this many scopes kept (up to three tables' figures each, about 0.5 KB); beyond, all are dropped. */
     static final int MAX_ENTRIES = 100_000;
     /** What an erasure adds to a scope's generation: figures read before it are never used. */
     private static final long ERASED = 1L << 40;
@@ -48,6 +48,11 @@ final class Bm25Stats {
     static final List<String> TABLES = List.of("memories", "observations", "archive_turns");
 
     private final ConcurrentMap<Key, AtomicLong> generations = new ConcurrentHashMap<>();
+    /**
+     * Where new generations start: raised by {@link #ERASED} whenever the maps are dropped, so figures a
+     * read stores after a drop, under a generation taken before it, are never taken for fresh.
+     */
+    private final AtomicLong base = new AtomicLong();
     private final ConcurrentMap<Key, Map<String, Entry>> entries = new ConcurrentHashMap<>();
 
     /**
@@ -67,8 +72,9 @@ final class Bm25Stats {
                 "SELECT count(*)::float8, coalesce(avg(length(tsv)), 0)::float8 FROM ${s}." + table
                         + " WHERE agent = ? AND usr = ?",
                 rs -> new Figures(rs.getDouble(1), rs.getDouble(2)), scope.agentId(), scope.endUserId()).get(0);
-        if (entries.size() > MAX_ENTRIES) {
-            // a crude bound: figures are cheap to read again (generations go too: no entry outlives its own)
+        if (entries.size() > MAX_ENTRIES || generations.size() > MAX_ENTRIES) {
+            // a crude bound: figures are cheap to read again; generations go too, and later ones start past them
+            base.addAndGet(ERASED);
             entries.clear();
             generations.clear();
             return f;
@@ -78,13 +84,12 @@ final class Bm25Stats {
     }
 
     private AtomicLong generation(Key key) {
-        return generations.computeIfAbsent(key, k -> new AtomicLong());
+        return generations.computeIfAbsent(key, k -> new AtomicLong(base.get()));
     }
 
     private static boolean stale(Entry e, long generation) {
         long writes = generation - e.generation();
-        // a negative count: the generations were dropped (the bound) after these figures were read
-        return writes < 0 || writes > 0 && (e.figures().rows() < EXACT_BELOW || writes > e.figures().rows() / 8);
+        return writes > 0 && (e.figures().rows() < EXACT_BELOW || writes > e.figures().rows() / 8);
     }
 
     /** Called after a committed write transaction to {@code scope}. */
@@ -99,7 +104,10 @@ final class Bm25Stats {
     /** Retires everything kept for {@code scope} (its rows were erased). */
     void forget(Scope scope) {
         Key key = new Key(scope.tenantId(), scope.agentId(), scope.endUserId());
-        generation(key).addAndGet(ERASED);
+        AtomicLong g = generations.get(key);
+        if (g != null) { // none: nothing kept or being read for the scope (a read creates it first)
+            g.addAndGet(ERASED);
+        }
         entries.remove(key);
     }
 }
