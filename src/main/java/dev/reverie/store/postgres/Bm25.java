@@ -72,6 +72,11 @@ final class Bm25 {
         rows.add(new Row(rid, session, seq, tf, length));
     }
 
+    /** Whether no row was added. */
+    boolean isEmpty() {
+        return rows.isEmpty();
+    }
+
     /**
      * The rows, best first, at most {@code limit}; rows of equal score stay in the order they were
      * added (the search adds them in its SQL order: {@code rid}, or session and seq).

@@ -685,13 +685,12 @@ public final class PostgresMemoryStore implements MemoryStore {
     }
 
     /**
-     * A BM25 search ({@link Bm25}) of {@code table}: the rows matching the query (their key and
-     * vector, in key order; {@code match} binds {@code matchArgs} after the query twice), scored in
-     * Java; the best {@code limit}, best first.
+     * A BM25 search ({@link Bm25}) of {@code table}: the rows matching {@code query} (the
+     * {@link FullText#queryText} of {@code text}; their key and vector, in key order; {@code match}
+     * binds {@code matchArgs} after the query twice), scored in Java; the best {@code limit}, best first.
      */
-    private List<Bm25.Ranked> bm25(Connection c, String s, Scope scope, String table, String text, String match,
-                                   boolean turns, int limit, Object... matchArgs) throws SQLException {
-        String query = FullText.queryText(text);
+    private List<Bm25.Ranked> bm25(Connection c, String s, Scope scope, String table, String text, String query,
+                                   String match, boolean turns, int limit, Object... matchArgs) throws SQLException {
         WordLexemes words = lexemes(c, s, FullText.queryWords(text));
         Bm25 bm25 = new Bm25(words.english(), words.simple());
         Object[] args = new Object[matchArgs.length + 2];
@@ -708,6 +707,9 @@ public final class PostgresMemoryStore implements MemoryStore {
                     }
                     return null;
                 }, args);
+        if (bm25.isEmpty()) {
+            return List.of(); // no statistics needed
+        }
         Bm25Stats.Figures f = bm25Stats.of(c, s, scope, table);
         return bm25.rank(f.rows(), f.meanLength(), limit);
     }
@@ -759,7 +761,7 @@ public final class PostgresMemoryStore implements MemoryStore {
         String[] st = names(statuses);
         String[] kn = names(kinds);
         return read(scope.tenantId(), (c, s) -> readRanked(c, s, "memories", scope,
-                bm25(c, s, scope, "memories", text, "t.agent = ? AND t.usr = ? AND t.status = ANY(?) AND t.kind = ANY(?)",
+                bm25(c, s, scope, "memories", text, query, "t.agent = ? AND t.usr = ? AND t.status = ANY(?) AND t.kind = ANY(?)",
                         false, limit, scope.agentId(), scope.endUserId(), st, kn), Jdbc::memoryRow,
                 m -> statuses.contains(m.status()) && kinds.contains(m.kind())));
     }
@@ -777,7 +779,7 @@ public final class PostgresMemoryStore implements MemoryStore {
         String[] st = names(statuses);
         // a STYLE observation is never searched by text (MemoryStore#searchObservations)
         return read(scope.tenantId(), (c, s) -> readRanked(c, s, "observations", scope,
-                bm25(c, s, scope, "observations", text, "t.agent = ? AND t.usr = ? AND t.status = ANY(?) AND t.kind <> '"
+                bm25(c, s, scope, "observations", text, query, "t.agent = ? AND t.usr = ? AND t.status = ANY(?) AND t.kind <> '"
                         + MemoryKind.STYLE.name() + "'", false, limit, scope.agentId(), scope.endUserId(), st),
                 Jdbc::observationRow, o -> statuses.contains(o.status()) && o.kind() != MemoryKind.STYLE));
     }
@@ -1028,7 +1030,7 @@ public final class PostgresMemoryStore implements MemoryStore {
             return List.of();
         }
         return read(scope.tenantId(), (c, s) -> {
-            List<Bm25.Ranked> ranked = bm25(c, s, scope, "archive_turns", text, "t.agent = ? AND t.usr = ?", true,
+            List<Bm25.Ranked> ranked = bm25(c, s, scope, "archive_turns", text, query, "t.agent = ? AND t.usr = ?", true,
                     limit, scope.agentId(), scope.endUserId());
             if (ranked.isEmpty()) {
                 return List.<Scored<SessionTurn>>of();
