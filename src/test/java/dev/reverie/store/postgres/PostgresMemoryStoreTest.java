@@ -57,6 +57,93 @@ class PostgresMemoryStoreTest extends MemoryStoreContract {
     }
 
     @Test
+    void should_rank_its_best_few_exactly_as_it_ranks_every_matching_row() {
+        // a name in every row and a skewed vocabulary: the search for a few rows stops reading early
+        String[] vocabulary = {"pottery", "camping", "painting", "swimming", "beach", "mountains", "forest",
+                "dinosaurs", "nature", "books", "running", "violin", "clarinet", "adoption", "counseling",
+                "support", "group", "parade", "school", "speech", "kids", "family", "dog", "cat", "garden",
+                "museum", "library", "concert", "festival", "sunrise", "lake", "hike", "trip", "class"};
+        java.util.Random r = new java.util.Random(42);
+        WriteBatch b = WriteBatch.of(ALICE);
+        for (int i = 0; i < 240; i++) {
+            StringBuilder text = new StringBuilder("Melanie");
+            int n = 2 + r.nextInt(9);
+            for (int w = 0; w < n; w++) {
+                double x = r.nextDouble();
+                text.append(' ').append(vocabulary[(int) (vocabulary.length * x * x)]);
+            }
+            String t = text.toString();
+            b.put(memory(ALICE, t, i)).put(observation(ALICE, t, i))
+                    .archive(new dev.reverie.spi.SessionTurn(ALICE, "s" + (i % 7), i, "s" + (i % 7) + ":" + i,
+                            dev.reverie.Role.USER, "Melanie", t, java.time.Instant.parse("2026-01-01T00:00:00Z")));
+        }
+        store.write(b);
+        EnumSet<dev.reverie.ObservationStatus> pending = EnumSet.of(dev.reverie.ObservationStatus.PENDING);
+        for (int q = 0; q < 40; q++) {
+            StringBuilder question = new StringBuilder("What about Melanie");
+            for (int w = 1 + r.nextInt(4); w > 0; w--) {
+                question.append(' ').append(vocabulary[r.nextInt(vocabulary.length)]);
+            }
+            String text = question.toString();
+            List<String> allMemories = store.searchMemories(ALICE, text, ACTIVE, KINDS, 1000).stream()
+                    .map(h -> h.item().id() + "@" + h.score()).toList();
+            List<String> allObservations = store.searchObservations(ALICE, text, pending, 1000).stream()
+                    .map(h -> h.item().id() + "@" + h.score()).toList();
+            List<String> allTurns = store.searchTurns(ALICE, text, 1000).stream()
+                    .map(h -> h.item().turnId() + "@" + h.score()).toList();
+            assertThat(allMemories).as(text).hasSize(240);
+            for (int limit : new int[] {1, 5, 20}) {
+                assertThat(store.searchMemories(ALICE, text, ACTIVE, KINDS, limit)).as(text)
+                        .extracting(h -> h.item().id() + "@" + h.score()).containsExactlyElementsOf(
+                                allMemories.subList(0, limit));
+                assertThat(store.searchObservations(ALICE, text, pending, limit)).as(text)
+                        .extracting(h -> h.item().id() + "@" + h.score()).containsExactlyElementsOf(
+                                allObservations.subList(0, limit));
+                assertThat(store.searchTurns(ALICE, text, limit)).as(text)
+                        .extracting(h -> h.item().turnId() + "@" + h.score()).containsExactlyElementsOf(
+                                allTurns.subList(0, limit));
+            }
+        }
+    }
+
+    @Test
+    void should_keep_no_pending_list_in_its_full_text_indexes_and_merge_the_one_an_older_version_left() throws Exception {
+        List<String> indexes = List.of("observations_fts", "memories_fts", "archive_fts");
+        put(ALICE, memory(ALICE, "painting by the lake", 0));
+        try (Connection c = EmbeddedPostgresServer.connect(folder); Statement st = c.createStatement()) {
+            for (String index : indexes) {
+                assertThat(reloptions(st, index)).as(index).contains("fastupdate=off");
+                // what schema version 1 was: new entries queued in a pending list
+                st.execute("ALTER INDEX \"reverie_t_clinic-1\"." + index + " SET (fastupdate = on)");
+            }
+            st.execute("DELETE FROM \"reverie_t_clinic-1\".schema_version WHERE version = 2");
+        }
+        put(ALICE, memory(ALICE, "painting by the river", 1), observation(ALICE, "painting by the sea", 2));
+        reopen();
+        assertThat(store.searchMemories(ALICE, "painting", ACTIVE, KINDS, 10)).hasSize(2);
+        try (Connection c = EmbeddedPostgresServer.connect(folder); Statement st = c.createStatement()) {
+            for (String index : indexes) {
+                assertThat(reloptions(st, index)).as(index).contains("fastupdate=off");
+                try (var rs = st.executeQuery("SELECT gin_clean_pending_list('\"reverie_t_clinic-1\"." + index
+                        + "'::regclass)")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getLong(1)).as(index + ": pages still pending").isZero();
+                }
+            }
+        }
+        assertThat(store.searchObservations(ALICE, "sea", EnumSet.of(dev.reverie.ObservationStatus.PENDING), 10))
+                .hasSize(1);
+    }
+
+    private static String reloptions(Statement st, String index) throws java.sql.SQLException {
+        try (var rs = st.executeQuery("SELECT array_to_string(reloptions, ',') FROM pg_class"
+                + " WHERE oid = '\"reverie_t_clinic-1\"." + index + "'::regclass")) {
+            assertThat(rs.next()).isTrue();
+            return String.valueOf(rs.getString(1));
+        }
+    }
+
+    @Test
     void should_keep_one_schema_per_tenant() throws Exception {
         put(ALICE, memory(ALICE, "a", 0));
         put(ALICE_OTHER_TENANT, memory(ALICE_OTHER_TENANT, "b", 0));
