@@ -57,15 +57,21 @@ class PostgresMemoryStoreTest extends MemoryStoreContract {
     }
 
     @Test
-    void should_rank_its_best_few_exactly_as_it_ranks_every_matching_row() {
-        // a name in every row and a skewed vocabulary: the search for a few rows stops reading early
+    void should_rank_its_best_few_as_the_head_of_a_longer_ranking_in_small_and_large_scopes() {
+        // a name in every row and a skewed vocabulary; ALICE's scope is searched through its own rows,
+        // BOB's, above GIN_FROM_ROWS, through the full-text index
+        bestFewAreTheHeadOfALongerRanking(ALICE, 240);
+        bestFewAreTheHeadOfALongerRanking(BOB, PostgresMemoryStore.GIN_FROM_ROWS + 10);
+    }
+
+    private void bestFewAreTheHeadOfALongerRanking(Scope scope, int rows) {
         String[] vocabulary = {"pottery", "camping", "painting", "swimming", "beach", "mountains", "forest",
                 "dinosaurs", "nature", "books", "running", "violin", "clarinet", "adoption", "counseling",
                 "support", "group", "parade", "school", "speech", "kids", "family", "dog", "cat", "garden",
                 "museum", "library", "concert", "festival", "sunrise", "lake", "hike", "trip", "class"};
         java.util.Random r = new java.util.Random(42);
-        WriteBatch b = WriteBatch.of(ALICE);
-        for (int i = 0; i < 240; i++) {
+        WriteBatch b = WriteBatch.of(scope);
+        for (int i = 0; i < rows; i++) {
             StringBuilder text = new StringBuilder("Melanie");
             int n = 2 + r.nextInt(9);
             for (int w = 0; w < n; w++) {
@@ -73,33 +79,36 @@ class PostgresMemoryStoreTest extends MemoryStoreContract {
                 text.append(' ').append(vocabulary[(int) (vocabulary.length * x * x)]);
             }
             String t = text.toString();
-            b.put(memory(ALICE, t, i)).put(observation(ALICE, t, i))
-                    .archive(new dev.reverie.spi.SessionTurn(ALICE, "s" + (i % 7), i, "s" + (i % 7) + ":" + i,
+            b.put(memory(scope, t, i)).put(observation(scope, t, i))
+                    .archive(new dev.reverie.spi.SessionTurn(scope, "s" + (i % 7), i, "s" + (i % 7) + ":" + i,
                             dev.reverie.Role.USER, "Melanie", t, java.time.Instant.parse("2026-01-01T00:00:00Z")));
         }
         store.write(b);
         EnumSet<dev.reverie.ObservationStatus> pending = EnumSet.of(dev.reverie.ObservationStatus.PENDING);
-        for (int q = 0; q < 40; q++) {
+        for (int q = 0; q < 10; q++) {
             StringBuilder question = new StringBuilder("What about Melanie");
             for (int w = 1 + r.nextInt(4); w > 0; w--) {
                 question.append(' ').append(vocabulary[r.nextInt(vocabulary.length)]);
             }
             String text = question.toString();
-            List<String> allMemories = store.searchMemories(ALICE, text, ACTIVE, KINDS, 1000).stream()
+            // every row holds "melanie": the best 60 of all of them, against which the best few are checked
+            List<String> allMemories = store.searchMemories(scope, text, ACTIVE, KINDS, 60).stream()
                     .map(h -> h.item().id() + "@" + h.score()).toList();
-            List<String> allObservations = store.searchObservations(ALICE, text, pending, 1000).stream()
+            List<String> allObservations = store.searchObservations(scope, text, pending, 60).stream()
                     .map(h -> h.item().id() + "@" + h.score()).toList();
-            List<String> allTurns = store.searchTurns(ALICE, text, 1000).stream()
+            List<String> allTurns = store.searchTurns(scope, text, 60).stream()
                     .map(h -> h.item().turnId() + "@" + h.score()).toList();
-            assertThat(allMemories).as(text).hasSize(240);
+            assertThat(allMemories).as(text).hasSize(60);
+            assertThat(allObservations).as(text).hasSize(60);
+            assertThat(allTurns).as(text).hasSize(60);
             for (int limit : new int[] {1, 5, 20}) {
-                assertThat(store.searchMemories(ALICE, text, ACTIVE, KINDS, limit)).as(text)
+                assertThat(store.searchMemories(scope, text, ACTIVE, KINDS, limit)).as(text)
                         .extracting(h -> h.item().id() + "@" + h.score()).containsExactlyElementsOf(
                                 allMemories.subList(0, limit));
-                assertThat(store.searchObservations(ALICE, text, pending, limit)).as(text)
+                assertThat(store.searchObservations(scope, text, pending, limit)).as(text)
                         .extracting(h -> h.item().id() + "@" + h.score()).containsExactlyElementsOf(
                                 allObservations.subList(0, limit));
-                assertThat(store.searchTurns(ALICE, text, limit)).as(text)
+                assertThat(store.searchTurns(scope, text, limit)).as(text)
                         .extracting(h -> h.item().turnId() + "@" + h.score()).containsExactlyElementsOf(
                                 allTurns.subList(0, limit));
             }
@@ -107,14 +116,14 @@ class PostgresMemoryStoreTest extends MemoryStoreContract {
     }
 
     @Test
-    void should_keep_no_pending_list_in_its_full_text_indexes_and_merge_the_one_an_older_version_left() throws Exception {
+    void should_keep_the_pending_lists_of_its_full_text_indexes_short_and_merge_the_ones_an_older_version_left() throws Exception {
         List<String> indexes = List.of("observations_fts", "memories_fts", "archive_fts");
         put(ALICE, memory(ALICE, "painting by the lake", 0));
         try (Connection c = EmbeddedPostgresServer.connect(folder); Statement st = c.createStatement()) {
             for (String index : indexes) {
-                assertThat(reloptions(st, index)).as(index).contains("fastupdate=off");
-                // what schema version 1 was: new entries queued in a pending list
-                st.execute("ALTER INDEX \"reverie_t_clinic-1\"." + index + " SET (fastupdate = on)");
+                assertThat(reloptions(st, index)).as(index).contains("gin_pending_list_limit=64");
+                // what schema version 1 was: new entries queued in a pending list of up to 4 MB
+                st.execute("ALTER INDEX \"reverie_t_clinic-1\"." + index + " RESET (gin_pending_list_limit)");
             }
             st.execute("DELETE FROM \"reverie_t_clinic-1\".schema_version WHERE version = 2");
         }
@@ -123,7 +132,7 @@ class PostgresMemoryStoreTest extends MemoryStoreContract {
         assertThat(store.searchMemories(ALICE, "painting", ACTIVE, KINDS, 10)).hasSize(2);
         try (Connection c = EmbeddedPostgresServer.connect(folder); Statement st = c.createStatement()) {
             for (String index : indexes) {
-                assertThat(reloptions(st, index)).as(index).contains("fastupdate=off");
+                assertThat(reloptions(st, index)).as(index).contains("gin_pending_list_limit=64");
                 try (var rs = st.executeQuery("SELECT gin_clean_pending_list('\"reverie_t_clinic-1\"." + index
                         + "'::regclass)")) {
                     assertThat(rs.next()).isTrue();
