@@ -83,6 +83,16 @@ final class Bm25Stats {
         return f;
     }
 
+    /**
+     * The scope's row count in {@code table} as last read by this instance, however old, or -1 when
+     * none was read (for choices that a stale count does not spoil; ranking uses {@link #of}).
+     */
+    double knownRows(Scope scope, String table) {
+        Map<String, Entry> tables = entries.get(new Key(scope.tenantId(), scope.agentId(), scope.endUserId()));
+        Entry e = tables == null ? null : tables.get(table);
+        return e == null ? -1 : e.figures().rows();
+    }
+
     private AtomicLong generation(Key key) {
         return generations.computeIfAbsent(key, k -> new AtomicLong(base.get()));
     }

@@ -697,11 +697,12 @@ public final class PostgresMemoryStore implements MemoryStore {
         args[0] = query;
         args[1] = query;
         System.arraycopy(matchArgs, 0, args, 2, matchArgs.length);
-        // a small scope is read through its (agent, usr) index, each row tested against the query: the
-        // full-text index is the tenant's, and for a common word it yields every end user's rows
-        Bm25Stats.Figures f = bm25Stats.of(c, s, scope, table);
-        // (the function behind @@ is matched against no index)
-        String matches = f.rows() < GIN_FROM_ROWS ? "ts_match_vq(t.tsv, q.q)" : "t.tsv @@ q.q";
+        // the scope's size chooses the match (a row count cached even if stale will do; none: read them)
+        double rows = bm25Stats.knownRows(scope, table);
+        if (rows < 0) {
+            rows = bm25Stats.of(c, s, scope, table).rows();
+        }
+        String matches = matchClause(rows);
         query(c, s, "SELECT " + (turns ? "t.session_id, t.seq" : "t.rid, NULL") + ", t.tsv::text FROM ${s}." + table
                 + " t CROSS JOIN (SELECT " + FullText.QUERY_SQL + " AS q) q WHERE " + matches + " AND " + match
                 + " ORDER BY " + (turns ? "t.session_id, t.seq" : "t.rid"), rs -> {
@@ -712,15 +713,30 @@ public final class PostgresMemoryStore implements MemoryStore {
                     }
                     return null;
                 }, args);
-        return bm25.isEmpty() ? List.of() : bm25.rank(f.rows(), f.meanLength(), limit);
+        if (bm25.isEmpty()) {
+            return List.of(); // no current statistics needed
+        }
+        Bm25Stats.Figures f = bm25Stats.of(c, s, scope, table);
+        return bm25.rank(f.rows(), f.meanLength(), limit);
     }
 
     /**
-     * From this many rows of a scope's table a text search may use the tenant's full-text index;
-     * below it the search reads the scope's rows by its own index. A planner that chose the full-text
-     * index for end users of 100 memories (1,000 of them in a tenant) put a search's p99 at 21 ms
-     * against 3 ms; for an end user of 10,000 memories the full-text index takes 1.2 ms where reading
-     * the scope's rows takes 9-15 ms (docs/postgres.md).
+     * How a search of a scope's table of {@code scopeRows} rows matches a row against the query
+     * {@code q.q}. Below {@link #GIN_FROM_ROWS} it calls {@code ts_match_vq}, the function behind
+     * {@code @@}, which no index matches: PostgreSQL reads the end user's rows through their
+     * {@code (agent, usr, ...)} index and tests each, where the tenant's full-text index would list
+     * every end user's rows for a common word. From there on, {@code @@}, and the planner may use it.
+     */
+    static String matchClause(double scopeRows) {
+        return scopeRows < GIN_FROM_ROWS ? "ts_match_vq(t.tsv, q.q)" : "t.tsv @@ q.q";
+    }
+
+    /**
+     * From this many rows of a scope's table a text search may use the tenant's full-text index
+     * ({@link #matchClause}). Measured at the two ends, not between (docs/postgres.md): for 1,000 end
+     * users of 100 memories, a planner free to use the index chose it and put a search's p99 at 21 ms
+     * against 1-3 ms; for one end user of 10,000 memories the index (with a short pending list) took
+     * 1.1 ms at p50, where a walk of the user's rows took 9-15 ms in the plans examined.
      */
     static final int GIN_FROM_ROWS = 1_000;
 

@@ -38,18 +38,23 @@ class Bm25StatsTest {
             insert(c, BOB, "seven");
             Bm25Stats stats = new Bm25Stats();
 
+            assertThat(stats.knownRows(ALICE, "memories")).isEqualTo(-1);
             assertThat(stats.of(c, "stats_test", ALICE, "memories")).isEqualTo(new Bm25Stats.Figures(2, 3));
             assertThat(stats.of(c, "stats_test", BOB, "memories")).isEqualTo(new Bm25Stats.Figures(1, 1));
+            assertThat(stats.knownRows(ALICE, "memories")).isEqualTo(2);
+            assertThat(stats.knownRows(ALICE, "observations")).isEqualTo(-1);
 
             // another instance's write is not seen until the figures age; this instance's write is
             insert(c, ALICE, "eight nine ten eleven twelve thirteen");
             assertThat(stats.of(c, "stats_test", ALICE, "memories").rows()).isEqualTo(2);
             stats.written(ALICE);
+            assertThat(stats.knownRows(ALICE, "memories")).isEqualTo(2); // stale, still known
             assertThat(stats.of(c, "stats_test", ALICE, "memories")).isEqualTo(new Bm25Stats.Figures(3, 4));
             assertThat(stats.of(c, "stats_test", BOB, "memories").rows()).isEqualTo(1); // Bob's kept
 
             st.execute("DELETE FROM stats_test.memories WHERE usr = 'alice'");
             stats.forget(ALICE);
+            assertThat(stats.knownRows(ALICE, "memories")).isEqualTo(-1);
             assertThat(stats.of(c, "stats_test", ALICE, "memories")).isEqualTo(new Bm25Stats.Figures(0, 0));
         }
     }

@@ -64,6 +64,35 @@ class PostgresMemoryStoreTest extends MemoryStoreContract {
         bestFewAreTheHeadOfALongerRanking(BOB, PostgresMemoryStore.GIN_FROM_ROWS + 10);
     }
 
+    @Test
+    void should_search_a_small_scope_without_the_tenants_full_text_index() throws Exception {
+        assertThat(PostgresMemoryStore.matchClause(PostgresMemoryStore.GIN_FROM_ROWS - 1))
+                .isEqualTo("ts_match_vq(t.tsv, q.q)");
+        assertThat(PostgresMemoryStore.matchClause(PostgresMemoryStore.GIN_FROM_ROWS)).isEqualTo("t.tsv @@ q.q");
+        put(ALICE, memory(ALICE, "painting by the lake", 0));
+        put(BOB, memory(BOB, "painting by the river", 0));
+        try (Connection c = EmbeddedPostgresServer.connect(folder); Statement st = c.createStatement()) {
+            // sequential scans priced out: the planner takes the full-text index wherever it can answer the match
+            st.execute("SET enable_seqscan = off");
+            assertThat(plan(st, PostgresMemoryStore.matchClause(PostgresMemoryStore.GIN_FROM_ROWS - 1)))
+                    .doesNotContain("memories_fts");
+            assertThat(plan(st, PostgresMemoryStore.matchClause(PostgresMemoryStore.GIN_FROM_ROWS)))
+                    .contains("memories_fts");
+        }
+        assertThat(store.searchMemories(ALICE, "painting", ACTIVE, KINDS, 10)).hasSize(1);
+    }
+
+    private static String plan(Statement st, String matchClause) throws java.sql.SQLException {
+        StringBuilder plan = new StringBuilder();
+        try (var rs = st.executeQuery("EXPLAIN SELECT t.rid FROM \"reverie_t_clinic-1\".memories t"
+                + " CROSS JOIN (SELECT to_tsquery('simple', 'painting') AS q) q WHERE " + matchClause)) {
+            while (rs.next()) {
+                plan.append(rs.getString(1)).append('\n');
+            }
+        }
+        return plan.toString();
+    }
+
     private void bestFewAreTheHeadOfALongerRanking(Scope scope, int rows) {
         String[] vocabulary = {"pottery", "camping", "painting", "swimming", "beach", "mountains", "forest",
                 "dinosaurs", "nature", "books", "running", "violin", "clarinet", "adoption", "counseling",
@@ -128,6 +157,8 @@ class PostgresMemoryStoreTest extends MemoryStoreContract {
             st.execute("DELETE FROM \"reverie_t_clinic-1\".schema_version WHERE version = 2");
         }
         put(ALICE, memory(ALICE, "painting by the river", 1), observation(ALICE, "painting by the sea", 2));
+        store.write(WriteBatch.of(ALICE).archive(new SessionTurn(ALICE, "s1", 0, "s1:0", Role.USER, "Alice",
+                "painting by the bay", java.time.Instant.parse("2026-01-01T00:00:00Z"))));
         reopen();
         assertThat(store.searchMemories(ALICE, "painting", ACTIVE, KINDS, 10)).hasSize(2);
         try (Connection c = EmbeddedPostgresServer.connect(folder); Statement st = c.createStatement()) {
@@ -142,6 +173,7 @@ class PostgresMemoryStoreTest extends MemoryStoreContract {
         }
         assertThat(store.searchObservations(ALICE, "sea", EnumSet.of(dev.reverie.ObservationStatus.PENDING), 10))
                 .hasSize(1);
+        assertThat(store.searchTurns(ALICE, "bay", 10)).hasSize(1);
     }
 
     private static String reloptions(Statement st, String index) throws java.sql.SQLException {
