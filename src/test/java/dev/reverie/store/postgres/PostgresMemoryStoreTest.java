@@ -159,21 +159,31 @@ class PostgresMemoryStoreTest extends MemoryStoreContract {
         put(ALICE, memory(ALICE, "painting by the river", 1), observation(ALICE, "painting by the sea", 2));
         store.write(WriteBatch.of(ALICE).archive(new SessionTurn(ALICE, "s1", 0, "s1:0", Role.USER, "Alice",
                 "painting by the bay", java.time.Instant.parse("2026-01-01T00:00:00Z"))));
+        try (Connection c = EmbeddedPostgresServer.connect(folder); Statement st = c.createStatement()) {
+            st.execute("CREATE EXTENSION IF NOT EXISTS pgstattuple");
+            for (String index : indexes) {
+                assertThat(pendingPages(st, index)).as(index + ": entries queued before the migration").isPositive();
+            }
+        }
         reopen();
         assertThat(store.searchMemories(ALICE, "painting", ACTIVE, KINDS, 10)).hasSize(2);
         try (Connection c = EmbeddedPostgresServer.connect(folder); Statement st = c.createStatement()) {
             for (String index : indexes) {
                 assertThat(reloptions(st, index)).as(index).contains("gin_pending_list_limit=64");
-                try (var rs = st.executeQuery("SELECT gin_clean_pending_list('\"reverie_t_clinic-1\"." + index
-                        + "'::regclass)")) {
-                    assertThat(rs.next()).isTrue();
-                    assertThat(rs.getLong(1)).as(index + ": pages still pending").isZero();
-                }
+                assertThat(pendingPages(st, index)).as(index + ": pages still pending").isZero();
             }
         }
         assertThat(store.searchObservations(ALICE, "sea", EnumSet.of(dev.reverie.ObservationStatus.PENDING), 10))
                 .hasSize(1);
         assertThat(store.searchTurns(ALICE, "bay", 10)).hasSize(1);
+    }
+
+    private static long pendingPages(Statement st, String index) throws java.sql.SQLException {
+        try (var rs = st.executeQuery("SELECT pending_pages FROM pgstatginindex('\"reverie_t_clinic-1\"." + index
+                + "'::regclass)")) {
+            assertThat(rs.next()).isTrue();
+            return rs.getLong(1);
+        }
     }
 
     private static String reloptions(Statement st, String index) throws java.sql.SQLException {
