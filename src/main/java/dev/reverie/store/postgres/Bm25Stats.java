@@ -60,10 +60,9 @@ final class Bm25Stats {
      * not kept or no longer fresh.
      */
     Figures of(Connection c, String schema, Scope scope, String table) throws SQLException {
-        Key key = new Key(scope.tenantId(), scope.agentId(), scope.endUserId());
+        Key key = key(scope);
         long generation = generation(key).get();
-        Map<String, Entry> tables = entries.get(key);
-        Entry e = tables == null ? null : tables.get(table);
+        Entry e = entry(key, table);
         long now = System.nanoTime();
         if (e != null && now - e.readAt() < MAX_AGE_NANOS && !stale(e, generation)) {
             return e.figures();
@@ -88,9 +87,17 @@ final class Bm25Stats {
      * none was read (for choices that a stale count does not spoil; ranking uses {@link #of}).
      */
     double knownRows(Scope scope, String table) {
-        Map<String, Entry> tables = entries.get(new Key(scope.tenantId(), scope.agentId(), scope.endUserId()));
-        Entry e = tables == null ? null : tables.get(table);
+        Entry e = entry(key(scope), table);
         return e == null ? -1 : e.figures().rows();
+    }
+
+    private static Key key(Scope scope) {
+        return new Key(scope.tenantId(), scope.agentId(), scope.endUserId());
+    }
+
+    private Entry entry(Key key, String table) {
+        Map<String, Entry> tables = entries.get(key);
+        return tables == null ? null : tables.get(table);
     }
 
     private AtomicLong generation(Key key) {
@@ -104,8 +111,7 @@ final class Bm25Stats {
 
     /** Called after a committed write transaction to {@code scope}. */
     void written(Scope scope) {
-        Key key = new Key(scope.tenantId(), scope.agentId(), scope.endUserId());
-        AtomicLong g = generations.get(key);
+        AtomicLong g = generations.get(key(scope));
         if (g != null) { // no generation: nothing kept or being read for the scope
             g.incrementAndGet();
         }
@@ -113,7 +119,7 @@ final class Bm25Stats {
 
     /** Retires everything kept for {@code scope} (its rows were erased). */
     void forget(Scope scope) {
-        Key key = new Key(scope.tenantId(), scope.agentId(), scope.endUserId());
+        Key key = key(scope);
         AtomicLong g = generations.get(key);
         if (g != null) { // none: nothing kept or being read for the scope (a read creates it first)
             g.addAndGet(ERASED);
