@@ -91,6 +91,7 @@ public final class PostgresMemoryStore implements MemoryStore {
     private final ConcurrentMap<String, String> readySchemas = new ConcurrentHashMap<>();
     /** The scopes' BM25 collection statistics, read when a search needs them and no longer fresh. */
     private final Bm25Stats bm25Stats = new Bm25Stats();
+    private final PlannerStatistics plannerStatistics = new PlannerStatistics();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private PostgresMemoryStore(DataSource dataSource, AutoCloseable ownedPool, String label) {
@@ -235,8 +236,27 @@ public final class PostgresMemoryStore implements MemoryStore {
             throw new MemoryStoreException("could not open schema " + name + " on " + label + ": " + e.getMessage(), e);
         }
         String quoted = SchemaNames.quoted(name);
+        analyseWhereMissing(name, quoted);
         readySchemas.put(tenantId, quoted);
         return quoted;
+    }
+
+    /**
+     * Gives the planner statistics for those of the tenant's tables that have rows and none yet
+     * ({@link PlannerStatistics}). Only plans depend on it, never results: a failure is logged, not
+     * thrown, so the write or read that asked for it stands.
+     */
+    private void analyseWhereMissing(String name, String quoted) {
+        try (Connection c = dataSource.getConnection()) {
+            List<String> analysed = plannerStatistics.check(c, name, quoted);
+            if (!analysed.isEmpty()) {
+                LOG.debug("analysed {} of schema {} on {}: they had rows and no planner statistics", analysed, name,
+                        label);
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("could not analyse the tables of schema {} on {} (searches stay correct; plans may be slow"
+                    + " until autovacuum analyses them): {}", name, label, e.getMessage());
+        }
     }
 
     private <T> T read(String tenantId, SqlWork<T> work) {
@@ -351,8 +371,29 @@ public final class PostgresMemoryStore implements MemoryStore {
                 }
                 return null;
             });
+            long rows = 0;
+            for (WriteBatch batch : batches) {
+                rows += batch.ops().size();
+            }
+            String name = SchemaNames.of(tenant);
+            if (plannerStatistics.written(name, rows)) {
+                analyseWhereMissing(name, SchemaNames.quoted(name));
+            }
         }
         return true;
+    }
+
+    /** Analyses the tenant's tables that have rows and no planner statistics yet ({@link PlannerStatistics}). */
+    @Override
+    public void maintain(String tenantId) {
+        Checks.notBlank("tenantId", tenantId);
+        String quoted = schema(tenantId);
+        analyseWhereMissing(SchemaNames.of(tenantId), quoted);
+    }
+
+    /** Whether every searched table of the tenant has had planner statistics at a check (tests). */
+    boolean plannerStatisticsSettled(String tenantId) {
+        return plannerStatistics.settled(SchemaNames.of(tenantId));
     }
 
     /** An op whose seq is an offset from its session's end, turned into one with its final seq. */

@@ -82,6 +82,78 @@ class PostgresMemoryStoreTest extends MemoryStoreContract {
         assertThat(store.searchMemories(ALICE, "painting", ACTIVE, KINDS, 10)).hasSize(1);
     }
 
+    @Test
+    void should_give_the_planner_statistics_for_tables_filled_before_autovacuum_analyses_them() throws Exception {
+        put(ALICE, memory(ALICE, "painting by the lake", 0));
+        String schema = "\"reverie_t_clinic-1\".";
+        try (Connection c = EmbeddedPostgresServer.connect(folder); Statement st = c.createStatement()) {
+            for (String table : PlannerStatistics.TABLES) {
+                st.execute("ALTER TABLE " + schema + table + " SET (autovacuum_enabled = false)");
+            }
+        }
+        // archived turns in batches of 100, as a loader writes them: below the check's row count nothing is analysed
+        int written = 0;
+        while (written + 100 < PlannerStatistics.CHECK_EVERY_ROWS) {
+            archiveTurns(ALICE, written, 100);
+            written += 100;
+        }
+        assertThat(tablesWithStatistics()).isEmpty();
+        assertThat(pg().plannerStatisticsSettled(ALICE.tenantId())).isFalse();
+        archiveTurns(ALICE, written, 200);
+        // the tables with rows were analysed; session turns have none yet, so the tenant is checked again later
+        assertThat(tablesWithStatistics()).containsExactly("archive_turns", "memories");
+        assertThat(pg().plannerStatisticsSettled(ALICE.tenantId())).isFalse();
+        try (Connection c = EmbeddedPostgresServer.connect(folder); Statement st = c.createStatement()) {
+            // with statistics, a lookup of ranked turns by key takes the primary key, not the scope's time index
+            StringBuilder plan = new StringBuilder();
+            try (var rs = st.executeQuery("EXPLAIN SELECT t.data FROM unnest('{s1,s1}'::text[], '{3,7}'::bigint[])"
+                    + " AS k(sid, sq) CROSS JOIN LATERAL (SELECT a.data FROM " + schema + "archive_turns a"
+                    + " WHERE a.agent = 'receptionist' AND a.usr = 'alice' AND a.session_id = k.sid AND a.seq = k.sq) t")) {
+                while (rs.next()) {
+                    plan.append(rs.getString(1)).append('\n');
+                }
+            }
+            assertThat(plan.toString()).contains("archive_turns_pkey").doesNotContain("archive_by_time");
+            // statistics lost (a restored dump carries none): the next store to open the tenant gathers them again
+            st.execute("DELETE FROM pg_statistic WHERE starelid = '" + schema + "archive_turns'::regclass");
+        }
+        assertThat(tablesWithStatistics()).containsExactly("memories");
+        reopen();
+        assertThat(store.memory(ALICE, "m1")).isPresent();
+        assertThat(tablesWithStatistics()).containsExactly("archive_turns", "memories");
+        // maintain (the dream's hint after a night's writes) checks too
+        store.write(WriteBatch.of(ALICE).append(new SessionTurn(ALICE, "s2", 0, "s2:0", Role.USER, "Alice",
+                "a turn of the current session", T0)));
+        assertThat(tablesWithStatistics()).doesNotContain("session_turns");
+        store.maintain(ALICE.tenantId());
+        assertThat(tablesWithStatistics()).containsExactly("archive_turns", "memories", "session_turns");
+        assertThat(pg().plannerStatisticsSettled(ALICE.tenantId())).isFalse(); // observations: still empty
+    }
+
+    private void archiveTurns(Scope scope, int from, int count) {
+        WriteBatch b = WriteBatch.of(scope);
+        for (int i = from; i < from + count; i++) {
+            b.archive(new SessionTurn(scope, "s1", i, "s1:" + i, Role.USER, "Alice", "turn number " + i
+                    + " about painting and camping", T0.plusSeconds(i)));
+        }
+        store.write(b);
+    }
+
+    /** The tenant's searched tables that have planner statistics, in name order. */
+    private List<String> tablesWithStatistics() throws java.sql.SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = EmbeddedPostgresServer.connect(folder); Statement st = c.createStatement();
+             var rs = st.executeQuery("SELECT DISTINCT tablename FROM pg_stats WHERE schemaname = 'reverie_t_clinic-1'"
+                     + " ORDER BY tablename")) {
+            while (rs.next()) {
+                if (PlannerStatistics.TABLES.contains(rs.getString(1))) {
+                    out.add(rs.getString(1));
+                }
+            }
+        }
+        return out;
+    }
+
     private static String plan(Statement st, String matchClause) throws java.sql.SQLException {
         StringBuilder plan = new StringBuilder();
         try (var rs = st.executeQuery("EXPLAIN SELECT t.rid FROM \"reverie_t_clinic-1\".memories t"

@@ -1,0 +1,147 @@
+package dev.reverie.store.postgres;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Planner statistics for a tenant's tables that have none yet. PostgreSQL plans a query from the
+ * statistics {@code ANALYZE} gathers; autovacuum gathers them, but only on its next round (a minute
+ * by default) and only where it runs. Until then every column looks equally selective, so for a
+ * lookup by (agent, end user, session, seq) the planner may take the smaller (agent, end user, time)
+ * index and read each key's whole scope: a LoCoMo conversation's first questions, asked right after
+ * it was loaded, took 28–32 ms a {@code buildContext} against 9–12 ms once the tables were analysed
+ * (docs/postgres.md).
+ *
+ * <p>So the store checks a tenant's tables when it first opens the tenant's schema, at
+ * {@code maintain}, and after every {@value #CHECK_EVERY_ROWS} rows it writes to the tenant, until each
+ * of {@link #TABLES} has statistics; it analyses those that have rows but no statistics. From then on
+ * autovacuum keeps them current, as for any table. A check is one catalog query; an analysis reads a
+ * sample of at most 30,000 rows (PostgreSQL's default), once per table. Thread-safe: one check of a
+ * tenant at a time (a second caller skips it), and an analysis another session holds the lock for is
+ * skipped after {@value #LOCK_TIMEOUT_MS} ms and retried at the next check. Not API.
+ */
+final class PlannerStatistics {
+
+    /** Rows written to a tenant between two checks, until its tables all have statistics. */
+    static final long CHECK_EVERY_ROWS = 1_000;
+    /** The tables whose plans depend on statistics: the end users' searches and lookups by key. */
+    static final List<String> TABLES = List.of("memories", "observations", "session_turns", "archive_turns");
+    /** How long an analysis waits for a lock another session holds (for instance its own analysis). */
+    static final int LOCK_TIMEOUT_MS = 1_000;
+
+    private final ConcurrentMap<String, Tenant> tenants = new ConcurrentHashMap<>();
+
+    private static final class Tenant {
+        final AtomicLong unchecked = new AtomicLong();
+        final AtomicBoolean checking = new AtomicBoolean();
+        volatile boolean settled;
+    }
+
+    private Tenant tenant(String schema) {
+        return tenants.computeIfAbsent(schema, k -> new Tenant());
+    }
+
+    /**
+     * Counts {@code rows} written to the tenant of {@code schema} (its unquoted name); true when a
+     * check is due ({@link #check}).
+     */
+    boolean written(String schema, long rows) {
+        Tenant t = tenant(schema);
+        return !t.settled && t.unchecked.addAndGet(rows) >= CHECK_EVERY_ROWS;
+    }
+
+    /** Whether every one of the tenant's {@link #TABLES} has had statistics at a check (tests). */
+    boolean settled(String schema) {
+        return tenant(schema).settled;
+    }
+
+    /**
+     * Analyses those of the tenant's {@link #TABLES} that have rows and no statistics, on {@code c} (in
+     * auto-commit mode, left so); returns the tables analysed, empty when another thread of this store
+     * is checking the tenant. {@code schema} is the unquoted name, {@code quoted} the same quoted.
+     */
+    List<String> check(Connection c, String schema, String quoted) throws SQLException {
+        Tenant t = tenant(schema);
+        if (!t.checking.compareAndSet(false, true)) {
+            return List.of();
+        }
+        try {
+            t.unchecked.set(0);
+            List<String> without = withoutStatistics(c, schema);
+            List<String> analysed = new ArrayList<>();
+            boolean settled = true;
+            for (String table : without) {
+                if (!hasRows(c, quoted, table)) {
+                    settled = false; // nothing to sample yet: checked again after more writes
+                } else if (analyse(c, quoted, table)) {
+                    analysed.add(table);
+                } else {
+                    settled = false;
+                }
+            }
+            t.settled = settled;
+            return analysed;
+        } finally {
+            t.checking.set(false);
+        }
+    }
+
+    /**
+     * Those of {@link #TABLES} without a row in {@code pg_stats}, which shows the statistics of the
+     * columns the current user may read (the store's own tables).
+     */
+    private static List<String> withoutStatistics(Connection c, String schema) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT t.name FROM unnest(?::text[]) WITH ORDINALITY"
+                + " AS t(name, i) WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.pg_stats s"
+                + " WHERE s.schemaname = ? AND s.tablename = t.name) ORDER BY t.i")) {
+            ps.setArray(1, c.createArrayOf("text", TABLES.toArray()));
+            ps.setString(2, schema);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean hasRows(Connection c, String quoted, String table) throws SQLException {
+        try (Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT EXISTS (SELECT 1 FROM " + quoted + "." + table + ")")) {
+            return rs.next() && rs.getBoolean(1);
+        }
+    }
+
+    /**
+     * {@code ANALYZE} of one table in a transaction of its own that waits at most
+     * {@value #LOCK_TIMEOUT_MS} ms for the table's lock; false when it gave up waiting. A user that does
+     * not own the table gets a server warning and no statistics: the check does not try it again.
+     */
+    private static boolean analyse(Connection c, String quoted, String table) throws SQLException {
+        c.setAutoCommit(false);
+        try (Statement st = c.createStatement()) {
+            st.execute("SET LOCAL lock_timeout = " + LOCK_TIMEOUT_MS);
+            st.execute("ANALYZE " + quoted + "." + table);
+            c.commit();
+            return true;
+        } catch (SQLException e) {
+            c.rollback();
+            if ("55P03".equals(e.getSQLState())) {
+                return false; // lock_not_available: another session is analysing or altering it
+            }
+            throw e;
+        } finally {
+            c.setAutoCommit(true);
+        }
+    }
+}
