@@ -14,6 +14,7 @@ import dev.reverie.Scope;
 import dev.reverie.StoreClosedException;
 import dev.reverie.StyleProfile;
 import dev.reverie.internal.Checks;
+import dev.reverie.internal.DecodedRecords;
 import dev.reverie.internal.Jdbc.RowMapper;
 import dev.reverie.internal.Jdbc;
 import dev.reverie.internal.Json;
@@ -543,7 +544,7 @@ public final class PostgresMemoryStore implements MemoryStore {
             }
             return s;
         });
-        dev.reverie.internal.DecodedRecords.forget(scope); // its rows were decoded through Jdbc's row mappers
+        DecodedRecords.forget(scope); // its rows were decoded through DecodedRecords
         bm25Stats.forget(scope);
         try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
             if (!c.getAutoCommit()) {
@@ -904,7 +905,7 @@ public final class PostgresMemoryStore implements MemoryStore {
     private List<Scored<SessionTurn>> turnsByVector(Scope scope, float[] vector, int limit, double floor) {
         return vectorSearch(scope, "archive_turns", "ctid", vector, null, limit, floor,
                 "SELECT data FROM ${s}.archive_turns WHERE ctid = ?::tid",
-                rs -> Json.read(rs.getString(1), SessionTurn.class));
+                rs -> DecodedRecords.read(rs.getString(1), SessionTurn.class));
     }
 
     /** Orders two ctids ({@code (block,offset)}) by block, then offset: a total order of a snapshot's rows. */
@@ -1008,7 +1009,7 @@ public final class PostgresMemoryStore implements MemoryStore {
         return read(scope.tenantId(), (c, s) -> query(c, s,
                 "SELECT data FROM ${s}.session_turns WHERE agent = ? AND usr = ? AND session_id = ? AND seq >= ?"
                         + " ORDER BY seq LIMIT ?",
-                rs -> Json.read(rs.getString(1), SessionTurn.class),
+                rs -> DecodedRecords.read(rs.getString(1), SessionTurn.class),
                 scope.agentId(), scope.endUserId(), sessionId, fromSeq, limit));
     }
 
@@ -1024,7 +1025,7 @@ public final class PostgresMemoryStore implements MemoryStore {
         List<SessionTurn> turns = read(scope.tenantId(), (c, s) -> query(c, s,
                 "SELECT data FROM ${s}.session_turns WHERE agent = ? AND usr = ? AND session_id = ?"
                         + " ORDER BY seq DESC LIMIT ?",
-                rs -> Json.read(rs.getString(1), SessionTurn.class),
+                rs -> DecodedRecords.read(rs.getString(1), SessionTurn.class),
                 scope.agentId(), scope.endUserId(), sessionId, count));
         List<SessionTurn> ascending = new ArrayList<>(turns);
         java.util.Collections.reverse(ascending);
@@ -1064,7 +1065,7 @@ public final class PostgresMemoryStore implements MemoryStore {
         Checks.notNull("sessionId", sessionId);
         return read(scope.tenantId(), (c, s) -> query(c, s,
                 "SELECT data FROM ${s}.archive_turns WHERE agent = ? AND usr = ? AND session_id = ? ORDER BY seq",
-                rs -> Json.read(rs.getString(1), SessionTurn.class), scope.agentId(), scope.endUserId(), sessionId));
+                rs -> DecodedRecords.read(rs.getString(1), SessionTurn.class), scope.agentId(), scope.endUserId(), sessionId));
     }
 
     @Override
@@ -1074,7 +1075,7 @@ public final class PostgresMemoryStore implements MemoryStore {
         return read(scope.tenantId(), (c, s) -> query(c, s,
                 "SELECT data FROM ${s}.archive_turns WHERE agent = ? AND usr = ? AND session_id = ? AND seq >= ?"
                         + " AND seq <= ? ORDER BY seq",
-                rs -> Json.read(rs.getString(1), SessionTurn.class), scope.agentId(), scope.endUserId(), sessionId,
+                rs -> DecodedRecords.read(rs.getString(1), SessionTurn.class), scope.agentId(), scope.endUserId(), sessionId,
                 fromSeq, toSeq));
     }
 
@@ -1116,7 +1117,7 @@ public final class PostgresMemoryStore implements MemoryStore {
             query(c, s, "SELECT t.data, t.session_id, t.seq FROM unnest(?::text[], ?::bigint[]) AS k(sid, sq)"
                     + " CROSS JOIN LATERAL (SELECT a.data, a.session_id, a.seq FROM ${s}.archive_turns a"
                     + " WHERE a.agent = ? AND a.usr = ? AND a.session_id = k.sid AND a.seq = k.sq) t",
-                    rs -> byKey.put(rs.getString(2) + '\u0000' + rs.getLong(3), Json.read(rs.getString(1), SessionTurn.class)),
+                    rs -> byKey.put(rs.getString(2) + '\u0000' + rs.getLong(3), DecodedRecords.read(rs.getString(1), SessionTurn.class)),
                     sessions, seqs, scope.agentId(), scope.endUserId());
             List<Scored<SessionTurn>> out = new ArrayList<>(ranked.size());
             for (Bm25.Ranked r : ranked) {
