@@ -23,6 +23,7 @@ import dev.reverie.internal.TenantNames;
 import dev.reverie.internal.Vectors;
 import dev.reverie.spi.SessionSummary;
 import dev.reverie.spi.SessionTurn;
+import dev.reverie.spi.TurnRange;
 import static dev.reverie.internal.Jdbc.bind;
 import static dev.reverie.internal.Jdbc.first;
 import dev.reverie.spi.MemoryStore;
@@ -694,36 +695,57 @@ public final class PostgresMemoryStore implements MemoryStore {
      * query's words ({@link FullText#queryWords}): a context's three searches share them. At most
      * {@value #LEXEME_CACHE} queries kept, least recently used dropped.
      */
-    private final Map<String, WordLexemes> queryLexemes = java.util.Collections.synchronizedMap(
-            new java.util.LinkedHashMap<>(64, 0.75f, true) {
+    /**
+     * Each query word's {@code english} and {@code simple} lexemes, as the server makes them, kept per
+     * word (4,096 words): a question's words are mostly words of earlier questions, so a search usually
+     * asks the server for none (kept per whole query until session 31, which asked for nearly every
+     * LoCoMo question).
+     */
+    private final Map<String, String[][]> wordLexemes = java.util.Collections.synchronizedMap(
+            new java.util.LinkedHashMap<>(256, 0.75f, true) {
                 @Override
-                protected boolean removeEldestEntry(Map.Entry<String, WordLexemes> eldest) {
+                protected boolean removeEldestEntry(Map.Entry<String, String[][]> eldest) {
                     return size() > LEXEME_CACHE;
                 }
             });
-    private static final int LEXEME_CACHE = 256;
+    private static final int LEXEME_CACHE = 4_096;
 
     /** Per query word, in order: its {@code english} lexemes and its {@code simple} ones. */
     private record WordLexemes(List<String[]> english, List<String[]> simple) {
     }
 
     private WordLexemes lexemes(Connection c, String schema, String words) throws SQLException {
-        WordLexemes known = queryLexemes.get(words);
-        if (known != null) {
-            return known;
+        String[] split = words.split(" ");
+        String[][][] per = new String[split.length][][];
+        java.util.Set<String> missing = new java.util.LinkedHashSet<>();
+        for (int i = 0; i < split.length; i++) {
+            per[i] = wordLexemes.get(split[i]);
+            if (per[i] == null) {
+                missing.add(split[i]);
+            }
         }
-        List<String[]> english = new ArrayList<>();
-        List<String[]> simple = new ArrayList<>();
-        query(c, schema, "SELECT tsvector_to_array(to_tsvector('pg_catalog.english', u.w)),"
-                + " tsvector_to_array(to_tsvector('pg_catalog.simple', u.w))"
-                + " FROM unnest(?::text[]) WITH ORDINALITY AS u(w, i) ORDER BY u.i", rs -> {
-                    english.add((String[]) rs.getArray(1).getArray());
-                    simple.add((String[]) rs.getArray(2).getArray());
-                    return null;
-                }, (Object) words.split(" "));
-        WordLexemes lexemes = new WordLexemes(List.copyOf(english), List.copyOf(simple));
-        queryLexemes.put(words, lexemes);
-        return lexemes;
+        if (!missing.isEmpty()) {
+            Map<String, String[][]> read = new HashMap<>();
+            query(c, schema, "SELECT u.w, tsvector_to_array(to_tsvector('pg_catalog.english', u.w)),"
+                    + " tsvector_to_array(to_tsvector('pg_catalog.simple', u.w)) FROM unnest(?::text[]) AS u(w)", rs -> {
+                        read.put(rs.getString(1), new String[][] {(String[]) rs.getArray(2).getArray(),
+                                (String[]) rs.getArray(3).getArray()});
+                        return null;
+                    }, (Object) missing.toArray(String[]::new));
+            for (int i = 0; i < split.length; i++) {
+                if (per[i] == null) {
+                    per[i] = Checks.notNull("lexemes of a query word", read.get(split[i]));
+                }
+            }
+            wordLexemes.putAll(read);
+        }
+        List<String[]> english = new ArrayList<>(split.length);
+        List<String[]> simple = new ArrayList<>(split.length);
+        for (String[][] lexemes : per) {
+            english.add(lexemes[0]);
+            simple.add(lexemes[1]);
+        }
+        return new WordLexemes(List.copyOf(english), List.copyOf(simple));
     }
 
     /**
@@ -1077,6 +1099,44 @@ public final class PostgresMemoryStore implements MemoryStore {
                         + " AND seq <= ? ORDER BY seq",
                 rs -> DecodedRecords.read(rs.getString(1), SessionTurn.class), scope.agentId(), scope.endUserId(), sessionId,
                 fromSeq, toSeq));
+    }
+
+    /**
+     * One statement for all the ranges (the neighbours of a call's anchor turns: the default asked once
+     * per range, four round trips in a LoCoMo {@code buildContext}), each range read through the
+     * primary key; ordered and deduplicated in Java, by session id as Java compares strings and then
+     * seq, as the default orders them whatever the database's collation.
+     */
+    @Override
+    public List<SessionTurn> archivedTurns(Scope scope, List<TurnRange> ranges) {
+        Checks.notNull("scope", scope);
+        Checks.notNull("ranges", ranges);
+        if (ranges.isEmpty()) {
+            return List.of();
+        }
+        String[] sessions = new String[ranges.size()];
+        String[] from = new String[ranges.size()];
+        String[] to = new String[ranges.size()];
+        for (int i = 0; i < ranges.size(); i++) {
+            TurnRange r = Checks.notNull("ranges[" + i + "]", ranges.get(i));
+            sessions[i] = r.sessionId();
+            from[i] = Long.toString(r.fromSeq());
+            to[i] = Long.toString(r.toSeq());
+        }
+        java.util.TreeMap<String, java.util.TreeMap<Long, SessionTurn>> found = new java.util.TreeMap<>();
+        read(scope.tenantId(), (c, s) -> {
+            query(c, s, "SELECT t.data FROM unnest(?::text[], ?::bigint[], ?::bigint[]) AS r(sid, lo, hi)"
+                    + " CROSS JOIN LATERAL (SELECT a.data FROM ${s}.archive_turns a WHERE a.agent = ? AND a.usr = ?"
+                    + " AND a.session_id = r.sid AND a.seq >= r.lo AND a.seq <= r.hi) t", rs -> {
+                        SessionTurn t = DecodedRecords.read(rs.getString(1), SessionTurn.class);
+                        found.computeIfAbsent(t.sessionId(), k -> new java.util.TreeMap<>()).putIfAbsent(t.seq(), t);
+                        return null;
+                    }, sessions, from, to, scope.agentId(), scope.endUserId());
+            return null;
+        });
+        List<SessionTurn> out = new ArrayList<>();
+        found.values().forEach(bySeq -> out.addAll(bySeq.values()));
+        return out;
     }
 
     @Override
