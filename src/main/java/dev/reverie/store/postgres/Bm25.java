@@ -1,6 +1,7 @@
 package dev.reverie.store.postgres;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -37,10 +38,8 @@ final class Bm25 {
     record Ranked(Row row, double score) {
     }
 
-    /** Lexeme to the query words (term numbers) it belongs to. */
-    private final Map<String, int[]> lexemeTerms = new HashMap<>();
-    /** The same, grouped by length for {@link #scan(String, Lexicon, double[])}. */
-    private final Lexicon lexicon;
+    /** The query's lexemes, each with the query words (term numbers) it belongs to. */
+    private final QueryLexemes lexicon;
     /** Per term: the factor its lexemes' positions are counted with. */
     private final double[] weight;
     private final List<Row> rows = new ArrayList<>();
@@ -61,8 +60,9 @@ final class Bm25 {
                 byLexeme.computeIfAbsent(l, k -> new ArrayList<>(1)).add(w);
             }
         }
+        Map<String, int[]> lexemeTerms = new HashMap<>();
         byLexeme.forEach((l, ws) -> lexemeTerms.put(l, ws.stream().mapToInt(Integer::intValue).toArray()));
-        lexicon = new Lexicon(lexemeTerms);
+        lexicon = new QueryLexemes(lexemeTerms);
     }
 
     /** Adds a matched row from its key and its {@code tsvector} as text. */
@@ -123,7 +123,7 @@ final class Bm25 {
      * of lexemes.
      */
     static int scan(String vector, Map<String, int[]> terms, double[] tf) {
-        return scan(vector, new Lexicon(terms), tf);
+        return scan(vector, new QueryLexemes(terms), tf);
     }
 
     /**
@@ -132,7 +132,7 @@ final class Bm25 {
      * a quote or backslash in it (reading every matched row's vector was a fifth of the store's Java
      * time in a LoCoMo {@code buildContext}, most of it making a string and a hash of each lexeme).
      */
-    static int scan(String vector, Lexicon terms, double[] tf) {
+    static int scan(String vector, QueryLexemes terms, double[] tf) {
         int n = vector.length();
         int i = 0;
         int lexemes = 0;
@@ -200,11 +200,11 @@ final class Bm25 {
     }
 
     /** The query's lexemes by length, each with the query words (term numbers) it belongs to. */
-    static final class Lexicon {
+    static final class QueryLexemes {
         private final String[][] byLength;
         private final int[][][] termsByLength;
 
-        Lexicon(Map<String, int[]> terms) {
+        QueryLexemes(Map<String, int[]> terms) {
             int longest = 0;
             for (String l : terms.keySet()) {
                 longest = Math.max(longest, l.length());
@@ -214,8 +214,8 @@ final class Bm25 {
             for (Map.Entry<String, int[]> e : terms.entrySet()) {
                 int len = e.getKey().length();
                 int k = byLength[len] == null ? 0 : byLength[len].length;
-                byLength[len] = java.util.Arrays.copyOf(byLength[len] == null ? new String[0] : byLength[len], k + 1);
-                termsByLength[len] = java.util.Arrays.copyOf(termsByLength[len] == null ? new int[0][] : termsByLength[len], k + 1);
+                byLength[len] = Arrays.copyOf(byLength[len] == null ? new String[0] : byLength[len], k + 1);
+                termsByLength[len] = Arrays.copyOf(termsByLength[len] == null ? new int[0][] : termsByLength[len], k + 1);
                 byLength[len][k] = e.getKey();
                 termsByLength[len][k] = e.getValue();
             }

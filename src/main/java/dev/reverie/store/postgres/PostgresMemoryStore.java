@@ -238,8 +238,8 @@ public final class PostgresMemoryStore implements MemoryStore {
             throw new MemoryStoreException("could not open schema " + name + " on " + label + ": " + e.getMessage(), e);
         }
         String quoted = SchemaNames.quoted(name);
-        analyseWhereMissing(name, quoted);
         readySchemas.put(tenantId, quoted);
+        analyseWhereMissing(name, quoted);
         return quoted;
     }
 
@@ -249,8 +249,18 @@ public final class PostgresMemoryStore implements MemoryStore {
      * thrown, so the write or read that asked for it stands.
      */
     private void analyseWhereMissing(String name, String quoted) {
+        if (plannerStatistics.checking(name)) {
+            return; // another thread is checking the tenant: no connection borrowed to find that out
+        }
         try (Connection c = dataSource.getConnection()) {
-            List<String> analysed = plannerStatistics.check(c, name, quoted);
+            boolean auto = c.getAutoCommit();
+            List<String> analysed;
+            try {
+                c.setAutoCommit(true);
+                analysed = plannerStatistics.check(c, name, quoted);
+            } finally {
+                c.setAutoCommit(auto);
+            }
             if (!analysed.isEmpty()) {
                 LOG.debug("analysed {} of schema {} on {}: they had rows and no planner statistics", analysed, name,
                         label);
@@ -388,9 +398,12 @@ public final class PostgresMemoryStore implements MemoryStore {
     /** Analyses the tenant's tables that have rows and no planner statistics yet ({@link PlannerStatistics}). */
     @Override
     public void maintain(String tenantId) {
-        Checks.notBlank("tenantId", tenantId);
+        Checks.id("tenantId", tenantId);
+        boolean opened = readySchemas.containsKey(tenantId);
         String quoted = schema(tenantId);
-        analyseWhereMissing(SchemaNames.of(tenantId), quoted);
+        if (opened) {
+            analyseWhereMissing(SchemaNames.of(tenantId), quoted); // else opening the schema just checked
+        }
     }
 
     /** Whether every searched table of the tenant has had planner statistics at a check (tests). */
@@ -691,15 +704,11 @@ public final class PostgresMemoryStore implements MemoryStore {
     }
 
     /**
-     * Each query word's lexemes as the index holds them ({@code english}, then {@code simple}), by the
-     * query's words ({@link FullText#queryWords}): a context's three searches share them. At most
-     * {@value #LEXEME_CACHE} queries kept, least recently used dropped.
-     */
-    /**
-     * Each query word's {@code english} and {@code simple} lexemes, as the server makes them, kept per
-     * word (4,096 words): a question's words are mostly words of earlier questions, so a search usually
-     * asks the server for none (kept per whole query until session 31, which asked for nearly every
-     * LoCoMo question).
+     * Each query word's lexemes as the index holds them ({@code english}, then {@code simple}), kept per
+     * word, at most {@value #LEXEME_CACHE}, least recently used dropped: a context's three searches share
+     * them, and a question's words are mostly words of earlier questions, so a search usually asks the
+     * server for none (kept per whole query until session 31, which asked for nearly every LoCoMo
+     * question).
      */
     private final Map<String, String[][]> wordLexemes = java.util.Collections.synchronizedMap(
             new java.util.LinkedHashMap<>(256, 0.75f, true) {

@@ -98,10 +98,10 @@ class PostgresMemoryStoreTest extends MemoryStoreContract {
             written += 100;
         }
         assertThat(tablesWithStatistics()).isEmpty();
-        assertThat(pg().plannerStatisticsSettled(ALICE.tenantId())).isFalse();
         archiveTurns(ALICE, written, 200);
-        // the tables with rows were analysed; session turns have none yet, so the tenant is checked again later
-        assertThat(tablesWithStatistics()).containsExactly("archive_turns", "memories");
+        written += 200;
+        // the archive was analysed; one memory is too few to sample, and the other tables are empty
+        assertThat(tablesWithStatistics()).containsExactly("archive_turns");
         assertThat(pg().plannerStatisticsSettled(ALICE.tenantId())).isFalse();
         try (Connection c = EmbeddedPostgresServer.connect(folder); Statement st = c.createStatement()) {
             // with statistics, a lookup of ranked turns by key takes the primary key, not the scope's time index
@@ -117,17 +117,35 @@ class PostgresMemoryStoreTest extends MemoryStoreContract {
             // statistics lost (a restored dump carries none): the next store to open the tenant gathers them again
             st.execute("DELETE FROM pg_statistic WHERE starelid = '" + schema + "archive_turns'::regclass");
         }
-        assertThat(tablesWithStatistics()).containsExactly("memories");
+        assertThat(tablesWithStatistics()).isEmpty();
         reopen();
         assertThat(store.memory(ALICE, "m1")).isPresent();
-        assertThat(tablesWithStatistics()).containsExactly("archive_turns", "memories");
-        // maintain (the dream's hint after a night's writes) checks too
-        store.write(WriteBatch.of(ALICE).append(new SessionTurn(ALICE, "s2", 0, "s2:0", Role.USER, "Alice",
-                "a turn of the current session", T0)));
-        assertThat(tablesWithStatistics()).doesNotContain("session_turns");
+        assertThat(tablesWithStatistics()).containsExactly("archive_turns");
+        // maintain (the dream's hint after a night's writes) checks too: the tables that now have enough rows
+        WriteBatch more = WriteBatch.of(ALICE);
+        for (int i = 0; i < PlannerStatistics.ANALYSE_FROM_ROWS; i++) {
+            more.append(new SessionTurn(ALICE, "s2", i, "s2:" + i, Role.USER, "Alice", "turn " + i, T0));
+            more.put(memory(ALICE, "memory number " + i, i));
+        }
+        store.write(more);
+        assertThat(tablesWithStatistics()).containsExactly("archive_turns");
         store.maintain(ALICE.tenantId());
         assertThat(tablesWithStatistics()).containsExactly("archive_turns", "memories", "session_turns");
         assertThat(pg().plannerStatisticsSettled(ALICE.tenantId())).isFalse(); // observations: still empty
+        WriteBatch observations = WriteBatch.of(ALICE);
+        for (int i = 0; i < PlannerStatistics.ANALYSE_FROM_ROWS; i++) {
+            observations.put(observation(ALICE, "observation number " + i, i));
+        }
+        store.write(observations);
+        store.maintain(ALICE.tenantId());
+        assertThat(tablesWithStatistics()).containsExactly("archive_turns", "memories", "observations", "session_turns");
+        assertThat(pg().plannerStatisticsSettled(ALICE.tenantId())).isTrue();
+        // settled: from here autovacuum keeps them, and writes no longer check (statistics deleted stay deleted)
+        try (Connection c = EmbeddedPostgresServer.connect(folder); Statement st = c.createStatement()) {
+            st.execute("DELETE FROM pg_statistic WHERE starelid = '" + schema + "memories'::regclass");
+        }
+        archiveTurns(ALICE, written, (int) PlannerStatistics.CHECK_EVERY_ROWS + 100);
+        assertThat(tablesWithStatistics()).containsExactly("archive_turns", "observations", "session_turns");
     }
 
     private void archiveTurns(Scope scope, int from, int count) {
