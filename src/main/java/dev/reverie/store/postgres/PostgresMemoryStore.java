@@ -560,12 +560,15 @@ public final class PostgresMemoryStore implements MemoryStore {
         });
         DecodedRecords.forget(scope); // its rows were decoded through DecodedRecords
         bm25Stats.forget(scope);
-        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
-            if (!c.getAutoCommit()) {
-                c.setAutoCommit(true);
-            }
-            for (String table : PostgresSchema.USER_TABLES) {
-                st.execute("VACUUM FULL " + schema + "." + table);
+        try (Connection c = dataSource.getConnection()) {
+            boolean auto = c.getAutoCommit();
+            c.setAutoCommit(true); // VACUUM runs outside a transaction block
+            try (Statement st = c.createStatement()) {
+                for (String table : PostgresSchema.USER_TABLES) {
+                    st.execute("VACUUM FULL " + schema + "." + table);
+                }
+            } finally {
+                c.setAutoCommit(auto);
             }
         } catch (SQLException e) {
             throw new MemoryStoreException("erased the rows of " + scope + " on " + label + " but could not rewrite"

@@ -465,6 +465,50 @@ class PostgresMemoryStoreTest extends MemoryStoreContract {
     }
 
     @Test
+    void should_give_back_the_hosts_connections_in_the_auto_commit_mode_it_found() throws Exception {
+        javax.sql.DataSource plain = EmbeddedPostgresServer.server()
+                .getDatabase("postgres", EmbeddedPostgresServer.database(folder));
+        List<Boolean> autoCommitAtClose = java.util.Collections.synchronizedList(new ArrayList<>());
+        // the host's connections start outside auto-commit, as some pools hand them out
+        javax.sql.DataSource host = (javax.sql.DataSource) java.lang.reflect.Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {javax.sql.DataSource.class}, (proxy, method, args) -> {
+                    Object result = method.invoke(plain, args);
+                    if (!method.getName().equals("getConnection")) {
+                        return result;
+                    }
+                    Connection real = (Connection) result;
+                    real.setAutoCommit(false);
+                    return java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+                            new Class<?>[] {Connection.class}, (p, m, a) -> {
+                                if (m.getName().equals("close")) {
+                                    autoCommitAtClose.add(real.getAutoCommit());
+                                    if (!real.getAutoCommit()) {
+                                        real.rollback();
+                                    }
+                                }
+                                try {
+                                    return m.invoke(real, a);
+                                } catch (java.lang.reflect.InvocationTargetException e) {
+                                    throw e.getCause();
+                                }
+                            });
+                });
+        try (PostgresMemoryStore onHost = PostgresMemoryStore.open(host)) {
+            WriteBatch b = WriteBatch.of(ALICE);
+            for (int i = 0; i < PlannerStatistics.CHECK_EVERY_ROWS; i++) {
+                b.put(memory(ALICE, "memory number " + i, i)); // enough for a planner check and an analysis
+            }
+            onHost.write(b);
+            assertThat(onHost.searchMemories(ALICE, "memory", ACTIVE, KINDS, 5)).hasSize(5);
+            onHost.maintain(ALICE.tenantId());
+            onHost.erase(ALICE);
+            assertThat(onHost.searchMemories(ALICE, "memory", ACTIVE, KINDS, 5)).isEmpty();
+        }
+        assertThat(tablesWithStatistics()).contains("memories");
+        assertThat(autoCommitAtClose).hasSizeGreaterThan(5).containsOnly(false);
+    }
+
+    @Test
     void should_run_as_a_user_without_create_on_the_database_in_schemas_an_administrator_made() throws Exception {
         String role = "reverie_app_" + Math.abs(folder.hashCode());
         try (Connection c = EmbeddedPostgresServer.connect(folder); Statement st = c.createStatement()) {
