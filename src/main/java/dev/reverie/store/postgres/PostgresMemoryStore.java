@@ -902,7 +902,7 @@ public final class PostgresMemoryStore implements MemoryStore {
                                                   double floor) {
         Checks.notNull("statuses", statuses);
         return vectorSearch(scope, "memories", "rid", vector, names(statuses), limit, floor,
-                "SELECT data, embedding FROM ${s}.memories WHERE rid = ?", Jdbc::memoryRow);
+                "SELECT data, embedding, rid::text FROM ${s}.memories WHERE rid = ANY(?::bigint[])", 3, Jdbc::memoryRow);
     }
 
     @Override
@@ -922,7 +922,8 @@ public final class PostgresMemoryStore implements MemoryStore {
                                                            Set<ObservationStatus> statuses, int limit, double floor) {
         Checks.notNull("statuses", statuses);
         return vectorSearch(scope, "observations", "rid", vector, names(statuses), limit, floor,
-                "SELECT data, embedding FROM ${s}.observations WHERE rid = ?", Jdbc::observationRow);
+                "SELECT data, embedding, rid::text FROM ${s}.observations WHERE rid = ANY(?::bigint[])", 3,
+                Jdbc::observationRow);
     }
 
     @Override
@@ -938,7 +939,7 @@ public final class PostgresMemoryStore implements MemoryStore {
 
     private List<Scored<SessionTurn>> turnsByVector(Scope scope, float[] vector, int limit, double floor) {
         return vectorSearch(scope, "archive_turns", "ctid", vector, null, limit, floor,
-                "SELECT data FROM ${s}.archive_turns WHERE ctid = ?::tid",
+                "SELECT data, ctid::text FROM ${s}.archive_turns WHERE ctid = ANY(?::tid[])", 2,
                 rs -> DecodedRecords.read(rs.getString(1), SessionTurn.class));
     }
 
@@ -968,13 +969,14 @@ public final class PostgresMemoryStore implements MemoryStore {
 
     /**
      * The exact scan: reads the scope's vectors (of the statuses, when given), keeps the best
-     * {@code limit} by cosine at or above {@code floor}, then loads those rows (none under the floor is
-     * loaded). Runs in one repeatable-read snapshot so the row keys found in the scan still name the
+     * {@code limit} by cosine at or above {@code floor}, then loads those rows with {@code load} (one
+     * statement, whose parameter is the array of their keys and whose column {@code loadedKey} is a row's
+     * key as the scan printed it; none under the floor is loaded). Runs in one repeatable-read snapshot so the row keys found in the scan still name the
      * same rows when loaded.
      */
     private <T> List<Scored<T>> vectorSearch(Scope scope, String table, String key, float[] vector,
                                              String[] statuses, int limit, double floor, String load,
-                                             RowMapper<T> mapper) {
+                                             int loadedKey, RowMapper<T> mapper) {
         Checks.notNull("scope", scope);
         Checks.notNull("vector", vector);
         Checks.positive("limit", limit);
@@ -1009,17 +1011,19 @@ public final class PostgresMemoryStore implements MemoryStore {
                 }
                 List<NearestVectors.Hit<String>> best = nearest.best();
                 List<Scored<T>> out = new ArrayList<>(best.size());
-                try (PreparedStatement ps = c.prepareStatement(load.replace("${s}", s))) {
+                if (!best.isEmpty()) {
+                    // the best rows in one statement (one round trip per hit made a hybrid call on LoCoMo
+                    // some 150 round trips), in the snapshot of the scan, then in the order of the ranking
+                    String[] bestKeys = new String[best.size()];
+                    for (int i = 0; i < bestKeys.length; i++) {
+                        bestKeys[i] = best.get(i).key();
+                    }
+                    Map<String, T> loaded = new HashMap<>();
+                    query(c, s, load, rs -> loaded.put(rs.getString(loadedKey), mapper.map(rs)), (Object) bestKeys);
                     for (NearestVectors.Hit<String> hit : best) {
-                        if (key.equals("rid")) {
-                            ps.setLong(1, Long.parseLong(hit.key()));
-                        } else {
-                            ps.setString(1, hit.key());
-                        }
-                        try (ResultSet rs = ps.executeQuery()) {
-                            if (rs.next()) {
-                                out.add(new Scored<>(mapper.map(rs), hit.score()));
-                            }
+                        T row = loaded.get(hit.key());
+                        if (row != null) {
+                            out.add(new Scored<>(row, hit.score()));
                         }
                     }
                 }
