@@ -902,7 +902,8 @@ public final class PostgresMemoryStore implements MemoryStore {
                                                   double floor) {
         Checks.notNull("statuses", statuses);
         return vectorSearch(scope, "memories", "rid", vector, names(statuses), limit, floor,
-                "SELECT data, embedding, rid::text FROM ${s}.memories WHERE rid = ANY(?::bigint[])", 3, Jdbc::memoryRow);
+                "SELECT data, embedding, rid::text FROM ${s}.memories WHERE rid = ANY(?::bigint[])", 3,
+                Jdbc::memoryRow);
     }
 
     @Override
@@ -970,9 +971,9 @@ public final class PostgresMemoryStore implements MemoryStore {
     /**
      * The exact scan: reads the scope's vectors (of the statuses, when given), keeps the best
      * {@code limit} by cosine at or above {@code floor}, then loads those rows with {@code load} (one
-     * statement, whose parameter is the array of their keys and whose column {@code loadedKey} is a row's
-     * key as the scan printed it; none under the floor is loaded). Runs in one repeatable-read snapshot so the row keys found in the scan still name the
-     * same rows when loaded.
+     * statement, whose parameter is the array of their keys and whose column {@code loadedKey} is a
+     * row's key as the scan printed it; none under the floor is loaded). Runs in one repeatable-read
+     * snapshot so the row keys found in the scan still name the same rows when loaded.
      */
     private <T> List<Scored<T>> vectorSearch(Scope scope, String table, String key, float[] vector,
                                              String[] statuses, int limit, double floor, String load,
