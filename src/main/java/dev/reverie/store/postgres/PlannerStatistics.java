@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * by default) and only where it runs. Until then every column looks equally selective, so for a
  * lookup by (agent, end user, session, seq) the planner may take the smaller (agent, end user, time)
  * index and read each key's whole scope: a LoCoMo conversation's first questions, asked right after
- * it was loaded, took 26–31 ms a {@code buildContext} (no dream) against 10–12 ms with this class
+ * it was loaded, took 26–31 ms a {@code buildContext} (no dream) against 9–12 ms with this class
  * (docs/postgres.md).
  *
  * <p>So the store checks a tenant's tables when it first opens the tenant's schema, at
