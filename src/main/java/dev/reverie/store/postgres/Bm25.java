@@ -120,17 +120,10 @@ final class Bm25 {
      * Reads a {@code tsvector}'s text form ({@code 'lexeme':1,5B 'other':3}; quotes and backslashes
      * inside a lexeme doubled), adds the position count of each lexeme of {@code terms} (a lexeme
      * without positions counts once) to the counts of its terms in {@code tf}, and returns the number
-     * of lexemes.
-     */
-    static int scan(String vector, Map<String, int[]> terms, double[] tf) {
-        return scan(vector, new QueryLexemes(terms), tf);
-    }
-
-    /**
-     * {@link #scan(String, Map, double[])} with the query's lexemes grouped by length: a lexeme of the
-     * vector is compared in place with the few of its length, and a string is made only for one with
-     * a quote or backslash in it (reading every matched row's vector was a fifth of the store's Java
-     * time in a LoCoMo {@code buildContext}, most of it making a string and a hash of each lexeme).
+     * of lexemes. A lexeme of the vector is compared in place with the query's of its length, and a
+     * string is made only for one with a quote or backslash in it (reading every matched row's vector
+     * was a fifth of the store's Java time in a LoCoMo {@code buildContext}, most of it making a string
+     * and a hash of each lexeme).
      */
     static int scan(String vector, QueryLexemes terms, double[] tf) {
         int n = vector.length();

@@ -52,37 +52,36 @@ final class PlannerStatistics {
         volatile boolean settled;
     }
 
-    private Tenant tenant(String schema) {
-        return tenants.computeIfAbsent(schema, k -> new Tenant());
+    private Tenant tenant(String tenantId) {
+        return tenants.computeIfAbsent(tenantId, k -> new Tenant());
     }
 
     /**
-     * Counts {@code rows} written to the tenant of {@code schema} (its unquoted name); true when a
-     * check is due ({@link #check}).
+     * Counts {@code rows} written to the tenant; true when a check is due ({@link #check}).
      */
-    boolean written(String schema, long rows) {
-        Tenant t = tenant(schema);
+    boolean written(String tenantId, long rows) {
+        Tenant t = tenant(tenantId);
         return !t.settled && t.unchecked.addAndGet(rows) >= CHECK_EVERY_ROWS;
     }
 
     /** Whether a check of the tenant is running (callers skip theirs). */
-    boolean checking(String schema) {
-        return tenant(schema).checking.get();
+    boolean checking(String tenantId) {
+        return tenant(tenantId).checking.get();
     }
 
     /** Whether every one of the tenant's {@link #TABLES} has had statistics at a check (tests). */
-    boolean settled(String schema) {
-        return tenant(schema).settled;
+    boolean settled(String tenantId) {
+        return tenant(tenantId).settled;
     }
 
     /**
      * Analyses those of the tenant's {@link #TABLES} that have enough rows and no statistics, on
      * {@code c} (in auto-commit mode, left so); returns the tables analysed, empty when another thread
-     * of this store is checking the tenant. {@code schema} is the unquoted name, {@code quoted} the same
-     * quoted.
+     * of this store is checking the tenant. {@code schema} is the tenant's unquoted schema name,
+     * {@code quoted} the same quoted.
      */
-    List<String> check(Connection c, String schema, String quoted) throws SQLException {
-        Tenant t = tenant(schema);
+    List<String> check(Connection c, String tenantId, String schema, String quoted) throws SQLException {
+        Tenant t = tenant(tenantId);
         if (!t.checking.compareAndSet(false, true)) {
             return List.of();
         }

@@ -239,7 +239,7 @@ public final class PostgresMemoryStore implements MemoryStore {
         }
         String quoted = SchemaNames.quoted(name);
         readySchemas.put(tenantId, quoted);
-        analyseWhereMissing(name, quoted);
+        analyseWhereMissing(tenantId, name, quoted);
         return quoted;
     }
 
@@ -248,8 +248,8 @@ public final class PostgresMemoryStore implements MemoryStore {
      * ({@link PlannerStatistics}). Only plans depend on it, never results: a failure is logged, not
      * thrown, so the write or read that asked for it stands.
      */
-    private void analyseWhereMissing(String name, String quoted) {
-        if (plannerStatistics.checking(name)) {
+    private void analyseWhereMissing(String tenantId, String name, String quoted) {
+        if (plannerStatistics.checking(tenantId)) {
             return; // another thread is checking the tenant: no connection borrowed to find that out
         }
         try (Connection c = dataSource.getConnection()) {
@@ -257,7 +257,7 @@ public final class PostgresMemoryStore implements MemoryStore {
             List<String> analysed;
             try {
                 c.setAutoCommit(true);
-                analysed = plannerStatistics.check(c, name, quoted);
+                analysed = plannerStatistics.check(c, tenantId, name, quoted);
             } finally {
                 c.setAutoCommit(auto);
             }
@@ -387,9 +387,9 @@ public final class PostgresMemoryStore implements MemoryStore {
             for (WriteBatch batch : batches) {
                 rows += batch.ops().size();
             }
-            String name = SchemaNames.of(tenant);
-            if (plannerStatistics.written(name, rows)) {
-                analyseWhereMissing(name, SchemaNames.quoted(name));
+            if (plannerStatistics.written(tenant, rows)) {
+                String name = SchemaNames.of(tenant);
+                analyseWhereMissing(tenant, name, SchemaNames.quoted(name));
             }
         }
         return true;
@@ -402,13 +402,13 @@ public final class PostgresMemoryStore implements MemoryStore {
         boolean opened = readySchemas.containsKey(tenantId);
         String quoted = schema(tenantId);
         if (opened) {
-            analyseWhereMissing(SchemaNames.of(tenantId), quoted); // else opening the schema just checked
+            analyseWhereMissing(tenantId, SchemaNames.of(tenantId), quoted); // else opening the schema just checked
         }
     }
 
     /** Whether every searched table of the tenant has had planner statistics at a check (tests). */
     boolean plannerStatisticsSettled(String tenantId) {
-        return plannerStatistics.settled(SchemaNames.of(tenantId));
+        return plannerStatistics.settled(tenantId);
     }
 
     /** An op whose seq is an offset from its session's end, turned into one with its final seq. */

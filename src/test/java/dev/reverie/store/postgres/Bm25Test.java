@@ -18,12 +18,12 @@ class Bm25Test {
     void reads_position_counts_and_lengths_from_a_vector_as_postgresql_prints_it() {
         double[] tf = new double[4];
         int length = Bm25.scan("'a b':3 'it''s':1,4B 'paint':2,5,9 'point':6 'x\\\\y':7 'stripped' 'it''x':8 'strippedness':9",
-                Map.of("paint", new int[] {0}, "it's", new int[] {1}, "stripped", new int[] {2}, "x\\y", new int[] {3}),
-                tf);
+                new Bm25.QueryLexemes(Map.of("paint", new int[] {0}, "it's", new int[] {1}, "stripped", new int[] {2},
+                        "x\\y", new int[] {3})), tf);
         // 'point' and 'it''x' have the length of a query lexeme, not its letters; 'strippedness' is longer than any
         assertThat(length).isEqualTo(8);
         assertThat(tf).containsExactly(3, 2, 1, 1);
-        assertThat(Bm25.scan("", Map.of("a", new int[] {0}), new double[1])).isZero();
+        assertThat(Bm25.scan("", new Bm25.QueryLexemes(Map.of("a", new int[] {0})), new double[1])).isZero();
     }
 
     @Test
