@@ -14,11 +14,13 @@ import java.util.regex.Matcher;
  * are data, {@code secret-rules.tsv} next to this class (modelled on gitleaks' rule set): provider
  * keys and tokens (AWS, GitHub, GitLab, Slack, Stripe, Google, OpenAI, Anthropic, Twilio, Mailgun,
  * SendGrid, npm, PyPI, Hugging Face, Discord, Telegram, Shopify, Square, Heroku, DigitalOcean, Azure
- * and more), JWTs, PEM private keys, credentials in URLs and connection strings, bearer and basic
- * authorization, {@code *_KEY / *_TOKEN / *_SECRET / *_PASSWORD} assignments (env, YAML, JSON),
- * passwords disclosed in English or Portuguese prose (the label is kept, the value goes, a
- * passphrase to the end of its clause), and card numbers (Luhn), CPF numbers (check digits) and
- * IBANs (mod-97).
+ * and more), any key made of a vendor prefix and a random body ({@code tvly-…}, {@code lsv2_pt_…}),
+ * JWTs, PEM private keys, Base58Check wallet keys (checksum validated), credentials in URLs and
+ * connection strings, bearer and basic authorization, {@code *_KEY / *_TOKEN / *_SECRET / *_PASSWORD}
+ * assignments (env, YAML, JSON), passwords disclosed in English or Portuguese prose (the label is
+ * kept, the value goes, a passphrase to the end of its clause) and, shaped like credentials, in
+ * Spanish, French, German, Italian, Dutch and Polish, PINs and door codes, and card numbers (Luhn),
+ * CPF numbers (check digits) and IBANs (mod-97).
  *
  * <p>Like gitleaks, each rule runs only when one of its keywords occurs in the lower-cased text (or
  * the text has enough digits, or a long enough unbroken run), so a sentence with no secret-like

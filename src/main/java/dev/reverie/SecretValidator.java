@@ -118,6 +118,104 @@ enum SecretValidator {
             return new Span(start, end);
         }
     },
+    /**
+     * A key made the way most providers now make them, a short vendor prefix and a random body
+     * ({@code tvly-…}, {@code lsv2_pt_…_…}, {@code dp.st.…}, {@code rubygems_…}): the longest part
+     * (28+ letters and digits) reads as random (3.5+ bits per character; 3+ capitals, 3+ lower-case
+     * letters and 2+ digits, or 32+ hexadecimal digits, or letters of one case and digits of which
+     * neither is rare) and is no name made of words ("EU-Datenschutzgrundverordnung…2018" has one
+     * capital); the prefix names no object id ({@code chatcmpl-…}, {@code req_…}, {@code pi_…}) and
+     * no hash ({@code sha384-…}, {@code md5-…}: a checksum; OpenShift's {@code sha256~…} tokens are
+     * keys); the token holds no UUID. No label is needed: the shape is the evidence.
+     */
+    PREFIXED_TOKEN {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            int prefixEnd = start;
+            while (prefixEnd < end && Character.isLetterOrDigit(text.charAt(prefixEnd))) {
+                prefixEnd++;
+            }
+            String prefix = text.substring(start, prefixEnd).toLowerCase(Locale.ROOT);
+            if (HASH_PREFIXES.contains(prefix) && text.charAt(prefixEnd) != '~') {
+                return null; // "sha256~…" is OpenShift's access token, "sha384-…" a subresource hash
+            }
+            if (ID_PREFIXES.contains(prefix) || camelCase(text, start, prefixEnd)) {
+                return null; // "chatcmpl-…", "pk_live_…", "userProfile_v2_…": an id, a public key, a name
+            }
+            String before = text.substring(Math.max(0, start - 40), start);
+            if (DATA_KEY_BEFORE.matcher(before).find() || PUBLIC_BEFORE.matcher(before).find()) {
+                return null; // "the cache key is …", "public key: …"
+            }
+            int bodyStart = -1;
+            int bodyEnd = -1;
+            for (int i = start; i < end; ) {
+                int j = i;
+                while (j < end && Character.isLetterOrDigit(text.charAt(j))) {
+                    j++;
+                }
+                if (j - i > bodyEnd - bodyStart) {
+                    bodyStart = i;
+                    bodyEnd = j;
+                }
+                i = j + 1;
+            }
+            if (bodyEnd - bodyStart < 28 || bodyStart == start || !hasDigit(text, bodyStart, bodyEnd)
+                    || UUID.matcher(text).region(start, end).find()) {
+                return null;
+            }
+            int upper = 0;
+            int lower = 0;
+            int digits = 0;
+            boolean hex = true;
+            for (int i = bodyStart; i < bodyEnd; i++) {
+                char c = text.charAt(i);
+                upper += c >= 'A' && c <= 'Z' ? 1 : 0;
+                lower += c >= 'a' && c <= 'z' ? 1 : 0;
+                digits += c >= '0' && c <= '9' ? 1 : 0;
+                hex &= (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+            }
+            int n = bodyEnd - bodyStart;
+            boolean shaped = upper >= 3 && lower >= 3 && digits >= 2 || hex && n >= 32
+                    || (upper == 0 || lower == 0) && digits * 8 >= n && (n - digits) * 8 >= n;
+            if (!shaped || entropy(text, bodyStart, bodyEnd) < 3.5 || identifierLike(text, bodyStart, bodyEnd)) {
+                return null;
+            }
+            return new Span(start, end);
+        }
+    },
+    /**
+     * A Bitcoin-style private key in Base58Check: a WIF key (version 0x80 or 0xEF, 32 key bytes and an
+     * optional compression flag) or an extended private key ({@code xprv…}, 78 bytes); the four
+     * check bytes must be the start of the double SHA-256 of the rest, which a random word never is.
+     */
+    BASE58_PRIVATE_KEY {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            byte[] decoded = base58(text, start, end);
+            if (decoded == null || decoded.length < 5) {
+                return null;
+            }
+            int n = decoded.length - 4;
+            boolean wif = (decoded[0] == (byte) 0x80 || decoded[0] == (byte) 0xEF)
+                    && (n == 33 || n == 34 && decoded[33] == 1);
+            if (!wif && n != 78) {
+                return null;
+            }
+            try {
+                java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+                sha.update(decoded, 0, n);
+                byte[] check = sha.digest(sha.digest());
+                for (int i = 0; i < 4; i++) {
+                    if (check[i] != decoded[n + i]) {
+                        return null;
+                    }
+                }
+            } catch (java.security.NoSuchAlgorithmException e) {
+                throw new IllegalStateException("SHA-256 is required of every Java platform", e);
+            }
+            return new Span(start, end);
+        }
+    },
     /** The secret holds a digit (a bearer token, not "bearer bonds"). */
     HAS_DIGIT {
         @Override
@@ -494,11 +592,22 @@ enum SecretValidator {
     private static final java.util.regex.Pattern PUBLIC =
             java.util.regex.Pattern.compile("(?u)\\b(?:pub|public|publishable|p[úu]blic[ao])\\b");
 
-    /** Words that make "key" a key into data ("cache key", "sort key", "S3 key"), right before the label. */
+    /** Words that make "key" a key into data ("cache key", "sort key", "S3 key"). */
+    private static final String DATA_KEY_WORDS = "(?:cache|i18n|translation|primary|foreign|sort|partition|"
+            + "idempotency|lookup|map|dictionary|registry|hot|shortcut|music|composite|unique|index|row|routing|"
+            + "dedup|deduplication|cursor|pagination|page|group)";
+
+    /** A word of {@link #DATA_KEY_WORDS} right before the label. */
     private static final java.util.regex.Pattern NOT_SECRET_KEY = java.util.regex.Pattern.compile(
-            "(?iu)\\b(?:cache|i18n|translation|primary|foreign|sort|partition|idempotency|lookup|map|dictionary|"
-                    + "registry|hot|shortcut|music|composite|unique|index|row|routing|dedup|"
-                    + "deduplication|cursor|pagination|page|group)[\\s_\\-]$");
+            "(?iu)\\b" + DATA_KEY_WORDS + "[\\s_\\-]$");
+
+    /** A key into data named shortly before a value ("the cache key is …", "cache key: …"). */
+    private static final java.util.regex.Pattern DATA_KEY_BEFORE = java.util.regex.Pattern.compile(
+            "(?iu)\\b" + DATA_KEY_WORDS + "[\\s_\\-]keys?\\b[^.!?\\n]{0,16}$");
+
+    /** A public key named shortly before a value ("public key: …", "pubkey = …"). */
+    private static final java.util.regex.Pattern PUBLIC_BEFORE = java.util.regex.Pattern.compile(
+            "(?iu)\\b(?:pub|public|publishable|p[úu]blic[ao])[\\s_\\-]?(?:key|chave)\\b[^.!?\\n]{0,16}$");
 
     /** Words between a label and a value that tell a story about something else ("landed in", "merged"). */
     private static final java.util.regex.Pattern NARRATIVE_GAP = java.util.regex.Pattern.compile(
@@ -555,6 +664,16 @@ enum SecretValidator {
         return letters > 0 && words >= 2 && inWords * 10 >= (end - start) * 6;
     }
 
+    /** Whether a lower-case letter is followed by a capital in {@code text[from, to)} ("userProfile"). */
+    private static boolean camelCase(String text, int from, int to) {
+        for (int i = from + 1; i < to; i++) {
+            if (Character.isUpperCase(text.charAt(i)) && Character.isLowerCase(text.charAt(i - 1))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static boolean hasVowel(String text, int from, int to) {
         for (int i = from; i < to; i++) {
             if ("aeiouAEIOU".indexOf(text.charAt(i)) >= 0) {
@@ -581,6 +700,48 @@ enum SecretValidator {
     private static final java.util.regex.Pattern NAMED_HASH = java.util.regex.Pattern.compile(
             "(?iu)\\b(?:commit|sha|sha1|sha-1|sha256|sha-256|md5|hash|checksum|digest|revision|rev|fingerprint|"
                     + "id|uuid|guid|etag|nonce)[\\s:=#]{1,4}[\"'`]?$");
+
+    /** Prefixes of hashes and encodings written like a vendor's key prefix ({@code sha256~…}, {@code sha512-…}). */
+    private static final Set<String> HASH_PREFIXES = Set.of("sha", "sha1", "sha224", "sha256", "sha384", "sha512",
+            "md5", "blake2b", "blake2s", "blake3", "base64", "base32", "hex", "crc32", "xxh64", "murmur3", "data");
+
+    /**
+     * Prefixes of object ids written like keys by the APIs an LLM application talks to (OpenAI's
+     * completions, messages, runs and files, Anthropic's tool uses, Stripe's objects), and of public
+     * keys (Stripe's publishable {@code pk_}, Nostr's {@code npub}): they open nothing. Stripe's
+     * secret {@code sk_}/{@code rk_} keys have rules of their own.
+     */
+    private static final Set<String> ID_PREFIXES = Set.of("pk", "pub", "npub", "id", "uuid", "req", "request", "chatcmpl", "cmpl",
+            "msg", "run", "thread", "asst", "file", "batch", "ft", "ftjob", "call", "resp", "conv", "toolu",
+            "evt", "cus", "ch", "pi", "pm", "txn", "price", "prod", "sub", "inv", "acct", "po", "seti", "src",
+            "org", "proj", "user", "usr", "span", "trace", "order");
+
+    private static final String BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+
+    /** The bytes of a Base58 text (Bitcoin's alphabet, leading '1's as zero bytes), or null when a character is not in it. */
+    static byte[] base58(String text, int start, int end) {
+        java.math.BigInteger value = java.math.BigInteger.ZERO;
+        java.math.BigInteger radix = java.math.BigInteger.valueOf(58);
+        int zeros = 0;
+        boolean leading = true;
+        for (int i = start; i < end; i++) {
+            int digit = BASE58.indexOf(text.charAt(i));
+            if (digit < 0) {
+                return null;
+            }
+            if (leading && digit == 0) {
+                zeros++;
+            } else {
+                leading = false;
+            }
+            value = value.multiply(radix).add(java.math.BigInteger.valueOf(digit));
+        }
+        byte[] magnitude = value.signum() == 0 ? new byte[0] : value.toByteArray();
+        int skip = magnitude.length > 1 && magnitude[0] == 0 ? 1 : 0; // BigInteger's sign byte
+        byte[] out = new byte[zeros + magnitude.length - skip];
+        System.arraycopy(magnitude, skip, out, zeros, magnitude.length - skip);
+        return out;
+    }
 
     private static final java.util.regex.Pattern UUID =
             java.util.regex.Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
