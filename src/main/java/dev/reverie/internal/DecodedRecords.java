@@ -14,13 +14,21 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * it. It holds at most {@value #SLOTS} records with their JSON (about 10 MiB with 1 KiB records),
  * whatever the number of end users served. Only for immutable types ({@code Memory},
  * {@code Observation}, {@code spi.SessionTurn}: records with copied lists). The built-in stores call
- * {@link #forget} when they erase a scope, so an erased user's text does not linger in the table.
+ * {@link #forget} when they erase a scope, so an erased user's text does not linger in the table:
+ * nor does a record a search read just before the erasure and decodes just after it, since for
+ * {@value #ERASED_FOR_SECONDS} s after an erasure the scope's records are decoded but not kept.
  * Thread-safe, lock-free.
  */
 public final class DecodedRecords {
     static final int SLOTS = 1 << 12;
 
     private static final AtomicReferenceArray<Entry> TABLE = new AtomicReferenceArray<>(SLOTS);
+    /** How long after its erasure a scope's records are not kept (a read in flight is over by then). */
+    static final long ERASED_FOR_SECONDS = 60;
+    private static final long ERASED_FOR_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(ERASED_FOR_SECONDS);
+    /** Scopes erased lately, with {@code System.nanoTime()} at their erasure; older ones are dropped by the next erasure. */
+    private static final java.util.concurrent.ConcurrentHashMap<dev.reverie.Scope, Long> ERASED =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     private record Entry(String json, Object record) {
     }
@@ -36,8 +44,30 @@ public final class DecodedRecords {
             return type.cast(e.record());
         }
         T record = Json.read(json, type);
-        TABLE.setOpaque(slot, new Entry(json, record));
+        Entry entry = new Entry(json, record);
+        TABLE.set(slot, entry);
+        // written, then checked (forget marks, then scans): a record of a scope erased meanwhile is
+        // either seen here and dropped, or in its slot when the erasure's scan passes
+        if (!ERASED.isEmpty() && erasedLately(scopeOf(record))) {
+            TABLE.compareAndSet(slot, entry, null);
+        }
         return record;
+    }
+
+    private static boolean erasedLately(dev.reverie.Scope scope) {
+        Long at = scope == null ? null : ERASED.get(scope);
+        return at != null && System.nanoTime() - at < ERASED_FOR_NANOS;
+    }
+
+    /** Whether the table holds a record of {@code scope} (tests). */
+    static boolean holds(dev.reverie.Scope scope) {
+        for (int i = 0; i < SLOTS; i++) {
+            Entry e = TABLE.get(i);
+            if (e != null && scope.equals(scopeOf(e.record()))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -70,8 +100,15 @@ public final class DecodedRecords {
     private static final int EDGE = 48;
     private static final int SAMPLES = 64;
 
-    /** Drops every remembered record of {@code scope} (its erasure). */
+    /**
+     * Drops every remembered record of {@code scope} (its erasure), and keeps none of it for
+     * {@value #ERASED_FOR_SECONDS} s: a search that read the scope's rows before the erasure decodes
+     * them after it.
+     */
     public static void forget(dev.reverie.Scope scope) {
+        long now = System.nanoTime();
+        ERASED.values().removeIf(at -> now - at >= ERASED_FOR_NANOS);
+        ERASED.put(scope, now);
         for (int i = 0; i < SLOTS; i++) {
             Entry e = TABLE.get(i);
             if (e != null && scope.equals(scopeOf(e.record()))) {
@@ -95,15 +132,27 @@ public final class DecodedRecords {
      * {@code internal} may not name an SPI type, since the SPI uses {@code internal.Checks}.
      */
     private static dev.reverie.Scope scopeComponent(Record r) {
-        for (RecordComponent c : r.getClass().getRecordComponents()) {
-            if (c.getType() == dev.reverie.Scope.class) {
-                try {
-                    return (dev.reverie.Scope) c.getAccessor().invoke(r);
-                } catch (ReflectiveOperationException e) {
-                    throw new IllegalStateException("cannot read the scope of a " + r.getClass().getSimpleName(), e);
+        java.lang.reflect.Method accessor = SCOPE_ACCESSOR.get(r.getClass());
+        if (accessor == null) {
+            return null;
+        }
+        try {
+            return (dev.reverie.Scope) accessor.invoke(r);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot read the scope of a " + r.getClass().getSimpleName(), e);
+        }
+    }
+
+    /** Per record class, the accessor of its {@code Scope} component, or null (looked up once per class). */
+    private static final ClassValue<java.lang.reflect.Method> SCOPE_ACCESSOR = new ClassValue<>() {
+        @Override
+        protected java.lang.reflect.Method computeValue(Class<?> type) {
+            for (RecordComponent c : type.getRecordComponents()) {
+                if (c.getType() == dev.reverie.Scope.class) {
+                    return c.getAccessor();
                 }
             }
+            return null;
         }
-        return null;
-    }
+    };
 }

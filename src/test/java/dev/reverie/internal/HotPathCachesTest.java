@@ -95,6 +95,29 @@ class HotPathCachesTest {
     }
 
     @Test
+    void a_record_read_before_its_scopes_erasure_and_decoded_after_it_is_not_kept() {
+        // a search read this row just before the erasure committed, and decodes it just after
+        dev.reverie.spi.SessionTurn turn = new dev.reverie.spi.SessionTurn(dev.reverie.Scope.of("t", "a", "leaving"),
+                "s1", 0, "s1:t0", dev.reverie.Role.USER, null, "My new address is 12 Rua Aurora.",
+                java.time.Instant.parse("2026-03-02T10:15:30Z"));
+        String json = Json.write(turn);
+        DecodedRecords.forget(turn.scope());
+
+        dev.reverie.spi.SessionTurn decoded = DecodedRecords.read(json, dev.reverie.spi.SessionTurn.class);
+
+        assertThat(decoded).isEqualTo(turn); // the search still gets its record
+        assertThat(DecodedRecords.holds(turn.scope())).isFalse(); // but the erased text is not kept
+        assertThat(DecodedRecords.read(json, dev.reverie.spi.SessionTurn.class)).isNotSameAs(decoded);
+        // another end user's records are kept as before
+        dev.reverie.spi.SessionTurn other = new dev.reverie.spi.SessionTurn(dev.reverie.Scope.of("t", "a", "staying"),
+                "s1", 0, "s1:t0", dev.reverie.Role.USER, null, "I still live in Recife.", turn.at());
+        String otherJson = Json.write(other);
+        dev.reverie.spi.SessionTurn first = DecodedRecords.read(otherJson, dev.reverie.spi.SessionTurn.class);
+        assertThat(DecodedRecords.holds(other.scope())).isTrue();
+        assertThat(DecodedRecords.read(otherJson, dev.reverie.spi.SessionTurn.class)).isSameAs(first);
+    }
+
+    @Test
     void decoded_record_slots_spread_like_random_ones_and_every_char_of_a_short_record_moves_the_slot() {
         // 4,096 texts shaped like stored records, differing in a few chars of id and text
         java.util.Set<Integer> slots = new java.util.HashSet<>();
