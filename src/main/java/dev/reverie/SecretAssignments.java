@@ -38,8 +38,9 @@ final class SecretAssignments {
             "field", "column", "prefix", "hint", "label", "policy", "rotation", "reset", "tokens", "keys", "secrets",
             "required", "env", "var", "location", "dir", "bits", "algorithm", "alg", "mode", "store", "manager",
             "usage", "chars", "strength", "changed", "updated", "created", "at", "date", "time",
-            // what a setting is, not a secret: AUTH_PROVIDER=github, SESSION_DRIVER=redis, public_key: ssh-ed25519 …
-            "provider", "providers", "method", "methods", "driver", "domain", "samesite", "public", "secure",
+            // what a setting is, not a secret: AUTH_PROVIDER=github, SESSION_DRIVER=redis, public_key: ssh-ed25519 …,
+            // STRIPE_PUBLISHABLE_KEY=pk_live_… (a key made to be shared)
+            "provider", "providers", "method", "methods", "driver", "domain", "samesite", "public", "publishable", "secure",
             "httponly", "host", "port", "scope", "scopes", "issuer", "audience", "strategy", "backend", "lifetime",
             "duration", "idempotency");
 
@@ -156,6 +157,9 @@ final class SecretAssignments {
         if (v == null) {
             return null;
         }
+        if (!quotedValue) {
+            v = acrossOperators(text, v);
+        }
         String value = text.substring(v.start(), v.end());
         if (isPlaceholder(value) || isPlaceholder(text.substring(start, end))) {
             return null;
@@ -188,6 +192,30 @@ final class SecretAssignments {
         }
         boolean allDigits = !value.chars().anyMatch(c -> c < '0' || c > '9');
         return allDigits && value.length() < 12 ? null : v;
+    }
+
+    /**
+     * An unquoted value the pattern stopped at {@code & ; < >} whose run goes on to the next blank with
+     * no {@code =} in it ({@code secret_key = U(CrLo&_#^(7-)…} in an INI section) is one value, not a
+     * value and the rest of a line: the next part of a query string or a connection string names
+     * itself ({@code &next=1}, {@code ;Database=x}) and stays out.
+     */
+    private static Span acrossOperators(String text, Span v) {
+        int end = v.end();
+        if (end >= text.length() || "&;<>".indexOf(text.charAt(end)) < 0) {
+            return v;
+        }
+        int i = end;
+        boolean more = false; // a statement's closing ";" alone is no part of the value
+        while (i < text.length() && !Character.isWhitespace(text.charAt(i)) && i - v.start() < 4096) {
+            char c = text.charAt(i);
+            if (c == '=') {
+                return v;
+            }
+            more |= Character.isLetterOrDigit(c);
+            i++;
+        }
+        return more ? new Span(v.start(), i) : v;
     }
 
     /**

@@ -124,7 +124,7 @@ enum SecretValidator {
      * (28+ letters and digits) reads as random (3.5+ bits per character; 3+ capitals, 3+ lower-case
      * letters and 2+ digits, or 32+ hexadecimal digits, or letters of one case and digits of which
      * neither is rare) and is no name made of words ("EU-Datenschutzgrundverordnung…2018" has one
-     * capital); the prefix names no object id ({@code chatcmpl-…}, {@code req_…}, {@code pi_…}) and
+     * capital); the prefix is no name of words ({@code userProfile_v2_…}), names no object id ({@code chatcmpl-…}, {@code req_…}, {@code pi_…}) and
      * no hash ({@code sha384-…}, {@code md5-…}: a checksum; OpenShift's {@code sha256~…} tokens are
      * keys); the token holds no UUID. No label is needed: the shape is the evidence.
      */
@@ -139,8 +139,8 @@ enum SecretValidator {
             if (HASH_PREFIXES.contains(prefix) && text.charAt(prefixEnd) != '~') {
                 return null; // "sha256~…" is OpenShift's access token, "sha384-…" a subresource hash
             }
-            if (ID_PREFIXES.contains(prefix) || camelCase(text, start, prefixEnd)) {
-                return null; // "chatcmpl-…", "pk_live_…", "userProfile_v2_…": an id, a public key, a name
+            if (ID_PREFIXES.contains(prefix) || identifierLike(text, start, prefixEnd)) {
+                return null; // "chatcmpl-…", "pk_live_…", "userProfile_v2_…": an id, a public key, a name of words
             }
             String before = text.substring(Math.max(0, start - 40), start);
             if (DATA_KEY_BEFORE.matcher(before).find() || PUBLIC_BEFORE.matcher(before).find()) {
@@ -662,16 +662,6 @@ enum SecretValidator {
             }
         }
         return letters > 0 && words >= 2 && inWords * 10 >= (end - start) * 6;
-    }
-
-    /** Whether a lower-case letter is followed by a capital in {@code text[from, to)} ("userProfile"). */
-    private static boolean camelCase(String text, int from, int to) {
-        for (int i = from + 1; i < to; i++) {
-            if (Character.isUpperCase(text.charAt(i)) && Character.isLowerCase(text.charAt(i - 1))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static boolean hasVowel(String text, int from, int to) {
