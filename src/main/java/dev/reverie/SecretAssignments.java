@@ -40,9 +40,9 @@ final class SecretAssignments {
             "usage", "chars", "strength", "changed", "updated", "created", "at", "date", "time",
             // what a setting is, not a secret: AUTH_PROVIDER=github, SESSION_DRIVER=redis, public_key: ssh-ed25519 …,
             // STRIPE_PUBLISHABLE_KEY=pk_live_… (a key made to be shared)
-            "provider", "providers", "method", "methods", "driver", "domain", "samesite", "public", "publishable", "secure",
-            "httponly", "host", "port", "scope", "scopes", "issuer", "audience", "strategy", "backend", "lifetime",
-            "duration", "idempotency");
+            "provider", "providers", "method", "methods", "driver", "domain", "samesite", "public", "publishable",
+            "secure", "httponly", "host", "port", "scope", "scopes", "issuer", "audience", "strategy", "backend",
+            "lifetime", "duration", "idempotency");
 
     /** Parts after a password word that make the key a password setting: {@code password_max_age_days}. */
     private static final Set<String> PASSWORD_SETTING_PARTS = words("age", "days", "hours", "minutes", "seconds",
@@ -195,27 +195,55 @@ final class SecretAssignments {
     }
 
     /**
-     * An unquoted value the pattern stopped at {@code & ; < >} whose run goes on to the next blank with
-     * no {@code =} in it ({@code secret_key = U(CrLo&_#^(7-)…} in an INI section) is one value, not a
-     * value and the rest of a line: the next part of a query string or a connection string names
-     * itself ({@code &next=1}, {@code ;Database=x}) and stays out.
+     * An unquoted value the pattern stopped at {@code & ; < >} whose run goes on to the next blank is one
+     * value ({@code secret_key = U(CrLo&_#^(7-)…} in an INI section), up to where the run starts
+     * something else: the next parameter of a query or connection string ({@code &next=1},
+     * {@code ;Database=x}), a markup tag ({@code </b>}, {@code <i>}), or nothing but a statement's
+     * closing {@code ;}.
      */
     private static Span acrossOperators(String text, Span v) {
         int end = v.end();
-        if (end >= text.length() || "&;<>".indexOf(text.charAt(end)) < 0) {
-            return v;
-        }
+        int limit = Math.min(text.length(), v.start() + 4096);
         int i = end;
-        boolean more = false; // a statement's closing ";" alone is no part of the value
-        while (i < text.length() && !Character.isWhitespace(text.charAt(i)) && i - v.start() < 4096) {
-            char c = text.charAt(i);
-            if (c == '=') {
-                return v;
-            }
-            more |= Character.isLetterOrDigit(c);
+        int last = end;
+        while (i < limit && "&;<>".indexOf(text.charAt(i)) >= 0 && !startsSomethingElse(text, i, limit)) {
             i++;
+            while (i < limit && !Character.isWhitespace(text.charAt(i)) && "&;<>".indexOf(text.charAt(i)) < 0) {
+                i++;
+            }
+            last = i;
         }
-        return more ? new Span(v.start(), i) : v;
+        for (int k = end; k < last; k++) {
+            if (Character.isLetterOrDigit(text.charAt(k))) {
+                return new Span(v.start(), last);
+            }
+        }
+        return v;
+    }
+
+    /** Whether the operator at {@code i} starts {@code name=} or a markup tag. */
+    private static boolean startsSomethingElse(String text, int i, int limit) {
+        char op = text.charAt(i);
+        int j = i + 1;
+        if (op == '<') {
+            int k = j < limit && text.charAt(j) == '/' ? j + 1 : j;
+            int name = k;
+            while (k < limit && k - name < 10 && (text.charAt(k) >= 'a' && text.charAt(k) <= 'z'
+                    || k > name && text.charAt(k) >= '0' && text.charAt(k) <= '9')) {
+                k++;
+            }
+            if (k > name && k < limit && (text.charAt(k) == '>' || text.charAt(k) == ' ')) {
+                return true; // "</b>", "<i>", "<a href…": a tag's lower-case name ("<zR4>" is no tag)
+            }
+        }
+        if ((op == '&' || op == ';') && j < limit && (Character.isLetter(text.charAt(j)) || text.charAt(j) == '_')) {
+            int k = j + 1;
+            while (k < limit && (Character.isLetterOrDigit(text.charAt(k)) || "_.-".indexOf(text.charAt(k)) >= 0)) {
+                k++;
+            }
+            return k < limit && text.charAt(k) == '=';
+        }
+        return false;
     }
 
     /**

@@ -120,13 +120,16 @@ enum SecretValidator {
     },
     /**
      * A key made the way most providers now make them, a short vendor prefix and a random body
-     * ({@code tvly-…}, {@code lsv2_pt_…_…}, {@code dp.st.…}, {@code rubygems_…}): the longest part
-     * (28+ letters and digits) reads as random (3.5+ bits per character; 3+ capitals, 3+ lower-case
-     * letters and 2+ digits, or 32+ hexadecimal digits, or letters of one case and digits of which
-     * neither is rare) and is no name made of words ("EU-Datenschutzgrundverordnung…2018" has one
-     * capital); the prefix is no name of words ({@code userProfile_v2_…}), names no object id ({@code chatcmpl-…}, {@code req_…}, {@code pi_…}) and
-     * no hash ({@code sha384-…}, {@code md5-…}: a checksum; OpenShift's {@code sha256~…} tokens are
-     * keys); the token holds no UUID. No label is needed: the shape is the evidence.
+     * ({@code tvly-…}, {@code lsv2_pt_…_…}, {@code dp.st.…}, {@code rubygems_…}). No label is needed:
+     * the shape is the evidence. The longest part (28+ letters and digits) must read as random: 3+
+     * capitals, 3+ lower-case letters and a digit, not a name made of words, with 3.5+ bits per
+     * character; or 32+ hexadecimal digits with 3+ bits; or letters of one case and digits of which
+     * neither is rare, with 3.5+ bits ("EU-Datenschutzgrundverordnung…2018" has one capital). The
+     * prefix is no name of words ({@code userProfile_v2_…}), no object id ({@code chatcmpl-…},
+     * {@code req_…}, {@code fc_…}; Firecrawl's {@code fc-…} is a key), no hash ({@code sha384-…};
+     * OpenShift's {@code sha256~…} is a key), and a hexadecimal body of a hash's length (32, 40 or 64)
+     * does not follow a word that names what a hash names ({@code release-…}, {@code build-…},
+     * {@code checkpoint-…}); the token holds no UUID, and no data or public key is named before it.
      */
     PREFIXED_TOKEN {
         @Override
@@ -136,15 +139,18 @@ enum SecretValidator {
                 prefixEnd++;
             }
             String prefix = text.substring(start, prefixEnd).toLowerCase(Locale.ROOT);
-            if (HASH_PREFIXES.contains(prefix) && text.charAt(prefixEnd) != '~') {
+            char separator = text.charAt(prefixEnd); // the pattern puts one after at most 20 characters
+            if (HASH_PREFIXES.contains(prefix) && separator != '~') {
                 return null; // "sha256~…" is OpenShift's access token, "sha384-…" a subresource hash
             }
-            if (ID_PREFIXES.contains(prefix) || identifierLike(text, start, prefixEnd)) {
-                return null; // "chatcmpl-…", "pk_live_…", "userProfile_v2_…": an id, a public key, a name of words
+            if (ID_PREFIXES.contains(prefix) || ID_PREFIXES.contains(prefix + separator)
+                    || identifierLike(text, start, prefixEnd)) {
+                return null; // "chatcmpl-…", "fc_…", "pk_live_…", "userProfile_v2_…": ids, public keys, names
             }
             String before = text.substring(Math.max(0, start - 40), start);
-            if (DATA_KEY_BEFORE.matcher(before).find() || PUBLIC_BEFORE.matcher(before).find()) {
-                return null; // "the cache key is …", "public key: …"
+            if (DATA_KEY_BEFORE.matcher(before).find() || PUBLIC_BEFORE.matcher(before).find()
+                    || NAMED_HASH.matcher(before).find()) {
+                return null; // "the cache key is …", "public key: …", "etag: …"
             }
             int bodyStart = -1;
             int bodyEnd = -1;
@@ -175,12 +181,16 @@ enum SecretValidator {
                 hex &= (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
             }
             int n = bodyEnd - bodyStart;
-            boolean shaped = upper >= 3 && lower >= 3 && digits >= 2 || hex && n >= 32
-                    || (upper == 0 || lower == 0) && digits * 8 >= n && (n - digits) * 8 >= n;
-            if (!shaped || entropy(text, bodyStart, bodyEnd) < 3.5 || identifierLike(text, bodyStart, bodyEnd)) {
-                return null;
+            double bits = entropy(text, bodyStart, bodyEnd);
+            if (hex && n >= 32) {
+                boolean hashLength = n == 32 || n == 40 || n == 64;
+                return bits >= 3.0 && !(hashLength && HASH_CONTEXT.contains(prefix)) ? new Span(start, end) : null;
             }
-            return new Span(start, end);
+            if (upper >= 3 && lower >= 3) {
+                return bits >= 3.5 && !identifierLike(text, bodyStart, bodyEnd) ? new Span(start, end) : null;
+            }
+            boolean oneCase = upper == 0 || lower == 0;
+            return oneCase && digits * 8 >= n && (n - digits) * 8 >= n && bits >= 3.5 ? new Span(start, end) : null;
         }
     },
     /**
@@ -701,14 +711,23 @@ enum SecretValidator {
      * keys (Stripe's publishable {@code pk_}, Nostr's {@code npub}): they open nothing. Stripe's
      * secret {@code sk_}/{@code rk_} keys have rules of their own.
      */
-    private static final Set<String> ID_PREFIXES = Set.of("pk", "pub", "npub", "id", "uuid", "req", "request", "chatcmpl", "cmpl",
-            "msg", "run", "thread", "asst", "file", "batch", "ft", "ftjob", "call", "resp", "conv", "toolu",
-            "evt", "cus", "ch", "pi", "pm", "txn", "price", "prod", "sub", "inv", "acct", "po", "seti", "src",
-            "org", "proj", "user", "usr", "span", "trace", "order");
+    private static final Set<String> ID_PREFIXES = Set.of("pk", "pub", "npub", "id", "uuid", "req", "request",
+            "chatcmpl", "cmpl", "msg", "run", "thread", "asst", "file", "batch", "ft", "ftjob", "call", "resp",
+            "conv", "toolu", "evt", "cus", "ch", "pi", "pm", "txn", "price", "prod", "sub", "inv", "acct", "po",
+            "seti", "src", "org", "proj", "user", "usr", "span", "trace", "order",
+            // with their separator: OpenAI's function calls, reasoning items and web searches, Stripe's
+            // checkout sessions, Vercel's deployments (Firecrawl's keys are fc-…)
+            "fc_", "rs_", "ws_", "cs_", "dpl_");
+
+    /** Words before a hexadecimal body of a hash's length that say it is one: {@code release-<sha>}. */
+    private static final Set<String> HASH_CONTEXT = Set.of("release", "build", "commit", "rev", "revision",
+            "checkpoint", "snapshot", "version", "tag", "image", "digest", "hash", "etag", "object", "blob", "tree",
+            "ref", "job", "artifact", "cache", "chunk", "block", "layer", "file", "bundle", "asset", "chk", "md5",
+            "checksum", "sum", "fingerprint", "cid", "tx", "txid");
 
     private static final String BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 
-    /** The bytes of a Base58 text (Bitcoin's alphabet, leading '1's as zero bytes), or null when a character is not in it. */
+    /** The bytes of a Base58 text (Bitcoin's alphabet, leading '1's as zero bytes); null for a character not in it. */
     static byte[] base58(String text, int start, int end) {
         java.math.BigInteger value = java.math.BigInteger.ZERO;
         java.math.BigInteger radix = java.math.BigInteger.valueOf(58);

@@ -26,9 +26,17 @@ public final class DecodedRecords {
     /** How long after its erasure a scope's records are not kept (a read in flight is over by then). */
     static final long ERASED_FOR_SECONDS = 60;
     private static final long ERASED_FOR_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(ERASED_FOR_SECONDS);
-    /** Scopes erased lately, with {@code System.nanoTime()} at their erasure; older ones are dropped by the next erasure. */
+    /** Scopes erased lately, with {@code System.nanoTime()} at their erasure (written under its own lock). */
     private static final java.util.concurrent.ConcurrentHashMap<dev.reverie.Scope, Long> ERASED =
             new java.util.concurrent.ConcurrentHashMap<>();
+    /** {@link #ERASED}'s scopes in the order they were erased, to drop the old ones first. */
+    private static final java.util.ArrayDeque<dev.reverie.Scope> ERASED_ORDER = new java.util.ArrayDeque<>();
+    /**
+     * {@code System.nanoTime()} at the last erasure, written after its scope is in {@link #ERASED}; 0
+     * before any. Volatile: a reader writes its slot, then reads this, while {@link #forget} writes
+     * this, then reads the slots, so one of the two sees the other.
+     */
+    private static volatile long lastErasure;
 
     private record Entry(String json, Object record) {
     }
@@ -48,15 +56,40 @@ public final class DecodedRecords {
         TABLE.set(slot, entry);
         // written, then checked (forget marks, then scans): a record of a scope erased meanwhile is
         // either seen here and dropped, or in its slot when the erasure's scan passes
-        if (!ERASED.isEmpty() && erasedLately(scopeOf(record))) {
-            TABLE.compareAndSet(slot, entry, null);
+        long last = lastErasure;
+        if (last != 0) {
+            long now = System.nanoTime();
+            if (now - last < ERASED_FOR_NANOS) {
+                if (erasedLately(scopeOf(record), now)) {
+                    TABLE.compareAndSet(slot, entry, null);
+                }
+            } else if (!ERASED.isEmpty()) {
+                dropErasedBefore(now); // every mark is stale: the erased users' names leave the heap too
+            }
         }
         return record;
     }
 
-    private static boolean erasedLately(dev.reverie.Scope scope) {
+    private static boolean erasedLately(dev.reverie.Scope scope, long now) {
         Long at = scope == null ? null : ERASED.get(scope);
-        return at != null && System.nanoTime() - at < ERASED_FOR_NANOS;
+        return at != null && now - at < ERASED_FOR_NANOS;
+    }
+
+    /** Drops the marks older than the window, oldest first. */
+    private static void dropErasedBefore(long now) {
+        synchronized (ERASED) {
+            while (!ERASED_ORDER.isEmpty()) {
+                dev.reverie.Scope oldest = ERASED_ORDER.peekFirst();
+                Long at = ERASED.get(oldest);
+                if (at != null && now - at < ERASED_FOR_NANOS) {
+                    break;
+                }
+                ERASED_ORDER.pollFirst();
+                if (at != null) {
+                    ERASED.remove(oldest, at);
+                }
+            }
+        }
     }
 
     /** Whether the table holds a record of {@code scope} (tests). */
@@ -107,8 +140,14 @@ public final class DecodedRecords {
      */
     public static void forget(dev.reverie.Scope scope) {
         long now = System.nanoTime();
-        ERASED.values().removeIf(at -> now - at >= ERASED_FOR_NANOS);
-        ERASED.put(scope, now);
+        dropErasedBefore(now);
+        synchronized (ERASED) {
+            if (ERASED.put(scope, now) != null) {
+                ERASED_ORDER.remove(scope); // erased again: it moves to the end
+            }
+            ERASED_ORDER.addLast(scope);
+        }
+        lastErasure = now == 0 ? 1 : now;
         for (int i = 0; i < SLOTS; i++) {
             Entry e = TABLE.get(i);
             if (e != null && scope.equals(scopeOf(e.record()))) {
