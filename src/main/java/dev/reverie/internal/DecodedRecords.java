@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * {@link #forget} when they erase a scope, so an erased user's text does not linger in the table:
  * nor does a record a search read just before the erasure and decodes just after it, since for
  * {@value #ERASED_FOR_SECONDS} s after an erasure the scope's records are decoded but not kept.
- * Thread-safe, lock-free.
+ * Thread-safe; a read takes no lock (an erasure takes one to note its scope).
  */
 public final class DecodedRecords {
     static final int SLOTS = 1 << 12;
