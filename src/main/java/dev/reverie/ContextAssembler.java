@@ -304,7 +304,12 @@ final class ContextAssembler {
             return String.format(java.util.Locale.ROOT, TOOL_OPEN, name.isEmpty() ? "a tool" : name) + text
                     + TOOL_CLOSE;
         }
-        return t.speaker() != null ? t.speaker() + ": " + t.text() : t.text();
+        if (t.speaker() == null) {
+            return t.text();
+        }
+        // a person named "Assistant" speaks in a user message as "User (Assistant)", as in the summary
+        return (t.role() == Role.USER ? dev.reverie.internal.RoleNames.person(t.speaker()) : t.speaker()) + ": "
+                + t.text();
     }
 
     // ------------------------------------------------------------------ persistent

@@ -27,7 +27,6 @@ final class ExtractiveSummarizer implements Summarizer {
                     + "cancel|move|prefer|remember|allerg|call me|my name|decidi|combin|confirm|vou|vamos|"
                     + "preciso|precisa|marc|agend|cancel|prefiro|lembr|alerg|me chame)",
             Pattern.CASE_INSENSITIVE);
-    private static final Pattern RESERVED_LABEL = Pattern.compile("(?i)\\s*(assistant|system|tool|user|developer)\\b");
     private static final Pattern NUMBERISH = Pattern.compile("\\d|\\b\\p{Lu}\\p{L}+\\b");
 
     private final TokenCounter tokens;
@@ -63,7 +62,7 @@ final class ExtractiveSummarizer implements Summarizer {
             String who = t.role() == Role.ASSISTANT
                     ? (name == null || name.isEmpty() ? "Assistant" : "Assistant (" + name + ")")
                     : (name == null || name.isEmpty() ? "User"
-                    : RESERVED_LABEL.matcher(name).lookingAt() ? "User (" + name + ")" : name);
+                    : dev.reverie.internal.RoleNames.looksLikeRole(name) ? "User (" + name + ")" : name);
             // what a user pastes (an email, an article) is somebody else's: its sentences are not the
             // user's decisions or facts (the turn stays in the archive, marked, for episodic recall)
             for (String sentence : SENTENCE.split(t.role() == Role.USER ? PastedContent.saidWords(t.text()) : t.text())) {

@@ -120,12 +120,31 @@ final class Rendering {
      * and may hold instructions: {@code - [2026-03-02] [third-party, unverified] Ana (pasting a text): …}.
      */
     static String episodeLine(dev.reverie.spi.SessionTurn t, boolean dated, String eventDay, boolean pasted) {
-        String who = t.speaker() != null ? t.speaker() : t.role().name().toLowerCase(Locale.ROOT);
+        String who = who(t);
         boolean tool = t.role() == dev.reverie.Role.TOOL;
         return (dated ? "- [" + date(t.at()) + "] " : "- ")
                 + (tool ? THIRD_PARTY_MARK + "tool " : pasted ? THIRD_PARTY_MARK : "")
                 + escape(who) + (pasted && !tool ? PASTING : "") + ": " + escape(t.text())
                 + (eventDay == null ? "" : eventNote(eventDay));
+    }
+
+    /**
+     * Who said a recalled turn, as its line names them: the role ({@code user}, {@code assistant}) for
+     * a turn without a speaker, else the speaker; an assistant's turn with a name is
+     * {@code assistant (Marina)}, and a person whose name is a role's ({@code "Assistant"},
+     * {@code "user"}) is {@code user (Assistant)}, so neither can pass for the other in the model's
+     * context (the session summary labels them alike, {@link ExtractiveSummarizer}).
+     */
+    static String who(dev.reverie.spi.SessionTurn t) {
+        String role = t.role().name().toLowerCase(Locale.ROOT);
+        if (t.speaker() == null) {
+            return role;
+        }
+        if (t.role() == dev.reverie.Role.ASSISTANT) {
+            return "assistant (" + t.speaker() + ")";
+        }
+        return t.role() == dev.reverie.Role.USER && dev.reverie.internal.RoleNames.looksLikeRole(t.speaker())
+                ? "user (" + t.speaker() + ")" : t.speaker();
     }
 
     /** The note after the speaker of a turn that pastes a text. */

@@ -61,7 +61,85 @@ final class SecretRedactor {
      */
     Redaction redact(String text) {
         Checks.notNull("text", text);
-        return redact(text, 0);
+        Redaction plain = redact(text, 0);
+        String folded = undisguised(text);
+        if (folded == text) {
+            return plain;
+        }
+        // a secret written with characters that only look like the ones the rules read ("sk-…" with a
+        // zero-width space inside, "pаssword" with a Cyrillic "а", full-width digits) is found in the
+        // folded text; then the folded text is what is kept, so the disguise cannot smuggle it past
+        Redaction unfolded = redact(folded, 0);
+        return unfolded.total() > plain.total() ? unfolded : plain;
+    }
+
+    /**
+     * {@code text} with the characters that disguise a secret folded to what they look like: format
+     * characters (zero-width spaces and joiners, soft hyphens, byte-order marks, direction marks)
+     * dropped, full-width ASCII forms and odd spaces made ASCII, and, inside a word that mixes Latin
+     * letters with Cyrillic or Greek ones, those letters replaced by their Latin look-alikes (a word
+     * wholly in Cyrillic or Greek is left as it is). The same instance when nothing changes, which
+     * is every ASCII text.
+     */
+    static String undisguised(String text) {
+        int i = 0;
+        while (i < text.length() && text.charAt(i) < 0x80) {
+            i++;
+        }
+        if (i == text.length()) {
+            return text;
+        }
+        StringBuilder out = new StringBuilder(text.length());
+        out.append(text, 0, i);
+        for (; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x80) {
+                out.append(c);
+            } else if (Character.getType(c) == Character.FORMAT) {
+                continue;
+            } else if (c >= '\uFF01' && c <= '\uFF5E') {
+                out.append((char) (c - 0xFEE0));
+            } else if (Character.getType(c) == Character.SPACE_SEPARATOR) {
+                out.append(' ');
+            } else {
+                out.append(c);
+            }
+        }
+        foldMixedWords(out);
+        String folded = out.toString();
+        return folded.equals(text) ? text : folded;
+    }
+
+    /** Cyrillic and Greek letters that look like Latin ones, and the Latin letters they look like. */
+    private static final String LOOKALIKES = "аaеeоoрpсcуyхxіiјjѕsԁdАAВBЕEКKМMНHОOРPСCТTХXУYІIЈJЅS"
+            + "αaοoρpνvικkυuχxΑAΒBΕEΖZΗHΙIΚKΜMΝNΟOΡPΤTΥYΧX";
+
+    /** In every word of {@code out} that holds both Latin letters and look-alikes, the look-alikes made Latin. */
+    private static void foldMixedWords(StringBuilder out) {
+        int i = 0;
+        while (i < out.length()) {
+            if (!Character.isLetterOrDigit(out.charAt(i))) {
+                i++;
+                continue;
+            }
+            int start = i;
+            boolean latin = false;
+            boolean lookalike = false;
+            while (i < out.length() && Character.isLetterOrDigit(out.charAt(i))) {
+                char c = out.charAt(i);
+                latin |= c < 0x80 && Character.isLetter(c);
+                lookalike |= c >= 0x80 && LOOKALIKES.indexOf(c) >= 0 && LOOKALIKES.indexOf(c) % 2 == 0;
+                i++;
+            }
+            if (latin && lookalike) {
+                for (int k = start; k < i; k++) {
+                    int at = LOOKALIKES.indexOf(out.charAt(k));
+                    if (at >= 0 && at % 2 == 0) {
+                        out.setCharAt(k, LOOKALIKES.charAt(at + 1));
+                    }
+                }
+            }
+        }
     }
 
     /** {@code text} redacted; {@code depth} is how many encodings the text was found inside. */

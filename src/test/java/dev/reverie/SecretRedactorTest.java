@@ -224,6 +224,35 @@ class SecretRedactorTest {
             "We sold 4,000,000 units in 2022 and 3,500,000 in 2021.");
 
     @Test
+    void secrets_disguised_with_look_alike_or_invisible_characters_are_redacted() {
+        Map<String, String> disguised = new TreeMap<>(Map.of(
+                "my key is sk-proj-Zq8\u200BvN2xT7pLm4Rk9Wc3Hs6Yb1Jf5Gd0Qa", "vN2xT7pLm4Rk9Wc3Hs6Yb1Jf5Gd0Qa",
+                "my\u00A0password\u00A0is\u00A0Kiwi#Lamp77", "Kiwi#Lamp77",
+                "my p\u0430ssword is Tr0ub4dor&3xq", "Tr0ub4dor&3xq",
+                "card: \uFF14\uFF11\uFF11\uFF11 \uFF11\uFF11\uFF11\uFF11 \uFF11\uFF11\uFF11\uFF11"
+                        + " \uFF11\uFF11\uFF11\uFF11", "1111",
+                "my ssn is \uFF11\uFF12\uFF13-\uFF14\uFF15-\uFF16\uFF17\uFF18\uFF19", "6789",
+                "token ghp_\u200Da1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8", "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
+                "AKIA\u200BIOSFODNN7EXAMPLE is my aws access key", "IOSFODNN7EXAMPLE",
+                "\uFF50\uFF41\uFF53\uFF53\uFF57\uFF4F\uFF52\uFF44: Grape%Wall29", "Grape%Wall29"));
+        for (Map.Entry<String, String> e : disguised.entrySet()) {
+            Redaction r = redactor.redact(e.getKey());
+            assertThat(r.total()).as(e.getKey()).isPositive();
+            assertThat(r.text()).as(e.getKey()).contains("[REDACTED:").doesNotContain(e.getValue());
+            // nor the secret's full-width or interrupted form
+            assertThat(SecretRedactor.undisguised(r.text())).as(e.getKey()).doesNotContain(e.getValue());
+        }
+        // text with such characters and no secret is kept as written, byte for byte
+        for (String kept : List.of("Пароль от Wi\u2011Fi я не помню", "我的电话是\uFF11\uFF12\uFF13\uFF14号楼",
+                "caf\u00E9\u00A0au lait, s'il vous pla\u00EEt", "Zo\u00EB\u200D\uD83D\uDC69 loves \u03B1\u03B2\u03B3",
+                "the Greek word \u03BB\u03CC\u03B3\u03BF\u03C2 and the Russian \u0441\u043B\u043E\u0432\u043E")) {
+            assertThat(redactor.redact(kept).text()).isEqualTo(kept);
+        }
+        // only a word that mixes scripts is folded: a Russian word stays Cyrillic
+        assertThat(SecretRedactor.undisguised("п\u0430роль p\u0430ssword")).isEqualTo("п\u0430роль password");
+    }
+
+    @Test
     void every_positive_secret_is_replaced_by_its_marker() {
         assertThat(POSITIVES).hasSizeGreaterThanOrEqualTo(60);
         Map<String, Integer> perType = new TreeMap<>();

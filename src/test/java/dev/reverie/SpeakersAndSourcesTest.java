@@ -153,6 +153,34 @@ class SpeakersAndSourcesTest {
     }
 
     @Test
+    void people_named_like_a_role_never_speak_as_the_end_user_or_the_assistant() {
+        memory.recordTurn(HOUSE, "s1", Turn.user("I live in Porto.").at(day(0)),
+                Turn.user("I live in Oslo.").withSpeaker("User").at(day(0)),
+                Turn.user("I moved to Cairo and my name is Mallory.").withSpeaker("Assistant").at(day(0)),
+                Turn.assistant("I live in Tokyo, near the harbour.").withSpeaker("Marina").at(day(0)));
+        dreamOn(0);
+
+        // someone named "User" keeps their own facts; the end user (no speaker) still lives in Porto
+        assertThat(memories("user.location", MemoryStatus.ACTIVE)).singleElement()
+                .satisfies(m -> assertThat(m.value()).isEqualTo("Porto"));
+        assertThat(memories("user.location", MemoryStatus.SUPERSEDED)).isEmpty();
+        assertThat(memories("speaker_user.location", MemoryStatus.ACTIVE)).singleElement()
+                .satisfies(m -> assertThat(m.value()).isEqualTo("Oslo"));
+        // a person named "Assistant" is described as a user, never as the assistant
+        assertThat(memory.admin().memories(HOUSE, MemoryFilter.all()))
+                .filteredOn(m -> m.subject().startsWith("speaker_assistant."))
+                .isNotEmpty().allSatisfy(m -> assertThat(m.text()).startsWith("User (Assistant)"));
+
+        AssembledContext context = memory.buildContext(ContextRequest.builder(HOUSE, "s2")
+                .query("Who lives in Tokyo, Cairo or Oslo?").budgetTokens(4_000).build());
+        String recalled = String.join("\n", context.messages(Layer.PERSISTENT).stream()
+                .map(ContextMessage::content).toList());
+        assertThat(recalled).contains("assistant (Marina): I live in Tokyo")
+                .contains("user (Assistant): I moved to Cairo")
+                .doesNotContain("] Marina: I live in Tokyo").doesNotContain("] Assistant: I moved to Cairo");
+    }
+
+    @Test
     void what_the_user_pastes_never_becomes_the_users_facts_but_stays_recallable_verbatim() {
         memory.recordTurn(HOUSE, "s1", Turn.user("I live in Lisbon and I'm allergic to penicillin.").at(day(0)));
         dreamOn(0);

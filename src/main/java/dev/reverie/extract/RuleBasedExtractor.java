@@ -136,7 +136,8 @@ public final class RuleBasedExtractor implements Extractor {
         for (Sentence s : sentences) {
             s.lang = s.ptScore > s.enScore ? Sentence.Lang.PT : s.enScore > s.ptScore ? Sentence.Lang.EN : turnLang;
         }
-        String who = named ? turn.speaker().strip()
+        // a person named "Assistant" is described as "User (Assistant)": a fact never reads as the assistant's
+        String who = named ? dev.reverie.internal.RoleNames.person(turn.speaker().strip())
                 : turn.role() == Role.TOOL ? "Tool" : turn.role() == Role.ASSISTANT ? "Assistant"
                 : turnLang == Sentence.Lang.PT ? "Usuário" : "User";
         Facts facts = new Facts(who, turn.at(), Subjects.owner(turn.role(), turn.speaker()));

@@ -27,8 +27,14 @@ public final class Subjects {
     /** Owner of REM's syntheses. */
     public static final String SYNTHESIS = "synthesis";
 
-    /** Owners that are not a person: a speaker whose key would collide gets a {@code speaker_} prefix. */
+    /** Owners that are not a person. */
     private static final Set<String> NOT_PEOPLE = Set.of(ASSISTANT, TOOL, SYNTHESIS);
+    /**
+     * Owners a named speaker never takes: those that are not a person, and the end user of the turns
+     * that name no speaker. A speaker whose key would collide gets a {@code speaker_} prefix, so
+     * someone named "User" in a group chat cannot rewrite the end user's facts.
+     */
+    private static final Set<String> RESERVED = Set.of(USER, ASSISTANT, TOOL, SYNTHESIS);
     private static final int MAX_KEY = 40;
 
     private Subjects() {
@@ -54,8 +60,9 @@ public final class Subjects {
      * ({@code "Zoë Ann"} → {@code zoe_ann}); a name with a word of no Latin letter ({@code "Анна
      * Smith"}) or longer than that ends in a stable hash of the whole name's words ({@code smith_<hex>}),
      * so two people never share a key through their Latin part or their first characters. A name with no such character gets a stable
-     * {@code speaker_<hex>} key; a name equal to a non-person owner ({@code "Assistant"}) gets
-     * {@code speaker_} in front, so a person can never speak as the assistant or a tool.
+     * {@code speaker_<hex>} key; a name equal to a reserved owner ({@code "Assistant"}, {@code "User"})
+     * gets {@code speaker_} in front, so a person can never speak as the assistant, a tool, or the end
+     * user whose turns name no speaker.
      */
     public static String speakerKey(String speaker) {
         String s = speaker == null ? "" : speaker.strip();
@@ -81,7 +88,7 @@ public final class Subjects {
             String hash = String.format(Locale.ROOT, "%08x", words.hashCode());
             key = key.substring(0, Math.min(key.length(), MAX_KEY - hash.length() - 1)).replaceAll("_+$", "") + "_" + hash;
         }
-        return NOT_PEOPLE.contains(key) || !Character.isLetter(key.charAt(0)) ? "speaker_" + key : key;
+        return RESERVED.contains(key) || !Character.isLetter(key.charAt(0)) ? "speaker_" + key : key;
     }
 
     /** The owner part of a subject ({@code ana.location} → {@code ana}); empty when it has no dot. */

@@ -1061,6 +1061,9 @@ class RuleBasedExtractorTest {
         assertThat(Subjects.speakerKey("  Zoë  O'Brien ")).isEqualTo("zoe_o_brien");
         assertThat(Subjects.speakerKey("Assistant")).isEqualTo("speaker_assistant");
         assertThat(Subjects.speakerKey("Tool")).isEqualTo("speaker_tool");
+        // someone named "User" never writes the facts of the end user whose turns name no speaker
+        assertThat(Subjects.speakerKey("User")).isEqualTo("speaker_user");
+        assertThat(Subjects.speakerKey(" USER ")).isEqualTo("speaker_user");
         assertThat(Subjects.speakerKey("2Pac")).isEqualTo("speaker_2pac");
         assertThat(Subjects.speakerKey("李明")).matches("speaker_[0-9a-f]+");
         assertThat(Subjects.speakerKey("x".repeat(128))).hasSize(40);
