@@ -181,6 +181,29 @@ class SpeakersAndSourcesTest {
     }
 
     @Test
+    void what_other_people_keep_saying_about_the_user_never_becomes_the_users_fact() {
+        memory.recordTurn(HOUSE, "s1", Turn.user("I'm allergic to penicillin.").at(day(0)));
+        dreamOn(0);
+        memory.recordTurn(HOUSE, "s2", Turn.user("People keep saying I'm not allergic to penicillin anymore.").at(day(1)),
+                Turn.user("My ex keeps telling people I have diabetes.").at(day(1)),
+                Turn.user("My sister swears I was born in Lisbon.").at(day(1)));
+        dreamOn(1);
+
+        assertThat(memories("user.allergy", MemoryStatus.ACTIVE)).singleElement().satisfies(m -> {
+            assertThat(m.polarity()).isEqualTo(Polarity.POSITIVE);
+            assertThat(m.value()).isEqualTo("penicillin");
+        });
+        assertThat(memories("user.allergy", MemoryStatus.SUPERSEDED)).isEmpty();
+        assertThat(memory.admin().memories(HOUSE, MemoryFilter.all()))
+                .noneMatch(m -> m.subject().equals("user.health") || m.subject().equals("user.origin"));
+        // the user's own report of what they keep telling people stays the user's
+        memory.recordTurn(HOUSE, "s3", Turn.user("I keep telling people I live in Porto.").at(day(2)));
+        dreamOn(2);
+        assertThat(memories("user.location", MemoryStatus.ACTIVE)).singleElement()
+                .satisfies(m -> assertThat(m.value()).isEqualTo("Porto"));
+    }
+
+    @Test
     void what_the_user_pastes_never_becomes_the_users_facts_but_stays_recallable_verbatim() {
         memory.recordTurn(HOUSE, "s1", Turn.user("I live in Lisbon and I'm allergic to penicillin.").at(day(0)));
         dreamOn(0);

@@ -123,7 +123,9 @@ final class Sentence {
             "\\b(?:said|says|told|tells|asked|asks|wrote|writes|mentioned|mentions|claimed|claims|replied|thinks"
                     + "|think|believe|assume|assumes|assumed|pensa|pensam|acham|dizem|acreditam"
                     + "|thought|believes|texted|disse|diz|falou|contou|perguntou|escreveu|mencionou|acha|achou"
-                    + "|respondeu|comentou|according\\s+to|segundo\\s+(?:ele|ela))\\b");
+                    + "|respondeu|comentou|according\\s+to|segundo\\s+(?:ele|ela)"
+                    + "|say|saying|tell|telling|claim|claiming|insist|insists|insisted|insisting|swear|swears|swore"
+                    + "|posted|posts|texts|texting|rumou?red|dizendo|falando|contando|insiste|insistem|jura|juram|jurou)\\b");
     private static final Set<String> REPORTING_WORDS = Lexicon.words("reporting-words");
     /** Verbs that open a statement whose "I" was dropped ("Went to the beach yesterday", "Gonna try yoga"). */
     private static final Set<String> ELIDED_FIRST_PERSON = Lexicon.words("elided-first-person");
@@ -374,6 +376,9 @@ final class Sentence {
         Matcher m = REPORTING.matcher(folded).region(body, folded.length());
         while (m.find()) {
             List<String> before = Terms.wordTokens(folded.substring(Math.max(body, m.start() - 24), m.start()));
+            if (before.isEmpty() && (m.group().equals("say") || m.group().equals("tell"))) {
+                continue; // "Tell me about Rome, I live in Porto": a request, not a report
+            }
             int from = Math.max(0, before.size() - 3);
             boolean self = false;
             boolean denied = false;
