@@ -78,7 +78,7 @@ class ArchitectureTest {
                     "SessionTurn", "Subjects", "Summarizer", "TokenCounter", "TurnInput", "TurnRange", "WriteBatch"),
             EXTRACT, Set.of("LlmExtractor", "RuleBasedExtractor"),
             INTERNAL, Set.of("Await", "Checks", "DecodedRecords", "GroupCommit", "Ids", "Jdbc", "Json", "NearestVectors",
-                    "PastedContent", "Resources", "ScopeLocks", "TenantNames", "Terms", "Vectors"),
+                    "PastedContent", "Resources", "RoleNames", "ScopeLocks", "TenantNames", "Terms", "Vectors"),
             "dev.reverie.store.sqlite", Set.of("SqliteMemoryStore", "SqliteStoreProvider"),
             "dev.reverie.store.lucene", Set.of("LuceneMemoryStore", "LuceneStoreProvider", "ReverieCodec"),
             "dev.reverie.store.postgres", Set.of("PostgresMemoryStore", "PostgresStoreProvider"));

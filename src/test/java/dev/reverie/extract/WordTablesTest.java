@@ -53,7 +53,7 @@ class WordTablesTest {
             "pt-first-person-verbs, 79, fui|comi|aprendi",
             "pt-markers, 92, o|aos|casa",
             "relative-pronouns, 7, what|whom|whoever",
-            "reporting-words, 40, said|believes|segundo|assume|dizem",
+            "reporting-words, 67, said|believes|segundo|assume|dizem|telling|swears",
             "stop, 292, a|only|ei",
             "tech, 124, java|tensorflow|arduino|windows|slack",
             "titles, 20, dr|profa|mx"
