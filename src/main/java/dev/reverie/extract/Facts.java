@@ -214,6 +214,10 @@ final class Facts {
     }
 
     private void add(ExtractedFact fact, boolean single) {
+        if (fact.kind() != MemoryKind.EVENT && fact.value() != null && fact.value().contains("REDACTED")
+                && current != null && current.whole().contains("[REDACTED:")) {
+            return; // "Call me [REDACTED:github_token]": the redaction's marker is no name, place or thing
+        }
         if (!seen.add(key(fact))) {
             return;
         }

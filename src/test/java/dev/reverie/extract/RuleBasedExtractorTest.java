@@ -1083,6 +1083,20 @@ class RuleBasedExtractorTest {
     }
 
     @Test
+    void a_redaction_marker_is_never_a_facts_value() {
+        for (String text : List.of("Call me [REDACTED:github_token] from now on.", "My name is [REDACTED:secret].",
+                "I live in [REDACTED:password] now.")) {
+            List<ExtractedFact> facts = extractor.extract(new TurnInput(Role.USER, text, null, "t", AT));
+            assertThat(facts).as(text).noneMatch(f -> f.value() != null && f.value().contains("REDACTED")
+                    && f.kind() != MemoryKind.EVENT);
+        }
+        // the rest of the sentence is still read
+        assertThat(extractor.extract(new TurnInput(Role.USER,
+                "I'm allergic to penicillin and my password is [REDACTED:password].", null, "t", AT)))
+                .anyMatch(f -> f.subject().equals("user.allergy") && "penicillin".equals(f.value()));
+    }
+
+    @Test
     void tool_turns_yield_only_low_confidence_episodes() {
         List<ExtractedFact> facts = extractor.extract(new TurnInput(Role.TOOL,
                 "Calendar: Friday 10:00 and 14:00 are free for the dentist appointment. I love jazz.", "calendar", "t", AT));
