@@ -62,7 +62,7 @@ final class ExtractiveSummarizer implements Summarizer {
             String who = t.role() == Role.ASSISTANT
                     ? (name == null || name.isEmpty() ? "Assistant" : "Assistant (" + name + ")")
                     : (name == null || name.isEmpty() ? "User"
-                    : dev.reverie.internal.RoleNames.looksLikeRole(name) ? "User (" + name + ")" : name);
+                    : dev.reverie.internal.RoleNames.person(name));
             // what a user pastes (an email, an article) is somebody else's: its sentences are not the
             // user's decisions or facts (the turn stays in the archive, marked, for episodic recall)
             for (String sentence : SENTENCE.split(t.role() == Role.USER ? PastedContent.saidWords(t.text()) : t.text())) {

@@ -2,6 +2,7 @@ package dev.reverie;
 
 import dev.reverie.SecretValidator.Span;
 import dev.reverie.internal.Checks;
+import dev.reverie.internal.Terms;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -74,12 +75,12 @@ final class SecretRedactor {
     }
 
     /**
-     * {@code text} with the characters that disguise a secret folded to what they look like: format
-     * characters (zero-width spaces and joiners, soft hyphens, byte-order marks, direction marks)
-     * dropped, full-width ASCII forms and odd spaces made ASCII, and, inside a word that mixes Latin
-     * letters with Cyrillic or Greek ones, those letters replaced by their Latin look-alikes (a word
-     * wholly in Cyrillic or Greek is left as it is). The same instance when nothing changes, which
-     * is every ASCII text.
+     * {@code text} with the characters that disguise a secret folded to what they look like: NFKC
+     * without format characters ({@link Terms#normalizeForIndex}, as the Lucene store indexes text:
+     * zero-width spaces and joiners, soft hyphens and direction marks dropped, full-width forms and
+     * odd spaces made ASCII), and, inside a word that mixes Latin letters with Cyrillic or Greek ones,
+     * those letters replaced by their Latin look-alikes (a word wholly in Cyrillic or Greek is left
+     * as it is). The same instance when nothing changes, which is every ASCII text.
      */
     static String undisguised(String text) {
         int i = 0;
@@ -89,22 +90,7 @@ final class SecretRedactor {
         if (i == text.length()) {
             return text;
         }
-        StringBuilder out = new StringBuilder(text.length());
-        out.append(text, 0, i);
-        for (; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c < 0x80) {
-                out.append(c);
-            } else if (Character.getType(c) == Character.FORMAT) {
-                continue;
-            } else if (c >= '\uFF01' && c <= '\uFF5E') {
-                out.append((char) (c - 0xFEE0));
-            } else if (Character.getType(c) == Character.SPACE_SEPARATOR) {
-                out.append(' ');
-            } else {
-                out.append(c);
-            }
-        }
+        StringBuilder out = new StringBuilder(Terms.normalizeForIndex(text));
         foldMixedWords(out);
         String folded = out.toString();
         return folded.equals(text) ? text : folded;
@@ -128,18 +114,27 @@ final class SecretRedactor {
             while (i < out.length() && Character.isLetterOrDigit(out.charAt(i))) {
                 char c = out.charAt(i);
                 latin |= c < 0x80 && Character.isLetter(c);
-                lookalike |= c >= 0x80 && LOOKALIKES.indexOf(c) >= 0 && LOOKALIKES.indexOf(c) % 2 == 0;
+                lookalike |= latinLookalike(c) != 0;
                 i++;
             }
             if (latin && lookalike) {
                 for (int k = start; k < i; k++) {
-                    int at = LOOKALIKES.indexOf(out.charAt(k));
-                    if (at >= 0 && at % 2 == 0) {
-                        out.setCharAt(k, LOOKALIKES.charAt(at + 1));
+                    char as = latinLookalike(out.charAt(k));
+                    if (as != 0) {
+                        out.setCharAt(k, as);
                     }
                 }
             }
         }
+    }
+
+    /** The Latin letter {@code c} looks like when it is a Cyrillic or Greek look-alike, else 0. */
+    private static char latinLookalike(char c) {
+        if (c < 0x80) {
+            return 0;
+        }
+        int at = LOOKALIKES.indexOf(c);
+        return at >= 0 && at % 2 == 0 ? LOOKALIKES.charAt(at + 1) : 0;
     }
 
     /** {@code text} redacted; {@code depth} is how many encodings the text was found inside. */

@@ -84,16 +84,8 @@ enum SecretValidator {
                 return null;
             }
             // the shape first (one pass): mixed case, or all hexadecimal and 32+ long
-            boolean upper = false;
-            boolean lower = false;
-            boolean hex = true;
-            for (int i = start; i < end; i++) {
-                char c = text.charAt(i);
-                upper |= c >= 'A' && c <= 'Z';
-                lower |= c >= 'a' && c <= 'z';
-                hex &= (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-            }
-            if (!(upper && lower) && !(hex && length >= 32) || !hasDigit(text, start, end)
+            Shape shape = Shape.of(text, start, end);
+            if (!(shape.upper() > 0 && shape.lower() > 0) && !(shape.hex() && length >= 32) || shape.digits() == 0
                     || entropy(text, start, end) < 3.0 || UUID.matcher(text).region(start, end).matches()) {
                 return null;
             }
@@ -112,7 +104,7 @@ enum SecretValidator {
             if (!told && NARRATIVE_GAP.matcher(gap).find()) {
                 return null; // "the key change landed in 9fceb02…": the label word is not labelling this value
             }
-            if (hex && (length == 40 || length == 64) && !told && !ADJACENT.matcher(gap).matches()) {
+            if (shape.hex() && (length == 40 || length == 64) && !told && !ADJACENT.matcher(gap).matches()) {
                 return null; // a SHA-1 or SHA-256 far from its label is a commit or a checksum
             }
             return new Span(start, end);
@@ -169,28 +161,19 @@ enum SecretValidator {
                     || UUID.matcher(text).region(start, end).find()) {
                 return null;
             }
-            int upper = 0;
-            int lower = 0;
-            int digits = 0;
-            boolean hex = true;
-            for (int i = bodyStart; i < bodyEnd; i++) {
-                char c = text.charAt(i);
-                upper += c >= 'A' && c <= 'Z' ? 1 : 0;
-                lower += c >= 'a' && c <= 'z' ? 1 : 0;
-                digits += c >= '0' && c <= '9' ? 1 : 0;
-                hex &= (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-            }
+            Shape body = Shape.of(text, bodyStart, bodyEnd);
             int n = bodyEnd - bodyStart;
             double bits = entropy(text, bodyStart, bodyEnd);
-            if (hex && n >= 32) {
+            if (body.hex() && n >= 32) {
                 boolean hashLength = n == 32 || n == 40 || n == 64;
                 return bits >= 3.0 && !(hashLength && HASH_CONTEXT.contains(prefix)) ? new Span(start, end) : null;
             }
-            if (upper >= 3 && lower >= 3) {
+            if (body.upper() >= 3 && body.lower() >= 3) {
                 return bits >= 3.5 && !identifierLike(text, bodyStart, bodyEnd) ? new Span(start, end) : null;
             }
-            boolean oneCase = upper == 0 || lower == 0;
-            return oneCase && digits * 8 >= n && (n - digits) * 8 >= n && bits >= 3.5 ? new Span(start, end) : null;
+            boolean oneCase = body.upper() == 0 || body.lower() == 0;
+            return oneCase && body.digits() * 8 >= n && (n - body.digits()) * 8 >= n && bits >= 3.5
+                    ? new Span(start, end) : null;
         }
     },
     /**
@@ -542,6 +525,24 @@ enum SecretValidator {
     };
 
     /** Decides whether {@code [start, end)}, the rule's group in match {@code m}, is a secret; null keeps it. */
+    /** A run's ASCII capitals, lower-case letters and digits, and whether it is all hexadecimal digits. */
+    record Shape(int upper, int lower, int digits, boolean hex) {
+        static Shape of(String text, int from, int to) {
+            int upper = 0;
+            int lower = 0;
+            int digits = 0;
+            boolean hex = true;
+            for (int i = from; i < to; i++) {
+                char c = text.charAt(i);
+                upper += c >= 'A' && c <= 'Z' ? 1 : 0;
+                lower += c >= 'a' && c <= 'z' ? 1 : 0;
+                digits += c >= '0' && c <= '9' ? 1 : 0;
+                hex &= (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+            }
+            return new Shape(upper, lower, digits, hex);
+        }
+    }
+
     abstract Span check(String text, Matcher m, int start, int end);
 
     /** A span of the text to replace. */

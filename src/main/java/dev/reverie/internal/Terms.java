@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  *       and {@link #tokenSpans} (also {@code c++}, {@code node.js});</li>
  *   <li>{@link #normalizeForIndex} (NFKC without format characters): the Lucene store's analyzer runs
  *       it before its tokenizer, stemmer and ASCII folding, which stay in the store because indexes
- *       written with them must stay searchable;</li>
+ *       written with them must stay searchable, and the secret redactor reads a text through it to
+ *       find secrets disguised with invisible or full-width characters;</li>
  *   <li>{@link #comparisonTerms} (what diversification compares: {@link #of}'s terms, with runs of
  *       scripts written without spaces, such as Chinese, Japanese or Thai, cut into overlapping
  *       character pairs; the dream's merges keep {@link #contentTerms});</li>
