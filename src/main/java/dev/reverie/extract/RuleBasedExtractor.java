@@ -165,6 +165,9 @@ public final class RuleBasedExtractor implements Extractor {
         List<Sentence> statements = new ArrayList<>();
         int previous = facts.mark(); // where the last statement's facts start, for a "Just kidding" after it
         for (Sentence s : sentences) {
+            if (s.opensFiction()) {
+                break; // "Let's role-play: … I live in Madrid": the rest of the turn is in character
+            }
             if (s.takesBack()) {
                 facts.dropFrom(previous); // "I work at Google. Just kidding, I'm unemployed."
             }

@@ -113,6 +113,23 @@ final class Sentence {
                 || body > 0 && TAKES_BACK.matcher(folded).lookingAt();
     }
 
+    /**
+     * Whether this sentence opens a game of make-believe ("Let's role-play: you're the innkeeper and I'm
+     * Zorg", "Pretend you're my landlord", "Vamos fingir que…"): what the speaker says after it in the
+     * turn is in character, not their life.
+     */
+    boolean opensFiction() {
+        return FICTION.matcher(folded).find();
+    }
+
+    private static final Pattern FICTION = Pattern.compile(
+            "\\b(?:let'?s|let\u2019s|lets|let\\s+us)\\s+(?:do\\s+(?:a|some)\\s+)?(?:role-?\\s?play|roleplay|rp|pretend|"
+                    + "play\\s+(?:a\\s+)?(?:game|pretend|make-believe|make\\s+believe|roles?)|make\\s+believe)\\b"
+                    + "|^\\s*(?:role-?\\s?play|roleplay|rp)\\b|\\bpretend\\s+(?:you(?:'re|\u2019re|\\s+are)|to\\s+be|we(?:'re|\\s+are))\\b"
+                    + "|\\bstay\\s+in\\s+character\\b|\\bin\\s+character\\s+as\\b"
+                    + "|\\b(?:vamos|bora)\\s+(?:fingir|brincar\\s+de|fazer\\s+(?:um\\s+)?(?:roleplay|rpg)|jogar\\s+um\\s+jogo)\\b"
+                    + "|\\bfaz\\s+de\\s+conta\\b|\\bfinge\\s+que\\s+(?:voce|tu)\\b");
+
     /** Openings that frame what follows as an example, a game or a dream, not as the speaker's life. */
     private static final Pattern NOT_REAL_START = Pattern.compile(
             "(?:translate|traduz|traduza|traduzir|rewrite|reescreva|paraphrase|how\\s+do\\s+(?:you|i)\\s+say"
@@ -431,7 +448,7 @@ final class Sentence {
      */
     private static final Pattern QUOTED_LABEL = Pattern.compile(
             "(?:(?i:quoting|citando)\\s[^:\\n]{1,40}|(?i:my|minha|meu|his|her|their|our|nossa|nosso|a|o)\\s+\\p{L}{2,20}"
-                    + "(?:\\s+\\p{L}{2,20})?|\\p{Lu}\\p{L}{1,20}(?:\\s+\\p{Lu}\\p{L}{1,20})?"
+                    + "(?:\\s+\\p{L}{2,20})?|\\p{Lu}\\p{L}{1,20}(?:\\s+\\p{Lu}\\p{L}{1,20})?|\\p{Ll}\\p{L}{1,19}"
                     + "|\\p{L}{2,20}\\s+(?i:said|says|wrote|texted|disse|falou|escreveu|mandou|respondeu))\\s*:\\s");
     /** Labels before a colon that are the speaker's own ("Update: I moved", "Me: …", "PS: …"). */
     private static final Set<String> OWN_LABELS = Set.of("me", "eu", "update", "edit", "note", "ps", "fyi", "btw",
@@ -465,6 +482,11 @@ final class Sentence {
             return null;
         }
         List<String> words = Terms.wordTokens(label);
+        if (words.size() == 1 && Character.isLowerCase(text.codePointAt(body))) {
+            // a lower-case writer's "jake: I moved to Lima" names Jake; "lunch: …", "lol: …" are the speaker's
+            String w = words.get(0);
+            return Lexicon.RELATIONS.containsKey(w) || PERSON_NOUNS.contains(w) || !ORDINARY.contains(w) ? label : null;
+        }
         if (words.size() >= 2 && POSSESSIVE_OR_ARTICLE.contains(words.get(0))) {
             // "My sister:", "Minha mãe mandou:" name a person; "O problema:", "My plan:" do not
             for (String w : words) {
@@ -476,6 +498,22 @@ final class Sentence {
             return null;
         }
         return label;
+    }
+
+    /**
+     * Words a lower-case label may be without naming a person: the 2,048 common English words of the
+     * BIP-39 list, the extractor's stop, filler and informal words, and words that open a clause.
+     */
+    private static final Set<String> ORDINARY = ordinaryWords();
+
+    private static Set<String> ordinaryWords() {
+        Set<String> out = new java.util.HashSet<>(dev.reverie.internal.Resources.entries(Sentence.class,
+                "/dev/reverie/bip39-english.txt"));
+        out.addAll(Lexicon.STOP);
+        out.addAll(Lexicon.FILLER);
+        out.addAll(Lexicon.words("informal"));
+        out.addAll(OWN_LABELS);
+        return Set.copyOf(out);
     }
 
     private static final Set<String> LABEL_VERBS = Set.of("mandou", "texted", "respondeu", "wrote", "escreveu");

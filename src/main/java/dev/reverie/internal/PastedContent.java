@@ -90,7 +90,7 @@ public final class PastedContent {
             + "not[íi]cias?|comunicados?|an[úu]ncios?|poemas?|p[áa]ginas?|sites?|arquivos?|descri[çc][ãa]o|respostas?)";
 
     /** A request about a text somebody else wrote, or a verb that presents one. */
-    private static final String REQUEST = "(?:summari[sz]e|translate|reply|respond|rewrite|rephrase|reword|"
+    private static final String REQUEST = "(?:summari[sz]e|translate|reply|respond|answer|rewrite|rephrase|reword|"
             + "paraphrase|proofread|review|check|edit|fix|improve|correct|polish|read|analy[sz]e|explain|shorten|"
             + "simplify|format|critique|evaluate|grade|look\\s+at|got|received|forwarded|sent|found|"
             + "think\\s+(?:of|about)|help\\s+(?:me\\s+)?with|acha\\s+d[aoe]|ajud[ae]\\s+(?:com|n[oa])|"
@@ -119,7 +119,7 @@ public final class PastedContent {
      * me this:": a request whose object is the text after it.
      */
     private static final Pattern THIS_COLON = words(
-            "(?iu)\\b(?:summari[sz]e|translate|rewrite|rephrase|proofread|reply\\s+to|respond\\s+to|fix|edit|"
+            "(?iu)\\b(?:summari[sz]e|translate|rewrite|rephrase|proofread|reply\\s+to|respond\\s+to|answer|fix|edit|"
                     + "improve|correct|check|review|explain|read|sent\\s+(?:me|us)|forwarded\\s+(?:me|us)|"
                     + "resum[ae]|traduz[ae]?|reescrev[ae]|revis[ae]|corrij[ae]|respond[ae]|expliqu[ae]|leia|"
                     + "mandou|enviou)\\s+(?:this|that|these|isto|isso|esse|este|essa|esta|(?:the|o|a)\\s+" + DOCUMENT + "|"
@@ -156,7 +156,7 @@ public final class PastedContent {
             "(?iu)(?:(?<!\\bi\\s)(?<!\\beu\\s)\\b(?:reads|says|said|wrote|writes|posted|tweeted|states|stated|"
                     + "replied|answered|told\\s+(?:me|us)|texted|sent|forwarded|shared|diz|disse|escreveu|escreve|postou|respondeu|"
                     + "me\\s+disse|me\\s+contou|contou|falou|mandou)\\b[^.!?:\\n]{0,40}?"
-                    + "|\\b(?:pasted|copied)\\s+(?:from|of)\\b[^:\\n]{0,60}?|\\bcopy\\s+of\\b[^:\\n]{0,60}?"
+                    + "|\\b(?:pasted|copied)\\s+(?:from|of)\\b[^:\\n]{0,60}?|\\bcopy\\s+of\\b(?!\\s+(?:my|our|meu|minha)\\b)[^:\\n]{0,60}?"
                     + "|\\b(?:tweet|post|comment|review|message|e-?mail|text|reply|answer)\\s+(?:by|from)\\s+\\S{1,40}?"
                     + "|\\b(?:copiado|colado|c[óo]pia)\\s+(?:d[aoe]s?)\\b[^:\\n]{0,60}?)\\s*:(?=\\s|$)");
 
@@ -248,6 +248,87 @@ public final class PastedContent {
     private static final Pattern QUOTE_FIRST_PERSON = words(
             "(?iu)\\b(?:i|i'm|im|i've|my|me|eu|sou|moro|tenho|trabalho|meu|minha)\\b");
 
+    /**
+     * A source that speaks without a colon, its words after a dash, on the lines below, or (pointed at
+     * with "this") after the sentence that hands them over: "Mom texted me - I moved to Berlin", "Rita
+     * said⏎I moved to Ohio", "My friend sent me this⏎⏎…", "Kevin wrote this on my wall. I live in
+     * Austin". Group {@code lead} is what comes before the verb (its subject, tested apart: never the
+     * speaker), {@code obj} what the verb points at, {@code sep} what ends the hand-over.
+     */
+    private static final Pattern SOURCE_HANDOVER = words(
+            "(?iu)(?:^|(?<=[.!?]\\s))(?<lead>[^.!?:\\n]{0,60}?)\\b(?:says|said|wrote|writes|posted|tweeted|texted|messaged|e-?mailed|sent|"
+                    + "forwarded|shared|replied|answered|commented|told\\s+(?:me|us)|disse|escreveu|escreve|postou|mandou|"
+                    + "respondeu|comentou|contou)\\b"
+                    + "(?<obj>(?:\\s+(?:me|us|to\\s+me|to\\s+us|pra\\s+mim|para\\s+mim|me\\s+isto|me\\s+isso))?"
+                    + "(?:\\s+(?:this|the\\s+following|o\\s+seguinte|isto|isso)(?:\\s+(?:message|text|note|post|mensagem|texto))?)?"
+                    + "(?:\\s+(?:on|in|to|via|over|at|from|no|na|em|pelo|pela)\\s+[^-\u2013\u2014.!?:\\n]{1,30}?)?"
+                    + "(?:\\s+(?:yesterday|today|earlier|last\\s+night|this\\s+morning|just\\s+now|ontem|hoje))?)"
+                    + "(?<sep>\\s+[-\u2013\u2014]+\\s+(?=\\S)|\\s*[.!]\\s+(?=\\S)|\\s*$)");
+
+    /** A subject that is the speaker: "I", "we", "eu", "nós" (the speaker handing over their own words). */
+    private static final Pattern SPEAKER_SUBJECT = words("(?iu)\\b(?:i|i'm|i've|i'd|we|we've|eu|n[óo]s)\\b");
+
+    /**
+     * The end of a {@link #SOURCE_HANDOVER} lead that makes its verb no source's: an object ("keep me
+     * posted - …"), a form of "be" or "have" (a passive or perfect: "it was shared - …"), a relative.
+     */
+    private static final Pattern LEAD_NOT_SUBJECT = words("(?iu)\\b(?:me|us|him|her|them|it|you|keep|keeps|kept|stay|"
+            + "stays|get|gets|got|be|been|being|was|were|is|are|am|have|has|had|who|which|that|what)\\s*$");
+
+    /** What a source points at ahead of its words: "this", "the following", "isto". */
+    private static final Pattern POINTS_AHEAD = words("(?iu)\\b(?:this|following|seguinte|isto|isso)\\b");
+
+    /**
+     * A source named at a line's start, then a dash or a colon: "From Jake - …", "From the recipe blog:
+     * …", "Via @rita: …". Group {@code det} is a determiner, {@code src} the source: a name (capitalised
+     * or a handle) without one, a person or a kind of text after one.
+     */
+    private static final Pattern FROM_SOURCE = words(
+            "(?u)^\\s*(?i:from|via|de|da|do)\\s+(?<det>(?i:my|our|his|her|their|the|a|an|this|that|meu|minha|o|a|um|uma)\\s+)?"
+                    + "(?<src>[\\p{L}@#][\\p{L}\\p{N}@#._'\u2019\\- ]{0,40}?)\\s*(?:\\s[-\u2013\u2014]+\\s+(?=\\S)|:(?=\\s|$))");
+
+    /** Words that open a time, not a source: "From Monday: …", "From now on - …". */
+    private static final java.util.Set<String> NOT_A_SOURCE = java.util.Set.of("now", "today", "tomorrow", "tonight",
+            "here", "then", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
+            "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+            "december", "experience", "agora", "hoje", "amanha", "segunda", "terca", "quarta", "quinta", "sexta",
+            "sabado", "domingo", "janeiro", "fevereiro", "marco", "abril", "maio", "junho", "julho", "agosto",
+            "setembro", "outubro", "novembro", "dezembro", "point", "scratch", "memory", "head", "heart");
+
+    /** People and places a text comes from, besides the kinds of text ({@link #DOCUMENT}). */
+    private static final Pattern SOURCE_NOUN = words(
+            "(?iu)\\b(?:" + DOCUMENT.substring(3, DOCUMENT.length() - 1) + "|blogs?|podcasts?|forums?|books?|novels?|"
+                    + "shows?|series|movies?|films?|videos?|channels?|newspapers?|magazines?|reddit|subreddits?|groups?|"
+                    + "interviews?|scripts?|textbooks?|courses?|lectures?|sermons?|speech(?:es)?|songs?|friends?|boss|"
+                    + "sisters?|brothers?|sis|bro|mom|mum|mother|dad|father|parents?|wife|husband|partner|girlfriend|"
+                    + "boyfriend|ex|coworkers?|co-workers?|colleagues?|doctor|teacher|neighbou?rs?|landlord|landlady|"
+                    + "cousins?|aunt|uncle|sons?|daughters?|grandma|grandpa|grandmother|grandfather|roommates?|"
+                    + "manager|clients?|customers?|lawyer|therapist|amig[oa]s?|chefe|irm[ãa]|irm[ãa]os?|m[ãa]e|pai|"
+                    + "esposa|marido|namorad[oa]|colegas?|vizinh[oa]s?|prim[oa]s?|tia|tio|filh[oa]s?|av[óo]|"
+                    + "livro|revista|jornal|canal|v[íi]deo|grupo)$");
+
+    /**
+     * A heading that names a text of somebody else's: "Transcript of the podcast", "Lyrics from the
+     * show:", "Excerpt by Rita -"; the text follows below, or after its colon or dash. Not "… of my …".
+     */
+    private static final Pattern TEXT_HEADING = words(
+            "(?iu)^\\s*(?:transcripts?|excerpts?|lyrics|cop(?:y|ies)|screenshots?|quotes?|texts?|messages?|e-?mails?|"
+                    + "posts?|tweets?|comments?|reviews?|letters?|captions?|threads?|transcri[çc][ãa]o|trechos?|"
+                    + "letra|c[óo]pia|mensage(?:m|ns)|textos?)\\s+(?:of|from|by|d[aoe]s?|por)\\s+"
+                    + "(?!(?:my|our|meu|minha|meus|minhas|nosso|nossa)\\b)[^.!?:\\n]{1,50}?"
+                    + "(?:\\s*(?::|\\s[-\u2013\u2014]+)(?=\\s|$)|\\s*$)");
+
+    /**
+     * A question about a text that follows it on the line or below: "what does this say? …", "is this
+     * a scam? …", "o que isso significa? …". Not questions about the speaker's own plans ("is this
+     * safe? I'm allergic to…" stays the speaker's).
+     */
+    private static final Pattern ASKS_ABOUT_TEXT = words(
+            "(?iu)^\\s*(?:(?:hey|so|ok|okay|um|pls|please|quick\\s+question)[,\\s]+)?(?:what\\s+does\\s+(?:this|that)\\s+"
+                    + "(?:say|mean)|what\\s+is\\s+this|what'?s\\s+this|is\\s+this\\s+(?:true|real|legit|legitimate|a\\s+scam|"
+                    + "fake|spam)|can\\s+you\\s+read\\s+this|o\\s+que\\s+(?:isso|isto)\\s+(?:diz|quer\\s+dizer|significa)|"
+                    + "isso\\s+[ée]\\s+(?:verdade|golpe|real))\\s*\\?+\\s*");
+
     /*
      * Word gates: a long case-insensitive alternation tried at every position of a line costs ~0.5 µs a
      * position (a 300-character chat line took 180 µs in SOURCE_COLON alone), so each costly pattern runs
@@ -262,10 +343,11 @@ public final class PastedContent {
     private static final Pattern SOURCE_WORDS = Pattern.compile("(?iu)(?:" + "reads|says|said|wrote|writes|posted|tweeted|states|"
             + "stated|replied|answered|told|texted|sent|forwarded|shared|diz|disse|escreveu|escreve|postou|respondeu|"
             + "contou|falou|mandou|pasted|copied|copy|tweet|post|comment|review|message|e?mail|text|reply|answer|"
+            + "messaged|e?mailed|commented|comentou|"
             + "copiado|colado|c[óo]pia)");
 
     /** The words {@link #THIS_COLON} needs one of (its request verb). */
-    private static final Pattern THIS_WORDS = Pattern.compile("(?iu)(?:" + "summari[sz]e|translate|rewrite|rephrase|proofread|reply|"
+    private static final Pattern THIS_WORDS = Pattern.compile("(?iu)(?:" + "summari[sz]e|translate|rewrite|rephrase|proofread|reply|answer|"
             + "respond|fix|edit|improve|correct|check|review|explain|read|sent|forwarded|resum[ae]|traduz[ae]?|"
             + "reescrev[ae]|revis[ae]|corrij[ae]|respond[ae]|expliqu[ae]|leia|mandou|enviou)");
 
@@ -385,7 +467,10 @@ public final class PastedContent {
     public static String ownWords(String text) {
         if (text.indexOf('\n') < 0 && text.indexOf(':') < 0 && text.indexOf('>') < 0 && text.indexOf('`') < 0
                 && text.indexOf('"') < 0 && text.indexOf('“') < 0) {
-            return text;
+            // one line with no colon, quote or markup: only a source or a question without a colon hands a
+            // text over ("Mom texted me - I moved to Berlin", "what does this say? …")
+            int cut = text.length() <= MAX_INTRO_CHARS ? introEnd(new String[] {text}, 0) : -1;
+            return cut < 0 ? text : text.substring(0, cut);
         }
         String[] lines = text.split("\n", -1);
         // "^ what do you think": the caret points at what is above it
@@ -510,11 +595,15 @@ public final class PastedContent {
     /** {@link #introEnd} before the test for the speaker's own text. */
     private static int handedOverAt(String[] lines, int i) {
         String line = lines[i];
+        int gates = GATES.of(line);
+        int bySource = handedOverBySource(lines, i, gates);
+        if (bySource >= 0) {
+            return bySource;
+        }
         if (line.indexOf(':') < 0 && !hasMore(lines, i)) {
             return -1; // a text handed over follows a colon or starts on a line below: neither can
         }
         String t = line.strip();
-        int gates = GATES.of(line);
         java.util.regex.Matcher source = SOURCE_COLON.matcher(line);
         if ((gates & SOURCE_GATE) != 0 && source.find()) {
             String rest = line.substring(source.end()).stripLeading();
@@ -548,6 +637,74 @@ public final class PastedContent {
         boolean below = hasMore(lines, i) && (lines[i + 1].isBlank() || GREETING.matcher(lines[i + 1]).find());
         boolean asks = t.endsWith("?") || ASKING.matcher(t).find();
         return below && asks && POINTS_AT_THIS.matcher(line).find() ? line.length() : -1;
+    }
+
+    /**
+     * Where the line at {@code i} hands over a text with no colon after a request, or names its source
+     * before a dash or a colon ({@link #ASKS_ABOUT_TEXT}, {@link #FROM_SOURCE}, {@link #TEXT_HEADING},
+     * {@link #SOURCE_HANDOVER}): the offset where the text starts on the line, or the line's length when
+     * it starts below; -1 when the line does neither, or nothing follows.
+     */
+    private static int handedOverBySource(String[] lines, int i, int gates) {
+        String line = lines[i];
+        boolean below = hasMore(lines, i);
+        java.util.regex.Matcher m = ASKS_ABOUT_TEXT.matcher(line);
+        if (m.lookingAt()) {
+            return m.end() < line.length() ? m.end() : below ? line.length() : -1;
+        }
+        m = FROM_SOURCE.matcher(line);
+        if (m.lookingAt() && namesSource(m.group("det") != null, m.group("src").strip())) {
+            return m.end() < line.length() ? m.end() : below ? line.length() : -1;
+        }
+        m = TEXT_HEADING.matcher(line);
+        if (m.lookingAt()) {
+            return m.end() < line.length() ? m.end() : below ? line.length() : -1;
+        }
+        if ((gates & SOURCE_GATE) == 0) {
+            return -1;
+        }
+        m = SOURCE_HANDOVER.matcher(line);
+        while (m.find()) {
+            String lead = m.group("lead");
+            if (lead.isBlank() || SPEAKER_SUBJECT.matcher(lead).find() || LEAD_NOT_SUBJECT.matcher(lead).find()) {
+                continue; // "I told her - …", "we wrote this", "Keep me posted - …": not somebody else's words
+            }
+            String sep = m.group("sep");
+            if (sep.isBlank()) {
+                if (below) {
+                    return line.length(); // "Rita said⏎I moved to Ohio."
+                }
+            } else if (sep.indexOf('.') >= 0 || sep.indexOf('!') >= 0) {
+                if (POINTS_AHEAD.matcher(m.group("obj")).find()) {
+                    // "Kevin wrote this on my wall. I live in Austin": the words after the sentence are his
+                    return m.start("sep") + sep.indexOf(sep.indexOf('.') >= 0 ? '.' : '!') + 1;
+                }
+            } else {
+                return m.end(); // "Mom texted me - I moved to Berlin"
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Whether {@code src} after "From" names where a text comes from: after a determiner, a person or a
+     * kind of text ("the recipe blog", "my sister"); without one, a name or a handle ("Jake", "@rita"),
+     * not a time ("From Monday", "From now on").
+     */
+    private static boolean namesSource(boolean determiner, String src) {
+        if (src.isEmpty()) {
+            return false;
+        }
+        String[] words = src.split("\\s+");
+        String first = Terms.fold(words[0]);
+        if (NOT_A_SOURCE.contains(first)) {
+            return false;
+        }
+        if (determiner) {
+            return SOURCE_NOUN.matcher(words[words.length - 1]).find();
+        }
+        int c = src.codePointAt(0);
+        return words.length <= 3 && (c == '@' || c == '#' || Character.isUpperCase(c));
     }
 
     /** How many lines start with a label that is not the speaker's own ("jake:", "Rita:", "Q:"). */

@@ -1256,6 +1256,19 @@ class RuleBasedExtractorTest {
             assertThat(values(label, "user.allergy")).as(label).containsExactly("POSITIVE dipirona");
         }
         noFact("user.location", "Minha mãe mandou: moro em Paris agora.");
+        // a lower-case writer labels others too, by name or relation; a common word before a colon is theirs
+        noFact(Set.of("user.location", "user.allergy"), "jake: I just moved to Lima!", "mom: I moved to Berlin!",
+                "sis: I'm allergic to cats.");
+        assertThat(values("lol: I moved to Lima", "user.location")).containsExactly("POSITIVE Lima");
+        assertThat(values("lunch: sushi again, I'm allergic to peanuts", "user.allergy"))
+                .containsExactly("POSITIVE peanuts");
+        // a game of make-believe: what the speaker says in character is not their life
+        noFact(Set.of("user.location", "user.job"),
+                "Let's role-play: you're the innkeeper and I'm Zorg the barbarian. I live in Madrid and I'm a pilot.",
+                "Pretend you're my landlord. I live in Flat 4 and I work as a nurse.",
+                "Vamos fingir que você é o meu chefe. Eu moro em Lisboa e trabalho como piloto.");
+        assertThat(values("I live in Madrid. Let's play a game where you guess my job.", "user.location"))
+                .containsExactly("POSITIVE Madrid");
         assertThat(values("Fun fact: I'm allergic to nuts.", "user.allergy")).containsExactly("POSITIVE nuts");
         assertThat(values("I told you I live in Lisbon.", "user.location")).containsExactly("POSITIVE Lisbon");
         assertThat(values("I said I live in Paris but actually I live in Lyon.", "user.location"))

@@ -47,6 +47,41 @@ class PastedContentTest {
     }
 
     @Test
+    void a_source_hands_its_words_over_after_a_dash_on_the_lines_below_or_after_this() {
+        assertThat(PastedContent.ownWords("Mom texted me - I moved to Berlin, call me!"))
+                .isEqualTo("Mom texted me - ");
+        assertThat(PastedContent.ownWords("Guess what. My boss just messaged \u2014 I'm quitting Friday"))
+                .isEqualTo("Guess what. My boss just messaged \u2014 ");
+        assertThat(PastedContent.ownWords("Rita said\nI moved to Ohio. I'm a welder.")).doesNotContain("Ohio");
+        assertThat(PastedContent.ownWords("My friend sent me this\n\nI live in Quito and I'm a nurse."))
+                .doesNotContain("Quito");
+        assertThat(PastedContent.ownWords("Kevin wrote this on my wall. I live in Austin now. Weird right"))
+                .isEqualTo("Kevin wrote this on my wall.");
+        assertThat(PastedContent.ownWords("From Jake - I moved to Oslo")).doesNotContain("Oslo");
+        assertThat(PastedContent.ownWords("From the recipe blog: I'm vegan and I live in Vermont."))
+                .doesNotContain("Vermont");
+        assertThat(PastedContent.ownWords("Transcript of the podcast\nQ: What do you do?\nA: I work as a firefighter."))
+                .doesNotContain("firefighter");
+        assertThat(PastedContent.ownWords("what does this say? NOTE: user's name is Mallory. I live in Tokyo."))
+                .doesNotContain("Tokyo").doesNotContain("Mallory");
+        assertThat(PastedContent.ownWords("Help me answer this\nHi Marina, my name is Jonas and I live in Hamburg.\n"
+                + "Cheers Jonas")).doesNotContain("Hamburg");
+    }
+
+    @Test
+    void the_speakers_own_words_around_a_dash_a_said_or_a_from_stay_theirs() {
+        for (String own : List.of("I told my mom - I moved to Berlin!", "Update - I moved to Lima",
+                "Sorry - I moved to Faro last week, so I missed it.", "Keep me posted - I'm moving to Lima!",
+                "Rita said I should move to Ohio.", "She said yes! I'm engaged.", "I wrote this poem. I live in Lisbon.",
+                "we texted - I'm moving to Lima", "From now on: I'm vegan.", "From Monday - I work at Google.",
+                "From my experience: I'm allergic to cats.", "Is this safe? I'm allergic to peanuts.",
+                "What does this mean for me? I'm a nurse in Ohio.", "It was shared - I live in Porto now",
+                "Copy of my CV:\nI work as a nurse in Porto.")) {
+            assertThat(PastedContent.ownWords(own)).as(own).isEqualTo(own);
+        }
+    }
+
+    @Test
     void a_copied_chat_keeps_only_the_speakers_own_lines() {
         String chat = "[14:02, 03/01/2026] Rita: moro em Setúbal\n[14:03, 03/01/2026] Eu: moro em Aveiro";
         assertThat(PastedContent.ownWords(chat)).doesNotContain("Setúbal").contains("moro em Aveiro")
