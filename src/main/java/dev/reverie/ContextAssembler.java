@@ -308,8 +308,8 @@ final class ContextAssembler {
             return t.text();
         }
         // a person named "Assistant" speaks in a user message as "User (Assistant)", as in the summary
-        return (t.role() == Role.USER ? dev.reverie.internal.RoleNames.person(t.speaker()) : t.speaker()) + ": "
-                + t.text();
+        return (t.role() == Role.USER ? dev.reverie.internal.RoleNames.person(t.speaker())
+                : dev.reverie.internal.RoleNames.shown(t.speaker())) + ": " + t.text();
     }
 
     // ------------------------------------------------------------------ persistent

@@ -60,7 +60,8 @@ final class ExtractiveSummarizer implements Summarizer {
             }
             // a person named "Assistant", "System" or "Tool (…)" is shown as a user, never as one of those
             String who = t.role() == Role.ASSISTANT
-                    ? (name == null || name.isEmpty() ? "Assistant" : "Assistant (" + name + ")")
+                    ? (name == null || name.isEmpty() ? "Assistant"
+                    : "Assistant (" + dev.reverie.internal.RoleNames.shown(name) + ")")
                     : (name == null || name.isEmpty() ? "User"
                     : dev.reverie.internal.RoleNames.person(name));
             // what a user pastes (an email, an article) is somebody else's: its sentences are not the

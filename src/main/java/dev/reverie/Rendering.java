@@ -140,11 +140,12 @@ final class Rendering {
         if (t.speaker() == null) {
             return role;
         }
+        String name = dev.reverie.internal.RoleNames.shown(t.speaker());
         if (t.role() == dev.reverie.Role.ASSISTANT) {
-            return "assistant (" + t.speaker() + ")";
+            return "assistant (" + name + ")";
         }
-        return t.role() == dev.reverie.Role.USER && dev.reverie.internal.RoleNames.looksLikeRole(t.speaker())
-                ? "user (" + t.speaker() + ")" : t.speaker();
+        return t.role() == dev.reverie.Role.USER && dev.reverie.internal.RoleNames.looksLikeRole(name)
+                ? "user (" + name + ")" : name;
     }
 
     /** The note after the speaker of a turn that pastes a text. */

@@ -57,8 +57,9 @@ public final class Subjects {
     /**
      * A speaker's name as a subject owner: accents and case folded, letters and digits kept (ASCII),
      * other runs of characters as one {@code _}, at most {@value #MAX_KEY} characters
-     * ({@code "Zoë Ann"} → {@code zoe_ann}); a name with a word of no Latin letter ({@code "Анна
-     * Smith"}) or longer than that ends in a stable hash of the whole name's words ({@code smith_<hex>}),
+     * ({@code "Zoë Ann"} → {@code zoe_ann}); a name with a word of which fewer than half the letters are
+     * Latin ({@code "Анна Smith"}, small capitals {@code "ᴀsʜ"}) or longer than that ends in a stable hash
+     * of the whole name's words ({@code smith_<hex>}),
      * so two people never share a key through their Latin part or their first characters. A name with no such character gets a stable
      * {@code speaker_<hex>} key; a name equal to a reserved owner ({@code "Assistant"}, {@code "User"})
      * gets {@code speaker_} in front, so a person can never speak as the assistant, a tool, or the end
@@ -82,7 +83,14 @@ public final class Subjects {
         String words = folded.replaceAll("[^\\p{L}\\p{N}]+", " ").strip();
         boolean dropped = false;
         for (String w : words.split(" ")) {
-            dropped |= !w.isEmpty() && !w.matches(".*[a-z0-9].*");
+            // a word keeps its key while at least half of its letters are the key's: "Işıl" and "Guðrún" keep
+            // theirs; "ᴀsʜ" and "ᴜsᴇʀ" (small capitals, which no fold makes Latin) would both be "s"
+            int kept = 0;
+            for (int i = 0; i < w.length(); i++) {
+                char c = w.charAt(i);
+                kept += c >= 'a' && c <= 'z' || c >= '0' && c <= '9' ? 1 : 0;
+            }
+            dropped |= !w.isEmpty() && 2 * kept < w.codePointCount(0, w.length());
         }
         if (dropped || key.length() > MAX_KEY) {
             String hash = String.format(Locale.ROOT, "%08x", words.hashCode());

@@ -1074,6 +1074,8 @@ class RuleBasedExtractorTest {
         // names whose words all keep a Latin letter keep the keys they always had
         assertThat(Subjects.speakerKey("Işıl Yılmaz")).isEqualTo("is_l_y_lmaz");
         assertThat(Subjects.speakerKey("Guðrún")).isEqualTo("gu_run");
+        // a word whose letters are mostly not Latin (small capitals) is the whole name's hash, not its Latin rest
+        assertThat(Subjects.speakerKey("ᴀsʜ")).startsWith("s_").isNotEqualTo(Subjects.speakerKey("ᴜsᴇʀ"));
         assertThat(Subjects.speakerKey("a".repeat(45) + " Rita")).hasSize(40)
                 .isNotEqualTo(Subjects.speakerKey("a".repeat(45) + " Rosa"));
         assertThat(Subjects.attribute("priya.family.mother")).isEqualTo("family.mother");
