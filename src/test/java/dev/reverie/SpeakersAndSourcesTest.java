@@ -231,6 +231,27 @@ class SpeakersAndSourcesTest {
     }
 
     @Test
+    void an_excerpt_a_ticket_text_off_an_image_or_a_chat_log_never_changes_the_users_allergies() {
+        memory.recordTurn(HOUSE, "s1", Turn.user("I'm allergic to penicillin and latex. I live in Porto.").at(day(0)));
+        dreamOn(0);
+        memory.recordTurn(HOUSE, "s2",
+                Turn.user("Excerpt:\nI'm a harpooner. I'm not allergic to penicillin anymore.\n(end of excerpt)").at(day(1)),
+                Turn.user("Ticket #4521 \u2014 I live in Leeds and I'm not allergic to latex. Please advise on reply.")
+                        .at(day(1)),
+                Turn.user("[image text] I'm allergic to peanuts. I live in Miami.").at(day(1)),
+                Turn.user("[10:42] <kev> i moved to denver\n[10:43] <kev> also im a plumber now").at(day(1)));
+        dreamOn(1);
+        assertThat(memories("user.allergy", MemoryStatus.ACTIVE)).extracting(Memory::value)
+                .containsExactlyInAnyOrder("penicillin", "latex");
+        assertThat(memories("user.allergy", MemoryStatus.ACTIVE)).allSatisfy(m ->
+                assertThat(m.polarity()).isEqualTo(Polarity.POSITIVE));
+        assertThat(memories("user.location", MemoryStatus.ACTIVE)).singleElement()
+                .satisfies(m -> assertThat(m.value()).isEqualTo("Porto"));
+        assertThat(memory.admin().memories(HOUSE, MemoryFilter.all()))
+                .noneMatch(m -> m.status() == MemoryStatus.SUPERSEDED).noneMatch(m -> m.subject().equals("user.job"));
+    }
+
+    @Test
     void words_handed_over_without_a_colon_or_said_in_character_never_become_the_users_facts() {
         memory.recordTurn(HOUSE, "s1", Turn.user("My name is Marina, I live in Porto and I'm allergic to penicillin.")
                 .at(day(0)));

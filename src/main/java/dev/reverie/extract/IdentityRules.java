@@ -29,7 +29,7 @@ final class IdentityRules {
 
     // ---- names
     private static final Pattern MY_NAME = Pattern.compile(
-            "\\bmy\\s+(?:full\\s+|real\\s+|first\\s+|legal\\s+)?name(?:'s|\\s+is)\\s+|\\bmeu\\s+(?:nome\\s+(?:completo\\s+)?|primeiro\\s+nome\\s+)e\\s+"
+            "\\bmy\\s+(?:full\\s+|real\\s+|first\\s+|legal\\s+|new\\s+)?name(?:'s|\\s+is)\\s+(?:now\\s+|officially\\s+)?|\\bmeu\\s+(?:nome\\s+(?:completo\\s+)?|primeiro\\s+nome\\s+)e\\s+"
                     + "|\\b(?:eu\\s+)?me\\s+chamo\\s+|\\bi'm\\s+called\\s+|\\bi\\s+am\\s+called\\s+");
     private static final Pattern I_AM_NAME = Pattern.compile("^(?:i'm|i\\s+am|im|eu\\s+sou\\s+[oa]|sou\\s+[oa])\\s+");
     private static final Pattern CALL_ME = Pattern.compile(

@@ -125,7 +125,7 @@ final class Sentence {
     private static final Pattern FICTION = Pattern.compile(
             "\\b(?:let'?s|let\u2019s|lets|let\\s+us)\\s+(?:do\\s+(?:a|some)\\s+)?(?:role-?\\s?play|roleplay|rp|pretend|"
                     + "play\\s+(?:a\\s+)?(?:game|pretend|make-believe|make\\s+believe|roles?)|make\\s+believe)\\b"
-                    + "|^\\s*(?:role-?\\s?play|roleplay|rp)\\b|\\bpretend\\s+(?:you(?:'re|\u2019re|\\s+are)|to\\s+be|we(?:'re|\\s+are))\\b"
+                    + "|^\\s*[(\\[*]?\\s*(?:role-?\\s?play|roleplay|rp)\\b|\\bpretend\\s+(?:you(?:'re|\u2019re|\\s+are)|to\\s+be|we(?:'re|\\s+are))\\b"
                     + "|\\bstay\\s+in\\s+character\\b|\\bin\\s+character\\s+as\\b"
                     + "|\\b(?:vamos|bora)\\s+(?:fingir|brincar\\s+de|fazer\\s+(?:um\\s+)?(?:roleplay|rpg)|jogar\\s+um\\s+jogo)\\b"
                     + "|\\bfaz\\s+de\\s+conta\\b|\\bfinge\\s+que\\s+(?:voce|tu)\\b");

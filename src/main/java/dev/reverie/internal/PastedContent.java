@@ -153,7 +153,7 @@ public final class PastedContent {
      * "I said:" / "eu disse:".
      */
     private static final Pattern SOURCE_COLON = words(
-            "(?iu)(?:(?<!\\bi\\s)(?<!\\beu\\s)\\b(?:reads|says|said|wrote|writes|posted|tweeted|states|stated|"
+            "(?iu)(?:(?<!\\bi\\s)(?<!\\beu\\s)\\b(?:reads|read\\s+(?:me|us|out)|says|said|wrote|writes|posted|tweeted|states|stated|"
                     + "replied|answered|told\\s+(?:me|us)|texted|sent|forwarded|shared|diz|disse|escreveu|escreve|postou|respondeu|"
                     + "me\\s+disse|me\\s+contou|contou|falou|mandou)\\b[^.!?:\\n]{0,40}?"
                     + "|\\b(?:pasted|copied)\\s+(?:from|of)\\b[^:\\n]{0,60}?|\\bcopy\\s+of\\b(?!\\s+(?:my|our|meu|minha)\\b)[^:\\n]{0,60}?"
@@ -163,11 +163,12 @@ public final class PastedContent {
     /** "[14:02, 03/01/2026] Rita:", "03/01/2026, 14:02 - Rita:", "<darkstar>", a log line's timestamp. */
     private static final Pattern CHAT_OR_LOG_LINE = words(
             "^\\s*(?:\\[[^\\]\\n]{3,40}\\]\\s*[^:\\n]{1,40}:\\s|\\d{1,4}[-/.]\\d{1,2}[-/.]\\d{1,4},?\\s+\\d{1,2}:\\d{2}"
-                    + "|\\[?\\d{4}-\\d{2}-\\d{2}[ T]\\d{2}:\\d{2}|<[^>\\s]{1,30}>\\s)");
+                    + "|\\[?\\d{4}-\\d{2}-\\d{2}[ T]\\d{2}:\\d{2}|<[^>\\s]{1,30}>\\s|\\[[^\\]\\n]{3,40}\\]\\s*<[^>\\s]{1,30}>\\s"
+                    + "|[^|\\s]{1,30}\\s*\\|\\s*\\d{1,2}:\\d{2}(?::\\d{2})?\\s*\\|)");
 
     /** A copied chat line of the speaker's own: "[10:15] eu: …", "[14:02, 03/01/2026] Me: …". */
     private static final Pattern OWN_CHAT_PREFIX = words(
-            "(?iu)^\\s*\\[[^\\]\\n]{3,40}\\]\\s*(?:me|eu|i|you|voc[êe])\\s*:\\s");
+            "(?iu)^\\s*(?:\\[[^\\]\\n]{3,40}\\]\\s*(?:me|eu|i|you|voc[êe])\\s*:\\s|(?:\\[[^\\]\\n]{3,40}\\]\\s*)?<(?:me|eu|i)>\\s)");
 
     /** A chat app's author line: "Ana Souza  9:41 AM". */
     private static final Pattern AUTHOR_TIME_LINE = words(
@@ -265,6 +266,42 @@ public final class PastedContent {
                     + "(?:\\s+(?:yesterday|today|earlier|last\\s+night|this\\s+morning|just\\s+now|ontem|hoje))?)"
                     + "(?<sep>\\s+[-\u2013\u2014]+\\s+(?=\\S)|\\s*[.!]\\s+(?=\\S)|\\s*$)");
 
+    /**
+     * A label that names a text of somebody else's or a made-up one before its colon: "Excerpt:",
+     * "Customer message below:", "Instagram caption I saw:", "OCR of the screenshot:", "Sample answer:",
+     * "Example intro for my ESL class:", "Fill in the blanks:". Group {@code before} is what precedes the
+     * kind of text (a possessive there makes it the speaker's own: "my post:").
+     */
+    private static final Pattern LABELLED_TEXT = words(
+            "(?iu)^\\s*(?:(?:example|sample|template|model|practice|mock|fake|dummy|made-up|exemplo|modelo)\\b[^:\\n]{0,60}"
+                    + "|fill\\s+in\\s+the\\s+blanks?|(?<before>(?:[\\p{L}\\-']+\\s+){0,3}?)(?:excerpts?|extracts?|captions?|lyrics|"
+                    + "ocr|transcripts?|scripts?|quotes?|tickets?|prompts?|dialogues?|passages?|articles?|e-?mails?|messages?|"
+                    + "letters?|posts?|tweets?|comments?|reviews?|texts?|screenshots?|stor(?:y|ies)|poems?|speech(?:es)?|"
+                    + "trechos?|legendas?|letras?|mensage(?:m|ns)|cartas?|textos?)\\b(?:\\s+(?:i|we)\\s+(?:saw|found|got|read|"
+                    + "received|came\\s+across)|\\s+(?:below|above|abaixo|acima)|\\s+(?:of|from|by|d[aoe]s?|por)\\s+[^:\\n]{1,40}?)?)"
+                    + "\\s*:(?=\\s|$)");
+
+    /** A mark before a text read off an image or a screen: "[image text]", "(OCR)", "[screenshot]". */
+    private static final Pattern IMAGE_TEXT_MARK = words(
+            "(?iu)^\\s*[\\[(](?:image\\s+text|text\\s+(?:in|from|on)\\s+(?:the\\s+)?(?:image|picture|photo|screenshot)|ocr|"
+                    + "screenshot|transcript|lyrics|quote|excerpt|caption)[\\])]\\s*");
+
+    /** A numbered ticket, case or message at a line's start, then a dash or a colon: "Ticket #4521 — …". */
+    private static final Pattern NUMBERED_TEXT = words(
+            "(?iu)^\\s*(?:tickets?|cases?|support\\s+requests?|complaints?|reviews?|messages?|e-?mails?|comments?|posts?|"
+                    + "orders?|chamados?)\\s*#\\s?[\\p{L}\\p{N}-]{1,20}\\s*(?:[-\u2013\u2014:]+\\s+(?=\\S)|$)");
+
+    /** A line that opens with a musical note: lyrics ("🎶 I'm leaving on a jet plane… 🎶"). */
+    private static final Pattern SUNG = Pattern.compile("^\\s*[\\x{1F3B5}\\x{1F3B6}\\x{1F3BC}\u266A\u266B\u266C]");
+
+    /**
+     * A closing paragraph that says somebody else wrote what is above it: "My cousin wrote this, can you
+     * fix the grammar?", "^ my boss sent that". Group {@code lead} is the subject (never the speaker).
+     */
+    private static final Pattern SOURCE_AFTER = words(
+            "(?iu)^\\s*\\^?\\s*(?<lead>[^.!?:\\n]{0,60}?)\\b(?:wrote|sent|posted|texted|shared|forwarded|said|escreveu|"
+                    + "mandou|enviou|postou)\\s+(?:me\\s+|us\\s+)?(?:this|that|it|the\\s+above|the\\s+text\\s+above|isto|isso)\\b");
+
     /** A subject that is the speaker: "I", "we", "eu", "nós" (the speaker handing over their own words). */
     private static final Pattern SPEAKER_SUBJECT = words("(?iu)\\b(?:i|i'm|i've|i'd|we|we've|eu|n[óo]s)\\b");
 
@@ -340,7 +377,7 @@ public final class PastedContent {
      */
 
     /** The words {@link #SOURCE_COLON} needs one of. */
-    private static final Pattern SOURCE_WORDS = Pattern.compile("(?iu)(?:" + "reads|says|said|wrote|writes|posted|tweeted|states|"
+    private static final Pattern SOURCE_WORDS = Pattern.compile("(?iu)(?:" + "reads|read|says|said|wrote|writes|posted|tweeted|states|"
             + "stated|replied|answered|told|texted|sent|forwarded|shared|diz|disse|escreveu|escreve|postou|respondeu|"
             + "contou|falou|mandou|pasted|copied|copy|tweet|post|comment|review|message|e?mail|text|reply|answer|"
             + "messaged|e?mailed|commented|comentou|"
@@ -454,6 +491,20 @@ public final class PastedContent {
         return -1;
     }
 
+    /**
+     * Whether the line at {@code i} is the last paragraph's first line and says somebody else wrote what
+     * is above it ({@link #SOURCE_AFTER}): "Dear Grandma, … Love, Sofia⏎⏎My cousin wrote this, can you
+     * fix the grammar?".
+     */
+    private static boolean closingSource(String[] lines, int i) {
+        if (!lines[i - 1].isBlank() && !lines[i].strip().startsWith("^") || hasMore(lines, i)) {
+            return false;
+        }
+        java.util.regex.Matcher m = SOURCE_AFTER.matcher(lines[i]);
+        return m.lookingAt() && !SPEAKER_SUBJECT.matcher(m.group("lead")).find()
+                && !LEAD_NOT_SUBJECT.matcher(m.group("lead")).find() && !m.group("lead").isBlank();
+    }
+
     /** {@link #lastClosing} not looked for yet (it is, once, when a paste meets a paragraph like "Also, …"). */
     private static final int UNREAD = -2;
 
@@ -469,6 +520,9 @@ public final class PastedContent {
                 && text.indexOf('"') < 0 && text.indexOf('“') < 0) {
             // one line with no colon, quote or markup: only a source or a question without a colon hands a
             // text over ("Mom texted me - I moved to Berlin", "what does this say? …")
+            if (SUNG.matcher(text).lookingAt()) {
+                return "";
+            }
             int cut = text.length() <= MAX_INTRO_CHARS ? introEnd(new String[] {text}, 0) : -1;
             return cut < 0 ? text : text.substring(0, cut);
         }
@@ -476,7 +530,7 @@ public final class PastedContent {
         // "^ what do you think": the caret points at what is above it
         int caret = -1;
         for (int i = lines.length - 1; i > 0; i--) {
-            if (lines[i].strip().startsWith("^")) {
+            if (lines[i].strip().startsWith("^") || closingSource(lines, i)) {
                 caret = i;
                 break;
             }
@@ -538,7 +592,7 @@ public final class PastedContent {
                 changed = true;
                 continue;
             }
-            if (t.startsWith(">") || MARKUP_LINE.matcher(line).find()) {
+            if (t.startsWith(">") || MARKUP_LINE.matcher(line).find() || SUNG.matcher(line).lookingAt()) {
                 changed = true;
                 continue;
             }
@@ -648,7 +702,16 @@ public final class PastedContent {
     private static int handedOverBySource(String[] lines, int i, int gates) {
         String line = lines[i];
         boolean below = hasMore(lines, i);
-        java.util.regex.Matcher m = ASKS_ABOUT_TEXT.matcher(line);
+        java.util.regex.Matcher m = IMAGE_TEXT_MARK.matcher(line);
+        if (m.lookingAt() || (m = NUMBERED_TEXT.matcher(line)).lookingAt()) {
+            return m.end() < line.length() ? m.end() : below ? line.length() : -1;
+        }
+        m = LABELLED_TEXT.matcher(line);
+        if (line.indexOf(':') >= 0 && m.lookingAt() && (m.group("before") == null
+                || !MY_DOCUMENT.matcher(m.group("before") + "text").find())) {
+            return m.end() < line.length() ? m.end() : below ? line.length() : -1;
+        }
+        m = ASKS_ABOUT_TEXT.matcher(line);
         if (m.lookingAt()) {
             return m.end() < line.length() ? m.end() : below ? line.length() : -1;
         }

@@ -1271,6 +1271,12 @@ class RuleBasedExtractorTest {
                 "Vamos fingir que você é o meu chefe. Eu moro em Lisboa e trabalho como piloto.");
         assertThat(values("I live in Madrid. Let's play a game where you guess my job.", "user.location"))
                 .containsExactly("POSITIVE Madrid");
+        noFact(Set.of("user.location", "user.name"), "(RP) My name is Aragorn, I live in Rivendell.");
+        // a new name is said with "now"; an emphatic "myself" after a place is no part of it
+        assertThat(values("I got married, so my name is now Marina Costa.", "user.name"))
+                .containsExactly("POSITIVE Marina Costa");
+        assertThat(values("Separate thing: I just moved to Valencia myself.", "user.location"))
+                .containsExactly("POSITIVE Valencia");
         assertThat(values("Fun fact: I'm allergic to nuts.", "user.allergy")).containsExactly("POSITIVE nuts");
         assertThat(values("I told you I live in Lisbon.", "user.location")).containsExactly("POSITIVE Lisbon");
         assertThat(values("I said I live in Paris but actually I live in Lyon.", "user.location"))

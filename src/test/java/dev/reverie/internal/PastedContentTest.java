@@ -69,6 +69,31 @@ class PastedContentTest {
     }
 
     @Test
+    void labelled_read_off_numbered_sung_logged_and_afterwards_attributed_texts_are_set_aside() {
+        for (String pasted : List.of("Excerpt:\nI'm a harpooner. I live in Nantucket.\n(end of excerpt)",
+                "Customer message below:\nHi, my name is Gary, I live in Leeds.",
+                "Instagram caption I saw: 'Name's Jade, I'm a chef in Leeds'", "OCR of the screenshot:\nI moved to Leeds.",
+                "Sample answer: I'm vegan and I live in Leeds.", "Fill in the blanks: My name is ___. I live in Leeds.",
+                "Example intro for my ESL class: Hi! My name is Carlos and I live in Leeds.",
+                "[image text] I'm allergic to peanuts. I live in Leeds.", "Siri read me this: I live in Leeds now.",
+                "Ticket #4521 \u2014 I live in Leeds and I'm not allergic to latex.",
+                "\uD83C\uDFB6 I'm leaving on a jet plane, I moved to Leeds \uD83C\uDFB6",
+                "[10:42] <kev> i moved to leeds\n[10:43] <kev> also im a plumber now",
+                "kev_99 | 10:45 | my name is Kevin and i live in leeds",
+                "Dear Grandma,\nI moved to Leeds and I work as a nurse now.\nLove, Sofia\n\nMy cousin wrote this, can you"
+                        + " fix the grammar please?")) {
+            assertThat(PastedContent.ownWords(pasted)).as(pasted).doesNotContainIgnoringCase("leeds");
+        }
+        assertThat(PastedContent.ownWords("[10:42] <kev> i moved to leeds\n[10:44] <me> cool, i live in rome"))
+                .contains("cool, i live in rome");
+        for (String own : List.of("My post: I moved to Leeds.", "Update: I moved to Leeds.",
+                "Dear Grandma,\nI moved to Leeds.\nLove, Sofia\n\nI wrote this for her birthday, is it ok?",
+                "I told her: I moved to Leeds.")) {
+            assertThat(PastedContent.ownWords(own)).as(own).isEqualTo(own);
+        }
+    }
+
+    @Test
     void the_speakers_own_words_around_a_dash_a_said_or_a_from_stay_theirs() {
         for (String own : List.of("I told my mom - I moved to Berlin!", "Update - I moved to Lima",
                 "Sorry - I moved to Faro last week, so I missed it.", "Keep me posted - I'm moving to Lima!",
