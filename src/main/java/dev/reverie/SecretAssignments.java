@@ -144,7 +144,7 @@ final class SecretAssignments {
         // "AccountKey= field goes in…" is prose; env files and code write KEY=value or key = "value"
         boolean strong = (quotedKey || compound || exported || isUpperCaseWord(key)) && (quotedValue || !spacedEquals);
         if (password) {
-            if (!namesPassword(key, parts, compound)) {
+            if (!namesPassword(key, parts, compound || quotedKey || exported || isUpperCaseWord(key))) {
                 return null;
             }
             if (!strong && sep.equals(":")) {
@@ -542,11 +542,13 @@ final class SecretAssignments {
         return true;
     }
 
-    private static boolean namesPassword(String key, List<String> parts, boolean compound) {
+    private static boolean namesPassword(String key, List<String> parts, boolean keyShaped) {
         String lower = key.toLowerCase(Locale.ROOT);
+        // a bare "pass" or "pw" names a password only as a data key: quoted ("pass": …), exported, in
+        // upper case (PASS=…) or compound (db_pass); "pass: the salt" in prose does not
         if (!(lower.contains("password") || lower.contains("passwd") || lower.contains("passphrase")
                 || lower.contains("senha") || lower.contains("passcode") || parts.contains("pwd")
-                || (compound && (parts.contains("pass") || parts.contains("pw"))))) {
+                || (keyShaped && (parts.contains("pass") || parts.contains("pw"))))) {
             return false;
         }
         if (NOT_SECRET_PARTS.contains(parts.get(parts.size() - 1)) || parts.contains("hint") || parts.contains("policy")

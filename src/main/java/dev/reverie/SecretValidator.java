@@ -397,6 +397,39 @@ enum SecretValidator {
             return isCpf(text.substring(start, end)) ? new Span(start, end) : null;
         }
     },
+    /** A Spanish DNI or NIE: eight digits (an NIE: X, Y or Z and seven), then the letter their value mod 23 gives. */
+    DNI_LETTER {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            String id = text.substring(start, end).replaceAll("[ \\-]", "").toUpperCase(Locale.ROOT);
+            if (id.length() != 9) {
+                return null;
+            }
+            String digits = "XYZ".indexOf(id.charAt(0)) >= 0 ? "XYZ".indexOf(id.charAt(0)) + id.substring(1, 8)
+                    : id.substring(0, 8);
+            if (!digits.chars().allMatch(Character::isDigit)) {
+                return null;
+            }
+            return "TRWAGMYFPDXBNJZSQVHLCKE".charAt(Integer.parseInt(digits) % 23) == id.charAt(8)
+                    ? new Span(start, end) : null;
+        }
+    },
+    /** Twelve digits that pass the Verhoeff check (an Indian Aadhaar number). */
+    VERHOEFF {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            String digits = text.substring(start, end).replaceAll("[^0-9]", "");
+            return digits.length() == 12 && verhoeff(digits) ? new Span(start, end) : null;
+        }
+    },
+    /** Nine digits that pass the Luhn check (a Canadian Social Insurance Number). */
+    LUHN_DIGITS {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            String digits = text.substring(start, end).replaceAll("[^0-9]", "");
+            return digits.length() == 9 && digits.charAt(0) != '0' && luhn(digits) ? new Span(start, end) : null;
+        }
+    },
     /** A bare 11-digit CPF: as {@link #CPF}, and not announced as a phone number. */
     CPF_BARE {
         @Override
@@ -882,6 +915,26 @@ enum SecretValidator {
             }
         }
         return lens.get(n - 1) >= 1 && lens.get(n - 1) <= 4;
+    }
+
+    private static final int[][] VERHOEFF_D = {
+        {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, {1, 2, 3, 4, 0, 6, 7, 8, 9, 5}, {2, 3, 4, 0, 1, 7, 8, 9, 5, 6},
+        {3, 4, 0, 1, 2, 8, 9, 5, 6, 7}, {4, 0, 1, 2, 3, 9, 5, 6, 7, 8}, {5, 9, 8, 7, 6, 0, 4, 3, 2, 1},
+        {6, 5, 9, 8, 7, 1, 0, 4, 3, 2}, {7, 6, 5, 9, 8, 2, 1, 0, 4, 3}, {8, 7, 6, 5, 9, 3, 2, 1, 0, 4},
+        {9, 8, 7, 6, 5, 4, 3, 2, 1, 0}};
+    private static final int[][] VERHOEFF_P = {
+        {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, {1, 5, 7, 6, 2, 8, 3, 0, 9, 4}, {5, 8, 0, 3, 7, 9, 6, 1, 4, 2},
+        {8, 9, 1, 6, 0, 4, 3, 5, 2, 7}, {9, 4, 5, 3, 1, 2, 6, 8, 7, 0}, {4, 2, 8, 6, 5, 7, 3, 9, 0, 1},
+        {2, 7, 9, 3, 8, 0, 6, 4, 1, 5}, {7, 0, 4, 6, 9, 1, 3, 2, 5, 8}};
+
+    /** The Verhoeff check over {@code digits} (its check digit last): the product comes to 0. */
+    static boolean verhoeff(String digits) {
+        int c = 0;
+        for (int i = 0; i < digits.length(); i++) {
+            int d = digits.charAt(digits.length() - 1 - i) - '0';
+            c = VERHOEFF_D[c][VERHOEFF_P[i % 8][d]];
+        }
+        return c == 0;
     }
 
     static boolean luhn(String candidate) {
