@@ -137,8 +137,11 @@ public final class RuleBasedExtractor implements Extractor {
             s.lang = s.ptScore > s.enScore ? Sentence.Lang.PT : s.enScore > s.ptScore ? Sentence.Lang.EN : turnLang;
         }
         // a person named "Assistant" is described as "User (Assistant)": a fact never reads as the assistant's
-        String who = named ? dev.reverie.internal.RoleNames.person(turn.speaker().strip())
-                : turn.role() == Role.TOOL ? "Tool" : turn.role() == Role.ASSISTANT ? "Assistant"
+        // a tool is named as a tool whatever its name ("Tool (system)", never "User (system)")
+        String who = turn.role() == Role.TOOL
+                ? (named ? "Tool (" + dev.reverie.internal.RoleNames.shown(turn.speaker()) + ")" : "Tool")
+                : named ? dev.reverie.internal.RoleNames.person(turn.speaker().strip())
+                : turn.role() == Role.ASSISTANT ? "Assistant"
                 : turnLang == Sentence.Lang.PT ? "Usuário" : "User";
         Facts facts = new Facts(who, turn.at(), Subjects.owner(turn.role(), turn.speaker()));
 
