@@ -144,7 +144,8 @@ final class SecretAssignments {
         // "AccountKey= field goes in…" is prose; env files and code write KEY=value or key = "value"
         boolean strong = (quotedKey || compound || exported || isUpperCaseWord(key)) && (quotedValue || !spacedEquals);
         if (password) {
-            if (!namesPassword(key, parts, compound || quotedKey || exported || isUpperCaseWord(key))) {
+            // "vault master pass = 'quiet-Harbor-lantern-84'": a quoted value makes a bare "pass" a key too
+            if (!namesPassword(key, parts, compound || quotedKey || exported || isUpperCaseWord(key) || quotedValue)) {
                 return null;
             }
             if (!strong && sep.equals(":")) {

@@ -74,67 +74,9 @@ final class SecretRedactor {
         return unfolded.total() > plain.total() ? unfolded : plain;
     }
 
-    /**
-     * {@code text} with the characters that disguise a secret folded to what they look like: NFKC
-     * without format characters ({@link Terms#normalizeForIndex}, as the Lucene store indexes text:
-     * zero-width spaces and joiners, soft hyphens and direction marks dropped, full-width forms and
-     * odd spaces made ASCII), and, inside a word that mixes Latin letters with Cyrillic or Greek ones,
-     * those letters replaced by their Latin look-alikes (a word wholly in Cyrillic or Greek is left
-     * as it is). The same instance when nothing changes, which is every ASCII text.
-     */
+    /** {@code text} with the characters that disguise a secret folded: {@link Terms#undisguised}. */
     static String undisguised(String text) {
-        int i = 0;
-        while (i < text.length() && text.charAt(i) < 0x80) {
-            i++;
-        }
-        if (i == text.length()) {
-            return text;
-        }
-        StringBuilder out = new StringBuilder(Terms.normalizeForIndex(text));
-        foldMixedWords(out);
-        String folded = out.toString();
-        return folded.equals(text) ? text : folded;
-    }
-
-    /** Cyrillic and Greek letters that look like Latin ones, and the Latin letters they look like. */
-    private static final String LOOKALIKES = "аaеeоoрpсcуyхxіiјjѕsԁdАAВBЕEКKМMНHОOРPСCТTХXУYІIЈJЅS"
-            + "αaοoρpνvικkυuχxΑAΒBΕEΖZΗHΙIΚKΜMΝNΟOΡPΤTΥYΧX";
-
-    /** In every word of {@code out} that holds both Latin letters and look-alikes, the look-alikes made Latin. */
-    private static void foldMixedWords(StringBuilder out) {
-        int i = 0;
-        while (i < out.length()) {
-            if (!Character.isLetterOrDigit(out.charAt(i))) {
-                i++;
-                continue;
-            }
-            int start = i;
-            boolean latin = false;
-            boolean lookalike = false;
-            while (i < out.length() && Character.isLetterOrDigit(out.charAt(i))) {
-                char c = out.charAt(i);
-                latin |= c < 0x80 && Character.isLetter(c);
-                lookalike |= latinLookalike(c) != 0;
-                i++;
-            }
-            if (latin && lookalike) {
-                for (int k = start; k < i; k++) {
-                    char as = latinLookalike(out.charAt(k));
-                    if (as != 0) {
-                        out.setCharAt(k, as);
-                    }
-                }
-            }
-        }
-    }
-
-    /** The Latin letter {@code c} looks like when it is a Cyrillic or Greek look-alike, else 0. */
-    private static char latinLookalike(char c) {
-        if (c < 0x80) {
-            return 0;
-        }
-        int at = LOOKALIKES.indexOf(c);
-        return at >= 0 && at % 2 == 0 ? LOOKALIKES.charAt(at + 1) : 0;
+        return Terms.undisguised(text);
     }
 
     /** {@code text} redacted; {@code depth} is how many encodings the text was found inside. */

@@ -414,6 +414,20 @@ enum SecretValidator {
                     ? new Span(start, end) : null;
         }
     },
+    /** An identity or tax number after its label: 6 to 20 digits among at most as many letters. */
+    ID_NUMBER {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            int digits = 0;
+            int letters = 0;
+            for (int i = start; i < end; i++) {
+                char c = text.charAt(i);
+                digits += c >= '0' && c <= '9' ? 1 : 0;
+                letters += Character.isLetter(c) ? 1 : 0;
+            }
+            return digits >= 6 && digits <= 20 && letters <= 12 ? new Span(start, end) : null;
+        }
+    },
     /** Twelve digits that pass the Verhoeff check (an Indian Aadhaar number). */
     VERHOEFF {
         @Override

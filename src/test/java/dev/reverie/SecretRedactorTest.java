@@ -250,6 +250,9 @@ class SecretRedactorTest {
         }
         // only a word that mixes scripts is folded: a Russian word stays Cyrillic
         assertThat(SecretRedactor.undisguised("п\u0430роль p\u0430ssword")).isEqualTo("п\u0430роль password");
+        // every look-alike maps to its own Latin letter: Greek (ι, κ, υ, χ and the capitals) and small capitals too
+        assertThat(SecretRedactor.undisguised("\u03B9\u03BAey pa\u03C5l \u03C7y t\u039Fken \u1D1Cs\u1D07\u0280 \u1D00s\u029C"))
+                .isEqualTo("ikey paul xy tOken user ash");
     }
 
     @Test

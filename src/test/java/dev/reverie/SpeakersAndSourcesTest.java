@@ -228,6 +228,12 @@ class SpeakersAndSourcesTest {
                         .doesNotStartWith("the user ").doesNotStartWith("me "));
         assertThat(memories("user.allergy", MemoryStatus.ACTIVE)).singleElement()
                 .satisfies(m -> assertThat(m.polarity()).isEqualTo(Polarity.POSITIVE));
+        // role words in other languages, look-alike letters, and the names of the memory's own parts
+        for (String name : List.of("Usuário", "U\u0455er", "\uFF35\uFF53\uFF45\uFF52", "\u1D1Cs\u1D07\u0280", "Memory",
+                "Profile", "You")) {
+            assertThat(dev.reverie.internal.RoleNames.person(name)).as(name).startsWith("User (");
+        }
+        assertThat(dev.reverie.internal.RoleNames.person("Marina")).isEqualTo("Marina");
     }
 
     @Test

@@ -96,6 +96,16 @@ final class HealthRules {
             "algumas", "varias");
     /** Whole values that name no allergen: "a food allergy", "seasonal allergies". */
     private static final java.util.Set<String> NO_ALLERGEN_ALONE = java.util.Set.of("food", "seasonal", "skin");
+    /**
+     * What people are "allergic to" only as a figure of speech ("allergic to Mondays", "allergic to small
+     * talk", "alérgica a segunda-feira"): no allergy is stored (the sentence stays an episode).
+     */
+    private static final java.util.Set<String> FIGURATIVE = java.util.Set.of("monday", "mondays", "tuesdays",
+            "weekdays", "mornings", "early mornings", "small talk", "people", "humans", "drama", "stupidity",
+            "adulting", "responsibility", "responsibilities", "commitment", "math", "maths", "homework", "meetings",
+            "work", "hard work", "effort", "nonsense", "bs", "bullshit", "chores", "mornings before coffee",
+            "segunda", "segundas", "segunda-feira", "segundas-feiras", "gente", "pessoas", "trabalho", "reuniao",
+            "reunioes", "matematica", "compromisso", "burrice", "lunes", "los lunes");
 
     /**
      * The allergen named by {@code value} without its leading quantifiers and adjectives ("any nut" →
@@ -117,7 +127,8 @@ final class HealthRules {
         }
         String rest = value.substring(at).strip();
         String restFolded = Terms.foldKeepingLength(rest);
-        return rest.isEmpty() || NO_ALLERGEN.contains(restFolded) || NO_ALLERGEN_ALONE.contains(restFolded) ? null : rest;
+        return rest.isEmpty() || NO_ALLERGEN.contains(restFolded) || NO_ALLERGEN_ALONE.contains(restFolded)
+                || FIGURATIVE.contains(restFolded) ? null : rest;
     }
 
     private HealthRules() {

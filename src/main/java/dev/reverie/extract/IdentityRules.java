@@ -67,7 +67,7 @@ final class IdentityRules {
     /** A simple past "lived" (not "I've lived", which says they still do). */
     private static final Pattern PAST_RESIDENCE = Pattern.compile("^(?!.*\\b(?:i've|ive|have|we've)\\s).*\\blived\\s");
     private static final Pattern LIVE_PT = Pattern.compile(
-            "\\b(?:(nao)\\s+)?" + ADV + "{0,2}(?:moro|vivo|resido|moramos|vivemos|me\\s+mudei|mudei|nos\\s+mudamos"
+            "\\b(?:(nao)\\s+)?" + ADV + "{0,2}(?:moro|vivo|resido|moramos|vivemos|me\\s+mudei|mudei-me|mudamo-nos|mudei|nos\\s+mudamos"
                     + "|mudamos|estou\\s+morando|to\\s+morando|tou\\s+morando)\\s+(mais\\s+)?(?:de\\s+volta\\s+)?"
                     + "(?:em|no|na|nos|nas|pra|para|pro)\\s+");
     private static final Pattern ORIGIN = Pattern.compile(
@@ -648,7 +648,10 @@ final class IdentityRules {
             "in", "at", "on", "for", "with", "like", "as", "from", "em", "no", "na", "de", "com", "dificil", "facil",
             "chato", "chata", "otimo", "otima", "bom", "boa", "ruim", "cansativo", "cansativa", "estressante", "louco",
             "louca", "camelo", "condenado", "condenada", "equipe", "time", "legal", "incrivel", "horrivel", "pesado",
-            "pesada", "tranquilo", "tranquila", "so", "very", "really", "too", "pretty", "muito", "bem", "mal");
+            "pesada", "tranquilo", "tranquila", "so", "very", "really", "too", "pretty", "muito", "bem", "mal",
+            // similes: "Eu trabalho como um cão", "I work like a dog"
+            "cao", "cachorro", "burro", "mula", "escravo", "escrava", "doido", "doida", "maquina", "cavalo", "formiga",
+            "dog", "horse", "slave", "machine", "mule", "maniac", "robot", "robo", "animal");
 
     /** Whether the folded value after "I work as" / "my job is" can be an occupation: no manner, judgement or first person. */
     private static boolean occupation(String folded) {

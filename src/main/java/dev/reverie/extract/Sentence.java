@@ -128,7 +128,13 @@ final class Sentence {
                     + "|^\\s*[(\\[*]?\\s*(?:role-?\\s?play|roleplay|rp)\\b|\\bpretend\\s+(?:you(?:'re|\u2019re|\\s+are)|to\\s+be|we(?:'re|\\s+are))\\b"
                     + "|\\bstay\\s+in\\s+character\\b|\\bin\\s+character\\s+as\\b"
                     + "|\\b(?:vamos|bora)\\s+(?:fingir|brincar\\s+de|fazer\\s+(?:um\\s+)?(?:roleplay|rpg)|jogar\\s+um\\s+jogo)\\b"
-                    + "|\\bfaz\\s+de\\s+conta\\b|\\bfinge\\s+que\\s+(?:voce|tu)\\b");
+                    + "|\\bfaz\\s+de\\s+conta\\b|\\bfinge\\s+que\\s+(?:voce|tu)\\b"
+                    // a character's sheet, the speaker's own story or poem: "Character bio (first person) — I'm Kael",
+                    // "Help me continue my story. Chapter 1: I was born in Faro."
+                    + "|\\bcharacter\\s+(?:bio|sheet|description|backstory|intro)\\b|\\bbackstory\\b"
+                    + "|\\b(?:continue|write|finish|start|edit)\\s+(?:my|the|a|this|our)\\s+(?:short\\s+)?(?:story|novel|poem|"
+                    + "fanfic|fan\\s+fiction|screenplay|script|chapter)\\b|^\\s*chapter\\s+(?:\\d+|one|two|three|[ivx]+)\\b"
+                    + "|\\b(?:continua|escreve|escreva|termina)\\s+(?:a\\s+)?(?:minha|a|esta)\\s+(?:historia|conto|poema)\\b");
 
     /** Openings that frame what follows as an example, a game or a dream, not as the speaker's life. */
     private static final Pattern NOT_REAL_START = Pattern.compile(

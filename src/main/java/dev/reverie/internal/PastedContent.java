@@ -153,7 +153,7 @@ public final class PastedContent {
      * "I said:" / "eu disse:".
      */
     private static final Pattern SOURCE_COLON = words(
-            "(?iu)(?:(?<!\\bi\\s)(?<!\\beu\\s)\\b(?:reads|read\\s+(?:me|us|out)|says|said|wrote|writes|posted|tweeted|states|stated|"
+            "(?iu)(?:(?<!\\bi\\s)(?<!\\beu\\s)\\b(?:reads|read\\s+(?:me|us|out)|heard|overheard|says|said|wrote|writes|posted|tweeted|states|stated|"
                     + "replied|answered|told\\s+(?:me|us)|texted|sent|forwarded|shared|diz|disse|escreveu|escreve|postou|respondeu|"
                     + "me\\s+disse|me\\s+contou|contou|falou|mandou)\\b[^.!?:\\n]{0,40}?"
                     + "|\\b(?:pasted|copied)\\s+(?:from|of)\\b[^:\\n]{0,60}?|\\bcopy\\s+of\\b(?!\\s+(?:my|our|meu|minha)\\b)[^:\\n]{0,60}?"
@@ -172,7 +172,8 @@ public final class PastedContent {
 
     /** A chat app's author line: "Ana Souza  9:41 AM". */
     private static final Pattern AUTHOR_TIME_LINE = words(
-            "(?iu)^\\s*\\p{L}[\\p{L} .'\\-]{0,40}\\s{1,4}\\d{1,2}:\\d{2}(?:\\s?[ap]\\.?m\\.?)?\\s*$");
+            "(?iu)^\\s*\\p{L}[\\p{L} .'\\-]{0,40}(?:\\s{1,4}|\\s+[-\u2013\u2014]\\s+(?:today|yesterday|\\d{1,2}/\\d{1,2}/\\d{2,4})"
+                    + "\\s+at\\s+)\\d{1,2}:\\d{2}(?:\\s?[ap]\\.?m\\.?)?\\s*$");
 
     /** Markup and data: an HTML tag, a JSON member or bracket, a one-line JSON object. */
     private static final Pattern MARKUP_LINE = words(
@@ -198,7 +199,8 @@ public final class PastedContent {
     private static final Pattern RETURN = words(
             "(?iu)^\\s*(?:\\^|anyway|anyways|btw|by\\s+the\\s+way|also|ps\\b|p\\.s\\.|ok(?:ay)?\\b|so\\b|oh\\s+and|"
                     + "and\\s+btw|enfim|ali[áa]s|ah\\b|tamb[ée]m|obs\\b|e\\s+eu\\b|mas\\s+eu\\b|"
-                    + "what\\s+do\\s+you\\s+think|o\\s+que\\s+(?:voc[êe]\\s+)?acha)");
+                    + "what\\s+do\\s+you\\s+think|o\\s+que\\s+(?:voc[êe]\\s+)?acha|that'?s\\s+not\\s+me|not\\s+me\\b|"
+                    + "as\\s+for\\s+me|me,\\s|quanto\\s+a\\s+mim|n[ãa]o\\s+sou\\s+eu)");
 
     /**
      * The closing of a letter or email, a whole line: "Best,", "Kind regards, Mark", "Thanks,⏎Ana",
@@ -209,7 +211,8 @@ public final class PastedContent {
             "(?iu)^\\s*(?:--\\s*|(?:best|best\\s+regards|best\\s+wishes|kind\\s+regards|warm\\s+regards|warmly|regards|"
                     + "cheers|thanks|many\\s+thanks|thank\\s+you|thanks\\s+again|sincerely|yours(?:\\s+(?:truly|sincerely))?|"
                     + "all\\s+the\\s+best|love|take\\s+care|atenciosamente|cumprimentos|melhores\\s+cumprimentos|"
-                    + "abra[çc]os?|um\\s+abra[çc]o|beijos?|bjs|obrigad[oa]|saud[aã][çc][õo]es|att|grato|grata)\\b\\s*,"
+                    + "abra[çc]os?|um\\s+abra[çc]o|beijos?|bjs|obrigad[oa]|saud[aã][çc][õo]es|att|grato|grata|signed|assinado|"
+                    + "assinada)\\b\\s*,"
                     + "(?:\\s*\\p{L}[\\p{L}.' -]{0,40})?\\s*)$");
 
     /** A request that is the whole line before a colon: "translate to english pls:", "traduz:". */
@@ -240,6 +243,13 @@ public final class PastedContent {
     private static final Pattern QUOTED = words(
             "(?<=^|[\\s:(\\[—–-])[\"“](?=\\S)([^\"“”\\n]{20,400}?)(?<=\\S)[\"”](?![\\p{L}\\p{N}])");
 
+    /**
+     * A passage in single quotation marks ("Minha amiga me mandou 'I live in Faro now and I'm a nurse'"):
+     * as {@link #QUOTED}, with apostrophes between letters inside ("I'm") not closing it.
+     */
+    private static final Pattern QUOTED_SINGLE = words(
+            "(?<=^|[\\s:(\\[—–-])['‘](?=\\S)((?:[^'‘’\\n]|(?<=\\p{L})['’](?=\\p{L})){20,400}?)(?<=\\S)['’](?![\\p{L}\\p{N}])");
+
     /** The speaker quoting themself right before the quote: "I said", "eu disse-lhe". */
     private static final Pattern SELF_QUOTE = words(
             "(?iu)\\b(?:i|eu)\\s+(?:\\w+\\s+){0,2}?(?:said|told|wrote|replied|answered|asked|texted|disse|falei|escrevi|"
@@ -259,12 +269,14 @@ public final class PastedContent {
     private static final Pattern SOURCE_HANDOVER = words(
             "(?iu)(?:^|(?<=[.!?]\\s))(?<lead>[^.!?:\\n]{0,60}?)\\b(?:says|said|wrote|writes|posted|tweeted|texted|messaged|e-?mailed|sent|"
                     + "forwarded|shared|replied|answered|commented|told\\s+(?:me|us)|disse|escreveu|escreve|postou|mandou|"
-                    + "respondeu|comentou|contou)\\b"
+                    + "respondeu|comentou|contou|heard|overheard|goes|went|was\\s+like|is\\s+like|is\\s+all|was\\s+all|"
+                    + "tipo|soltou(?:\\s+essa)?|mandou\\s+essa|falou\\s+assim)\\b"
                     + "(?<obj>(?:\\s+(?:me|us|to\\s+me|to\\s+us|pra\\s+mim|para\\s+mim|me\\s+isto|me\\s+isso))?"
                     + "(?:\\s+(?:this|the\\s+following|o\\s+seguinte|isto|isso)(?:\\s+(?:message|text|note|post|mensagem|texto))?)?"
                     + "(?:\\s+(?:on|in|to|via|over|at|from|no|na|em|pelo|pela)\\s+[^-\u2013\u2014.!?:\\n]{1,30}?)?"
                     + "(?:\\s+(?:yesterday|today|earlier|last\\s+night|this\\s+morning|just\\s+now|ontem|hoje))?)"
-                    + "(?<sep>\\s+[-\u2013\u2014]+\\s+(?=\\S)|\\s*[.!]\\s+(?=\\S)|\\s*$)");
+                    + "(?<sep>\\s+[-\u2013\u2014]+\\s+(?=\\S)|\\s*(?:->|=>|\u2192)\\s*(?=\\S)|\\s*,\\s+(?=\\S)"
+                    + "|\\s*[.!]\\s+(?=\\S)|\\s*$)");
 
     /**
      * A label that names a text of somebody else's or a made-up one before its colon: "Excerpt:",
@@ -273,7 +285,8 @@ public final class PastedContent {
      * kind of text (a possessive there makes it the speaker's own: "my post:").
      */
     private static final Pattern LABELLED_TEXT = words(
-            "(?iu)^\\s*(?:(?:example|sample|template|model|practice|mock|fake|dummy|made-up|exemplo|modelo)\\b[^:\\n]{0,60}"
+            "(?iu)^\\s*(?:[^:\\n]{0,60}?\\b(?:example|sample|template|model|practice|mock|fake|dummy|made-up|prank|"
+                    + "dictation|drill|exercise|exemplo|modelo|ditado|exerc[íi]cio|pegadinha|trote)\\b[^:\\n]{0,60}"
                     + "|fill\\s+in\\s+the\\s+blanks?|(?<before>(?:[\\p{L}\\-']+\\s+){0,3}?)(?:excerpts?|extracts?|captions?|lyrics|"
                     + "ocr|transcripts?|scripts?|quotes?|tickets?|prompts?|dialogues?|passages?|articles?|e-?mails?|messages?|"
                     + "letters?|posts?|tweets?|comments?|reviews?|texts?|screenshots?|stor(?:y|ies)|poems?|speech(?:es)?|"
@@ -283,13 +296,16 @@ public final class PastedContent {
 
     /** A mark before a text read off an image or a screen: "[image text]", "(OCR)", "[screenshot]". */
     private static final Pattern IMAGE_TEXT_MARK = words(
-            "(?iu)^\\s*[\\[(](?:image\\s+text|text\\s+(?:in|from|on)\\s+(?:the\\s+)?(?:image|picture|photo|screenshot)|ocr|"
-                    + "screenshot|transcript|lyrics|quote|excerpt|caption)[\\])]\\s*");
+            "(?iu)^\\s*[\\[(][^\\])\\n]{0,60}?\\b(?:(?:image|picture|photo|screenshot)\\s+text|text\\s+(?:in|from|on|of)\\s+"
+                    + "(?:the\\s+|a\\s+|this\\s+)?(?:image|picture|photo|screenshot)|ocr|transcript|transcription|lyrics|quote|excerpt|"
+                    + "caption|subtitles?|tv|radio|overheard|voicemail|recording|legenda|transcri[çc][ãa]o)\\b"
+                    + "[^\\])\\n]{0,60}[\\])]\\s*");
 
     /** A numbered ticket, case or message at a line's start, then a dash or a colon: "Ticket #4521 — …". */
     private static final Pattern NUMBERED_TEXT = words(
-            "(?iu)^\\s*(?:tickets?|cases?|support\\s+requests?|complaints?|reviews?|messages?|e-?mails?|comments?|posts?|"
-                    + "orders?|chamados?)\\s*#\\s?[\\p{L}\\p{N}-]{1,20}\\s*(?:[-\u2013\u2014:]+\\s+(?=\\S)|$)");
+            "(?iu)^\\s*(?:[\\p{L}\\-]+\\s+){0,2}?(?:tickets?|cases?|support\\s+requests?|complaints?|reviews?|messages?|e-?mails?|"
+                    + "comments?|posts?|orders?|chamados?|statements?|affidavits?|testimon(?:y|ies)|depositions?|exhibits?|"
+                    + "depoimentos?)\\s*#\\s?[\\p{L}\\p{N}-]{1,20}\\s*(?:[-\u2013\u2014:]+\\s+(?=\\S)|$)");
 
     /** A line that opens with a musical note: lyrics ("🎶 I'm leaving on a jet plane… 🎶"). */
     private static final Pattern SUNG = Pattern.compile("^\\s*[\\x{1F3B5}\\x{1F3B6}\\x{1F3BC}\u266A\u266B\u266C]");
@@ -310,7 +326,8 @@ public final class PastedContent {
      * posted - …"), a form of "be" or "have" (a passive or perfect: "it was shared - …"), a relative.
      */
     private static final Pattern LEAD_NOT_SUBJECT = words("(?iu)\\b(?:me|us|him|her|them|it|you|keep|keeps|kept|stay|"
-            + "stays|get|gets|got|be|been|being|was|were|is|are|am|have|has|had|who|which|that|what)\\s*$");
+            + "stays|get|gets|got|be|been|being|was|were|is|are|am|have|has|had|who|which|that|what|[ée]|foi|era|t[áa]|"
+            + "est[áa]|it's|its|that's|thats)\\s*$");
 
     /** What a source points at ahead of its words: "this", "the following", "isto". */
     private static final Pattern POINTS_AHEAD = words("(?iu)\\b(?:this|following|seguinte|isto|isso)\\b");
@@ -332,6 +349,85 @@ public final class PastedContent {
             "sabado", "domingo", "janeiro", "fevereiro", "marco", "abril", "maio", "junho", "julho", "agosto",
             "setembro", "outubro", "novembro", "dezembro", "point", "scratch", "memory", "head", "heart");
 
+    /** A person a text comes from or is written for: a relation, a friend, a role at work. */
+    private static final String PERSON = "(?:friends?|boss|sisters?|brothers?|sis|bro|mom|mum|mother|dad|father|parents?|"
+            + "wife|husband|partner|girlfriend|boyfriend|ex|coworkers?|co-workers?|colleagues?|doctor|teacher|neighbou?rs?|"
+            + "landlord|landlady|tenants?|cousins?|aunt|uncle|sons?|daughters?|grandma|grandpa|grandmother|grandfather|"
+            + "roommates?|manager|clients?|customers?|lawyer|therapist|students?|kids?|niece|nephew|amig[oa]s?|chefe|"
+            + "irm[ãa]|irm[ãa]os?|m[ãa]e|pai|esposa|marido|namorad[oa]|colegas?|vizinh[oa]s?|prim[oa]s?|tia|tio|"
+            + "filh[oa]s?|av[óo]|senhorio|cliente)";
+
+    /** A capitalised name before a dash at a line's start ("Rita — I live in Faro now"): somebody else speaking. */
+    private static final Pattern NAME_DASH = Pattern.compile("^\\s*(?<name>\\p{Lu}[\\p{L}'\u2019.\\-]{1,20})\\s+[-\u2013\u2014]+\\s+(?=\\S)");
+
+    /** Common words that may open a line before a dash without naming anyone ("Update —", "Sorry -", "Wow —"). */
+    private static final java.util.Set<String> ORDINARY = ordinaryWords();
+
+    private static java.util.Set<String> ordinaryWords() {
+        java.util.Set<String> out = new java.util.HashSet<>(Resources.entries(PastedContent.class,
+                "/dev/reverie/bip39-english.txt"));
+        for (String list : java.util.List.of("stop", "filler", "informal")) {
+            out.addAll(Resources.entries(PastedContent.class, "/dev/reverie/extract/words/" + list + ".txt"));
+        }
+        out.addAll(java.util.List.of("update", "sorry", "wow", "oops", "ugh", "yay", "btw", "fyi", "ps", "ok", "okay",
+                "yes", "no", "nope", "yep", "yeah", "hey", "hi", "hello", "well", "so", "anyway", "also", "honestly",
+                "actually", "seriously", "update", "news", "edit", "note", "sim", "não", "nao", "olá", "ola", "oi",
+                "enfim", "então", "entao", "bom", "pois", "gente", "galera", "cara", "mano"));
+        return java.util.Set.copyOf(out);
+    }
+
+    /** A subtitle's time line ("00:00:01,000 --> 00:00:04,000"): the lines after it, to a blank one, are the film's. */
+    private static final Pattern SUBTITLE_TIME = Pattern.compile(
+            "^\\s*\\d{1,2}:\\d{2}:\\d{2}[,.]\\d{1,3}\\s*-->\\s*\\d{1,2}:\\d{2}:\\d{2}[,.]\\d{1,3}\\s*$");
+
+    /** A screenplay's scene heading ("INT. DINER - NIGHT") or a character's cue, a name in capitals on its own line. */
+    private static final Pattern SCENE_HEADING = Pattern.compile("^\\s*(?:INT|EXT|INT\\.?/EXT)\\.\\s+\\S.*$");
+    private static final Pattern CHARACTER_CUE = Pattern.compile(
+            "^\\s*\\p{Lu}[\\p{Lu}'.\\-]{1,20}(?:\\s\\p{Lu}[\\p{Lu}'.\\-]{1,20}){0,2}(?:\\s\\((?:V\\.O\\.|O\\.S\\.|CONT'D)\\))?\\s*$");
+
+    /**
+     * A text written for somebody else, handed over after a colon or a dash: "Write my brother's bio in
+     * first person: …", "Cover letter for my friend, first person please — …".
+     */
+    private static final Pattern FOR_SOMEONE_ELSE = words(
+            "(?iu)^[^:\\n]{0,80}?(?:\\b(?:for|para)\\s+(?:my|our|a|an|his|her|the|meu|minha|o\\s+meu|a\\s+minha)\\s+"
+                    + "(?:[\\p{L}\\-]+\\s+)?" + PERSON + "\\b|\\b(?:my|our|his|her)\\s+" + PERSON + "(?:'s|\u2019s)\\s)"
+                    + "[^:\\n]{0,60}?(?::(?=\\s|$)|\\s[-\u2013\u2014]+\\s+(?=\\S))");
+
+    /** Words that make a line like {@link #FOR_SOMEONE_ELSE} about a text ("bio", "letter", "write"). */
+    private static final Pattern A_TEXT_TO_WRITE = words(
+            "(?iu)\\b(?:write|draft|compose|bio|letter|speech|toast|excuse|profile|intro|introduction|message|text|post|"
+                    + "caption|vows|eulogy|essay|story|resume|cv|escreve|escrever|escreva|carta|discurso|perfil|mensagem)\\b");
+
+    /**
+     * A text the speaker replies to, transcribes or quotes, named before it: "Amazon review I'm replying to
+     * as the seller. …", "Podcast intro I'm transcribing. …".
+     */
+    private static final Pattern WORKING_ON_TEXT = words(
+            "(?iu)^[^.!?:\\n]{0,60}?\\b(?:i'?m|i\\s+am|we'?re|i\\s+have\\s+to|i\\s+need\\s+to)\\s+(?:replying|responding|"
+                    + "answering|reply|respond|answer|transcribing|translating|quoting|reading\\s+out)\\b[^.!?:\\n]{0,40}?"
+                    + "(?:[.:!]\\s+|\\s+[-\u2013\u2014]+\\s+)(?=\\S)");
+
+    /** Dialogue in a novel's style: a line opened by a dash and tagged with who said it ("— Moro em Faro — disse a Inês."). */
+    private static final Pattern DIALOGUE_TAG = words(
+            "(?iu)^\\s*[\u2014\u2013]\\s*\\S.*?[\u2014\u2013,]\\s*(?:disse|respondeu|perguntou|falou|acrescentou|gritou|"
+                    + "murmurou|explicou|dijo|respondi[óo]|pregunt[óo]|a[ñn]adi[óo]|said|asked|replied|added)\\b");
+
+    /** A text that is made up or an exercise, named before its colon. */
+    private static final Pattern MADE_UP = words(
+            "(?iu)^[^:\\n]{0,80}?\\b(?:example|sample|template|mock|fake|dummy|made-up|prank|dictation|drill|exercise|"
+                    + "fictional|exemplo|modelo|ditado|exerc[íi]cio|pegadinha|trote)\\b[^:\\n]{0,60}:(?=\\s|$)");
+
+    /** A phone's signature naming somebody else's phone ("Sent from Rita's iPhone"): the text above is theirs. */
+    private static final Pattern OTHERS_SIGNATURE = words(
+            "(?iu)^\\s*sent\\s+from\\s+(?!my\\b)\\p{L}[\\p{L}\\-]{1,20}(?:'s|\u2019s)\\s+\\S{2,20}");
+
+    /** "— that's what Rita posted": the lines above are somebody else's. */
+    private static final Pattern THATS_WHAT = words(
+            "(?iu)^\\s*[\\^\u2014\u2013\\-]?\\s*(?:that'?s|thats|this\\s+is|isso\\s+[ée]|foi\\s+isso)\\s+(?:what|o\\s+que)\\s+"
+                    + "(?<lead>[^.!?:\\n]{1,40}?)\\s+(?:posted|said|wrote|texted|sent|shared|tweeted|says|writes|postou|disse|"
+                    + "escreveu|mandou)\\b");
+
     /** People and places a text comes from, besides the kinds of text ({@link #DOCUMENT}). */
     private static final Pattern SOURCE_NOUN = words(
             "(?iu)\\b(?:" + DOCUMENT.substring(3, DOCUMENT.length() - 1) + "|blogs?|podcasts?|forums?|books?|novels?|"
@@ -351,8 +447,10 @@ public final class PastedContent {
     private static final Pattern TEXT_HEADING = words(
             "(?iu)^\\s*(?:transcripts?|excerpts?|lyrics|cop(?:y|ies)|screenshots?|quotes?|texts?|messages?|e-?mails?|"
                     + "posts?|tweets?|comments?|reviews?|letters?|captions?|threads?|transcri[çc][ãa]o|trechos?|"
-                    + "letra|c[óo]pia|mensage(?:m|ns)|textos?)\\s+(?:of|from|by|d[aoe]s?|por)\\s+"
-                    + "(?!(?:my|our|meu|minha|meus|minhas|nosso|nossa)\\b)[^.!?:\\n]{1,50}?"
+                    + "letra|c[óo]pia|mensage(?:m|ns)|textos?)\\s+(?:(?:of|d[aoe]s?)\\s+(?!(?:my|our|meu|minha|meus|minhas|nosso|nossa)\\b)"
+                    + "|(?:from|by|por)\\s+(?!(?:my|our|meu|minha|meus|minhas|nosso|nossa)\\b)"
+                    + "|(?:from|by|por)\\s+(?:my|our|meu|minha|meus|minhas|nosso|nossa)\\s+(?=(?:[\\p{L}\\-]+\\s+)?" + PERSON + "\\b))"
+                    + "[^.!?:\\n]{1,50}?"
                     + "(?:\\s*(?::|\\s[-\u2013\u2014]+)(?=\\s|$)|\\s*$)");
 
     /**
@@ -380,7 +478,7 @@ public final class PastedContent {
     private static final Pattern SOURCE_WORDS = Pattern.compile("(?iu)(?:" + "reads|read|says|said|wrote|writes|posted|tweeted|states|"
             + "stated|replied|answered|told|texted|sent|forwarded|shared|diz|disse|escreveu|escreve|postou|respondeu|"
             + "contou|falou|mandou|pasted|copied|copy|tweet|post|comment|review|message|e?mail|text|reply|answer|"
-            + "messaged|e?mailed|commented|comentou|"
+            + "messaged|e?mailed|commented|comentou|heard|overheard|goes|went|like|all|tipo|soltou|"
             + "copiado|colado|c[óo]pia)");
 
     /** The words {@link #THIS_COLON} needs one of (its request verb). */
@@ -497,7 +595,17 @@ public final class PastedContent {
      * fix the grammar?".
      */
     private static boolean closingSource(String[] lines, int i) {
-        if (!lines[i - 1].isBlank() && !lines[i].strip().startsWith("^") || hasMore(lines, i)) {
+        if (hasMore(lines, i)) {
+            return false;
+        }
+        if (OTHERS_SIGNATURE.matcher(lines[i]).lookingAt()) {
+            return true; // "…⏎⏎Sent from Rita's iPhone"
+        }
+        java.util.regex.Matcher that = THATS_WHAT.matcher(lines[i]);
+        if (that.lookingAt() && !SPEAKER_SUBJECT.matcher(that.group("lead")).find()) {
+            return true; // "I moved to Faro!⏎— that's what Rita posted"
+        }
+        if (!lines[i - 1].isBlank() && !lines[i].strip().startsWith("^")) {
             return false;
         }
         java.util.regex.Matcher m = SOURCE_AFTER.matcher(lines[i]);
@@ -524,7 +632,7 @@ public final class PastedContent {
                 return "";
             }
             int cut = text.length() <= MAX_INTRO_CHARS ? introEnd(new String[] {text}, 0) : -1;
-            return cut < 0 ? text : text.substring(0, cut);
+            return cut >= 0 ? text.substring(0, cut) : withoutQuotes(text);
         }
         String[] lines = text.split("\n", -1);
         // "^ what do you think": the caret points at what is above it
@@ -536,6 +644,11 @@ public final class PastedContent {
             }
         }
         boolean chatLog = labelledLines(lines) >= 2;
+        boolean screenplay = screenplay(lines);
+        boolean dialogue = false;
+        for (String l : lines) {
+            dialogue |= (l.indexOf('\u2014') >= 0 || l.indexOf('\u2013') >= 0) && DIALOGUE_TAG.matcher(l).lookingAt();
+        }
         int lastClosing = UNREAD;
         StringBuilder out = new StringBuilder(text.length());
         boolean fence = false;
@@ -592,6 +705,17 @@ public final class PastedContent {
                 changed = true;
                 continue;
             }
+            if (SUBTITLE_TIME.matcher(line).matches() || screenplay && CHARACTER_CUE.matcher(line).matches()
+                    && !OWN_LABELS.contains(t.toLowerCase(Locale.ROOT))) {
+                authorBlock = true; // a subtitle's or a character's lines, up to the next blank line
+                changed = true;
+                continue;
+            }
+            if (screenplay && SCENE_HEADING.matcher(line).matches()
+                    || dialogue && (t.startsWith("\u2014") || t.startsWith("\u2013"))) {
+                changed = true;
+                continue;
+            }
             if (t.startsWith(">") || MARKUP_LINE.matcher(line).find() || SUNG.matcher(line).lookingAt()) {
                 changed = true;
                 continue;
@@ -642,8 +766,22 @@ public final class PastedContent {
      */
     private static int introEnd(String[] lines, int i) {
         int cut = handedOverAt(lines, i);
-        // a text the speaker calls their own is theirs (tested only on the few lines that hand one over)
-        return cut >= 0 && (OWN.matcher(lines[i]).find() || OWN_MADE.matcher(lines[i]).find()) ? -1 : cut;
+        // a text the speaker calls their own is theirs (tested only on the few lines that hand one over),
+        // unless it is written for somebody else ("write my brother's bio in first person: …")
+        return cut >= 0 && (OWN.matcher(lines[i]).find() || OWN_MADE.matcher(lines[i]).find())
+                && !writtenForSomeoneElse(lines[i]) ? -1 : cut;
+    }
+
+    /**
+     * Whether {@code line} hands over a text written for somebody else ({@link #FOR_SOMEONE_ELSE}) or made
+     * up ("Help me write a fake excuse to my boss: …", "Sample answer: …").
+     */
+    private static boolean writtenForSomeoneElse(String line) {
+        if (MADE_UP.matcher(line).find()) {
+            return true;
+        }
+        java.util.regex.Matcher m = FOR_SOMEONE_ELSE.matcher(line);
+        return m.lookingAt() && A_TEXT_TO_WRITE.matcher(line.substring(0, m.end())).find();
     }
 
     /** {@link #introEnd} before the test for the speaker's own text. */
@@ -711,6 +849,18 @@ public final class PastedContent {
                 || !MY_DOCUMENT.matcher(m.group("before") + "text").find())) {
             return m.end() < line.length() ? m.end() : below ? line.length() : -1;
         }
+        m = FOR_SOMEONE_ELSE.matcher(line);
+        if (m.lookingAt() && A_TEXT_TO_WRITE.matcher(line.substring(0, m.end())).find()) {
+            return m.end() < line.length() ? m.end() : below ? line.length() : -1;
+        }
+        m = WORKING_ON_TEXT.matcher(line);
+        if (m.lookingAt()) {
+            return m.end(); // "Podcast intro I'm transcribing. Hey everyone, I'm Duda…"
+        }
+        m = NAME_DASH.matcher(line);
+        if (m.lookingAt() && !ORDINARY.contains(Terms.fold(m.group("name")))) {
+            return m.end(); // "Rita — I live in Faro now"
+        }
         m = ASKS_ABOUT_TEXT.matcher(line);
         if (m.lookingAt()) {
             return m.end() < line.length() ? m.end() : below ? line.length() : -1;
@@ -733,6 +883,12 @@ public final class PastedContent {
                 continue; // "I told her - …", "we wrote this", "Keep me posted - …": not somebody else's words
             }
             String sep = m.group("sep");
+            if (sep.indexOf(',') >= 0 && !m.group("obj").isBlank()) {
+                continue; // "Sarah went to Paris, I moved to Lyon": a comma ends a quotative only right after it
+            }
+            if (m.end() < line.length() && "\"“'‘«".indexOf(line.charAt(m.end())) >= 0) {
+                continue; // 'The sign says, "Always look on the bright side"': the quote is read as a quote
+            }
             if (sep.isBlank()) {
                 if (below) {
                     return line.length(); // "Rita said⏎I moved to Ohio."
@@ -743,7 +899,7 @@ public final class PastedContent {
                     return m.start("sep") + sep.indexOf(sep.indexOf('.') >= 0 ? '.' : '!') + 1;
                 }
             } else {
-                return m.end(); // "Mom texted me - I moved to Berlin"
+                return m.end(); // "Mom texted me - I moved to Berlin", "my coworker goes, I'm moving", "-> …"
             }
         }
         return -1;
@@ -770,6 +926,24 @@ public final class PastedContent {
         return words.length <= 3 && (c == '@' || c == '#' || Character.isUpperCase(c));
     }
 
+    /**
+     * Whether {@code lines} read as a screenplay: a scene heading ("INT. DINER - NIGHT"), or two character
+     * cues (a name in capitals alone on its line) each followed by a line of dialogue.
+     */
+    private static boolean screenplay(String[] lines) {
+        int cues = 0;
+        for (int i = 0; i < lines.length; i++) {
+            if (SCENE_HEADING.matcher(lines[i]).matches()) {
+                return true;
+            }
+            if (i + 1 < lines.length && !lines[i + 1].isBlank() && CHARACTER_CUE.matcher(lines[i]).matches()
+                    && !OWN_LABELS.contains(lines[i].strip().toLowerCase(Locale.ROOT))) {
+                cues++;
+            }
+        }
+        return cues >= 2;
+    }
+
     /** How many lines start with a label that is not the speaker's own ("jake:", "Rita:", "Q:"). */
     private static int labelledLines(String[] lines) {
         int n = 0;
@@ -784,14 +958,20 @@ public final class PastedContent {
 
     /** {@code line} without the quoted passages in which somebody else speaks in the first person. */
     private static String withoutQuotes(String line) {
-        if (line.indexOf('"') < 0 && line.indexOf('“') < 0) {
+        if (line.indexOf('"') < 0 && line.indexOf('“') < 0 && line.indexOf('\'') < 0 && line.indexOf('‘') < 0) {
             return line;
         }
         // the matches of QUOTED, tried only where a quotation mark opens (a find() tried every position)
-        java.util.regex.Matcher q = QUOTED.matcher(line).useTransparentBounds(true).useAnchoringBounds(false);
+        java.util.regex.Matcher dq = QUOTED.matcher(line).useTransparentBounds(true).useAnchoringBounds(false);
+        java.util.regex.Matcher sq = null;
         StringBuilder out = null;
         int last = 0;
         for (int from = nextQuote(line, 0); from >= 0; from = nextQuote(line, from)) {
+            char mark = line.charAt(from);
+            java.util.regex.Matcher q = dq;
+            if (mark == '\'' || mark == '‘') {
+                q = sq == null ? sq = QUOTED_SINGLE.matcher(line).useTransparentBounds(true).useAnchoringBounds(false) : sq;
+            }
             q.region(from, line.length());
             if (!q.lookingAt()) {
                 from++;
@@ -830,6 +1010,11 @@ public final class PastedContent {
         for (int i = from; i < line.length(); i++) {
             char c = line.charAt(i);
             if (c == '"' || c == '“') {
+                return i;
+            }
+            // a single quotation mark opens a quote only after a blank, a colon, a bracket or a dash (an
+            // apostrophe follows a letter: "I'm", "Rita's")
+            if ((c == '\'' || c == '‘') && (i == 0 || " \t:([—–-".indexOf(line.charAt(i - 1)) >= 0)) {
                 return i;
             }
         }

@@ -13,10 +13,15 @@ import java.util.regex.Pattern;
  */
 public final class RoleNames {
 
-    /** Words of a role, anywhere in a name ("the user", "End User", "USER:", "me"). */
+    /**
+     * Words of a role or of the model's memory, anywhere in a name ("the user", "End User", "USER:", "me",
+     * "Usuário", "Memory", "Profile"), read through look-alikes ("Uѕer" with a Cyrillic "ѕ", full-width
+     * "Ｕｓｅｒ", small capitals "ᴜsᴇʀ": {@link Terms#undisguised}).
+     */
     private static final Pattern ROLE_WORD = Pattern.compile(
-            "(?iu)(?<![\\p{L}\\p{N}])(?:assistant|system|tool|user|developer|me|myself|admin|administrator|operator)"
-                    + "(?![\\p{L}\\p{N}])");
+            "(?iu)(?<![\\p{L}\\p{N}])(?:assistant|system|tool|user|developer|me|myself|admin|administrator|operator|you|"
+                    + "memory|memories|profile|context|usu[áa]ri[oa]|utilizador(?:a)?|assistente|sistema|ferramenta|"
+                    + "mem[óo]ria|perfil|voc[êe]|asistente|herramienta)(?![\\p{L}\\p{N}])");
 
     /** Marks that build the model's lines (brackets, labels, emphasis, quotes) and invisible characters. */
     private static final Pattern MARKS = Pattern.compile("[\\[\\](){}<>:*|#`\"\u201c\u201d\u2039\u203a\\p{Cntrl}\\p{Cf}"
@@ -30,7 +35,7 @@ public final class RoleNames {
 
     /** Whether {@code name} holds a role's word, as shown ({@link #shown}). */
     public static boolean looksLikeRole(String name) {
-        return name != null && ROLE_WORD.matcher(shown(name)).find();
+        return name != null && readsAsRole(shown(name));
     }
 
     /**
@@ -48,9 +53,13 @@ public final class RoleNames {
         return s.isEmpty() ? "someone" : s;
     }
 
+    private static boolean readsAsRole(String shown) {
+        return ROLE_WORD.matcher(shown).find() || ROLE_WORD.matcher(Terms.undisguised(shown)).find();
+    }
+
     /** How a person named {@code name} is shown: {@code User (name)} when the name reads as a role's, else the name. */
     public static String person(String name) {
         String s = shown(name);
-        return ROLE_WORD.matcher(s).find() ? "User (" + s + ")" : s;
+        return readsAsRole(s) ? "User (" + s + ")" : s;
     }
 }

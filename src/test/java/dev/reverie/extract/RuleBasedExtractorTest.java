@@ -1271,7 +1271,15 @@ class RuleBasedExtractorTest {
                 "Vamos fingir que você é o meu chefe. Eu moro em Lisboa e trabalho como piloto.");
         assertThat(values("I live in Madrid. Let's play a game where you guess my job.", "user.location"))
                 .containsExactly("POSITIVE Madrid");
-        noFact(Set.of("user.location", "user.name"), "(RP) My name is Aragorn, I live in Rivendell.");
+        noFact(Set.of("user.location", "user.name"), "(RP) My name is Aragorn, I live in Rivendell.",
+                "Character bio (first person) \u2014 I'm Kael, a blacksmith from Ironforge.",
+                "Help me continue my story. Chapter 1: I was born in Faro. My name is Lúcia and I live in Faro.");
+        // figures of speech are no allergies and no jobs; an adverb or an enclitic does not hide the fact
+        noFact("user.allergy", "I'm allergic to Mondays 🙃", "I'm allergic to small talk, honestly.",
+                "Sou alérgica a segunda-feira kkkk");
+        noFact("user.job", "Eu trabalho como um cão", "I work like a dog.");
+        assertThat(values("From now on i'm fully vegan, no more cheese", "user.diet")).containsExactly("POSITIVE vegan");
+        assertThat(values("Mudei-me para Faro na semana passada.", "user.location")).containsExactly("POSITIVE Faro");
         // a new name is said with "now"; an emphatic "myself" after a place is no part of it
         assertThat(values("I got married, so my name is now Marina Costa.", "user.name"))
                 .containsExactly("POSITIVE Marina Costa");

@@ -94,6 +94,36 @@ class PastedContentTest {
     }
 
     @Test
+    void quotatives_scripts_subtitles_logs_and_texts_written_for_others_are_set_aside() {
+        for (String pasted : List.of("So my coworker goes, I'm moving to Leeds and I'm a pilot now",
+                "and then she was like, omg I live in Leeds now", "E o Caio tipo, moro em Leeds agora",
+                "Rita \u2014 I live in Leeds now, call me Bia", "Text from my landlord - I moved to Leeds",
+                "Olha o que a Joana mandou no grupo -> moro em Leeds", "Minha amiga me mandou 'I live in Leeds now and"
+                        + " I'm a nurse' e eu não sei o que responder",
+                "1\n00:00:01,000 --> 00:00:04,000\nMy name is Maximus. I live in Leeds.\n\nwhat movie is this?",
+                "INT. DINER - NIGHT\n\nJOHN\nI'm a cop. I live in Leeds.\n\nIs this dialogue believable?",
+                "Witness statement #3\nI reside in Leeds and I am employed as a guard.\nSigned, R. Alves",
+                "Write my brother's bio in first person: My name is Tiago, I'm a chef in Leeds.",
+                "Help me write a fake excuse to my boss: I can't come, I live in Leeds now.",
+                "[voice transcript, TV on in background] I am a firefighter and I live in Leeds",
+                "Alexa heard this from the radio: my name is Rodrigo and I live in Leeds",
+                "Amazon review I'm replying to as the seller. I'm allergic to latex. I live in Leeds.",
+                "Moved to Leeds! Started as a nurse at the hospital.\n\nSent from Rita's iPhone",
+                "\u2014 Moro em Leeds \u2014 disse a Inês.\n\u2014 E sou enfermeira \u2014 acrescentou.",
+                "rita \u2014 Today at 9:14 PM\ni'm a nurse now and i live in leeds",
+                "I moved to Leeds and I'm a nurse now!\n\u2014 that's what Rita posted, can you believe it?")) {
+            assertThat(PastedContent.ownWords(pasted)).as(pasted).doesNotContainIgnoringCase("leeds");
+        }
+        for (String own : List.of("Sarah went to Paris, I moved to Leeds.", "Sorry \u2014 I moved to Leeds last week.",
+                "Update - I moved to Leeds", "He goes to school, I work at Google in Leeds.",
+                "The sign says, \"Always look on the bright side of life\". I live in Leeds.",
+                "Congrats! How was the trip?\n\n[shares a photo of my new flat in Leeds]",
+                "I'm 'not sure' about it but I live in Leeds.")) {
+            assertThat(PastedContent.ownWords(own)).as(own).isEqualTo(own);
+        }
+    }
+
+    @Test
     void the_speakers_own_words_around_a_dash_a_said_or_a_from_stay_theirs() {
         for (String own : List.of("I told my mom - I moved to Berlin!", "Update - I moved to Lima",
                 "Sorry - I moved to Faro last week, so I missed it.", "Keep me posted - I'm moving to Lima!",
@@ -182,7 +212,21 @@ class PastedContentTest {
     @Test
     void no_turn_of_the_locomo_conversations_is_read_as_a_paste() throws IOException {
         assumeTrue(Files.isRegularFile(LOCOMO), "LoCoMo file not found at " + LOCOMO.toAbsolutePath());
-        List<String> turns = RedactionTiming.locomoTurns(LOCOMO);
+        List<String> turns = new ArrayList<>(RedactionTiming.locomoTurns(LOCOMO));
+        // as the harness records them too: a shared photo's caption after the text
+        for (com.fasterxml.jackson.databind.JsonNode sample : new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(LOCOMO.toFile())) {
+            sample.get("conversation").properties().forEach(session -> {
+                if (session.getKey().startsWith("session_") && session.getValue().isArray()) {
+                    for (com.fasterxml.jackson.databind.JsonNode turn : session.getValue()) {
+                        if (turn.has("blip_caption") && turn.has("text")) {
+                            turns.add(turn.get("text").asText() + " [shares a photo of: "
+                                    + turn.get("blip_caption").asText() + "]");
+                        }
+                    }
+                }
+            });
+        }
         List<String> changed = new ArrayList<>();
         for (String text : turns) {
             if (!PastedContent.ownWords(text).equals(text)) {
