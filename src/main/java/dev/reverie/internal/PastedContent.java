@@ -478,7 +478,7 @@ public final class PastedContent {
     private static final Pattern SOURCE_WORDS = Pattern.compile("(?iu)(?:" + "reads|read|says|said|wrote|writes|posted|tweeted|states|"
             + "stated|replied|answered|told|texted|sent|forwarded|shared|diz|disse|escreveu|escreve|postou|respondeu|"
             + "contou|falou|mandou|pasted|copied|copy|tweet|post|comment|review|message|e?mail|text|reply|answer|"
-            + "messaged|e?mailed|commented|comentou|heard|overheard|goes|went|like|all|tipo|soltou|"
+            + "messaged|e?mailed|commented|comentou|heard|overheard|goes|went|tipo|soltou|"
             + "copiado|colado|c[óo]pia)");
 
     /** The words {@link #THIS_COLON} needs one of (its request verb). */
@@ -490,11 +490,19 @@ public final class PastedContent {
     private static final Pattern DOCUMENT_WORDS = Pattern.compile("(?iu)(?:" + DOCUMENT.substring(3, DOCUMENT.length() - 1)
             + "|releases?)");
 
-    /** The gates' bits: a line holds a word of {@link #SOURCE_WORDS}, {@link #THIS_WORDS}, {@link #DOCUMENT_WORDS}. */
+    /** The words {@link #WORKING_ON_TEXT} needs one of (what the speaker does with the text). */
+    private static final Pattern WORK_WORDS = Pattern.compile("(?iu)(?:replying|responding|answering|reply|respond|answer|"
+            + "transcribing|translating|quoting|reading)");
+
+    /**
+     * The gates' bits: a line holds a word of {@link #SOURCE_WORDS}, {@link #THIS_WORDS},
+     * {@link #DOCUMENT_WORDS}, {@link #WORK_WORDS}.
+     */
     private static final int SOURCE_GATE = 1;
     private static final int THIS_GATE = 2;
     private static final int DOCUMENT_GATE = 4;
-    private static final WordGates GATES = new WordGates(SOURCE_WORDS, THIS_WORDS, DOCUMENT_WORDS);
+    private static final int WORK_GATE = 8;
+    private static final WordGates GATES = new WordGates(SOURCE_WORDS, THIS_WORDS, DOCUMENT_WORDS, WORK_WORDS);
 
     /**
      * Whether {@code text} pastes something: {@link #ownWords} sets part of it aside. A text longer than
@@ -840,25 +848,27 @@ public final class PastedContent {
     private static int handedOverBySource(String[] lines, int i, int gates) {
         String line = lines[i];
         boolean below = hasMore(lines, i);
-        java.util.regex.Matcher m = IMAGE_TEXT_MARK.matcher(line);
-        if (m.lookingAt() || (m = NUMBERED_TEXT.matcher(line)).lookingAt()) {
+        // the cheap tests first: most lines have no colon, no spaced dash, no '#' and open with no bracket
+        boolean colon = line.indexOf(':') >= 0;
+        boolean dash = spacedDash(line);
+        char first = firstVisible(line);
+        java.util.regex.Matcher m;
+        if ((first == '[' || first == '(') && (m = IMAGE_TEXT_MARK.matcher(line)).lookingAt()
+                || line.indexOf('#') >= 0 && (m = NUMBERED_TEXT.matcher(line)).lookingAt()) {
             return m.end() < line.length() ? m.end() : below ? line.length() : -1;
         }
-        m = LABELLED_TEXT.matcher(line);
-        if (line.indexOf(':') >= 0 && m.lookingAt() && (m.group("before") == null
+        if (colon && (m = LABELLED_TEXT.matcher(line)).lookingAt() && (m.group("before") == null
                 || !MY_DOCUMENT.matcher(m.group("before") + "text").find())) {
             return m.end() < line.length() ? m.end() : below ? line.length() : -1;
         }
-        m = FOR_SOMEONE_ELSE.matcher(line);
-        if (m.lookingAt() && A_TEXT_TO_WRITE.matcher(line.substring(0, m.end())).find()) {
+        if ((colon || dash) && (m = FOR_SOMEONE_ELSE.matcher(line)).lookingAt()
+                && A_TEXT_TO_WRITE.matcher(line.substring(0, m.end())).find()) {
             return m.end() < line.length() ? m.end() : below ? line.length() : -1;
         }
-        m = WORKING_ON_TEXT.matcher(line);
-        if (m.lookingAt()) {
+        if ((gates & WORK_GATE) != 0 && (m = WORKING_ON_TEXT.matcher(line)).lookingAt()) {
             return m.end(); // "Podcast intro I'm transcribing. Hey everyone, I'm Duda…"
         }
-        m = NAME_DASH.matcher(line);
-        if (m.lookingAt() && !ORDINARY.contains(Terms.fold(m.group("name")))) {
+        if (dash && (m = NAME_DASH.matcher(line)).lookingAt() && !ORDINARY.contains(Terms.fold(m.group("name")))) {
             return m.end(); // "Rita — I live in Faro now"
         }
         m = ASKS_ABOUT_TEXT.matcher(line);
@@ -873,7 +883,7 @@ public final class PastedContent {
         if (m.lookingAt()) {
             return m.end() < line.length() ? m.end() : below ? line.length() : -1;
         }
-        if ((gates & SOURCE_GATE) == 0) {
+        if ((gates & SOURCE_GATE) == 0 && line.indexOf(" like,") < 0 && line.indexOf(" all,") < 0) {
             return -1;
         }
         m = SOURCE_HANDOVER.matcher(line);
@@ -903,6 +913,27 @@ public final class PastedContent {
             }
         }
         return -1;
+    }
+
+    /** Whether {@code line} holds a dash between blanks ("Rita — …", "Mom texted me - …"). */
+    private static boolean spacedDash(String line) {
+        for (int i = 1; i + 1 < line.length(); i++) {
+            char c = line.charAt(i);
+            if ((c == '-' || c == '\u2013' || c == '\u2014') && Character.isWhitespace(line.charAt(i - 1))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The first character of {@code line} that is not a blank, or a blank when there is none. */
+    private static char firstVisible(String line) {
+        for (int i = 0; i < line.length(); i++) {
+            if (!Character.isWhitespace(line.charAt(i))) {
+                return line.charAt(i);
+            }
+        }
+        return ' ';
     }
 
     /**

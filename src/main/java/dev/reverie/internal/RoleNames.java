@@ -35,7 +35,29 @@ public final class RoleNames {
 
     /** Whether {@code name} holds a role's word, as shown ({@link #shown}). */
     public static boolean looksLikeRole(String name) {
-        return name != null && readsAsRole(shown(name));
+        return name != null && !person(name).equals(shown(name));
+    }
+
+    /**
+     * {@link #person} and {@link #shown} of the names seen lately: every recalled turn's line names its
+     * speaker, and a scope has few speakers. Cleared when it holds {@value #CACHED} names. Thread-safe.
+     */
+    private static final java.util.concurrent.ConcurrentHashMap<String, String[]> SEEN =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private static final int CACHED = 4096;
+
+    /** {@code [shown, person]} of {@code name}. */
+    private static String[] of(String name) {
+        String[] known = SEEN.get(name);
+        if (known == null) {
+            String s = show(name);
+            known = new String[] {s, readsAsRole(s) ? "User (" + s + ")" : s};
+            if (SEEN.size() >= CACHED) {
+                SEEN.clear();
+            }
+            SEEN.put(name, known);
+        }
+        return known;
     }
 
     /**
@@ -43,9 +65,10 @@ public final class RoleNames {
      * {@value #MAX_SHOWN} characters; "someone" when nothing is left.
      */
     public static String shown(String name) {
-        if (name == null) {
-            return "someone";
-        }
+        return name == null ? "someone" : of(name)[0];
+    }
+
+    private static String show(String name) {
         String s = MARKS.matcher(name).replaceAll(" ").replaceAll("\\s+", " ").strip();
         if (s.codePointCount(0, s.length()) > MAX_SHOWN) {
             s = s.substring(0, s.offsetByCodePoints(0, MAX_SHOWN - 1)).strip() + "\u2026";
@@ -59,7 +82,6 @@ public final class RoleNames {
 
     /** How a person named {@code name} is shown: {@code User (name)} when the name reads as a role's, else the name. */
     public static String person(String name) {
-        String s = shown(name);
-        return readsAsRole(s) ? "User (" + s + ")" : s;
+        return name == null ? "someone" : of(name)[1];
     }
 }
