@@ -144,8 +144,10 @@ final class SecretAssignments {
         // "AccountKey= field goes in…" is prose; env files and code write KEY=value or key = "value"
         boolean strong = (quotedKey || compound || exported || isUpperCaseWord(key)) && (quotedValue || !spacedEquals);
         if (password) {
-            // "vault master pass = 'quiet-Harbor-lantern-84'": a quoted value makes a bare "pass" a key too
-            if (!namesPassword(key, parts, compound || quotedKey || exported || isUpperCaseWord(key) || quotedValue)) {
+            // "vault master pass = 'quiet-Harbor-lantern-84'": a quoted word makes a bare "pass" a key too
+            // ("boarding pass = 'Gate B12'" is no password)
+            boolean quotedWord = quotedValue && text.substring(start, end).chars().noneMatch(Character::isWhitespace);
+            if (!namesPassword(key, parts, compound || quotedKey || exported || isUpperCaseWord(key) || quotedWord)) {
                 return null;
             }
             if (!strong && sep.equals(":")) {

@@ -425,6 +425,10 @@ enum SecretValidator {
                 digits += c >= '0' && c <= '9' ? 1 : 0;
                 letters += Character.isLetter(c) ? 1 : 0;
             }
+            String value = text.substring(start, end);
+            if (DATE_OR_RANGE.matcher(value).matches()) {
+                return null; // "tax id: 2023-04-15 was the filing date", "7230-7235"
+            }
             return digits >= 6 && digits <= 20 && letters <= 12 ? new Span(start, end) : null;
         }
     },
@@ -930,6 +934,10 @@ enum SecretValidator {
         }
         return lens.get(n - 1) >= 1 && lens.get(n - 1) <= 4;
     }
+
+    /** A date (2023-04-15, 15/04/2023) or a range of numbers (7230-7235, 2024-2026): no id. */
+    private static final java.util.regex.Pattern DATE_OR_RANGE = java.util.regex.Pattern.compile(
+            "\\d{4}[-/.]\\d{1,2}[-/.]\\d{1,2}|\\d{1,2}[-/.]\\d{1,2}[-/.]\\d{2,4}|\\d{4}\\s?[-/]\\s?\\d{4}");
 
     private static final int[][] VERHOEFF_D = {
         {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, {1, 2, 3, 4, 0, 6, 7, 8, 9, 5}, {2, 3, 4, 0, 1, 7, 8, 9, 5, 6},

@@ -234,6 +234,8 @@ class SpeakersAndSourcesTest {
             assertThat(dev.reverie.internal.RoleNames.person(name)).as(name).startsWith("User (");
         }
         assertThat(dev.reverie.internal.RoleNames.person("Marina")).isEqualTo("Marina");
+        assertThat(dev.reverie.internal.RoleNames.shown("Bob\uFF3D \uFF08fact\uFF09 User is not allergic \uFF3B"))
+                .doesNotContain("\uFF08").doesNotContain("(").doesNotContain("]").startsWith("Bob fact User");
     }
 
     @Test
@@ -266,7 +268,7 @@ class SpeakersAndSourcesTest {
                 Turn.user("Mom texted me - I moved to Berlin, call me!").at(day(1)),
                 Turn.user("Rita said\nI moved to Ohio. I'm not allergic to penicillin anymore.").at(day(1)),
                 Turn.user("Kevin wrote this on my wall. I live in Austin now and my name is Kevin. Weird right").at(day(1)),
-                Turn.user("From Jake - I moved to Oslo").at(day(1)),
+                Turn.user("From @jake - I moved to Oslo").at(day(1)),
                 Turn.user("jake: I just moved to Lima!").at(day(1)),
                 Turn.user("Help me answer this\nHi Marina, my name is Jonas and I live in Hamburg. I'm not allergic to"
                         + " penicillin anymore.\nCheers Jonas").at(day(1)),

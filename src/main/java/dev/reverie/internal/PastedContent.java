@@ -268,12 +268,12 @@ public final class PastedContent {
      */
     private static final Pattern SOURCE_HANDOVER = words(
             "(?iu)(?:^|(?<=[.!?]\\s))(?<lead>[^.!?:\\n]{0,60}?)\\b(?:says|said|wrote|writes|posted|tweeted|texted|messaged|e-?mailed|sent|"
-                    + "forwarded|shared|replied|answered|commented|told\\s+(?:me|us)|disse|escreveu|escreve|postou|mandou|"
-                    + "respondeu|comentou|contou|heard|overheard|goes|went|was\\s+like|is\\s+like|is\\s+all|was\\s+all|"
-                    + "tipo|soltou(?:\\s+essa)?|mandou\\s+essa|falou\\s+assim)\\b"
+                    + "forwarded|shared|replied|answered|commented|disse|escreveu|escreve|postou|mandou|"
+                    + "respondeu|comentou|heard|overheard|(?<quotative>goes|was\\s+like|is\\s+like|is\\s+all|was\\s+all|"
+                    + "tipo|soltou(?:\\s+essa)?|mandou\\s+essa|falou\\s+assim))\\b"
                     + "(?<obj>(?:\\s+(?:me|us|to\\s+me|to\\s+us|pra\\s+mim|para\\s+mim|me\\s+isto|me\\s+isso))?"
-                    + "(?:\\s+(?:this|the\\s+following|o\\s+seguinte|isto|isso)(?:\\s+(?:message|text|note|post|mensagem|texto))?)?"
-                    + "(?:\\s+(?:on|in|to|via|over|at|from|no|na|em|pelo|pela)\\s+[^-\u2013\u2014.!?:\\n]{1,30}?)?"
+                    + "(?:\\s+(?<ahead>this|the\\s+following|o\\s+seguinte|isto|isso)(?:\\s+(?:message|text|note|post|mensagem|texto))?)?"
+                    + "(?<via>\\s+(?:on|in|to|via|over|at|from|no|na|em|pelo|pela)\\s+[^-\u2013\u2014.!?:\\n]{1,30}?)?"
                     + "(?:\\s+(?:yesterday|today|earlier|last\\s+night|this\\s+morning|just\\s+now|ontem|hoje))?)"
                     + "(?<sep>\\s+[-\u2013\u2014]+\\s+(?=\\S)|\\s*(?:->|=>|\u2192)\\s*(?=\\S)|\\s*,\\s+(?=\\S)"
                     + "|\\s*[.!]\\s+(?=\\S)|\\s*$)");
@@ -285,8 +285,10 @@ public final class PastedContent {
      * kind of text (a possessive there makes it the speaker's own: "my post:").
      */
     private static final Pattern LABELLED_TEXT = words(
-            "(?iu)^\\s*(?:[^:\\n]{0,60}?\\b(?:example|sample|template|model|practice|mock|fake|dummy|made-up|prank|"
-                    + "dictation|drill|exercise|exemplo|modelo|ditado|exerc[íi]cio|pegadinha|trote)\\b[^:\\n]{0,60}"
+            "(?iu)^\\s*(?:(?![^:\\n]{0,60}?\\b(?:for\\s+(?:example|instance)|e\\.g|por\\s+exemplo)\\b)"
+                    + "[^:\\n]{0,60}?\\b(?:example|sample|template|model|practice|mock|fake|dummy|made-up|prank|"
+                    + "dictation|drill|exercise|exemplo|modelo|ditado|exerc[íi]cio|pegadinha|trote)\\b"
+                    + "(?!\\s+(?:of|from|d[aoe])\\s+(?:my|our|meu|minha)\\b)[^:\\n]{0,60}"
                     + "|fill\\s+in\\s+the\\s+blanks?|(?<before>(?:[\\p{L}\\-']+\\s+){0,3}?)(?:excerpts?|extracts?|captions?|lyrics|"
                     + "ocr|transcripts?|scripts?|quotes?|tickets?|prompts?|dialogues?|passages?|articles?|e-?mails?|messages?|"
                     + "letters?|posts?|tweets?|comments?|reviews?|texts?|screenshots?|stor(?:y|ies)|poems?|speech(?:es)?|"
@@ -316,7 +318,8 @@ public final class PastedContent {
      */
     private static final Pattern SOURCE_AFTER = words(
             "(?iu)^\\s*\\^?\\s*(?<lead>[^.!?:\\n]{0,60}?)\\b(?:wrote|sent|posted|texted|shared|forwarded|said|escreveu|"
-                    + "mandou|enviou|postou)\\s+(?:me\\s+|us\\s+)?(?:this|that|it|the\\s+above|the\\s+text\\s+above|isto|isso)\\b");
+                    + "mandou|enviou|postou)\\s+(?:me\\s+|us\\s+)?(?:this|the\\s+above|the\\s+text\\s+above|isto|isso|"
+                    + "(?:that|it)(?=\\s*(?:[,.!?;]|$)))\\b");
 
     /** A subject that is the speaker: "I", "we", "eu", "nós" (the speaker handing over their own words). */
     private static final Pattern SPEAKER_SUBJECT = words("(?iu)\\b(?:i|i'm|i've|i'd|we|we've|eu|n[óo]s)\\b");
@@ -357,8 +360,9 @@ public final class PastedContent {
             + "irm[ãa]|irm[ãa]os?|m[ãa]e|pai|esposa|marido|namorad[oa]|colegas?|vizinh[oa]s?|prim[oa]s?|tia|tio|"
             + "filh[oa]s?|av[óo]|senhorio|cliente)";
 
-    /** A capitalised name before a dash at a line's start ("Rita — I live in Faro now"): somebody else speaking. */
-    private static final Pattern NAME_DASH = Pattern.compile("^\\s*(?<name>\\p{Lu}[\\p{L}'\u2019.\\-]{1,20})\\s+[-\u2013\u2014]+\\s+(?=\\S)");
+    /** Words that open the speaker's own sentence: "I", "I'm", "my", "eu", "sou", "moro". */
+    private static final Pattern SPEAKER_OPENS = words(
+            "(?iu)\\s*(?:i|i'm|im|i've|i'd|i'll|my|we|we're|our|me|eu|sou|moro|tenho|trabalho|estou|meu|minha)\\b");
 
     /** Common words that may open a line before a dash without naming anyone ("Update —", "Sorry -", "Wow —"). */
     private static final java.util.Set<String> ORDINARY = ordinaryWords();
@@ -394,6 +398,17 @@ public final class PastedContent {
                     + "(?:[\\p{L}\\-]+\\s+)?" + PERSON + "\\b|\\b(?:my|our|his|her)\\s+" + PERSON + "(?:'s|\u2019s)\\s)"
                     + "[^:\\n]{0,60}?(?::(?=\\s|$)|\\s[-\u2013\u2014]+\\s+(?=\\S))");
 
+    /**
+     * What makes a text written for somebody else theirs, not the speaker's: it is written in their voice
+     * ("in first person", "as him"), or it is theirs ("my brother's bio"). "Write a speech for my
+     * daughter's wedding - I'm the father of the bride" is the speaker's own.
+     */
+    private static final Pattern THEIR_TEXT = words(
+            "(?iu)\\b(?:(?:in|na)\\s+(?:the\\s+)?(?:first|primeira)\\s+(?:person|pessoa)|first[-\\s]person|in\\s+(?:his|her|their)\\s+voice|"
+                    + "as\\s+(?:him|her|them|if\\s+(?:he|she|they)\\s+(?:were|was))|pretending\\s+to\\s+be)\\b"
+                    + "|\\b(?:my|our|his|her)\\s+" + PERSON + "(?:'s|\u2019s)\\s+(?:[\\p{L}\\-]+\\s+)?(?:bio|profile|letter|cover\\s+letter|"
+                    + "essay|story|post|caption|message|text|intro|introduction|cv|resume|statement)\\b");
+
     /** Words that make a line like {@link #FOR_SOMEONE_ELSE} about a text ("bio", "letter", "write"). */
     private static final Pattern A_TEXT_TO_WRITE = words(
             "(?iu)\\b(?:write|draft|compose|bio|letter|speech|toast|excuse|profile|intro|introduction|message|text|post|"
@@ -410,12 +425,14 @@ public final class PastedContent {
 
     /** Dialogue in a novel's style: a line opened by a dash and tagged with who said it ("— Moro em Faro — disse a Inês."). */
     private static final Pattern DIALOGUE_TAG = words(
-            "(?iu)^\\s*[\u2014\u2013]\\s*\\S.*?[\u2014\u2013,]\\s*(?:disse|respondeu|perguntou|falou|acrescentou|gritou|"
-                    + "murmurou|explicou|dijo|respondi[óo]|pregunt[óo]|a[ñn]adi[óo]|said|asked|replied|added)\\b");
+            "(?iu)^\\s*[\u2014\u2013]\\s*\\S.*?\\s[\u2014\u2013]\\s*(?:disse|respondeu|perguntou|falou|acrescentou|gritou|"
+                    + "murmurou|explicou|dijo|respondi[óo]|pregunt[óo]|a[ñn]adi[óo]|said|asked|replied|added)\\b"
+                    + "(?:\\s+\\p{L}|\\s*[.!?]?\\s*$)");
 
     /** A text that is made up or an exercise, named before its colon. */
     private static final Pattern MADE_UP = words(
-            "(?iu)^[^:\\n]{0,80}?\\b(?:example|sample|template|mock|fake|dummy|made-up|prank|dictation|drill|exercise|"
+            "(?iu)^(?![^:\\n]{0,80}?\\b(?:for\\s+(?:example|instance)|e\\.g|por\\s+exemplo)\\b)[^:\\n]{0,80}?\\b(?:example|sample|"
+                    + "template|mock|fake|dummy|made-up|prank|dictation|drill|exercise|"
                     + "fictional|exemplo|modelo|ditado|exerc[íi]cio|pegadinha|trote)\\b[^:\\n]{0,60}:(?=\\s|$)");
 
     /** A phone's signature naming somebody else's phone ("Sent from Rita's iPhone"): the text above is theirs. */
@@ -610,7 +627,8 @@ public final class PastedContent {
             return true; // "…⏎⏎Sent from Rita's iPhone"
         }
         java.util.regex.Matcher that = THATS_WHAT.matcher(lines[i]);
-        if (that.lookingAt() && !SPEAKER_SUBJECT.matcher(that.group("lead")).find()) {
+        if (that.lookingAt() && !SPEAKER_SUBJECT.matcher(that.group("lead")).find()
+                && !MY_DOCUMENT.matcher(that.group("lead")).find()) {
             return true; // "I moved to Faro!⏎— that's what Rita posted"
         }
         if (!lines[i - 1].isBlank() && !lines[i].strip().startsWith("^")) {
@@ -618,7 +636,8 @@ public final class PastedContent {
         }
         java.util.regex.Matcher m = SOURCE_AFTER.matcher(lines[i]);
         return m.lookingAt() && !SPEAKER_SUBJECT.matcher(m.group("lead")).find()
-                && !LEAD_NOT_SUBJECT.matcher(m.group("lead")).find() && !m.group("lead").isBlank();
+                && !LEAD_NOT_SUBJECT.matcher(m.group("lead")).find() && !m.group("lead").isBlank()
+                && !MY_DOCUMENT.matcher(m.group("lead")).find();
     }
 
     /** {@link #lastClosing} not looked for yet (it is, once, when a paste meets a paragraph like "Also, …"). */
@@ -789,7 +808,8 @@ public final class PastedContent {
             return true;
         }
         java.util.regex.Matcher m = FOR_SOMEONE_ELSE.matcher(line);
-        return m.lookingAt() && A_TEXT_TO_WRITE.matcher(line.substring(0, m.end())).find();
+        return m.lookingAt() && A_TEXT_TO_WRITE.matcher(line.substring(0, m.end())).find()
+                && THEIR_TEXT.matcher(line.substring(0, m.end())).find();
     }
 
     /** {@link #introEnd} before the test for the speaker's own text. */
@@ -862,18 +882,21 @@ public final class PastedContent {
             return m.end() < line.length() ? m.end() : below ? line.length() : -1;
         }
         if ((colon || dash) && (m = FOR_SOMEONE_ELSE.matcher(line)).lookingAt()
-                && A_TEXT_TO_WRITE.matcher(line.substring(0, m.end())).find()) {
+                && A_TEXT_TO_WRITE.matcher(line.substring(0, m.end())).find()
+                && THEIR_TEXT.matcher(line.substring(0, m.end())).find()) {
             return m.end() < line.length() ? m.end() : below ? line.length() : -1;
         }
         if ((gates & WORK_GATE) != 0 && (m = WORKING_ON_TEXT.matcher(line)).lookingAt()) {
             return m.end(); // "Podcast intro I'm transcribing. Hey everyone, I'm Duda…"
         }
-        if (dash && (m = NAME_DASH.matcher(line)).lookingAt() && !ORDINARY.contains(Terms.fold(m.group("name")))) {
-            return m.end(); // "Rita — I live in Faro now"
-        }
         m = ASKS_ABOUT_TEXT.matcher(line);
         if (m.lookingAt()) {
-            return m.end() < line.length() ? m.end() : below ? line.length() : -1;
+            if (m.end() < line.length()) {
+                // "what does this say? NOTE: …" hands a text over; "Is this true? I'm allergic to cats" goes on
+                // in the speaker's own words
+                return SPEAKER_OPENS.matcher(line).region(m.end(), line.length()).lookingAt() ? -1 : m.end();
+            }
+            return below ? line.length() : -1;
         }
         m = FROM_SOURCE.matcher(line);
         if (m.lookingAt() && namesSource(m.group("det") != null, m.group("src").strip())) {
@@ -889,12 +912,21 @@ public final class PastedContent {
         m = SOURCE_HANDOVER.matcher(line);
         while (m.find()) {
             String lead = m.group("lead");
-            if (lead.isBlank() || SPEAKER_SUBJECT.matcher(lead).find() || LEAD_NOT_SUBJECT.matcher(lead).find()) {
-                continue; // "I told her - …", "we wrote this", "Keep me posted - …": not somebody else's words
+            if (lead.isBlank() || SPEAKER_SUBJECT.matcher(lead).find() || LEAD_NOT_SUBJECT.matcher(lead).find()
+                    || !personLead(lead, m.group("quotative") != null)) {
+                continue; // "I told her - …", "Keep me posted - …", "Everything is like, …": nobody else speaks
             }
             String sep = m.group("sep");
-            if (sep.indexOf(',') >= 0 && !m.group("obj").isBlank()) {
-                continue; // "Sarah went to Paris, I moved to Lyon": a comma ends a quotative only right after it
+            boolean quotative = m.group("quotative") != null;
+            boolean ahead = m.group("ahead") != null;
+            if (sep.indexOf(',') >= 0 && (!quotative || !m.group("obj").isBlank())) {
+                continue; // only a quotative ends at a comma, right after it ("she goes, …"; not "she said, …")
+            }
+            if (quotative && !m.group("obj").isBlank()) {
+                continue; // "My son went to college - …": a quotative takes no object
+            }
+            if (m.group("via") != null && !ahead && sep.indexOf('>') < 0 && sep.indexOf('\u2192') < 0) {
+                continue; // "Rita posted on Instagram - I'm so jealous": no text pointed at, only a place
             }
             if (m.end() < line.length() && "\"“'‘«".indexOf(line.charAt(m.end())) >= 0) {
                 continue; // 'The sign says, "Always look on the bright side"': the quote is read as a quote
@@ -904,7 +936,7 @@ public final class PastedContent {
                     return line.length(); // "Rita said⏎I moved to Ohio."
                 }
             } else if (sep.indexOf('.') >= 0 || sep.indexOf('!') >= 0) {
-                if (POINTS_AHEAD.matcher(m.group("obj")).find()) {
+                if (ahead) {
                     // "Kevin wrote this on my wall. I live in Austin": the words after the sentence are his
                     return m.start("sep") + sep.indexOf(sep.indexOf('.') >= 0 ? '.' : '!') + 1;
                 }
@@ -913,6 +945,34 @@ public final class PastedContent {
             }
         }
         return -1;
+    }
+
+    /** Pronouns that name somebody else as a subject: "she", "they", "ela". */
+    private static final java.util.Set<String> THIRD_PERSON = java.util.Set.of("he", "she", "they", "someone", "somebody",
+            "everyone", "everybody", "people", "ele", "ela", "eles", "elas", "alguém", "alguem");
+    private static final Pattern PERSON_WORD = words("(?iu)\\b" + PERSON + "\\b");
+
+    /**
+     * Whether a lead ends in somebody who can speak: a third-person pronoun, a person ("my coworker", "her
+     * boyfriend", "o chefe"), or a capitalised name that does not open the line ("E o Caio", "Mom", "Kevin").
+     */
+    private static boolean personLead(String lead, boolean quotative) {
+        String[] words = lead.strip().split("[\\s,]+");
+        if (words.length == 0 || words[0].isEmpty()) {
+            return false;
+        }
+        String last = words[words.length - 1];
+        String folded = Terms.fold(last);
+        if (THIRD_PERSON.contains(folded) || PERSON_WORD.matcher(last).matches()) {
+            return true;
+        }
+        if (words.length >= 2 && PERSON_WORD.matcher(words[words.length - 2]).matches()) {
+            return true; // "my boss just", "her boyfriend also"
+        }
+        int c = last.codePointAt(0);
+        // a quotative's capitalised subject must not open the line ("Everything is like, …"; "E o Caio tipo, …")
+        return Character.isUpperCase(c) && last.length() >= 2 && !ORDINARY.contains(folded)
+                && !NOT_A_SOURCE.contains(folded) && (!quotative || words.length >= 2);
     }
 
     /** Whether {@code line} holds a dash between blanks ("Rita — …", "Mom texted me - …"). */
@@ -954,7 +1014,8 @@ public final class PastedContent {
             return SOURCE_NOUN.matcher(words[words.length - 1]).find();
         }
         int c = src.codePointAt(0);
-        return words.length <= 3 && (c == '@' || c == '#' || Character.isUpperCase(c));
+        // a bare capitalised word may be a place or a time ("From Brazil - I live in Lisbon now"): only handles
+        return words.length <= 3 && (c == '@' || c == '#');
     }
 
     /**
@@ -968,11 +1029,12 @@ public final class PastedContent {
                 return true;
             }
             if (i + 1 < lines.length && !lines[i + 1].isBlank() && CHARACTER_CUE.matcher(lines[i]).matches()
-                    && !OWN_LABELS.contains(lines[i].strip().toLowerCase(Locale.ROOT))) {
+                    && !OWN_LABELS.contains(lines[i].strip().toLowerCase(Locale.ROOT))
+                    && !ORDINARY.contains(Terms.fold(lines[i].strip().split("\\s+")[0]))) {
                 cues++;
             }
         }
-        return cues >= 2;
+        return cues >= 3;
     }
 
     /** How many lines start with a label that is not the speaker's own ("jake:", "Rita:", "Q:"). */

@@ -25,7 +25,7 @@ public final class RoleNames {
 
     /** Marks that build the model's lines (brackets, labels, emphasis, quotes) and invisible characters. */
     private static final Pattern MARKS = Pattern.compile("[\\[\\](){}<>:*|#`\"\u201c\u201d\u2039\u203a\\p{Cntrl}\\p{Cf}"
-            + "\u2028\u2029]+");
+            + "\\p{Ps}\\p{Pe}\u2028\u2029]+");
 
     /** The most characters of a name shown (a longer one is cut, with "…"). */
     static final int MAX_SHOWN = 40;
@@ -69,7 +69,8 @@ public final class RoleNames {
     }
 
     private static String show(String name) {
-        String s = MARKS.matcher(name).replaceAll(" ").replaceAll("\\s+", " ").strip();
+        // full-width and other compatibility forms first ("［", "（"), so they are marks like the ASCII ones
+        String s = MARKS.matcher(Terms.normalizeForIndex(name)).replaceAll(" ").replaceAll("\\s+", " ").strip();
         if (s.codePointCount(0, s.length()) > MAX_SHOWN) {
             s = s.substring(0, s.offsetByCodePoints(0, MAX_SHOWN - 1)).strip() + "\u2026";
         }

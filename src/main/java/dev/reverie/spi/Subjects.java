@@ -65,6 +65,9 @@ public final class Subjects {
      * gets {@code speaker_} in front, so a person can never speak as the assistant, a tool, or the end
      * user whose turns name no speaker.
      */
+    /** Small capitals, Latin letters that read as capitals of others ("ᴜsᴇʀ"). */
+    private static final String SMALL_CAPITALS = "ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢ";
+
     public static String speakerKey(String speaker) {
         String s = speaker == null ? "" : speaker.strip();
         String folded = Normalizer.normalize(s.toLowerCase(Locale.ROOT)
@@ -88,7 +91,10 @@ public final class Subjects {
             int kept = 0;
             for (int i = 0; i < w.length(); i++) {
                 char c = w.charAt(i);
-                kept += c >= 'a' && c <= 'z' || c >= '0' && c <= '9' ? 1 : 0;
+                // a Latin letter the key cannot hold ("ɔ" of "Kɔfi") counts as kept, a small capital does not
+                kept += c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+                        || Character.isLetter(c) && Character.UnicodeScript.of(c) == Character.UnicodeScript.LATIN
+                        && SMALL_CAPITALS.indexOf(c) < 0 ? 1 : 0;
             }
             dropped |= !w.isEmpty() && 2 * kept < w.codePointCount(0, w.length());
         }

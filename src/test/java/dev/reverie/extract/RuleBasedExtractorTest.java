@@ -1076,6 +1076,9 @@ class RuleBasedExtractorTest {
         assertThat(Subjects.speakerKey("Guðrún")).isEqualTo("gu_run");
         // a word whose letters are mostly not Latin (small capitals) is the whole name's hash, not its Latin rest
         assertThat(Subjects.speakerKey("ᴀsʜ")).startsWith("s_").isNotEqualTo(Subjects.speakerKey("ᴜsᴇʀ"));
+        // Latin letters outside a–z that are no look-alikes ("ɔ", "ɛ", "ə") keep the keys they always had
+        assertThat(Subjects.speakerKey("Kɔfi Ɔsɛɛ")).isEqualTo("k_fi_s");
+        assertThat(Subjects.speakerKey("Yaw Bɔɔ")).isEqualTo("yaw_b");
         assertThat(Subjects.speakerKey("a".repeat(45) + " Rita")).hasSize(40)
                 .isNotEqualTo(Subjects.speakerKey("a".repeat(45) + " Rosa"));
         assertThat(Subjects.attribute("priya.family.mother")).isEqualTo("family.mother");
