@@ -664,8 +664,13 @@ public final class PastedContent {
         String[] lines = text.split("\n", -1);
         // "^ what do you think": the caret points at what is above it
         int caret = -1;
+        int last = lines.length - 1;
+        while (last > 0 && lines[last].isBlank()) {
+            last--;
+        }
         for (int i = lines.length - 1; i > 0; i--) {
-            if (lines[i].strip().startsWith("^") || closingSource(lines, i)) {
+            // only the last line that is not blank can say who wrote what is above it (one test, not one per line)
+            if (lines[i].strip().startsWith("^") || i == last && closingSource(lines, i)) {
                 caret = i;
                 break;
             }
