@@ -332,9 +332,6 @@ public final class PastedContent {
             + "stays|get|gets|got|be|been|being|was|were|is|are|am|have|has|had|who|which|that|what|[ée]|foi|era|t[áa]|"
             + "est[áa]|it's|its|that's|thats)\\s*$");
 
-    /** What a source points at ahead of its words: "this", "the following", "isto". */
-    private static final Pattern POINTS_AHEAD = words("(?iu)\\b(?:this|following|seguinte|isto|isso)\\b");
-
     /**
      * A source named at a line's start, then a dash or a colon: "From Jake - …", "From the recipe blog:
      * …", "Via @rita: …". Group {@code det} is a determiner, {@code src} the source: a name (capitalised
@@ -364,7 +361,7 @@ public final class PastedContent {
     private static final Pattern SPEAKER_OPENS = words(
             "(?iu)\\s*(?:i|i'm|im|i've|i'd|i'll|my|we|we're|our|me|eu|sou|moro|tenho|trabalho|estou|meu|minha)\\b");
 
-    /** Common words that may open a line before a dash without naming anyone ("Update —", "Sorry -", "Wow —"). */
+    /** Common words that name nobody: not a speaker before a quotative, not a screenplay's character cue ("ALSO"). */
     private static final java.util.Set<String> ORDINARY = ordinaryWords();
 
     private static java.util.Set<String> ordinaryWords() {
