@@ -491,7 +491,8 @@ final class Sentence {
         if (words.size() == 1 && Character.isLowerCase(text.codePointAt(body))) {
             // a lower-case writer's "jake: I moved to Lima" names Jake; "lunch: …", "lol: …" are the speaker's
             String w = words.get(0);
-            return Lexicon.RELATIONS.containsKey(w) || PERSON_NOUNS.contains(w) || !ORDINARY.contains(w) ? label : null;
+            return Lexicon.RELATIONS.containsKey(w) || PERSON_NOUNS.contains(w)
+                    || !Terms.ordinaryWord(w) && !OWN_LABELS.contains(w) ? label : null;
         }
         if (words.size() >= 2 && POSSESSIVE_OR_ARTICLE.contains(words.get(0))) {
             // "My sister:", "Minha mãe mandou:" name a person; "O problema:", "My plan:" do not
@@ -504,22 +505,6 @@ final class Sentence {
             return null;
         }
         return label;
-    }
-
-    /**
-     * Words a lower-case label may be without naming a person: the 2,048 common English words of the
-     * BIP-39 list, the extractor's stop, filler and informal words, and words that open a clause.
-     */
-    private static final Set<String> ORDINARY = ordinaryWords();
-
-    private static Set<String> ordinaryWords() {
-        Set<String> out = new java.util.HashSet<>(dev.reverie.internal.Resources.entries(Sentence.class,
-                "/dev/reverie/bip39-english.txt"));
-        out.addAll(Lexicon.STOP);
-        out.addAll(Lexicon.FILLER);
-        out.addAll(Lexicon.words("informal"));
-        out.addAll(OWN_LABELS);
-        return Set.copyOf(out);
     }
 
     private static final Set<String> LABEL_VERBS = Set.of("mandou", "texted", "respondeu", "wrote", "escreveu");

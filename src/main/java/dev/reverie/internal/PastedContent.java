@@ -278,6 +278,10 @@ public final class PastedContent {
                     + "(?<sep>\\s+[-\u2013\u2014]+\\s+(?=\\S)|\\s*(?:->|=>|\u2192)\\s*(?=\\S)|\\s*,\\s+(?=\\S)"
                     + "|\\s*[.!]\\s+(?=\\S)|\\s*$)");
 
+    /** Words that name a text as made up or an exercise ("sample answer", "a fake excuse", "dictation"). */
+    private static final String MADE_UP_WORDS = "(?:example|sample|template|model|practice|mock|fake|dummy|made-up|prank|"
+            + "dictation|drill|exercise|fictional|exemplo|modelo|ditado|exerc[íi]cio|pegadinha|trote)";
+
     /**
      * A label that names a text of somebody else's or a made-up one before its colon: "Excerpt:",
      * "Customer message below:", "Instagram caption I saw:", "OCR of the screenshot:", "Sample answer:",
@@ -286,8 +290,7 @@ public final class PastedContent {
      */
     private static final Pattern LABELLED_TEXT = words(
             "(?iu)^\\s*(?:(?![^:\\n]{0,60}?\\b(?:for\\s+(?:example|instance)|e\\.g|por\\s+exemplo)\\b)"
-                    + "[^:\\n]{0,60}?\\b(?:example|sample|template|model|practice|mock|fake|dummy|made-up|prank|"
-                    + "dictation|drill|exercise|exemplo|modelo|ditado|exerc[íi]cio|pegadinha|trote)\\b"
+                    + "[^:\\n]{0,60}?\\b" + MADE_UP_WORDS + "\\b"
                     + "(?!\\s+(?:of|from|d[aoe])\\s+(?:my|our|meu|minha)\\b)[^:\\n]{0,60}"
                     + "|fill\\s+in\\s+the\\s+blanks?|(?<before>(?:[\\p{L}\\-']+\\s+){0,3}?)(?:excerpts?|extracts?|captions?|lyrics|"
                     + "ocr|transcripts?|scripts?|quotes?|tickets?|prompts?|dialogues?|passages?|articles?|e-?mails?|messages?|"
@@ -362,19 +365,14 @@ public final class PastedContent {
             "(?iu)\\s*(?:i|i'm|im|i've|i'd|i'll|my|we|we're|our|me|eu|sou|moro|tenho|trabalho|estou|meu|minha)\\b");
 
     /** Common words that name nobody: not a speaker before a quotative, not a screenplay's character cue ("ALSO"). */
-    private static final java.util.Set<String> ORDINARY = ordinaryWords();
+    private static final java.util.Set<String> NOT_NAMES = java.util.Set.of("update", "sorry", "wow", "oops", "ugh",
+            "yay", "btw", "fyi", "ps", "ok", "okay", "yes", "no", "nope", "yep", "yeah", "hey", "hi", "hello", "well", "so",
+            "anyway", "also", "honestly", "actually", "seriously", "news", "edit", "note", "sim", "nao", "ola", "oi",
+            "enfim", "entao", "bom", "pois", "gente", "galera", "cara", "mano");
 
-    private static java.util.Set<String> ordinaryWords() {
-        java.util.Set<String> out = new java.util.HashSet<>(Resources.entries(PastedContent.class,
-                "/dev/reverie/bip39-english.txt"));
-        for (String list : java.util.List.of("stop", "filler", "informal")) {
-            out.addAll(Resources.entries(PastedContent.class, "/dev/reverie/extract/words/" + list + ".txt"));
-        }
-        out.addAll(java.util.List.of("update", "sorry", "wow", "oops", "ugh", "yay", "btw", "fyi", "ps", "ok", "okay",
-                "yes", "no", "nope", "yep", "yeah", "hey", "hi", "hello", "well", "so", "anyway", "also", "honestly",
-                "actually", "seriously", "update", "news", "edit", "note", "sim", "não", "nao", "olá", "ola", "oi",
-                "enfim", "então", "entao", "bom", "pois", "gente", "galera", "cara", "mano"));
-        return java.util.Set.copyOf(out);
+    /** Whether the folded {@code word} is an ordinary word ({@link Terms#ordinaryWord}) or one of {@link #NOT_NAMES}. */
+    private static boolean ordinary(String word) {
+        return Terms.ordinaryWord(word) || NOT_NAMES.contains(word);
     }
 
     /** A subtitle's time line ("00:00:01,000 --> 00:00:04,000"): the lines after it, to a blank one, are the film's. */
@@ -428,9 +426,8 @@ public final class PastedContent {
 
     /** A text that is made up or an exercise, named before its colon. */
     private static final Pattern MADE_UP = words(
-            "(?iu)^(?![^:\\n]{0,80}?\\b(?:for\\s+(?:example|instance)|e\\.g|por\\s+exemplo)\\b)[^:\\n]{0,80}?\\b(?:example|sample|"
-                    + "template|mock|fake|dummy|made-up|prank|dictation|drill|exercise|"
-                    + "fictional|exemplo|modelo|ditado|exerc[íi]cio|pegadinha|trote)\\b[^:\\n]{0,60}:(?=\\s|$)");
+            "(?iu)^(?![^:\\n]{0,80}?\\b(?:for\\s+(?:example|instance)|e\\.g|por\\s+exemplo)\\b)[^:\\n]{0,80}?\\b" + MADE_UP_WORDS
+                    + "\\b[^:\\n]{0,60}:(?=\\s|$)");
 
     /** A phone's signature naming somebody else's phone ("Sent from Rita's iPhone"): the text above is theirs. */
     private static final Pattern OTHERS_SIGNATURE = words(
@@ -446,13 +443,8 @@ public final class PastedContent {
     private static final Pattern SOURCE_NOUN = words(
             "(?iu)\\b(?:" + DOCUMENT.substring(3, DOCUMENT.length() - 1) + "|blogs?|podcasts?|forums?|books?|novels?|"
                     + "shows?|series|movies?|films?|videos?|channels?|newspapers?|magazines?|reddit|subreddits?|groups?|"
-                    + "interviews?|scripts?|textbooks?|courses?|lectures?|sermons?|speech(?:es)?|songs?|friends?|boss|"
-                    + "sisters?|brothers?|sis|bro|mom|mum|mother|dad|father|parents?|wife|husband|partner|girlfriend|"
-                    + "boyfriend|ex|coworkers?|co-workers?|colleagues?|doctor|teacher|neighbou?rs?|landlord|landlady|"
-                    + "cousins?|aunt|uncle|sons?|daughters?|grandma|grandpa|grandmother|grandfather|roommates?|"
-                    + "manager|clients?|customers?|lawyer|therapist|amig[oa]s?|chefe|irm[ãa]|irm[ãa]os?|m[ãa]e|pai|"
-                    + "esposa|marido|namorad[oa]|colegas?|vizinh[oa]s?|prim[oa]s?|tia|tio|filh[oa]s?|av[óo]|"
-                    + "livro|revista|jornal|canal|v[íi]deo|grupo)$");
+                    + "interviews?|scripts?|textbooks?|courses?|lectures?|sermons?|speech(?:es)?|songs?|"
+                    + "livro|revista|jornal|canal|v[íi]deo|grupo|" + PERSON.substring(3, PERSON.length() - 1) + ")$");
 
     /**
      * A heading that names a text of somebody else's: "Transcript of the podcast", "Lyrics from the
@@ -877,16 +869,16 @@ public final class PastedContent {
         java.util.regex.Matcher m;
         if ((first == '[' || first == '(') && (m = IMAGE_TEXT_MARK.matcher(line)).lookingAt()
                 || line.indexOf('#') >= 0 && (m = NUMBERED_TEXT.matcher(line)).lookingAt()) {
-            return m.end() < line.length() ? m.end() : below ? line.length() : -1;
+            return textStart(m, line, below);
         }
         if (colon && (m = LABELLED_TEXT.matcher(line)).lookingAt() && (m.group("before") == null
                 || !MY_DOCUMENT.matcher(m.group("before") + "text").find())) {
-            return m.end() < line.length() ? m.end() : below ? line.length() : -1;
+            return textStart(m, line, below);
         }
         if ((colon || dash) && (m = FOR_SOMEONE_ELSE.matcher(line)).lookingAt()
                 && A_TEXT_TO_WRITE.matcher(line.substring(0, m.end())).find()
                 && THEIR_TEXT.matcher(line.substring(0, m.end())).find()) {
-            return m.end() < line.length() ? m.end() : below ? line.length() : -1;
+            return textStart(m, line, below);
         }
         if ((gates & WORK_GATE) != 0 && (m = WORKING_ON_TEXT.matcher(line)).lookingAt()) {
             return m.end(); // "Podcast intro I'm transcribing. Hey everyone, I'm Duda…"
@@ -902,11 +894,11 @@ public final class PastedContent {
         }
         m = FROM_SOURCE.matcher(line);
         if (m.lookingAt() && namesSource(m.group("det") != null, m.group("src").strip())) {
-            return m.end() < line.length() ? m.end() : below ? line.length() : -1;
+            return textStart(m, line, below);
         }
         m = TEXT_HEADING.matcher(line);
         if (m.lookingAt()) {
-            return m.end() < line.length() ? m.end() : below ? line.length() : -1;
+            return textStart(m, line, below);
         }
         if ((gates & SOURCE_GATE) == 0 && line.indexOf(" like,") < 0 && line.indexOf(" all,") < 0) {
             return -1;
@@ -949,6 +941,11 @@ public final class PastedContent {
         return -1;
     }
 
+    /** Where the text a match hands over starts: after it on the line, else below it (the line's end), else nowhere. */
+    private static int textStart(java.util.regex.Matcher m, String line, boolean below) {
+        return m.end() < line.length() ? m.end() : below ? line.length() : -1;
+    }
+
     /** Pronouns that name somebody else as a subject: "she", "they", "ela". */
     private static final java.util.Set<String> THIRD_PERSON = java.util.Set.of("he", "she", "they", "someone", "somebody",
             "everyone", "everybody", "people", "ele", "ela", "eles", "elas", "alguém", "alguem");
@@ -973,7 +970,7 @@ public final class PastedContent {
         }
         int c = last.codePointAt(0);
         // a quotative's capitalised subject must not open the line ("Everything is like, …"; "E o Caio tipo, …")
-        return Character.isUpperCase(c) && last.length() >= 2 && !ORDINARY.contains(folded)
+        return Character.isUpperCase(c) && last.length() >= 2 && !ordinary(folded)
                 && !NOT_A_SOURCE.contains(folded) && (!quotative || words.length >= 2);
     }
 
@@ -1032,7 +1029,7 @@ public final class PastedContent {
             }
             if (i + 1 < lines.length && !lines[i + 1].isBlank() && CHARACTER_CUE.matcher(lines[i]).matches()
                     && !OWN_LABELS.contains(lines[i].strip().toLowerCase(Locale.ROOT))
-                    && !ORDINARY.contains(Terms.fold(lines[i].strip().split("\\s+")[0]))) {
+                    && !ordinary(Terms.fold(lines[i].strip().split("\\s+")[0]))) {
                 cues++;
             }
         }

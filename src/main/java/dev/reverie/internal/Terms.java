@@ -493,6 +493,26 @@ public final class Terms {
     }
 
     /**
+     * Whether the folded {@code word} is an ordinary word: one of the 2,048 common English words of the
+     * BIP-39 list or of the extractor's stop, filler and informal words. What a label or a subject that
+     * is no one's name reads as ("lunch:", "Everything is like, …"); read by the extractor and
+     * {@link PastedContent}.
+     */
+    public static boolean ordinaryWord(String word) {
+        return ORDINARY_WORDS.contains(word);
+    }
+
+    private static final java.util.Set<String> ORDINARY_WORDS = ordinaryWords();
+
+    private static java.util.Set<String> ordinaryWords() {
+        java.util.Set<String> out = new java.util.HashSet<>(Resources.entries(Terms.class, "/dev/reverie/bip39-english.txt"));
+        for (String list : java.util.List.of("stop", "filler", "informal")) {
+            out.addAll(Resources.entries(Terms.class, "/dev/reverie/extract/words/" + list + ".txt"));
+        }
+        return java.util.Set.copyOf(out);
+    }
+
+    /**
      * {@code text} with the characters that disguise a secret folded to what they look like: NFKC
      * without format characters ({@link #normalizeForIndex}, as the Lucene store indexes text:
      * zero-width spaces and joiners, soft hyphens and direction marks dropped, full-width forms and
