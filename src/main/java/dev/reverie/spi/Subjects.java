@@ -65,7 +65,10 @@ public final class Subjects {
      * gets {@code speaker_} in front, so a person can never speak as the assistant, a tool, or the end
      * user whose turns name no speaker.
      */
-    /** Small capitals, Latin letters that read as capitals of others ("ᴜsᴇʀ"). */
+    /**
+     * Small capitals, Latin letters that read as capitals of others ("ᴜsᴇʀ"); the same letters as in the
+     * look-alike table of {@code internal.Terms}, which the SPI may not use (ArchitectureTest).
+     */
     private static final String SMALL_CAPITALS = "ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢ";
 
     public static String speakerKey(String speaker) {
