@@ -26,4 +26,24 @@ class PastedTurnsTest {
         assertThat(PastedTurns.pastes(longOwn)).isFalse();
         assertThat(PastedTurns.pastes("Summarize this article:\n" + longOwn)).isTrue();
     }
+
+    @Test
+    void two_texts_that_share_a_slot_are_both_remembered() {
+        String a = "I moved to Nairobi last year, text a0.";
+        String b = null;
+        for (int i = 1; b == null; i++) {
+            String candidate = "I moved to Nairobi last year, text a" + i + ".";
+            if (PastedTurns.firstSlot(candidate) == PastedTurns.firstSlot(a)) {
+                b = candidate;
+            }
+        }
+        PastedTurns.pastes(a);
+        PastedTurns.pastes(b);
+        long before = PastedTurns.readings();
+        for (int round = 0; round < 5; round++) {
+            assertThat(PastedTurns.pastes(a)).isFalse();
+            assertThat(PastedTurns.pastes(b)).isFalse();
+        }
+        assertThat(PastedTurns.readings()).isEqualTo(before);
+    }
 }
