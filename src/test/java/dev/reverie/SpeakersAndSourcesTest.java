@@ -550,4 +550,117 @@ class SpeakersAndSourcesTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageNotContaining("1a2b3c");
         assertThat(memory.admin().memories(HOUSE, MemoryFilter.all())).noneMatch(m -> m.subject().contains("ghp_"));
     }
+
+    @Test
+    void only_the_end_users_own_messages_shape_the_style_profile() {
+        memory.recordTurn(HOUSE, "s1",
+                Turn.user("Oi gente, tudo bem? Hoje eu fiz um bolo de cenoura com cobertura de chocolate para a"
+                        + " família toda e ficou maravilhoso 😍🎉").withSpeaker("Bia").at(day(0)),
+                Turn.user("Thanks, that works for me. Please send the invoice to the office by Monday.").at(day(0)),
+                Turn.user("Amanhã eu vou levar as crianças na praia se não chover, vai ser muito divertido, estou"
+                        + " animada demais 😄").withSpeaker("Bia").at(day(0)),
+                Turn.user("Sure, I will call the clinic tomorrow morning and confirm the new time.").at(day(0)));
+        dreamOn(0);
+
+        StyleProfile profile = memory.admin().styleProfile(HOUSE).orElseThrow();
+        assertThat(profile.language()).as("the end user writes English; Bia's Portuguese is hers").isNotEqualTo("pt");
+        assertThat(profile.emoji()).as("only Bia uses emoji").isFalse();
+        assertThat(profile.preferredLength()).as("Bia's messages are the long ones").isNotEqualTo("long");
+
+        // a scope where only other people speak has no style profile of the end user
+        Scope group = Scope.of("clinic-42", "receptionist", "group-9");
+        memory.recordTurn(group, "s1", Turn.user("Bom dia a todos, hoje eu acordei cedo e fui caminhar na praia com o"
+                + " cachorro 😄").withSpeaker("Bia").at(day(0)));
+        memory.flush();
+        memory.dream(group);
+        assertThat(memory.admin().styleProfile(group)).isEmpty();
+    }
+
+    @Test
+    void an_assistants_commitment_keeps_no_reason_about_the_user_and_joins_no_synthesis() {
+        memory.recordTurn(HOUSE, "s1", Turn.user("I'm allergic to amoxicillin.").at(day(0)),
+                Turn.assistant("I'll flag amoxicillin and penicillin, since you're also allergic to penicillin.")
+                        .at(day(0)));
+        memory.recordTurn(HOUSE, "s1", Turn.user("My pharmacist recommended amoxicillin alternatives.").at(day(0)),
+                Turn.assistant("I will book the pharmacy for Friday because you're out of amoxicillin alternatives.")
+                        .at(day(0)));
+        dreamOn(0);
+
+        List<Memory> all = memory.admin().memories(HOUSE, MemoryFilter.all());
+        assertThat(all).filteredOn(m -> m.subject().equals("assistant.commitment")).isNotEmpty()
+                .allSatisfy(m -> assertThat(m.text()).doesNotContainIgnoringCase("since you")
+                        .doesNotContainIgnoringCase("because you"));
+        assertThat(all).filteredOn(m -> m.kind() == MemoryKind.SYNTHESIS)
+                .as("no synthesis states the assistant's words as a fact")
+                .allSatisfy(m -> assertThat(m.text()).doesNotContain("Assistant").doesNotContainIgnoringCase("penicillin"));
+        assertThat(all).noneMatch(m -> m.value().equalsIgnoreCase("penicillin") && m.subject().startsWith("user."));
+        AssembledContext context = memory.buildContext(ContextRequest.builder(HOUSE, "s2")
+                .query("Which antibiotics am I allergic to?").budgetTokens(4_000).build());
+        // the assistant's turn itself may come back verbatim, marked as the assistant's; no memory says it
+        assertThat(context.recalled()).filteredOn(r -> r.origin() != RecalledMemory.Origin.TURN)
+                .noneMatch(r -> r.text().toLowerCase(java.util.Locale.ROOT).contains("allergic to penicillin"));
+    }
+
+    @Test
+    void a_label_that_says_how_somebody_sent_it_or_a_request_to_reply_keeps_their_words_theirs() {
+        memory.recordTurn(HOUSE, "s1", Turn.user("I live in Porto.").at(day(0)));
+        dreamOn(0);
+        memory.recordTurn(HOUSE, "s2",
+                Turn.user("My sister on WhatsApp: I'm pregnant and I moved to Lyon!").at(day(1)),
+                Turn.user("Mom on the phone just now: I'm diabetic now.").at(day(1)),
+                Turn.user("Sam (my coworker): I'm allergic to nuts.").at(day(1)),
+                Turn.user("My boss just emailed: I live in Zurich now.").at(day(1)),
+                Turn.user("Dad, in the family chat: I'm a pilot now.").at(day(1)),
+                Turn.user("Dr. Patel: I'm allergic to shellfish.").at(day(1)),
+                Turn.user("Saw this on reddit: I just moved to Denver.").at(day(1)),
+                Turn.user("Text from Dad: I'm retired now and I live in Faro. Draft a reply.").at(day(1)),
+                Turn.user("Customer review: I'm allergic to sesame and this granola had sesame! Write a reply.")
+                        .at(day(1)));
+        dreamOn(1);
+
+        assertThat(memories("user.location", MemoryStatus.ACTIVE)).singleElement()
+                .satisfies(m -> assertThat(m.value()).isEqualTo("Porto"));
+        assertThat(memory.admin().memories(HOUSE, MemoryFilter.all()))
+                .noneMatch(m -> m.status() == MemoryStatus.SUPERSEDED)
+                .noneMatch(m -> m.subject().equals("user.health") || m.subject().equals("user.allergy")
+                        || m.subject().equals("user.job"));
+        // the speaker's own labels stay the speaker's
+        memory.recordTurn(HOUSE, "s3", Turn.user("Quick update: I moved to Lisbon.").at(day(2)),
+                Turn.user("Note to self: I'm allergic to penicillin.").at(day(2)));
+        dreamOn(2);
+        assertThat(memories("user.location", MemoryStatus.ACTIVE)).singleElement()
+                .satisfies(m -> assertThat(m.value()).isEqualTo("Lisbon"));
+        assertThat(memories("user.allergy", MemoryStatus.ACTIVE)).singleElement()
+                .satisfies(m -> assertThat(m.value()).isEqualTo("penicillin"));
+    }
+
+    @Test
+    void a_sentence_without_a_subject_after_one_about_somebody_else_is_about_them() {
+        memory.recordTurn(HOUSE, "s1", priya("I live in Leeds. I work at Siemens.", 0),
+                Turn.user("I'm allergic to latex.").at(day(0)));
+        dreamOn(0);
+        memory.recordTurn(HOUSE, "s2", Turn.assistant("How is your sister doing these days?").at(day(1)),
+                priya("Oh she's great. Moved to Manchester last month.", 1),
+                priya("My brother? Got a job at Google last week.", 1),
+                priya("Carol's great, loves her flat. Just moved to Lyon.", 1),
+                Turn.user("Mom's fine. Allergic to shellfish now though.").at(day(1)));
+        dreamOn(1);
+
+        assertThat(memories("priya.location", MemoryStatus.ACTIVE)).singleElement()
+                .satisfies(m -> assertThat(m.value()).isEqualTo("Leeds"));
+        assertThat(memories("priya.employer", MemoryStatus.ACTIVE)).singleElement()
+                .satisfies(m -> assertThat(m.value()).isEqualTo("Siemens"));
+        assertThat(memories("user.allergy", MemoryStatus.ACTIVE)).singleElement()
+                .satisfies(m -> assertThat(m.value()).isEqualTo("latex"));
+        assertThat(memory.admin().memories(HOUSE, MemoryFilter.all()))
+                .noneMatch(m -> m.status() == MemoryStatus.SUPERSEDED);
+        // a sentence with its own "I" is the speaker's again, and a name spoken to is no subject
+        memory.recordTurn(HOUSE, "s3", priya("She's amazing. I moved to Lyon for her.", 2),
+                Turn.user("Mom, guess what! Allergic to kiwi now.").at(day(2)));
+        dreamOn(2);
+        assertThat(memories("priya.location", MemoryStatus.ACTIVE)).singleElement()
+                .satisfies(m -> assertThat(m.value()).isEqualTo("Lyon"));
+        assertThat(memories("user.allergy", MemoryStatus.ACTIVE)).extracting(Memory::value)
+                .containsExactlyInAnyOrder("latex", "kiwi");
+    }
 }

@@ -15,6 +15,7 @@ import dev.reverie.Trust;
 import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.ReferenceValidator;
 import dev.reverie.spi.SessionTurn;
+import dev.reverie.spi.Subjects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -143,7 +144,9 @@ final class Rem {
     private void synthesize(UserState state, UserState.Changes changes, Counts counts, RunEmbeddings vectors) {
         List<Memory> memories = new ArrayList<>();
         for (Memory m : state.active()) {
-            if (m.kind() != MemoryKind.SYNTHESIS) {
+            // the assistant's own commitments are no evidence about anybody: a synthesis joining one with
+            // the user's facts would state the assistant's words as a fact ("since you're also allergic …")
+            if (m.kind() != MemoryKind.SYNTHESIS && m.provenance().source() != Source.ASSISTANT) {
                 memories.add(m);
             }
         }
@@ -217,7 +220,10 @@ final class Rem {
         List<Observation> accepted = new ArrayList<>();
         for (Observation o : styles) {
             counts.considered++;
-            if (o.provenance().trust() == Trust.THIRD_PARTY || o.provenance().outcome() == Outcome.FAILED) {
+            // the profile is the end user's: another speaker's style (a household, a group chat) never
+            // shapes how the assistant answers the end user
+            if (o.provenance().trust() == Trust.THIRD_PARTY || o.provenance().outcome() == Outcome.FAILED
+                    || !Subjects.USER.equals(Subjects.owner(o.subject()))) {
                 changes.put(o.withStatus(ObservationStatus.DISCARDED, state.now));
                 counts.discarded++;
             } else {

@@ -18,7 +18,8 @@ import java.util.Set;
 
 /**
  * Folds STYLE observations ({@code user.style.length}, {@code .formality}, {@code .language},
- * {@code .emoji}, {@code .directness}) into the end user's single style profile. The write path
+ * {@code .emoji}, {@code .directness}) into the end user's single style profile (REM passes only the end
+ * user's own: another speaker's style never shapes it). The write path
  * emits one style observation per signal and turn, so each field takes the value most of this
  * cycle's observations give it (weighted by their reinforcement, ties to the latest): one short
  * message among ten long ones does not flip a profile. Fields this cycle says nothing about keep

@@ -118,10 +118,30 @@ final class Facts {
         List<ExtractedFact> out = new ArrayList<>();
         for (ExtractedFact f : facts) {
             if (f.subject().equals("user.plan") && f.polarity() == Polarity.POSITIVE) {
-                out.add(rescoped(f, Subjects.of(Subjects.ASSISTANT, "commitment")));
+                ExtractedFact c = rescoped(f, Subjects.of(Subjects.ASSISTANT, "commitment"));
+                out.add(new ExtractedFact(c.kind(), withoutReasonAboutYou(c.text()), c.subject(),
+                        withoutReasonAboutYou(c.value()), c.cardinality(), c.polarity(), c.confidence(), c.eventTime()));
             }
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * A reason about the person spoken to at the end of the assistant's commitment ("I'll flag both,
+     * since you're also allergic to penicillin", "porque você é vegano"): what the assistant believes of
+     * the user is no fact, and kept in the commitment it would reach the context as one.
+     */
+    private static final java.util.regex.Pattern REASON_ABOUT_YOU = java.util.regex.Pattern.compile(
+            "(?iu)\\s*[,;(\u2013\u2014-]?\\s*\\b(?:since|because|as|cause|cos|given\\s+that|now\\s+that|seeing\\s+(?:as|that)"
+                    + "|j[áa]\\s+que|porque|pois|como|visto\\s+que)\\s+(?:you|you're|youre|you've|you'd|your|voc[êe]|tu|te|teu|tua)\\b.*$");
+
+    static String withoutReasonAboutYou(String text) {
+        java.util.regex.Matcher m = REASON_ABOUT_YOU.matcher(text);
+        if (!m.find() || m.start() == 0) {
+            return text;
+        }
+        String kept = text.substring(0, m.start()).strip();
+        return kept.isEmpty() ? text : kept;
     }
 
     private static ExtractedFact rescoped(ExtractedFact f, String subject) {

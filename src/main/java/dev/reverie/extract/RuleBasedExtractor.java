@@ -167,6 +167,7 @@ public final class RuleBasedExtractor implements Extractor {
 
         List<Sentence> statements = new ArrayList<>();
         int previous = facts.mark(); // where the last statement's facts start, for a "Just kidding" after it
+        boolean aboutSomeoneElse = false; // whether the last sentence that said whom it is about named another
         for (Sentence s : sentences) {
             if (s.opensFiction()) {
                 break; // "Let's role-play: … I live in Madrid": the rest of the turn is in character
@@ -174,11 +175,27 @@ public final class RuleBasedExtractor implements Extractor {
             if (s.takesBack()) {
                 facts.dropFrom(previous); // "I work at Google. Just kidding, I'm unemployed."
             }
+            // "Oh she's great. Moved to Manchester last month.", "My sister? Allergic to shellfish now.": a
+            // sentence without a word of the first person goes on about whom the one before spoke of
+            boolean theirs = aboutSomeoneElse && !s.writtenFirstPerson && !s.aboutSomeoneElse;
+            if (s.aboutSomeoneElse) {
+                aboutSomeoneElse = true;
+            } else if (s.writtenFirstPerson) {
+                aboutSomeoneElse = false;
+            }
             if (s.filler || s.question) {
                 continue;
             }
             previous = facts.mark();
             statements.add(s);
+            if (theirs) {
+                // no fact of the speaker's, typed or dated; the episode keeps the sentence as it was said
+                if (episodes && s.contentWords >= episodeMinContentWords && (named || s.firstPerson)) {
+                    facts.begin(s);
+                    EventRules.episode(s, facts, "user.episode.", Facts.EPISODE);
+                }
+                continue;
+            }
             List<Sentence> clauses = s.clauses();
             boolean typed = false;
             for (Sentence clause : clauses) {

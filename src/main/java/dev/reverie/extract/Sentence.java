@@ -206,6 +206,17 @@ final class Sentence {
     final boolean hedged;
     final boolean conditional;
     final boolean firstPerson;
+    /**
+     * Whether a word of the first person is written out ("I", "my", "we", "eu"; a Portuguese verb's own
+     * "I" counts): unlike {@link #firstPerson}, not the dropped "I" of "Moved to Lyon last month".
+     */
+    final boolean writtenFirstPerson;
+    /**
+     * Whether the sentence opens on somebody else as its subject and has no "I" or "we" of its own ("Oh
+     * she's great.", "My brother is fine.", "Mom's doing better.", "Carol?", "Carol says hi."): a sentence
+     * after it with no word of the first person ("Moved to Lyon last month.") goes on about them.
+     */
+    final boolean aboutSomeoneElse;
     final int contentWords;
     final int enScore;
     final int ptScore;
@@ -262,6 +273,11 @@ final class Sentence {
         this.ptScore = pt;
         this.contentWords = content;
         this.filler = allFiller;
+        boolean written = first;
+        boolean subject = false;
+        for (int k = firstBodyToken; k < all.size() && !subject; k++) {
+            subject = SUBJECT_FIRST_PERSON.contains(all.get(k));
+        }
         if (!first && firstBodyToken < lists.length && (lists[firstBodyToken] & ELIDED) != 0) {
             first = true; // "Just got back from a road trip yesterday": the casual dropped "I"
         }
@@ -274,7 +290,13 @@ final class Sentence {
                 }
             }
         }
+        if (!written && pt > en && first) {
+            written = true; // "moro em Lyon": the verb says "I"
+            subject = true;
+        }
         this.firstPerson = first;
+        this.writtenFirstPerson = written;
+        this.aboutSomeoneElse = !subject && opensOnSomeoneElse(text, all, spans, firstBodyToken);
         this.question = isQuestion(text, folded, b);
         this.speech = isReported(folded, b, (any & REPORTING_WORD) != 0);
         this.label = text.indexOf(':') >= 0 ? quotedLabel(text, folded, b) : null;
@@ -444,6 +466,74 @@ final class Sentence {
         return false;
     }
 
+    /** Words of the first person that are a subject: "I", "we" and their contractions, "eu", "nós". */
+    private static final Set<String> SUBJECT_FIRST_PERSON = Set.of("i", "i'm", "im", "i've", "ive", "i'd", "i'll",
+            "we", "we're", "we've", "we'll", "we'd", "eu", "nos");
+    /** Pronouns of somebody else as a subject, and their contractions. */
+    private static final Set<String> THIRD_PERSON_SUBJECTS = Set.of("he", "she", "they", "he's", "she's", "they're",
+            "hes", "shes", "theyre", "he'd", "she'd", "they'd", "he'll", "she'll", "they'll", "he've", "they've", "ele",
+            "ela", "eles", "elas");
+    /** Possessives before a person: "my sister", "her husband", "a minha mãe". */
+    private static final Set<String> PERSON_POSSESSIVES = Set.of("my", "his", "her", "their", "our", "your", "minha",
+            "meu", "sua", "seu", "nossa", "nosso", "a", "o");
+    /** What may follow a name that is the subject: "Carol's great", "Carol is fine", "Carol says hi". */
+    private static final Set<String> AFTER_NAMED_SUBJECT = Set.of("is", "was", "says", "said", "seems", "sounds",
+            "looks", "has", "had", "got", "just", "esta", "estava", "disse", "diz", "foi");
+
+    /**
+     * Whether the body opens on somebody else as its subject: a third-person pronoun, a relative or a
+     * person after a possessive ("my brother", "minha mãe"), a relative alone ("Mom's fine", "Dad?"),
+     * or a name followed by "'s", a verb of being or saying, or a question mark ("Carol's great", "Carol?").
+     * A name or relative followed by a comma or "!" is spoken to, not spoken of ("Mom, guess what!").
+     */
+    private static boolean opensOnSomeoneElse(String text, List<String> tokens, List<int[]> spans, int at) {
+        if (at >= tokens.size()) {
+            return false;
+        }
+        String t = tokens.get(at);
+        if (THIRD_PERSON_SUBJECTS.contains(t)) {
+            return true;
+        }
+        if (PERSON_POSSESSIVES.contains(t)) {
+            for (int k = at + 1; k <= at + 2 && k < tokens.size(); k++) {
+                if (person(stripPossessive(tokens.get(k)))) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        int end = spans.get(at)[1];
+        char next = ' ';
+        for (int i = end; i < text.length(); i++) {
+            if (!Character.isWhitespace(text.charAt(i))) {
+                next = text.charAt(i);
+                break;
+            }
+        }
+        if (next == ',' || next == '!') {
+            return false; // spoken to
+        }
+        String bare = stripPossessive(t);
+        boolean possessive = !bare.equals(t);
+        if (Lexicon.RELATIONS.containsKey(bare)) {
+            return true;
+        }
+        int start = spans.get(at)[0];
+        boolean capitalised = Character.isUpperCase(text.codePointAt(start));
+        if (!capitalised || bare.length() < 2 || Terms.ordinaryWord(bare) || OWN_LABELS.contains(bare)) {
+            return false;
+        }
+        return possessive || next == '?' || at + 1 < tokens.size() && AFTER_NAMED_SUBJECT.contains(tokens.get(at + 1));
+    }
+
+    private static boolean person(String word) {
+        return Lexicon.RELATIONS.containsKey(word) || PERSON_NOUNS.contains(word);
+    }
+
+    private static String stripPossessive(String token) {
+        return token.endsWith("'s") && token.length() > 2 ? token.substring(0, token.length() - 2) : token;
+    }
+
     /** Words that make the speaker's own report a denial or a lie. */
     private static final Set<String> DENIALS = Set.of("never", "didn't", "didnt", "not", "lied", "nunca", "nao", "menti");
 
@@ -481,7 +571,7 @@ final class Sentence {
     private static String quotedLabel(String text, String folded, int body) {
         Matcher m = QUOTED_LABEL.matcher(text).region(body, text.length());
         if (!m.lookingAt()) {
-            return null;
+            return describedLabel(text, folded, body);
         }
         String label = folded.substring(body, folded.indexOf(':', body)).strip().replaceAll("\\s+", " ");
         if (OWN_LABELS.contains(label)) {
@@ -508,6 +598,157 @@ final class Sentence {
     }
 
     private static final Set<String> LABEL_VERBS = Set.of("mandou", "texted", "respondeu", "wrote", "escreveu");
+
+    /** Titles before a name ("Dr. Patel", "Dona Rita"). */
+    private static final Set<String> LABEL_TITLES = Lexicon.words("titles");
+    /** The longest label {@link #describedLabel} reads, in characters. */
+    private static final int MAX_DESCRIBED_LABEL = 60;
+    /** Words that open where, when or through what a person said it: "on the phone", "in the family chat". */
+    private static final Set<String> LABEL_PREPOSITIONS = Set.of("on", "in", "via", "over", "through", "at", "from",
+            "by", "after", "before", "during", "no", "na", "pelo", "pela", "por", "em", "do", "da", "de");
+    /** Words a label may hold around a person without naming the speaker's own words. */
+    private static final Set<String> LABEL_WORDS = Set.of("just", "now", "earlier", "today", "yesterday", "tonight",
+            "again", "also", "then", "this", "morning", "last", "night", "ago", "minutes", "hours", "and", "me", "us",
+            "back", "finally", "emailed", "e-mailed", "messaged", "texted", "dmed", "dm'd", "called", "posted", "replied",
+            "wrote", "said", "says", "tweeted", "commented", "whatsapped", "announced", "shared", "sent", "forwarded",
+            "mailed", "asked", "answered", "told", "explained", "added", "typed", "voice", "noted", "agora", "hoje",
+            "ontem", "mandou", "escreveu", "disse", "respondeu", "postou", "mim", "pra", "para");
+
+    /**
+     * A label that names somebody else with words about where, when or how they said it: "Mom on the phone
+     * just now:", "My sister on WhatsApp:", "Sam (my coworker):", "Dad, in the family chat:", "My boss just
+     * emailed:", "Sam from accounting:", "Dr. Patel:", "The family chat, from Dad:". Its head is a person (a
+     * relative or a person after a possessive, a relative alone, a title and a name, or a capitalised name
+     * that is no common word); the rest only says where (a preposition and what follows it), in brackets,
+     * when, or by what verb of sending, with no "I" or "we" of the speaker. A label that only ends in
+     * "from" a person names them too. Else null.
+     */
+    private static String describedLabel(String text, String folded, int body) {
+        int colon = text.indexOf(':', body);
+        if (colon < 0 || colon - body > MAX_DESCRIBED_LABEL || colon + 1 < text.length()
+                && !Character.isWhitespace(text.charAt(colon + 1))) {
+            return null;
+        }
+        String raw = text.substring(body, colon);
+        if (raw.indexOf('\n') >= 0 || raw.indexOf('"') >= 0 || raw.indexOf('?') >= 0 || raw.indexOf('!') >= 0) {
+            return null;
+        }
+        // what is in brackets says who they are or how it came: it names no speaker's own words
+        String outside = raw.replaceAll("\\([^()]{0,40}\\)", " ");
+        if (outside.indexOf('(') >= 0 || outside.indexOf(')') >= 0) {
+            return null;
+        }
+        List<int[]> spans = Terms.wordSpans(Terms.foldKeepingLength(outside));
+        List<String> words = new ArrayList<>(spans.size());
+        String foldedOutside = Terms.foldKeepingLength(outside);
+        for (int[] span : spans) {
+            words.add(foldedOutside.substring(span[0], span[1]));
+        }
+        if (words.isEmpty()) {
+            return null;
+        }
+        String label = Terms.fold(raw).strip().replaceAll("\\s+", " ");
+        if (FOUND_TEXT.matcher(label).lookingAt()) {
+            return label; // "Saw this on reddit:", "This is from a forum:": a text found somewhere
+        }
+        for (String w : words) {
+            if (SUBJECT_FIRST_PERSON.contains(w)) {
+                return null; // "I on the phone:", "My sister and I:": the speaker speaks too
+            }
+        }
+        int head = personHead(outside, words, spans);
+        if (head < 0) {
+            // "The family chat, from Dad:": a label that ends in "from" a person
+            for (int k = words.size() - 2; k >= 0; k--) {
+                if ((words.get(k).equals("from") || words.get(k).equals("de")) && k + 1 < words.size()) {
+                    List<String> tail = words.subList(k + 1, words.size());
+                    // a relative or a person, not a bare capitalised word ("Greetings from Lisbon:")
+                    int tailHead = person(tail.get(0)) || PERSON_POSSESSIVES.contains(tail.get(0))
+                            || tail.get(0).equals("the") || LABEL_TITLES.contains(tail.get(0))
+                            ? personHead(outside.substring(spans.get(k + 1)[0]), tail,
+                                    shifted(spans.subList(k + 1, spans.size()), spans.get(k + 1)[0])) : -1;
+                    return tailHead == tail.size() ? label : null;
+                }
+            }
+            return null;
+        }
+        boolean afterPreposition = false;
+        boolean sends = false;
+        for (int k = head; k < words.size(); k++) {
+            String w = words.get(k);
+            if (LABEL_PREPOSITIONS.contains(w)) {
+                afterPreposition = true;
+                sends |= w.equals("via");
+            } else if (!afterPreposition && !LABEL_WORDS.contains(w)) {
+                return null; // "My sister moved to Lyon:" is a statement, not a label
+            } else {
+                sends |= !afterPreposition && SENDING.contains(w);
+            }
+        }
+        if (head == words.size() && raw.indexOf('.') < 0 && raw.indexOf('(') < 0 && raw.indexOf(',') < 0) {
+            return null; // a bare name or person: QUOTED_LABEL's to read
+        }
+        // a capitalised word may be a place or a thing ("Lisbon in June:", "Greetings from Lisbon:"): a name
+        // must come with who they are (in brackets) or how they sent it
+        boolean named = !person(words.get(0)) && !PERSON_POSSESSIVES.contains(words.get(0))
+                && !words.get(0).equals("the") && !LABEL_TITLES.contains(words.get(0));
+        if (named && !sends && raw.indexOf('(') < 0) {
+            return null;
+        }
+        return label;
+    }
+
+    /** A label that hands over a text found somewhere: "Saw this on reddit", "This is from a forum", "I got this from Sam". */
+    private static final Pattern FOUND_TEXT = Pattern.compile("(?:i\\s+)?(?:(?:just\\s+)?(?:saw|found|got|read|heard|spotted|"
+            + "received|came\\s+across|vi|li|achei|recebi)\\s+(?:this|these|that|isto|isso|esse|essa|este|esta)\\b"
+            + "|(?:this|these|that|isto|isso)\\s+(?:is|was|are|were|came|e|veio|foi)\\s+(?:from|posted|shared|sent|written|de|do|da)\\b)");
+
+    /** Verbs of sending a label may hold: "My boss just emailed:", "Sam texted me:". */
+    private static final Set<String> SENDING = Set.of("emailed", "e-mailed", "messaged", "texted", "dmed", "dm'd",
+            "called", "posted", "replied", "wrote", "said", "says", "tweeted", "commented", "whatsapped", "announced",
+            "shared", "sent", "forwarded", "mailed", "told", "mandou", "escreveu", "disse", "respondeu", "postou");
+
+    private static List<int[]> shifted(List<int[]> spans, int by) {
+        List<int[]> out = new ArrayList<>(spans.size());
+        for (int[] s : spans) {
+            out.add(new int[] {s[0] - by, s[1] - by});
+        }
+        return out;
+    }
+
+    /**
+     * How many of {@code words} (of {@code raw}) name a person at the start: a possessive or article and a
+     * relative or person within two words ("my older sister", "the landlord"), a title and a capitalised
+     * name ("Dr. Patel"), a relative alone ("Mom"), or one or two capitalised words that are no common
+     * words ("Sam", "Sam Lee"); -1 when they do not.
+     */
+    private static int personHead(String raw, List<String> words, List<int[]> spans) {
+        String w0 = words.get(0);
+        if (PERSON_POSSESSIVES.contains(w0) || w0.equals("the")) {
+            for (int k = 1; k <= 2 && k < words.size(); k++) {
+                if (person(stripPossessive(words.get(k)))) {
+                    return k + 1;
+                }
+            }
+            return -1;
+        }
+        if (person(w0)) {
+            return 1;
+        }
+        if (LABEL_TITLES.contains(w0) && words.size() >= 2 && capitalisedName(raw, words, spans, 1)) {
+            return 2;
+        }
+        if (!capitalisedName(raw, words, spans, 0)) {
+            return -1;
+        }
+        return words.size() >= 2 && capitalisedName(raw, words, spans, 1) ? 2 : 1;
+    }
+
+    private static boolean capitalisedName(String raw, List<String> words, List<int[]> spans, int k) {
+        String w = words.get(k);
+        return Character.isUpperCase(raw.codePointAt(spans.get(k)[0])) && w.length() >= 2 && !Terms.ordinaryWord(w)
+                && !OWN_LABELS.contains(w) && !LABEL_WORDS.contains(w) && !LABEL_PREPOSITIONS.contains(w);
+    }
     private static final Set<String> POSSESSIVE_OR_ARTICLE = Set.of("my", "minha", "meu", "his", "her", "their", "our",
             "nossa", "nosso", "a", "o");
     private static final Set<String> PERSON_NOUNS = Set.of("friend", "friends", "boss", "teacher", "doctor", "colleague",

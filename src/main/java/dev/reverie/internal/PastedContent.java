@@ -787,10 +787,15 @@ public final class PastedContent {
      */
     private static int introEnd(String[] lines, int i) {
         int cut = handedOverAt(lines, i);
+        if (cut < 0) {
+            return -1;
+        }
         // a text the speaker calls their own is theirs (tested only on the few lines that hand one over),
-        // unless it is written for somebody else ("write my brother's bio in first person: …")
-        return cut >= 0 && (OWN.matcher(lines[i]).find() || OWN_MADE.matcher(lines[i]).find())
-                && !writtenForSomeoneElse(lines[i]) ? -1 : cut;
+        // unless it is written for somebody else ("write my brother's bio in first person: …"); only the
+        // words that hand it over say so: "Text from Dad: I'm retired now. Draft a reply." asks for a
+        // reply to Dad's text, and his words stay his
+        String intro = lines[i].substring(0, Math.min(cut, lines[i].length()));
+        return (OWN.matcher(intro).find() || OWN_MADE.matcher(intro).find()) && !writtenForSomeoneElse(intro) ? -1 : cut;
     }
 
     /**
