@@ -493,7 +493,7 @@ final class SecretAssignments {
     static Span unquote(String text, int start, int end) {
         if (end - start >= 2) {
             char q = text.charAt(start);
-            if ((q == '"' || q == '\'') && text.charAt(end - 1) == q) {
+            if ((q == '"' || q == '\'' || q == '`') && text.charAt(end - 1) == q) {
                 return end - start > 2 ? new Span(start + 1, end - 1) : null;
             }
         }

@@ -1,5 +1,7 @@
 package dev.reverie;
 
+import dev.reverie.internal.Terms;
+
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -275,7 +277,18 @@ enum SecretValidator {
     LUHN {
         @Override
         Span check(String text, Matcher m, int start, int end) {
-            return isCardNumber(text.substring(start, end)) ? new Span(start, end) : null;
+            String run = text.substring(start, end);
+            if (!isCardNumber(run)) {
+                return null;
+            }
+            // one digit in ten passes Luhn: an unbroken run of a length few cards have (13, 14, 17–19
+            // digits: a product id, a chat app's message id) is a card only when the text says so
+            int n = end - start;
+            boolean unbroken = run.chars().allMatch(c -> c >= '0' && c <= '9');
+            if (unbroken && n != 15 && n != 16 && !CARD_WORDS.matcher(text.substring(Math.max(0, start - 60), start)).find()) {
+                return null;
+            }
+            return new Span(start, end);
         }
     },
     /**
@@ -353,7 +366,69 @@ enum SecretValidator {
     SETTING_KEY {
         @Override
         Span check(String text, Matcher m, int start, int end) {
-            return start < end && SecretAssignments.namesAnySecret(m.group("k")) ? new Span(start, end) : null;
+            return start < end && SecretAssignments.namesAnySecret(m.group("k"))
+                    && !SecretAssignments.isPlaceholder(text.substring(start, end)) ? new Span(start, end) : null;
+        }
+    },
+    /**
+     * A value paired with a key that names a secret, outside an assignment: a name/value pair
+     * ({@code - name: DB_PASSWORD⏎  value: "…"}, {@code {"name":"API_KEY","value":"…"}}), a call's two
+     * strings ({@code define('DB_PASSWORD', '…')}), a Dockerfile's {@code ENV DB_PASSWORD …}. The value,
+     * unquoted, must be no placeholder and, when it is letters only, no ordinary word ({@code
+     * t("password", "Password")} is a label).
+     */
+    PAIR_VALUE {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            if (!SecretAssignments.namesAnySecret(m.group("k"))) {
+                return null;
+            }
+            Span v = SecretAssignments.unquote(text, start, end);
+            if (v == null) {
+                return null;
+            }
+            String value = text.substring(v.start(), v.end()).strip();
+            if (value.length() < 4 || SecretAssignments.isPlaceholder(value)
+                    || letters(value).equals(letters(m.group("k")))) {
+                return null; // t("password", "Password"): a label's text
+            }
+            boolean lettersOnly = value.chars().allMatch(Character::isLetter);
+            return lettersOnly && (Terms.ordinaryWord(value.toLowerCase(Locale.ROOT))
+                    || SecretAssignments.NOT_A_PASSWORD.contains(value.toLowerCase(Locale.ROOT))) ? null : v;
+        }
+    },
+    /**
+     * The value of a command line's password or key flag ({@code -storepass …}, {@code --passphrase '…'},
+     * {@code -U sa -P '…'}): at least four characters and no placeholder ({@code $PASS}, {@code
+     * <password>}); quoted, any such value; bare, one shaped like a password (a digit, a symbol or an
+     * inner capital: {@code mysql -u root -p shop} names a database) that is not a port ({@code ssh -l
+     * deploy -p 2222}).
+     */
+    FLAG_VALUE {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            boolean quoted = end - start >= 2 && (text.charAt(start) == '"' || text.charAt(start) == '\'');
+            Span v = SecretAssignments.unquote(text, start, end);
+            if (v == null) {
+                return null;
+            }
+            String value = text.substring(v.start(), v.end());
+            if (value.length() < 4 || SecretAssignments.isPlaceholder(value)) {
+                return null;
+            }
+            if (quoted) {
+                return v;
+            }
+            if (value.length() <= 5 && value.chars().allMatch(c -> c >= '0' && c <= '9')) {
+                return null; // a port, a count, a number of seconds
+            }
+            boolean shaped = false;
+            for (int i = v.start(); i < v.end() && !shaped; i++) {
+                char c = text.charAt(i);
+                shaped = !Character.isLetter(c) || i > v.start() && Character.isUpperCase(c)
+                        && Character.isLowerCase(text.charAt(i - 1));
+            }
+            return shaped ? v : null;
         }
     },
     /**
@@ -428,6 +503,9 @@ enum SecretValidator {
             String value = text.substring(start, end);
             if (DATE_OR_RANGE.matcher(value).matches()) {
                 return null; // "tax id: 2023-04-15 was the filing date", "7230-7235"
+            }
+            if (thingsId(text, m.start())) {
+                return null; // "support ticket ID number 01353499": a thing's number, not a person's
             }
             return digits >= 6 && digits <= 20 && letters <= 12 ? new Span(start, end) : null;
         }
@@ -598,6 +676,51 @@ enum SecretValidator {
 
     /** A span of the text to replace. */
     record Span(int start, int end) {
+    }
+
+    /**
+     * Words that may stand before a bare "ID number" that is a person's: a possessive or article, or a
+     * word that says whose ("national", "citizen", "tax"). Any other word there makes it a thing's
+     * number ("ticket ID number", "order id number", "employee ID number").
+     */
+    private static final Set<String> PERSONAL_ID_QUALIFIERS = Set.of("my", "your", "his", "her", "their", "our",
+            "the", "a", "an", "this", "that", "its", "national", "personal", "citizen", "citizen's", "government",
+            "state", "tax", "voter", "identity", "new", "old", "same", "valid", "full", "official", "is", "was",
+            "and", "or", "with", "of", "for", "meu", "minha", "seu", "sua", "o", "do", "da", "de");
+
+    /** Whether the "ID number" label at {@code labelStart} follows a word that names a thing, not a person. */
+    private static boolean thingsId(String text, int labelStart) {
+        if (!text.regionMatches(true, labelStart, "id", 0, 2)) {
+            return false;
+        }
+        int i = labelStart - 1;
+        while (i >= 0 && (text.charAt(i) == ' ' || text.charAt(i) == '\t')) {
+            i--;
+        }
+        int end = i + 1;
+        while (i >= 0 && (Character.isLetter(text.charAt(i)) || text.charAt(i) == '\'' || text.charAt(i) == '-')) {
+            i--;
+        }
+        if (end - (i + 1) < 2 || end == labelStart) {
+            return false; // the label opens the text or follows punctuation
+        }
+        return !PERSONAL_ID_QUALIFIERS.contains(text.substring(i + 1, end).toLowerCase(Locale.ROOT));
+    }
+
+    /** Words that announce a payment card ("card", "Visa", "cartão", "tarjeta", "PAN"). */
+    private static final java.util.regex.Pattern CARD_WORDS = java.util.regex.Pattern.compile(
+            "(?iu)\\b(?:cards?|credit|debit|visa|master\\s?card|amex|american\\s+express|discover|maestro|diners|jcb|"
+                    + "unionpay|rupay|elo|hipercard|pan|cart[ãa]o|tarjeta|carte|karte|carta|kaart|karta|cc)\\b");
+
+    /** The letters and digits of {@code s}, lower case: "DB_PASSWORD" and "db password" alike. */
+    private static String letters(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            if (Character.isLetterOrDigit(s.charAt(i))) {
+                b.append(Character.toLowerCase(s.charAt(i)));
+            }
+        }
+        return b.toString();
     }
 
     /** How many spaces and tabs start the line at {@code from}. */

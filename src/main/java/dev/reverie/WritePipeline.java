@@ -61,6 +61,20 @@ final class WritePipeline implements AutoCloseable {
     private final BackgroundWriter<ToEmbed> embeddings;
     private final FailedRunCriterion failedRuns;
     private final java.util.concurrent.atomic.AtomicLong extractorErrors = new java.util.concurrent.atomic.AtomicLong();
+    /** Most sessions remembered as asking for a secret in their last recorded turn ({@link AskedSecrets}). */
+    static final int MAX_ASKING_SESSIONS = 4_096;
+    /**
+     * The sessions whose last recorded turn asked for a secret, and for what: the next turn's bare value
+     * is redacted even when it is recorded by a later call ("What's the Wi-Fi password?", then
+     * "RmqxoNf3$FPS"). Least recently asked dropped first; in memory only (another process recording the
+     * session's next turn does not see it).
+     */
+    private final Map<String, AskedSecrets.Asked> asking = new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, AskedSecrets.Asked> eldest) {
+            return size() > MAX_ASKING_SESSIONS;
+        }
+    };
 
     /**
      * New observations (by id) and archived turns of one recorded call, waiting for their vectors;
@@ -114,8 +128,15 @@ final class WritePipeline implements AutoCloseable {
         Instant now = clock.instant();
         int redactions = 0;
         List<Turn> clean = new ArrayList<>(turns.size());
+        String session = scope.tenantId() + '\u0000' + scope.agentId() + '\u0000' + scope.endUserId() + '\u0000' + sessionId;
+        AskedSecrets.Asked asked;
+        synchronized (asking) {
+            asked = asking.getOrDefault(session, AskedSecrets.Asked.NONE);
+        }
         for (Turn t : turns) {
-            Redaction r = redactor.redact(t.text());
+            // a bare value answering the turn before's request for a secret goes too
+            Redaction r = AskedSecrets.answer(redactor.redact(t.text()), asked);
+            asked = AskedSecrets.asks(t.text());
             redactions += r.total();
             Turn c = r.total() == 0 ? t : t.withText(r.text());
             // the names are stored too (the speaker, a tool's name as its speaker): a secret pasted into
@@ -132,6 +153,13 @@ final class WritePipeline implements AutoCloseable {
                 c = c.withSpeaker(c.toolName().strip());
             }
             clean.add(c);
+        }
+        synchronized (asking) {
+            if (asked == AskedSecrets.Asked.NONE) {
+                asking.remove(session);
+            } else {
+                asking.put(session, asked);
+            }
         }
         // extraction is pure computation: do it before taking the session lock
         List<List<ExtractedFact>> facts = new ArrayList<>(clean.size());
