@@ -12,9 +12,10 @@ import java.util.regex.Pattern;
  * A secret given as the bare answer to a request for one, across turns: "What's the Wi-Fi password?"
  * then "RmqxoNf3$FPS", "send me the code" then "482913". Each turn is redacted on its own
  * ({@link SecretRedactor}), and a reply of one word carries no label for a rule to see; here a turn
- * that asks for a secret marks the next turn of its session, and a next turn that is only a value
- * shaped like a secret (a word with a digit, a symbol or inner capitals that is no ordinary word, or
- * 4–10 digits after a request for a code or PIN) loses it. Stateless and thread-safe.
+ * that asks for a secret (ending its sentence on the secret's noun) marks the next turn of its session,
+ * and a next turn that is only a value shaped like a secret (a word with a digit, a symbol or inner
+ * capitals that is no ordinary word; 4–10 digits after a request for a code or PIN, 6–10 after one for
+ * a password) loses it. Stateless and thread-safe.
  */
 final class AskedSecrets {
 
@@ -26,24 +27,31 @@ final class AskedSecrets {
         NONE, SECRET, CODE
     }
 
-    private static final String SECRET_NOUNS = "pass\\s?words?|passwd|pass\\s?phrase|pass\\s?code|pwd|api\\s?key|"
-            + "access\\s?key|secret(?:\\s?key)?|token|credentials?|wi-?fi\\s+key|wpa2?\\s+key|senha|palavra[\\s-]passe|"
-            + "contrase[ñn]a|clave|mot\\s+de\\s+passe|passwort|kennwort|parola|wachtwoord|has[łl]o|chave";
+    /** What a request for a secret names last: "the Wi-Fi password", "your API key", "a senha do roteador". */
+    private static final String SECRET_NOUNS = "pass\\s?words?|passwd|pass\\s?phrase|pass\\s?code|pwd|"
+            + "(?:api|access|secret|private|license)\\s?key|(?:api|access|auth|bearer|personal\\s+access)\\s+token|"
+            + "client\\s+secret|wi-?fi\\s+key|wpa2?\\s+key|senha|palavra[\\s-]passe|contrase[ñn]a|clave|"
+            + "mot\\s+de\\s+passe|passwort|kennwort|parola|wachtwoord|has[łl]o";
     /** Codes that unlock something; a bare "code" may be a program's ("what code did you run?"). */
     private static final String CODE_NOUNS = "pin(?:\\s?code)?|otp|cvv2?|cvc|(?:security|verification|confirmation|"
             + "one[\\s-]time|2fa|mfa|sms|login|sign[\\s-]in|access|door|gate|alarm|auth(?:entication)?|recovery|backup)"
             + "\\s+code|c[óo]digo\\s+(?:de\\s+)?(?:verifica[çc][ãa]o|seguran[çc]a|acesso|confirma[çc][ãa]o|sms|pin)";
 
     /**
-     * A request for a secret: a question about one ("What's the Wi-Fi password?", "qual a senha?") or a
-     * request verb before one ("send me the code", "please type your PIN", "me passa a senha").
+     * A request for a secret that ends its sentence on the secret's noun: a question or a request verb
+     * before it ("What's the Wi-Fi password?", "Please type the verification code we texted you.", "qual
+     * a senha do roteador?"). What follows the noun may only say whose or what for ("for the router",
+     * "do roteador", "we texted you", "please"); "the token limit", "a password manager", "the PIN diode"
+     * name something else.
      */
-    private static final Pattern ASKS = Pattern.compile("(?iu)(?:\\b(?:what(?:'s|\\s+is|\\s+was)|which|send|give|tell|"
+    private static final Pattern ASKS = Pattern.compile("(?iu)\\b(?:what(?:'s|\\s+is|\\s+was)|send|give|tell|"
             + "enter|type|share|paste|provide|need|confirm|repeat|read\\s+me|qual(?:\\s+(?:é|e|eh))?|manda|mande|passa|"
             + "passe|me\\s+diz|diga|digite|informe|envie|cu[áa]l\\s+es|quel\\s+est|wie\\s+lautet|was\\s+ist)\\b"
-            + "[^.!?\\n]{0,40}?\\b(?<noun>" + SECRET_NOUNS + "|" + CODE_NOUNS + ")\\b"
-            + "|\\b(?<qnoun>" + SECRET_NOUNS + "|" + CODE_NOUNS + ")\\b[^.!\\n]{0,30}\\?)");
-
+            + "[^.!?\\n]{0,40}?\\b(?<noun>" + SECRET_NOUNS + "|" + CODE_NOUNS + ")"
+            + "(?:\\s+(?:for|of|to|on|do|da|de|del|pro|pra|para)\\s+[^.!?\\n]{1,40}?"
+            + "|\\s+(?:(?:we|i|they|the\\s+bank|the\\s+app)\\s+)?(?:just\\s+)?(?:texted|sent|emailed|gave)(?:\\s+(?:you|to\\s+you))?"
+            + "|\\s+(?:please|pls|por\\s+favor))?"
+            + "\\s*(?:,\\s*please)?\\s*(?:[?.!:](?=\\s|$)|$)");
     /** A code or PIN noun, once a request was found. */
     private static final Pattern CODE_NOUN = Pattern.compile("(?iu)^(?:" + CODE_NOUNS + ")$");
 
@@ -61,8 +69,7 @@ final class AskedSecrets {
         if (!m.find()) {
             return Asked.NONE;
         }
-        String noun = m.group("noun") != null ? m.group("noun") : m.group("qnoun");
-        return CODE_NOUN.matcher(noun.strip()).matches() ? Asked.CODE : Asked.SECRET;
+        return CODE_NOUN.matcher(m.group("noun").strip()).matches() ? Asked.CODE : Asked.SECRET;
     }
 
     /** {@code reply} (already redacted on its own) with a bare secret answering {@code asked} replaced. */
@@ -99,7 +106,8 @@ final class AskedSecrets {
     private static boolean secretShaped(String value, Asked asked) {
         boolean digits = value.chars().allMatch(c -> c >= '0' && c <= '9');
         if (digits) {
-            return value.length() >= 4 && value.length() <= 10;
+            // a code or PIN of 4–10 digits; a numeric password of 6 or more
+            return value.length() <= 10 && value.length() >= (asked == Asked.CODE ? 4 : 6);
         }
         if (asked == Asked.CODE && value.length() <= 10 && value.chars().allMatch(Character::isLetterOrDigit)
                 && value.chars().anyMatch(Character::isDigit)) {

@@ -42,7 +42,10 @@ final class SecretAssignments {
             // STRIPE_PUBLISHABLE_KEY=pk_live_… (a key made to be shared)
             "provider", "providers", "method", "methods", "driver", "domain", "samesite", "public", "publishable",
             "secure", "httponly", "host", "port", "scope", "scopes", "issuer", "audience", "strategy", "backend",
-            "lifetime", "duration", "idempotency");
+            "lifetime", "duration", "idempotency",
+            // what names a secret without holding it: API_KEY_SECRET_REF=my-app-secrets, KEY_ALIAS=app-signing,
+            // passwordEncoder=bcryptEncoder, keyGenerator=…, tokenValiditySeconds=…
+            "ref", "reference", "alias", "encoder", "generator", "validity", "seconds");
 
     /** Parts after a password word that make the key a password setting: {@code password_max_age_days}. */
     private static final Set<String> PASSWORD_SETTING_PARTS = words("age", "days", "hours", "minutes", "seconds",

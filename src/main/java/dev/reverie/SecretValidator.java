@@ -392,43 +392,41 @@ enum SecretValidator {
                     || letters(value).equals(letters(m.group("k")))) {
                 return null; // t("password", "Password"): a label's text
             }
+            if (value.length() < 12 && value.chars().allMatch(c -> c >= '0' && c <= '9')) {
+                return null; // a setting's number ("tokenValiditySeconds" = 1209600)
+            }
             boolean lettersOnly = value.chars().allMatch(Character::isLetter);
-            return lettersOnly && (Terms.ordinaryWord(value.toLowerCase(Locale.ROOT))
-                    || SecretAssignments.NOT_A_PASSWORD.contains(value.toLowerCase(Locale.ROOT))) ? null : v;
+            if (lettersOnly && (Terms.ordinaryWord(value.toLowerCase(Locale.ROOT))
+                    || SecretAssignments.NOT_A_PASSWORD.contains(value.toLowerCase(Locale.ROOT))
+                    || identifierLike(text, v.start(), v.end()))) {
+                return null; // a word or a name made of words ("customKeyGenerator")
+            }
+            return v;
         }
     },
     /**
-     * The value of a command line's password or key flag ({@code -storepass …}, {@code --passphrase '…'},
-     * {@code -U sa -P '…'}): at least four characters and no placeholder ({@code $PASS}, {@code
-     * <password>}); quoted, any such value; bare, one shaped like a password (a digit, a symbol or an
-     * inner capital: {@code mysql -u root -p shop} names a database) that is not a port ({@code ssh -l
-     * deploy -p 2222}).
+     * The value of a command line's password or key flag ({@code -storepass …}, {@code --passphrase '…'})
+     * or of a credential pair ("creds are admin / …"): at least four characters and no placeholder
+     * ({@code $PASS}, {@code <password>}); quoted, any such value; bare, one shaped like a password (a
+     * digit among letters, or one of {@code ! @ # $ % ^ & * + = ? ~}) that is no path or file name
+     * ({@code --private-key ./keys/deploy.pem}, {@code --ask-become-pass site.yml}).
      */
     FLAG_VALUE {
         @Override
         Span check(String text, Matcher m, int start, int end) {
-            boolean quoted = end - start >= 2 && (text.charAt(start) == '"' || text.charAt(start) == '\'');
-            Span v = SecretAssignments.unquote(text, start, end);
-            if (v == null) {
-                return null;
-            }
-            String value = text.substring(v.start(), v.end());
-            if (value.length() < 4 || SecretAssignments.isPlaceholder(value)) {
-                return null;
-            }
-            if (quoted) {
-                return v;
-            }
-            if (value.length() <= 5 && value.chars().allMatch(c -> c >= '0' && c <= '9')) {
-                return null; // a port, a count, a number of seconds
-            }
-            boolean shaped = false;
-            for (int i = v.start(); i < v.end() && !shaped; i++) {
-                char c = text.charAt(i);
-                shaped = !Character.isLetter(c) || i > v.start() && Character.isUpperCase(c)
-                        && Character.isLowerCase(text.charAt(i - 1));
-            }
-            return shaped ? v : null;
+            return flagValue(text, start, end, false);
+        }
+    },
+    /**
+     * The value of a one-letter password flag after a user flag ({@code sqlcmd -U sa -P '…'}, {@code
+     * ldapsearch -D … -w …}): as {@link #FLAG_VALUE}, and bare only with one of {@code ! @ # $ % ^ & * + =
+     * ? ~} (one letter means many things: {@code docker run -u 1000 -p 8080:80}, {@code -w /app}, {@code
+     * mvn -U -P dev,ci}, {@code mysql -u root -p mydb2} names a database).
+     */
+    SHORT_FLAG_VALUE {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            return flagValue(text, start, end, true);
         }
     },
     /**
@@ -592,7 +590,14 @@ enum SecretValidator {
     PASSPHRASE {
         @Override
         Span check(String text, Matcher m, int start, int end) {
-            return SecretAssignments.passphrase(text, start);
+            Span s = SecretAssignments.passphrase(text, start);
+            if (s == null) {
+                return null;
+            }
+            // a template in brackets ("**Password:** `<your password here>`", "{{db_password}}") hides none
+            String value = text.substring(s.start(), s.end()).strip();
+            return value.startsWith("<") && value.endsWith(">") || value.startsWith("{{") || value.startsWith("[")
+                    && value.endsWith("]") ? null : s;
         }
     },
     /**
@@ -679,16 +684,19 @@ enum SecretValidator {
     }
 
     /**
-     * Words that may stand before a bare "ID number" that is a person's: a possessive or article, or a
-     * word that says whose ("national", "citizen", "tax"). Any other word there makes it a thing's
-     * number ("ticket ID number", "order id number", "employee ID number").
+     * Things that have an "ID number" of their own, not a person's national one: "support ticket ID
+     * number", "order id number", "employee ID number". Any other word before the label ("my wife's",
+     * "Brazilian", "government-issued") leaves it a person's.
      */
-    private static final Set<String> PERSONAL_ID_QUALIFIERS = Set.of("my", "your", "his", "her", "their", "our",
-            "the", "a", "an", "this", "that", "its", "national", "personal", "citizen", "citizen's", "government",
-            "state", "tax", "voter", "identity", "new", "old", "same", "valid", "full", "official", "is", "was",
-            "and", "or", "with", "of", "for", "meu", "minha", "seu", "sua", "o", "do", "da", "de");
+    private static final Set<String> THING_ID_WORDS = Set.of("ticket", "order", "case", "tracking", "support",
+            "invoice", "reference", "ref", "transaction", "request", "booking", "reservation", "confirmation",
+            "product", "item", "shipment", "parcel", "package", "session", "job", "incident", "bug", "issue",
+            "claim", "device", "serial", "employee", "student", "member", "customer", "account", "user", "app",
+            "build", "version", "model", "part", "batch", "lot", "vehicle", "license", "policy", "application",
+            "registration", "loyalty", "membership", "subscription", "project", "task", "event", "record",
+            "message", "chat", "thread", "post", "video", "file", "document", "pedido", "protocolo", "chamado");
 
-    /** Whether the "ID number" label at {@code labelStart} follows a word that names a thing, not a person. */
+    /** Whether the "ID number" label at {@code labelStart} follows a word that names a thing ({@link #THING_ID_WORDS}). */
     private static boolean thingsId(String text, int labelStart) {
         if (!text.regionMatches(true, labelStart, "id", 0, 2)) {
             return false;
@@ -704,7 +712,7 @@ enum SecretValidator {
         if (end - (i + 1) < 2 || end == labelStart) {
             return false; // the label opens the text or follows punctuation
         }
-        return !PERSONAL_ID_QUALIFIERS.contains(text.substring(i + 1, end).toLowerCase(Locale.ROOT));
+        return THING_ID_WORDS.contains(text.substring(i + 1, end).toLowerCase(Locale.ROOT));
     }
 
     /** Words that announce a payment card ("card", "Visa", "cartão", "tarjeta", "PAN"). */
@@ -721,6 +729,39 @@ enum SecretValidator {
             }
         }
         return b.toString();
+    }
+
+    /** Characters of a password that no path, port mapping, list or identifier holds. */
+    private static final String PASSWORD_SYMBOLS = "!@#$%^&*+=?~";
+
+    /** {@link #FLAG_VALUE} and {@link #SHORT_FLAG_VALUE}. */
+    private static Span flagValue(String text, int start, int end, boolean symbolNeeded) {
+        boolean quoted = end - start >= 2 && (text.charAt(start) == '"' || text.charAt(start) == '\'');
+        Span v = SecretAssignments.unquote(text, start, end);
+        if (v == null) {
+            return null;
+        }
+        String value = text.substring(v.start(), v.end());
+        if (value.length() < 4 || SecretAssignments.isPlaceholder(value)) {
+            return null;
+        }
+        if (quoted) {
+            return v;
+        }
+        if (value.indexOf('/') >= 0 || value.startsWith(".") || value.startsWith("~")
+                || value.matches("(?s).*\\.[A-Za-z]{1,5}")) {
+            return null; // a path or a file name
+        }
+        boolean symbol = false;
+        boolean digit = false;
+        boolean letter = false;
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            symbol |= PASSWORD_SYMBOLS.indexOf(c) >= 0;
+            digit |= c >= '0' && c <= '9';
+            letter |= Character.isLetter(c);
+        }
+        return symbol || !symbolNeeded && digit && letter ? v : null;
     }
 
     /** How many spaces and tabs start the line at {@code from}. */

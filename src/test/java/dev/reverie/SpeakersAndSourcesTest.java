@@ -642,7 +642,7 @@ class SpeakersAndSourcesTest {
         memory.recordTurn(HOUSE, "s2", Turn.assistant("How is your sister doing these days?").at(day(1)),
                 priya("Oh she's great. Moved to Manchester last month.", 1),
                 priya("My brother? Got a job at Google last week.", 1),
-                priya("Carol's great, loves her flat. Just moved to Lyon.", 1),
+                priya("Carol's doing well. Just moved to Lyon.", 1),
                 Turn.user("Mom's fine. Allergic to shellfish now though.").at(day(1)));
         dreamOn(1);
 

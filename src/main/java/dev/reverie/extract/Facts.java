@@ -132,8 +132,8 @@ final class Facts {
      * the user is no fact, and kept in the commitment it would reach the context as one.
      */
     private static final java.util.regex.Pattern REASON_ABOUT_YOU = java.util.regex.Pattern.compile(
-            "(?iu)\\s*[,;(\u2013\u2014-]?\\s*\\b(?:since|because|as|cause|cos|given\\s+that|now\\s+that|seeing\\s+(?:as|that)"
-                    + "|j[áa]\\s+que|porque|pois|como|visto\\s+que)\\s+(?:you|you're|youre|you've|you'd|your|voc[êe]|tu|te|teu|tua)\\b.*$");
+            "(?iu)\\s*[,;(\u2013\u2014-]?\\s*\\b(?:since|because|cause|cos|given\\s+that|now\\s+that|seeing\\s+(?:as|that)"
+                    + "|j[áa]\\s+que|porque|pois|visto\\s+que)\\s+(?:you|you're|youre|you've|you'd|your|voc[êe]|tu|te|teu|tua)\\b.*$");
 
     static String withoutReasonAboutYou(String text) {
         java.util.regex.Matcher m = REASON_ABOUT_YOU.matcher(text);

@@ -176,13 +176,10 @@ public final class RuleBasedExtractor implements Extractor {
                 facts.dropFrom(previous); // "I work at Google. Just kidding, I'm unemployed."
             }
             // "Oh she's great. Moved to Manchester last month.", "My sister? Allergic to shellfish now.": a
-            // sentence without a word of the first person goes on about whom the one before spoke of
-            boolean theirs = aboutSomeoneElse && !s.writtenFirstPerson && !s.aboutSomeoneElse;
-            if (s.aboutSomeoneElse) {
-                aboutSomeoneElse = true;
-            } else if (s.writtenFirstPerson) {
-                aboutSomeoneElse = false;
-            }
+            // sentence without a subject right after one about somebody else goes on about them; any other
+            // sentence ends that ("My brother is visiting. Work is crazy. Started at Amazon …" is the speaker's)
+            boolean theirs = aboutSomeoneElse && s.subjectless && !s.aboutSomeoneElse;
+            aboutSomeoneElse = s.aboutSomeoneElse || theirs;
             if (s.filler || s.question) {
                 continue;
             }

@@ -217,6 +217,13 @@ final class Sentence {
      * after it with no word of the first person ("Moved to Lyon last month.") goes on about them.
      */
     final boolean aboutSomeoneElse;
+    /**
+     * Whether the sentence has no subject of its own: no written first person, and it opens on a verb
+     * whose "I" was dropped ("Moved to Lyon", "Got a job at Google") or on a predicate ("Allergic to
+     * shellfish now", "Pregnant again"); and it asks nothing of the listener ("…, so please skip the
+     * satay" is the speaker's own concern) and does not turn back to the speaker ("Anyway, …", "Btw, …").
+     */
+    final boolean subjectless;
     final int contentWords;
     final int enScore;
     final int ptScore;
@@ -296,7 +303,11 @@ final class Sentence {
         }
         this.firstPerson = first;
         this.writtenFirstPerson = written;
-        this.aboutSomeoneElse = !subject && opensOnSomeoneElse(text, all, spans, firstBodyToken);
+        this.aboutSomeoneElse = !subject && opensOnSomeoneElse(text, all, spans, firstBodyToken)
+                && !THANKS.matcher(folded).find();
+        this.subjectless = !written && firstBodyToken < all.size()
+                && ((lists[firstBodyToken] & ELIDED) != 0 || PREDICATE_OPENERS.contains(all.get(firstBodyToken)))
+                && !TURNS_BACK.matcher(folded).region(0, b).find() && !ASKS_LISTENER.matcher(folded).find();
         this.question = isQuestion(text, folded, b);
         this.speech = isReported(folded, b, (any & REPORTING_WORD) != 0);
         this.label = text.indexOf(':') >= 0 ? quotedLabel(text, folded, b) : null;
@@ -469,21 +480,45 @@ final class Sentence {
     /** Words of the first person that are a subject: "I", "we" and their contractions, "eu", "nós". */
     private static final Set<String> SUBJECT_FIRST_PERSON = Set.of("i", "i'm", "im", "i've", "ive", "i'd", "i'll",
             "we", "we're", "we've", "we'll", "we'd", "eu", "nos");
-    /** Pronouns of somebody else as a subject, and their contractions. */
-    private static final Set<String> THIRD_PERSON_SUBJECTS = Set.of("he", "she", "they", "he's", "she's", "they're",
-            "hes", "shes", "theyre", "he'd", "she'd", "they'd", "he'll", "she'll", "they'll", "he've", "they've", "ele",
-            "ela", "eles", "elas");
+    /**
+     * Pronouns of one other person as a subject, and their contractions ("they" is often nobody in
+     * particular: "They're closed on Mondays").
+     */
+    private static final Set<String> THIRD_PERSON_SUBJECTS = Set.of("he", "she", "he's", "she's", "hes", "shes",
+            "he'd", "she'd", "he'll", "she'll", "ele", "ela");
+    /** Predicates a sentence without a subject may open on ("Allergic to shellfish now", "Pregnant again!"). */
+    private static final Set<String> PREDICATE_OPENERS = Set.of("allergic", "intolerant", "pregnant", "engaged",
+            "married", "divorced", "single", "vegan", "vegetarian", "diabetic", "retired", "unemployed", "alergica",
+            "alergico", "gravida", "noiva", "noivo", "casada", "casado", "aposentada", "aposentado");
+    /** Discourse words that turn back to the speaker: "Anyway, …", "Btw, …", "As for me, …". */
+    private static final Pattern TURNS_BACK = Pattern.compile(
+            "\\b(?:anyway|anyways|btw|by\\s+the\\s+way|as\\s+for\\s+me|meanwhile|also|enfim|alias|por\\s+sinal)\\b");
+    /**
+     * Words that make a sentence without a subject the speaker's after all: it asks something of the
+     * listener ("…, so please skip it") or names the other person as an object ("Going to pick him up
+     * later", "Allergic to her cat"). ("Mom's fine. Allergic to shellfish now though." stays hers: a
+     * contrast says nothing of whose allergy it is, and a wrong first-party allergy is the worse error.)
+     */
+    private static final Pattern ASKS_LISTENER = Pattern.compile(
+            "\\b(?:please|pls|plz|por\\s+favor|can\\s+you|could\\s+you|would\\s+you|pode|poderia|"
+                    + "him|her|them|his|hers|their|dele|dela|eles|elas)\\b");
+    /**
+     * What only a person is said to be when asked about ("Carol's doing well", "Mom is fine", "Dad's sick"):
+     * not "great" or "amazing", which a place or a day is too ("Lisbon is great", "Christmas was lovely").
+     */
+    private static final Set<String> WELLBEING = Set.of("fine", "ok", "okay", "well", "better", "worse", "doing",
+            "alright", "sick", "ill", "busy", "happy", "sad", "tired", "stressed", "pregnant", "recovering", "bem",
+            "mal", "melhor", "pior", "doente", "cansada", "cansado", "gravida");
     /** Possessives before a person: "my sister", "her husband", "a minha mãe". */
     private static final Set<String> PERSON_POSSESSIVES = Set.of("my", "his", "her", "their", "our", "your", "minha",
             "meu", "sua", "seu", "nossa", "nosso", "a", "o");
-    /** What may follow a name that is the subject: "Carol's great", "Carol is fine", "Carol says hi". */
-    private static final Set<String> AFTER_NAMED_SUBJECT = Set.of("is", "was", "says", "said", "seems", "sounds",
-            "looks", "has", "had", "got", "just", "esta", "estava", "disse", "diz", "foi");
+    /** Thanks close an answer about somebody else: "He's doing well, thanks! Starting at Meta on Monday." */
+    private static final Pattern THANKS = Pattern.compile("\\b(?:thanks|thank\\s+you|thx|obrigad[oa]|valeu)\\b");
 
     /**
      * Whether the body opens on somebody else as its subject: a third-person pronoun, a relative or a
-     * person after a possessive ("my brother", "minha mãe"), a relative alone ("Mom's fine", "Dad?"),
-     * or a name followed by "'s", a verb of being or saying, or a question mark ("Carol's great", "Carol?").
+     * person after a possessive ("my brother", "minha mãe"), or a relative or name asked about ("Dad?",
+     * "Carol?") or said to be well or not ("Mom's fine", "Carol is doing well", {@link #WELLBEING}).
      * A name or relative followed by a comma or "!" is spoken to, not spoken of ("Mom, guess what!").
      */
     private static boolean opensOnSomeoneElse(String text, List<String> tokens, List<int[]> spans, int at) {
@@ -515,15 +550,30 @@ final class Sentence {
         }
         String bare = stripPossessive(t);
         boolean possessive = !bare.equals(t);
-        if (Lexicon.RELATIONS.containsKey(bare)) {
-            return true;
-        }
         int start = spans.get(at)[0];
         boolean capitalised = Character.isUpperCase(text.codePointAt(start));
-        if (!capitalised || bare.length() < 2 || Terms.ordinaryWord(bare) || OWN_LABELS.contains(bare)) {
+        if (!Lexicon.RELATIONS.containsKey(bare) && (!capitalised || bare.length() < 2 || Terms.ordinaryWord(bare)
+                || OWN_LABELS.contains(bare))) {
             return false;
         }
-        return possessive || next == '?' || at + 1 < tokens.size() && AFTER_NAMED_SUBJECT.contains(tokens.get(at + 1));
+        // a relative or a name asked about ("Carol?") or said to be well or not ("Carol's doing well", "Mom
+        // is fine", "Dad's sick"); a place, a brand or a day is said to be other things ("Chicago is
+        // freezing", "Zoom is lagging", "Tuesday was rough")
+        if (next == '?' && at + 1 == tokens.size()) {
+            return true;
+        }
+        int k = at + 1;
+        if (!possessive && k < tokens.size() && (tokens.get(k).equals("is") || tokens.get(k).equals("was")
+                || tokens.get(k).equals("esta") || tokens.get(k).equals("ta"))) {
+            k++;
+        } else if (!possessive) {
+            return false;
+        }
+        while (k < tokens.size() && (tokens.get(k).equals("so") || tokens.get(k).equals("really")
+                || tokens.get(k).equals("very") || tokens.get(k).equals("just") || tokens.get(k).equals("muito"))) {
+            k++;
+        }
+        return k < tokens.size() && WELLBEING.contains(tokens.get(k));
     }
 
     private static boolean person(String word) {
@@ -615,13 +665,15 @@ final class Sentence {
             "ontem", "mandou", "escreveu", "disse", "respondeu", "postou", "mim", "pra", "para");
 
     /**
-     * A label that names somebody else with words about where, when or how they said it: "Mom on the phone
-     * just now:", "My sister on WhatsApp:", "Sam (my coworker):", "Dad, in the family chat:", "My boss just
-     * emailed:", "Sam from accounting:", "Dr. Patel:", "The family chat, from Dad:". Its head is a person (a
+     * A label that names somebody else with words about when or how they said it: "Mom on the phone just
+     * now:", "My sister on WhatsApp:", "Sam (my coworker):", "Dad, in the family chat:", "My boss just
+     * emailed:", "Dr. Patel:", "The family chat, from Dad:", "Saw this on reddit:". Its head is a person (a
      * relative or a person after a possessive, a relative alone, a title and a name, or a capitalised name
-     * that is no common word); the rest only says where (a preposition and what follows it), in brackets,
-     * when, or by what verb of sending, with no "I" or "we" of the speaker. A label that only ends in
-     * "from" a person names them too. Else null.
+     * that is no common word); the rest only says when, through what (a preposition whose words name a
+     * {@link #CHANNELS channel}), who they are (brackets naming a person or a channel) or by what verb of
+     * sending, with no "I" or "we" of the speaker; a bare name needs the brackets or the verb ("Tokyo (day
+     * 3):", "Stripe via LinkedIn:", "Mom in the hospital:" are headings of the speaker's own). A label that
+     * only ends in "from" a person names them too. Else null.
      */
     private static String describedLabel(String text, String folded, int body) {
         int colon = text.indexOf(':', body);
@@ -633,7 +685,18 @@ final class Sentence {
         if (raw.indexOf('\n') >= 0 || raw.indexOf('"') >= 0 || raw.indexOf('?') >= 0 || raw.indexOf('!') >= 0) {
             return null;
         }
-        // what is in brackets says who they are or how it came: it names no speaker's own words
+        // brackets that say who they are ("Sam (my coworker):") name a person; other brackets ("Tokyo (day
+        // 3):", "Portugal (since 2019):") make the label a heading of the speaker's own
+        Matcher brackets = BRACKETS.matcher(raw);
+        boolean who = false;
+        while (brackets.find()) {
+            for (String w : Terms.wordTokens(Terms.fold(brackets.group(1)))) {
+                who |= person(w) || CHANNELS.contains(w); // "Sam (my coworker):", "Mom (on the phone):"
+            }
+            if (!who) {
+                return null;
+            }
+        }
         String outside = raw.replaceAll("\\([^()]{0,40}\\)", " ");
         if (outside.indexOf('(') >= 0 || outside.indexOf(')') >= 0) {
             return null;
@@ -672,36 +735,60 @@ final class Sentence {
             }
             return null;
         }
+        // after the person: where they said it (a preposition whose words name a channel: "on the phone",
+        // "in the family chat"), when ("just now", "earlier"), or a verb of sending ("just emailed"); a
+        // preposition that names no channel makes a heading of the speaker's own ("Mom in the hospital:")
         boolean afterPreposition = false;
+        boolean channel = false;
         boolean sends = false;
+        boolean place = false;
         for (int k = head; k < words.size(); k++) {
             String w = words.get(k);
             if (LABEL_PREPOSITIONS.contains(w)) {
+                if (afterPreposition && !channel) {
+                    place = true;
+                }
                 afterPreposition = true;
-                sends |= w.equals("via");
-            } else if (!afterPreposition && !LABEL_WORDS.contains(w)) {
+                channel = false;
+            } else if (afterPreposition) {
+                channel |= CHANNELS.contains(w);
+            } else if (!LABEL_WORDS.contains(w)) {
                 return null; // "My sister moved to Lyon:" is a statement, not a label
             } else {
-                sends |= !afterPreposition && SENDING.contains(w);
+                sends |= SENDING.contains(w);
             }
+        }
+        if (afterPreposition && !channel || place) {
+            return null;
         }
         if (head == words.size() && raw.indexOf('.') < 0 && raw.indexOf('(') < 0 && raw.indexOf(',') < 0) {
             return null; // a bare name or person: QUOTED_LABEL's to read
         }
-        // a capitalised word may be a place or a thing ("Lisbon in June:", "Greetings from Lisbon:"): a name
+        // a capitalised word may be a place or a thing ("Lisbon in June:", "Stripe via LinkedIn:"): a name
         // must come with who they are (in brackets) or how they sent it
         boolean named = !person(words.get(0)) && !PERSON_POSSESSIVES.contains(words.get(0))
                 && !words.get(0).equals("the") && !LABEL_TITLES.contains(words.get(0));
-        if (named && !sends && raw.indexOf('(') < 0) {
+        if (named && !sends && !who) {
             return null;
         }
         return label;
     }
 
+    /** Brackets inside a label and what they hold. */
+    private static final Pattern BRACKETS = Pattern.compile("\\(([^()]{0,40})\\)");
+    /** What a person sends a text through: "on the phone", "in the family chat", "via WhatsApp". */
+    private static final Set<String> CHANNELS = Set.of("phone", "call", "text", "texts", "sms", "message", "messages",
+            "chat", "group", "email", "e-mail", "mail", "voicemail", "voice", "whatsapp", "telegram", "signal",
+            "messenger", "facebook", "instagram", "insta", "twitter", "slack", "teams", "discord", "linkedin",
+            "snapchat", "dm", "dms", "zap", "wpp", "telefone", "mensagem", "grupo", "conversa", "ligacao", "audio",
+            "reddit", "forum", "comments", "comment", "post", "thread", "letter", "note", "card");
+
     /** A label that hands over a text found somewhere: "Saw this on reddit", "This is from a forum", "I got this from Sam". */
     private static final Pattern FOUND_TEXT = Pattern.compile("(?:i\\s+)?(?:(?:just\\s+)?(?:saw|found|got|read|heard|spotted|"
-            + "received|came\\s+across|vi|li|achei|recebi)\\s+(?:this|these|that|isto|isso|esse|essa|este|esta)\\b"
-            + "|(?:this|these|that|isto|isso)\\s+(?:is|was|are|were|came|e|veio|foi)\\s+(?:from|posted|shared|sent|written|de|do|da)\\b)");
+            + "received|came\\s+across|vi|li|achei|recebi)\\s+(?:this|these|that|isto|isso|esse|essa|este|esta)\\s+"
+            + "(?:on|in|at|from|online|no|na|em|de|do|da)\\b"
+            + "|(?:this|these|that|isto|isso)\\s+(?:is|are|was|came|e|veio|foi)\\s+(?:from|posted\\s+(?:on|in)|shared\\s+(?:on|in)|de|do|da)"
+            + "\\s+(?!(?:my|our|meu|minha|last|this|next|yesterday|today)\\b)(?:a|an|the|some|um|uma|o|a)?\\s*[\\p{L}@#])");
 
     /** Verbs of sending a label may hold: "My boss just emailed:", "Sam texted me:". */
     private static final Set<String> SENDING = Set.of("emailed", "e-mailed", "messaged", "texted", "dmed", "dm'd",

@@ -235,9 +235,15 @@ public final class PastedContent {
                     + "vou\\s+mandar|estou\\s+escrevendo)\\b"
                     + "|\\bfor\\s+my\\s+(?:[\\p{L}\\-]+\\s+)?(?:profile|bio|cv|resume|r[ée]sum[ée]|linkedin|website|portfolio|"
                     + "application)\\b|\\bpara\\s+o\\s+meu\\s+(?:perfil|curr[íi]culo|cv|site|portf[óo]lio)\\b"
-                    + "|\\b(?:saying|say|telling|tell\\s+(?:him|her|them))\\s+this\\s*:|\\b(?:a\\s+dizer|dizendo|falando)\\s+isto\\s*:"
-                    + "|\\b(?:write|writing|draft|drafting|escrever|escreve|escreva|redigir|redija)\\b"
-                    + "|\\b(?:question|pergunta)\\b");
+                    + "|\\b(?:saying|say|telling|tell\\s+(?:him|her|them))\\s+this\\s*:|\\b(?:a\\s+dizer|dizendo|falando)\\s+isto\\s*:");
+
+    /**
+     * A request to write, or a question, in the words that hand a text over ("Help me write …:", "Draft a
+     * post for …:", "My question:"): the text is the speaker's own. Read before the colon only: "Text from
+     * Dad: … Draft a reply." asks for a reply to Dad's words, which stay his.
+     */
+    private static final Pattern OWN_WRITING = words(
+            "(?iu)\\b(?:write|writing|draft|drafting|escrever|escreve|escreva|redigir|redija)\\b|\\b(?:question|pergunta)\\b");
 
     /** A quoted passage of somebody else's ("she wrote "I am a nurse. I live in Ohio.""). */
     private static final Pattern QUOTED = words(
@@ -790,12 +796,14 @@ public final class PastedContent {
         if (cut < 0) {
             return -1;
         }
-        // a text the speaker calls their own is theirs (tested only on the few lines that hand one over),
-        // unless it is written for somebody else ("write my brother's bio in first person: …"); only the
-        // words that hand it over say so: "Text from Dad: I'm retired now. Draft a reply." asks for a
-        // reply to Dad's text, and his words stay his
-        String intro = lines[i].substring(0, Math.min(cut, lines[i].length()));
-        return (OWN.matcher(intro).find() || OWN_MADE.matcher(intro).find()) && !writtenForSomeoneElse(intro) ? -1 : cut;
+        // a text the speaker calls their own is theirs (tested only on the few lines that hand one over:
+        // "…, it's for my LinkedIn profile" anywhere on the line), unless it is written for somebody else
+        // ("write my brother's bio in first person: …"); a request to write counts only in the words that
+        // hand the text over ("Text from Dad: I'm retired now. Draft a reply." leaves Dad's words his)
+        String line = lines[i];
+        String intro = line.substring(0, Math.min(cut, line.length()));
+        boolean own = OWN.matcher(line).find() || OWN_MADE.matcher(line).find() || OWN_WRITING.matcher(intro).find();
+        return own && !writtenForSomeoneElse(line) ? -1 : cut;
     }
 
     /**

@@ -1596,6 +1596,50 @@ class RuleBasedExtractorTest {
                 .extracting(ExtractedFact::subject).doesNotContain("user.location", "user.allergy");
     }
 
+    @Test
+    void a_sentence_without_a_subject_is_somebody_elses_only_right_after_one_about_them() {
+        // about somebody else: their news, not the speaker's
+        for (String text : List.of("Oh she's great. Moved to Manchester last month.", "My sister? Moved to Lyon.",
+                "My brother is fine. Got a job at Google.", "Mom's fine. Allergic to shellfish now though.",
+                "Carol's doing well. Just moved to Lyon.", "Dad? Moved to Faro last month.")) {
+            assertThat(facts(text)).as(text).noneMatch(f -> f.subject().equals("user.location")
+                    || f.subject().equals("user.employer") || f.subject().equals("user.allergy"));
+        }
+        // the speaker's: no other person opens the sentence before, that sentence is about something
+        // else, thanks close the answer, another sentence comes between, or the sentence asks something
+        assertThat(subjects("Lisbon was great. Moved to Porto last month.")).contains("user.location");
+        assertThat(subjects("Chicago is freezing. Moved to Miami last month.")).contains("user.location");
+        assertThat(subjects("They're closed on Mondays. Moved to Lyon anyway.")).contains("user.location");
+        assertThat(subjects("He's doing well, thanks for asking! Moved to Lyon last month.")).contains("user.location");
+        assertThat(subjects("My brother is visiting. Work is crazy. Started at Amazon two weeks ago."))
+                .contains("user.event");
+        assertThat(subjects("My boss is on vacation. Allergic to peanuts, so please skip the satay."))
+                .contains("user.allergy");
+        assertThat(subjects("Mom, guess what! Allergic to kiwi now.")).contains("user.allergy");
+        assertThat(subjects("She's amazing. I moved to Lyon for her.")).contains("user.location");
+    }
+
+    @Test
+    void a_label_is_somebody_elses_only_when_it_names_a_person_and_how_they_sent_the_text() {
+        noFact("user.allergy", "Sam (my coworker): I'm allergic to nuts.", "Dr. Patel: I'm allergic to nuts.",
+                "My boss just emailed: I'm allergic to nuts.", "Mom (on the phone): I'm allergic to nuts.",
+                "Saw this on reddit: I'm allergic to nuts.");
+        noFact("user.location", "Mom on the phone just now: I live in Faro.", "The family chat, from Dad: I live in Faro.",
+                "My sister on WhatsApp: I moved to Lyon!");
+        // headings of the speaker's own
+        assertThat(subjects("Tokyo (day 3): I'm allergic to shellfish so sushi was tricky.")).contains("user.allergy");
+        assertThat(subjects("Portugal (since 2019): I live in Porto.")).contains("user.location");
+        assertThat(subjects("Mom in the hospital: I'm flying to Leeds tomorrow to be with her.")).contains("user.plan");
+        assertThat(subjects("Stripe via LinkedIn: I got an offer, I'm moving to Dublin.")).contains("user.plan");
+        assertThat(subjects("Just found this out: I'm lactose intolerant.")).contains("user.health");
+        assertThat(subjects("Can you proofread this: I'm a nurse in Leeds. It's for my LinkedIn profile."))
+                .contains("user.job");
+    }
+
+    private List<String> subjects(String text) {
+        return facts(text).stream().map(ExtractedFact::subject).toList();
+    }
+
     private List<ExtractedFact> facts(String text) {
         return extractor.extract(new TurnInput(Role.USER, text, null, "t", AT));
     }
