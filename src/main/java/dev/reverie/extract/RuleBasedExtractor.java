@@ -180,6 +180,8 @@ public final class RuleBasedExtractor implements Extractor {
             // sentence ends that ("My brother is visiting. Work is crazy. Started at Amazon …" is the speaker's)
             boolean theirs = aboutSomeoneElse && s.subjectless && !s.aboutSomeoneElse;
             aboutSomeoneElse = s.aboutSomeoneElse || theirs;
+            // "Did you see Carol? Moved to Lyon last month, apparently.": hearsay is somebody else's news
+            theirs |= s.subjectless && s.hearsay;
             if (s.filler || s.question) {
                 continue;
             }

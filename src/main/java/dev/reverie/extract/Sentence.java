@@ -224,6 +224,11 @@ final class Sentence {
      * satay" is the speaker's own concern) and does not turn back to the speaker ("Anyway, …", "Btw, …").
      */
     final boolean subjectless;
+    /**
+     * Whether a sentence with no "I" of its own says it is hearsay ("Moved to Lyon last month,
+     * apparently."): nobody says that of their own move.
+     */
+    final boolean hearsay;
     final int contentWords;
     final int enScore;
     final int ptScore;
@@ -305,6 +310,7 @@ final class Sentence {
         this.writtenFirstPerson = written;
         this.aboutSomeoneElse = !subject && opensOnSomeoneElse(text, all, spans, firstBodyToken)
                 && !THANKS.matcher(folded).find();
+        this.hearsay = !written && HEARSAY.matcher(folded).find();
         this.subjectless = !written && firstBodyToken < all.size()
                 && ((lists[firstBodyToken] & ELIDED) != 0 || PREDICATE_OPENERS.contains(all.get(firstBodyToken)))
                 && !TURNS_BACK.matcher(folded).region(0, b).find() && !ASKS_LISTENER.matcher(folded).find();
@@ -490,6 +496,9 @@ final class Sentence {
     private static final Set<String> PREDICATE_OPENERS = Set.of("allergic", "intolerant", "pregnant", "engaged",
             "married", "divorced", "single", "vegan", "vegetarian", "diabetic", "retired", "unemployed", "alergica",
             "alergico", "gravida", "noiva", "noivo", "casada", "casado", "aposentada", "aposentado");
+    /** Words that mark what is said as heard from others. */
+    private static final Pattern HEARSAY = Pattern.compile(
+            "\\b(?:apparently|reportedly|supposedly|allegedly|rumou?r\\s+has\\s+it|aparentemente|pelo\\s+visto|dizem\\s+que)\\b");
     /** Discourse words that turn back to the speaker: "Anyway, …", "Btw, …", "As for me, …". */
     private static final Pattern TURNS_BACK = Pattern.compile(
             "\\b(?:anyway|anyways|btw|by\\s+the\\s+way|as\\s+for\\s+me|meanwhile|also|enfim|alias|por\\s+sinal)\\b");

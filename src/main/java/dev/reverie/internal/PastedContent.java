@@ -299,7 +299,7 @@ public final class PastedContent {
                     + "[^:\\n]{0,60}?\\b" + MADE_UP_WORDS + "\\b"
                     + "(?!\\s+(?:of|from|d[aoe])\\s+(?:my|our|meu|minha)\\b)[^:\\n]{0,60}"
                     + "|fill\\s+in\\s+the\\s+blanks?|(?<before>(?:[\\p{L}\\-']+\\s+){0,3}?)(?:excerpts?|extracts?|captions?|lyrics|"
-                    + "ocr|transcripts?|scripts?|quotes?|tickets?|prompts?|dialogues?|passages?|articles?|e-?mails?|messages?|"
+                    + "ocr|transcripts?|scripts?|quotes?|tickets?|prompts?|dialogues?|passages?|articles?|e-?mails?|messages?|voicemails?|voice\\s+(?:messages?|notes?)|"
                     + "letters?|posts?|tweets?|comments?|reviews?|texts?|screenshots?|stor(?:y|ies)|poems?|speech(?:es)?|"
                     + "trechos?|legendas?|letras?|mensage(?:m|ns)|cartas?|textos?)\\b(?:\\s+(?:i|we)\\s+(?:saw|found|got|read|"
                     + "received|came\\s+across)|\\s+(?:below|above|abaixo|acima)|\\s+(?:of|from|by|d[aoe]s?|por)\\s+[^:\\n]{1,40}?)?)"

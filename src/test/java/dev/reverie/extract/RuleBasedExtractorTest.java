@@ -1601,7 +1601,8 @@ class RuleBasedExtractorTest {
         // about somebody else: their news, not the speaker's
         for (String text : List.of("Oh she's great. Moved to Manchester last month.", "My sister? Moved to Lyon.",
                 "My brother is fine. Got a job at Google.", "Mom's fine. Allergic to shellfish now though.",
-                "Carol's doing well. Just moved to Lyon.", "Dad? Moved to Faro last month.")) {
+                "Carol's doing well. Just moved to Lyon.", "Dad? Moved to Faro last month.",
+                "Did you see Carol? Moved to Lyon last month, apparently.")) {
             assertThat(facts(text)).as(text).noneMatch(f -> f.subject().equals("user.location")
                     || f.subject().equals("user.employer") || f.subject().equals("user.allergy"));
         }
@@ -1617,13 +1618,15 @@ class RuleBasedExtractorTest {
                 .contains("user.allergy");
         assertThat(subjects("Mom, guess what! Allergic to kiwi now.")).contains("user.allergy");
         assertThat(subjects("She's amazing. I moved to Lyon for her.")).contains("user.location");
+        assertThat(subjects("I moved to Lyon, apparently the best decision of my life.")).contains("user.location");
     }
 
     @Test
     void a_label_is_somebody_elses_only_when_it_names_a_person_and_how_they_sent_the_text() {
         noFact("user.allergy", "Sam (my coworker): I'm allergic to nuts.", "Dr. Patel: I'm allergic to nuts.",
                 "My boss just emailed: I'm allergic to nuts.", "Mom (on the phone): I'm allergic to nuts.",
-                "Saw this on reddit: I'm allergic to nuts.");
+                "Saw this on reddit: I'm allergic to nuts.",
+                "Voicemail from the landlord (auto-transcribed): I'm allergic to nuts.");
         noFact("user.location", "Mom on the phone just now: I live in Faro.", "The family chat, from Dad: I live in Faro.",
                 "My sister on WhatsApp: I moved to Lyon!");
         // headings of the speaker's own
