@@ -61,20 +61,36 @@ final class WritePipeline implements AutoCloseable {
     private final BackgroundWriter<ToEmbed> embeddings;
     private final FailedRunCriterion failedRuns;
     private final java.util.concurrent.atomic.AtomicLong extractorErrors = new java.util.concurrent.atomic.AtomicLong();
-    /** Most sessions remembered as asking for a secret in their last recorded turn ({@link AskedSecrets}). */
-    static final int MAX_ASKING_SESSIONS = 4_096;
+    /** Most sessions whose last recorded turn is remembered ({@link #lastTurns}). */
+    static final int MAX_REMEMBERED_SESSIONS = 4_096;
+    /** The most of a last turn's text remembered for the next one's extraction. */
+    static final int MAX_REMEMBERED_CHARS = 1_000;
+
     /**
-     * The sessions whose last recorded turn asked for a secret, and for what: the next turn's bare value
-     * is redacted even when it is recorded by a later call ("What's the Wi-Fi password?", then
-     * "RmqxoNf3$FPS"). Least recently asked dropped first; in memory only (another process recording the
-     * session's next turn does not see it).
+     * A session's last recorded turn: its redacted text (its end, at most {@link #MAX_REMEMBERED_CHARS}),
+     * who said it, and whether it asked for a secret ({@link AskedSecrets}).
      */
-    private final Map<String, AskedSecrets.Asked> asking = new java.util.LinkedHashMap<>(16, 0.75f, true) {
+    private record LastTurn(String text, String who, AskedSecrets.Asked asked) {
+    }
+
+    /**
+     * The last recorded turn of recent sessions: the next turn's bare value is redacted when the last one
+     * asked for a secret ("What's the Wi-Fi password?", then "RmqxoNf3$FPS"), and the next turn's extraction
+     * knows what the turn before said when somebody else said it ("How is your sister?", then "Allergic to
+     * shellfish now."), even when the two are recorded by different calls. Least recently recorded
+     * dropped first; in memory only (another process recording the session's next turn does not see it).
+     */
+    private final Map<String, LastTurn> lastTurns = new java.util.LinkedHashMap<>(16, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, AskedSecrets.Asked> eldest) {
-            return size() > MAX_ASKING_SESSIONS;
+        protected boolean removeEldestEntry(Map.Entry<String, LastTurn> eldest) {
+            return size() > MAX_REMEMBERED_SESSIONS;
         }
     };
+
+    /** Who said a turn, to tell the turn before's speaker from this one's. */
+    private static String who(Turn t) {
+        return t.role() + "\u0000" + (t.speaker() == null ? "" : t.speaker().strip());
+    }
 
     /**
      * New observations (by id) and archived turns of one recorded call, waiting for their vectors;
@@ -129,10 +145,11 @@ final class WritePipeline implements AutoCloseable {
         int redactions = 0;
         List<Turn> clean = new ArrayList<>(turns.size());
         String session = scope.tenantId() + '\u0000' + scope.agentId() + '\u0000' + scope.endUserId() + '\u0000' + sessionId;
-        AskedSecrets.Asked asked;
-        synchronized (asking) {
-            asked = asking.getOrDefault(session, AskedSecrets.Asked.NONE);
+        LastTurn last;
+        synchronized (lastTurns) {
+            last = lastTurns.get(session);
         }
+        AskedSecrets.Asked asked = last == null ? AskedSecrets.Asked.NONE : last.asked();
         for (Turn t : turns) {
             // a bare value answering the turn before's request for a secret goes too
             Redaction r = AskedSecrets.answer(redactor.redact(t.text()), asked);
@@ -154,21 +171,27 @@ final class WritePipeline implements AutoCloseable {
             }
             clean.add(c);
         }
-        synchronized (asking) {
-            if (asked == AskedSecrets.Asked.NONE) {
-                asking.remove(session);
-            } else {
-                asking.put(session, asked);
-            }
+        Turn newest = clean.get(clean.size() - 1);
+        String newestText = newest.text().length() <= MAX_REMEMBERED_CHARS ? newest.text()
+                : newest.text().substring(newest.text().length() - MAX_REMEMBERED_CHARS);
+        synchronized (lastTurns) {
+            lastTurns.put(session, new LastTurn(newestText, who(newest), asked));
         }
         // extraction is pure computation: do it before taking the session lock
         List<List<ExtractedFact>> facts = new ArrayList<>(clean.size());
         List<String> turnIds = new ArrayList<>(clean.size());
+        String beforeText = last == null ? null : last.text();
+        String beforeWho = last == null ? null : last.who();
         for (Turn t : clean) {
             String turnId = t.id() != null ? t.id() : ids.next("t");
             turnIds.add(turnId);
             Instant at = t.at() != null ? t.at() : now;
-            facts.add(extract(new TurnInput(t.role(), t.text(), t.speaker(), turnId, at)));
+            String who = who(t);
+            // the turn before, when somebody else said it: what a reply without a subject is about
+            String before = beforeText != null && !who.equals(beforeWho) ? beforeText : null;
+            facts.add(extract(new TurnInput(t.role(), t.text(), t.speaker(), turnId, at, before)));
+            beforeText = t.text();
+            beforeWho = who;
         }
         List<SessionTurn> stored = new ArrayList<>(clean.size());
         List<String> observationIds = new ArrayList<>();

@@ -654,13 +654,27 @@ class SpeakersAndSourcesTest {
                 .satisfies(m -> assertThat(m.value()).isEqualTo("latex"));
         assertThat(memory.admin().memories(HOUSE, MemoryFilter.all()))
                 .noneMatch(m -> m.status() == MemoryStatus.SUPERSEDED);
-        // a sentence with its own "I" is the speaker's again, and a name spoken to is no subject
+        // a question somebody else asked about a person, in this call or the one before, makes a reply
+        // without a subject about that person
+        memory.recordTurn(HOUSE, "s2", Turn.assistant("And your brother, where is he living now?").at(day(1)));
+        memory.recordTurn(HOUSE, "s2", priya("Moved to Glasgow last month.", 1));
+        memory.recordTurn(HOUSE, "s2", Turn.assistant("How is your mother doing?").at(day(1)),
+                Turn.user("Allergic to peanuts now, poor thing.").at(day(1)));
+        dreamOn(1);
+        assertThat(memories("priya.location", MemoryStatus.ACTIVE)).singleElement()
+                .satisfies(m -> assertThat(m.value()).isEqualTo("Leeds"));
+        assertThat(memories("user.allergy", MemoryStatus.ACTIVE)).singleElement()
+                .satisfies(m -> assertThat(m.value()).isEqualTo("latex"));
+        // a sentence with its own "I" is the speaker's again, a name spoken to is no subject, and a question
+        // about the speaker leaves the reply theirs
         memory.recordTurn(HOUSE, "s3", priya("She's amazing. I moved to Lyon for her.", 2),
                 Turn.user("Mom, guess what! Allergic to kiwi now.").at(day(2)));
+        memory.recordTurn(HOUSE, "s3", Turn.assistant("How are you settling in?").at(day(2)));
+        memory.recordTurn(HOUSE, "s3", Turn.user("Allergic to pollen now, sadly.").at(day(2)));
         dreamOn(2);
         assertThat(memories("priya.location", MemoryStatus.ACTIVE)).singleElement()
                 .satisfies(m -> assertThat(m.value()).isEqualTo("Lyon"));
         assertThat(memories("user.allergy", MemoryStatus.ACTIVE)).extracting(Memory::value)
-                .containsExactlyInAnyOrder("latex", "kiwi");
+                .containsExactlyInAnyOrder("latex", "kiwi", "pollen");
     }
 }

@@ -167,7 +167,9 @@ public final class RuleBasedExtractor implements Extractor {
 
         List<Sentence> statements = new ArrayList<>();
         int previous = facts.mark(); // where the last statement's facts start, for a "Just kidding" after it
-        boolean aboutSomeoneElse = false; // whether the last sentence that said whom it is about named another
+        // whether the sentence before named somebody else as whom it is about; the turn before counts when
+        // somebody else asked about a person ("How is your sister doing?" → "Allergic to shellfish now.")
+        boolean aboutSomeoneElse = Sentence.asksAboutSomeoneElse(turn.before());
         for (Sentence s : sentences) {
             if (s.opensFiction()) {
                 break; // "Let's role-play: … I live in Madrid": the rest of the turn is in character

@@ -585,6 +585,55 @@ final class Sentence {
         return k < tokens.size() && WELLBEING.contains(tokens.get(k));
     }
 
+    /** Words before a name that ask about its person: "How's Carol?", "Where is Carol these days?". */
+    private static final Set<String> ASKING_ABOUT = Set.of("how's", "hows", "how", "where's", "wheres", "where",
+            "about", "and", "see", "from", "is", "was", "como", "cade");
+
+    /**
+     * Whether the last sentence of {@code before} (the turn before, somebody else's) asks about another
+     * person: a question that names a relative or a person after a possessive ("How is your sister
+     * doing?", "And your husband?"), "he" or "she" ("Is she still in Paris?"), or a name right after a word
+     * that asks about them ("Where's Carol these days?", "Did you see Carol?", "What about Priya?"). A reply
+     * without a subject then goes on about them ("Allergic to shellfish now, poor thing.").
+     */
+    static boolean asksAboutSomeoneElse(String before) {
+        if (before == null || before.isBlank() || before.length() > 4_000) {
+            return false;
+        }
+        List<Sentence> sentences = split(before, 64, java.time.LocalDate.of(2000, 1, 1));
+        if (sentences.isEmpty()) {
+            return false;
+        }
+        Sentence last = sentences.get(sentences.size() - 1);
+        if (!last.question) {
+            return false;
+        }
+        List<int[]> spans = Terms.wordSpans(last.folded);
+        List<String> tokens = last.tokens;
+        for (int k = 0; k < tokens.size(); k++) {
+            String t = tokens.get(k);
+            if (THIRD_PERSON_SUBJECTS.contains(t) || t.equals("him")) {
+                return true;
+            }
+            if (PERSON_POSSESSIVES.contains(t) && !t.equals("a") && !t.equals("o")) {
+                for (int j = k + 1; j <= k + 2 && j < tokens.size(); j++) {
+                    if (person(stripPossessive(tokens.get(j)))) {
+                        return true;
+                    }
+                }
+            }
+            if (k > 0 && ASKING_ABOUT.contains(tokens.get(k - 1)) && k < spans.size()) {
+                String bare = stripPossessive(t);
+                boolean capitalised = Character.isUpperCase(last.text.codePointAt(spans.get(k)[0]));
+                if (Lexicon.RELATIONS.containsKey(bare)
+                        || capitalised && bare.length() >= 2 && !Terms.ordinaryWord(bare) && !OWN_LABELS.contains(bare)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     private static boolean person(String word) {
         return Lexicon.RELATIONS.containsKey(word) || PERSON_NOUNS.contains(word);
     }
