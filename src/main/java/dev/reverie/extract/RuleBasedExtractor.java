@@ -181,7 +181,8 @@ public final class RuleBasedExtractor implements Extractor {
             // sentence without a subject right after one about somebody else goes on about them; any other
             // sentence ends that ("My brother is visiting. Work is crazy. Started at Amazon …" is the speaker's)
             boolean theirs = aboutSomeoneElse && s.subjectless && !s.aboutSomeoneElse;
-            aboutSomeoneElse = s.aboutSomeoneElse || theirs;
+            // a short answer of how they are ("Good! Moved to Phoenix in April.") keeps them the topic
+            aboutSomeoneElse = s.aboutSomeoneElse || theirs || aboutSomeoneElse && s.answerOnly;
             // "Did you see Carol? Moved to Lyon last month, apparently.": hearsay is somebody else's news
             theirs |= s.subjectless && s.hearsay;
             if (s.filler || s.question) {

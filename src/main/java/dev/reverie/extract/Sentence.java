@@ -229,6 +229,8 @@ final class Sentence {
      * apparently."): nobody says that of their own move.
      */
     final boolean hearsay;
+    /** Whether the sentence is only a short answer of how somebody is ("Good!", "Better.", "Bem!"). */
+    final boolean answerOnly;
     final int contentWords;
     final int enScore;
     final int ptScore;
@@ -288,7 +290,17 @@ final class Sentence {
         boolean written = first;
         boolean subject = false;
         for (int k = firstBodyToken; k < all.size() && !subject; k++) {
-            subject = SUBJECT_FIRST_PERSON.contains(all.get(k));
+            // "He's fine I guess", "…, from what I hear": a hedge's "I" is no subject of the sentence
+            subject = SUBJECT_FIRST_PERSON.contains(all.get(k))
+                    && !(k + 1 < all.size() && HEDGING_VERBS.contains(all.get(k + 1)));
+        }
+        // a word of the first person in the opening clause only ("Allergic to cats now, which is a problem
+        // since we have two" opens without one)
+        int clauseEnd = firstClauseEnd(folded, b);
+        boolean writtenInFirstClause = false;
+        for (int k = firstBodyToken; k < all.size() && spans.get(k)[0] < clauseEnd; k++) {
+            writtenInFirstClause |= (lists[k] & FIRST_PERSON) != 0 && !(k + 1 < all.size()
+                    && HEDGING_VERBS.contains(all.get(k + 1)));
         }
         if (!first && firstBodyToken < lists.length && (lists[firstBodyToken] & ELIDED) != 0) {
             first = true; // "Just got back from a road trip yesterday": the casual dropped "I"
@@ -310,10 +322,22 @@ final class Sentence {
         this.writtenFirstPerson = written;
         this.aboutSomeoneElse = !subject && opensOnSomeoneElse(text, all, spans, firstBodyToken)
                 && !THANKS.matcher(folded).find();
-        this.hearsay = !written && HEARSAY.matcher(folded).find();
-        this.subjectless = !written && firstBodyToken < all.size()
-                && ((lists[firstBodyToken] & ELIDED) != 0 || PREDICATE_OPENERS.contains(all.get(firstBodyToken)))
-                && !TURNS_BACK.matcher(folded).region(0, b).find() && !ASKS_LISTENER.matcher(folded).find();
+        this.hearsay = HEARSAY.matcher(folded).find();
+        boolean answer = (all.size() - firstBodyToken <= 3 && all.size() > firstBodyToken || b > 0 && firstBodyToken == all.size())
+                && !TURNS_BACK.matcher(folded).find(); // "Anyway!!" turns back to the speaker
+        for (int k = firstBodyToken; k < all.size() && answer; k++) {
+            answer = WELLBEING.contains(all.get(k)) || SHORT_ANSWER_WORDS.contains(all.get(k));
+        }
+        this.answerOnly = answer;
+        int opener = firstBodyToken;
+        while (opener < all.size() && DEGREE_WORDS.contains(all.get(opener))) {
+            opener++; // "Severely allergic to milk", "Now pregnant"
+        }
+        boolean ownVerb = pt > en && PT_FIRST_PERSON_OPENER.matcher(folded).region(b, folded.length()).lookingAt();
+        this.subjectless = !writtenInFirstClause && !ownVerb && opener < all.size()
+                && ((lists[opener] & ELIDED) != 0 || PREDICATE_OPENERS.contains(all.get(opener)))
+                && !TURNS_BACK.matcher(folded).region(0, clauseEnd).find()
+                && !ASKS_LISTENER.matcher(folded).find();
         this.question = isQuestion(text, folded, b);
         this.speech = isReported(folded, b, (any & REPORTING_WORD) != 0);
         this.label = text.indexOf(':') >= 0 ? quotedLabel(text, folded, b) : null;
@@ -495,13 +519,31 @@ final class Sentence {
     /** Predicates a sentence without a subject may open on ("Allergic to shellfish now", "Pregnant again!"). */
     private static final Set<String> PREDICATE_OPENERS = Set.of("allergic", "intolerant", "pregnant", "engaged",
             "married", "divorced", "single", "vegan", "vegetarian", "diabetic", "retired", "unemployed", "alergica",
-            "alergico", "gravida", "noiva", "noivo", "casada", "casado", "aposentada", "aposentado");
+            "alergico", "gravida", "noiva", "noivo", "casada", "casado", "aposentada", "aposentado", "relocated",
+            "relocating", "moved", "moving", "mudou", "mudaram", "alergicos");
     /** Words that mark what is said as heard from others. */
     private static final Pattern HEARSAY = Pattern.compile(
-            "\\b(?:apparently|reportedly|supposedly|allegedly|rumou?r\\s+has\\s+it|aparentemente|pelo\\s+visto|dizem\\s+que)\\b");
+            "\\b(?:apparently|reportedly|supposedly|allegedly|rumou?r\\s+has\\s+it|from\\s+what\\s+i\\s+(?:hear|heard|gather)"
+                    + "|or\\s+so\\s+i(?:'m|\\s+am|\\s+was|\\s+was\\s+)\\s*told|i\\s+(?:hear|heard)|word\\s+is|aparentemente"
+                    + "|pelos?\\s+vistos?|pelo\\s+que\\s+(?:sei|ouvi|soube)|dizem\\s+que|ouvi\\s+dizer)\\b");
+    /** Words of a short answer about how somebody is, besides {@link #WELLBEING}: "Not bad!", "Great, thanks." */
+    private static final Set<String> SHORT_ANSWER_WORDS = Set.of("great", "not", "bad", "so", "so-so", "pretty",
+            "really", "very", "thanks", "thank", "you", "yes", "yeah", "yep", "oh", "ah", "otima", "otimo", "tudo",
+            "obrigado", "obrigada", "sim", "ta", "esta");
+    /** Verbs after "I" that hedge what the sentence says rather than make the speaker its subject. */
+    private static final Set<String> HEDGING_VERBS = Set.of("guess", "think", "suppose", "hope", "believe", "mean",
+            "hear", "heard", "gather", "reckon", "acho", "creio");
+    /** Words of degree or time that may come before a sentence's predicate: "Severely allergic", "Now pregnant". */
+    private static final Set<String> DEGREE_WORDS = Set.of("severely", "mildly", "very", "really", "super", "so",
+            "also", "now", "still", "apparently", "officially", "finally", "recently", "newly", "muito", "agora",
+            "tambem", "ainda");
+    /** A Portuguese opening whose verb says "I" ("Mudei pra Coimbra", "Sou alérgica a …"): not without a subject. */
+    private static final Pattern PT_FIRST_PERSON_OPENER = Pattern.compile("(?:mudei|moro|sou|estou|tenho|trabalho|comecei|"
+            + "fui|fiz|vou|entrei|sai|saí)\\b");
     /** Discourse words that turn back to the speaker: "Anyway, …", "Btw, …", "As for me, …". */
     private static final Pattern TURNS_BACK = Pattern.compile(
-            "\\b(?:anyway|anyways|btw|by\\s+the\\s+way|as\\s+for\\s+me|meanwhile|also|enfim|alias|por\\s+sinal)\\b");
+            "\\b(?:anyway|anyways|anyhow|btw|by\\s+the\\s+way|as\\s+for\\s+me|about\\s+me|back\\s+to\\s+me|meanwhile|also"
+                    + "|enfim|alias|por\\s+sinal|quanto\\s+a\\s+mim)\\b");
     /**
      * Words that make a sentence without a subject the speaker's after all: it asks something of the
      * listener ("…, so please skip it") or names the other person as an object ("Going to pick him up
@@ -515,12 +557,13 @@ final class Sentence {
      * What only a person is said to be when asked about ("Carol's doing well", "Mom is fine", "Dad's sick"):
      * not "great" or "amazing", which a place or a day is too ("Lisbon is great", "Christmas was lovely").
      */
-    private static final Set<String> WELLBEING = Set.of("fine", "ok", "okay", "well", "better", "worse", "doing",
+    private static final Set<String> WELLBEING = Set.of("fine", "ok", "okay", "good", "well", "better", "worse", "doing",
+            "thriving", "hanging", "struggling", "adorable", "cute",
             "alright", "sick", "ill", "busy", "happy", "sad", "tired", "stressed", "pregnant", "recovering", "bem",
             "mal", "melhor", "pior", "doente", "cansada", "cansado", "gravida");
     /** Possessives before a person: "my sister", "her husband", "a minha mãe". */
     private static final Set<String> PERSON_POSSESSIVES = Set.of("my", "his", "her", "their", "our", "your", "minha",
-            "meu", "sua", "seu", "nossa", "nosso", "a", "o");
+            "meu", "sua", "seu", "nossa", "nosso", "teu", "tua", "a", "o");
     /** Thanks close an answer about somebody else: "He's doing well, thanks! Starting at Meta on Monday." */
     private static final Pattern THANKS = Pattern.compile("\\b(?:thanks|thank\\s+you|thx|obrigad[oa]|valeu)\\b");
 
@@ -538,7 +581,11 @@ final class Sentence {
         if (THIRD_PERSON_SUBJECTS.contains(t)) {
             return true;
         }
-        if (PERSON_POSSESSIVES.contains(t)) {
+        if ((t.equals("her") || t.equals("him") || t.equals("ela") || t.equals("ele")) && at + 1 == tokens.size()
+                && text.strip().endsWith("?")) {
+            return true; // "Her? Moved to Chicago."
+        }
+        if (PERSON_POSSESSIVES.contains(t) || t.equals("the")) {
             for (int k = at + 1; k <= at + 2 && k < tokens.size(); k++) {
                 if (person(stripPossessive(tokens.get(k)))) {
                     return true;
@@ -572,6 +619,9 @@ final class Sentence {
             return true;
         }
         int k = at + 1;
+        if (possessive && k < tokens.size() && person(stripPossessive(tokens.get(k)))) {
+            return true; // "Tom's kid is adorable."
+        }
         if (!possessive && k < tokens.size() && (tokens.get(k).equals("is") || tokens.get(k).equals("was")
                 || tokens.get(k).equals("esta") || tokens.get(k).equals("ta"))) {
             k++;
@@ -615,7 +665,7 @@ final class Sentence {
             if (THIRD_PERSON_SUBJECTS.contains(t) || t.equals("him")) {
                 return true;
             }
-            if (PERSON_POSSESSIVES.contains(t) && !t.equals("a") && !t.equals("o")) {
+            if (PERSON_POSSESSIVES.contains(t) && !t.equals("a") && !t.equals("o") || t.equals("the")) {
                 for (int j = k + 1; j <= k + 2 && j < tokens.size(); j++) {
                     if (person(stripPossessive(tokens.get(j)))) {
                         return true;
@@ -632,6 +682,18 @@ final class Sentence {
             }
         }
         return false;
+    }
+
+    /** Where the opening clause of the body ends: its first comma, semicolon, colon or dash, else the end. */
+    private static int firstClauseEnd(String folded, int body) {
+        for (int i = body; i < folded.length(); i++) {
+            char c = folded.charAt(i);
+            if (c == ',' || c == ';' || c == ':' || c == '\u2014' || c == '\u2013'
+                    || c == '-' && i > body && folded.charAt(i - 1) == ' ') {
+                return i;
+            }
+        }
+        return folded.length();
     }
 
     private static boolean person(String word) {
@@ -713,7 +775,7 @@ final class Sentence {
     private static final int MAX_DESCRIBED_LABEL = 60;
     /** Words that open where, when or through what a person said it: "on the phone", "in the family chat". */
     private static final Set<String> LABEL_PREPOSITIONS = Set.of("on", "in", "via", "over", "through", "at", "from",
-            "by", "after", "before", "during", "no", "na", "pelo", "pela", "por", "em", "do", "da", "de");
+            "by", "after", "before", "during", "no", "na", "pelo", "pela", "por", "em", "do", "da", "de", "ao", "à");
     /** Words a label may hold around a person without naming the speaker's own words. */
     private static final Set<String> LABEL_WORDS = Set.of("just", "now", "earlier", "today", "yesterday", "tonight",
             "again", "also", "then", "this", "morning", "last", "night", "ago", "minutes", "hours", "and", "me", "us",
@@ -898,7 +960,11 @@ final class Sentence {
             "nossa", "nosso", "a", "o");
     private static final Set<String> PERSON_NOUNS = Set.of("friend", "friends", "boss", "teacher", "doctor", "colleague",
             "coworker", "neighbor", "neighbour", "roommate", "amigo", "amiga", "chefe", "professor", "professora",
-            "medico", "medica", "colega", "vizinho", "vizinha");
+            "medico", "medica", "colega", "vizinho", "vizinha", "manager", "intern", "ex", "partner", "coach",
+            "landlord", "landlady", "tenant", "cousin", "nephew", "niece", "aunt", "uncle", "kid", "kids", "baby",
+            "girlfriend", "boyfriend", "fiance", "fiancee", "roomie", "classmate", "mentor", "client", "patient",
+            "gerente", "estagiario", "estagiaria", "primo", "prima", "tio", "tia", "sobrinho", "sobrinha",
+            "namorado", "namorada", "noivo", "noiva");
 
     /** Where a clause breaks: a comma or semicolon, or a conjunction between spaces. */
     private static final Pattern CLAUSE_BREAK = Pattern.compile(

@@ -1602,7 +1602,10 @@ class RuleBasedExtractorTest {
         for (String text : List.of("Oh she's great. Moved to Manchester last month.", "My sister? Moved to Lyon.",
                 "My brother is fine. Got a job at Google.", "Mom's fine. Allergic to shellfish now though.",
                 "Carol's doing well. Just moved to Lyon.", "Dad? Moved to Faro last month.",
-                "Did you see Carol? Moved to Lyon last month, apparently.")) {
+                "Did you see Carol? Moved to Lyon last month, apparently.", "Her? Moved to Chicago.",
+                "Tom's kid is adorable. Severely allergic to peanuts though.", "the new intern is nice. moved to seattle last week",
+                "My roommate is a mess lately. Allergic to cats now, which is a problem since we have two.",
+                "He's fine I guess. Just got a job at Pfizer.", "Got a job at Tesla, from what I hear.")) {
             assertThat(facts(text)).as(text).noneMatch(f -> f.subject().equals("user.location")
                     || f.subject().equals("user.employer") || f.subject().equals("user.allergy"));
         }
@@ -1618,6 +1621,16 @@ class RuleBasedExtractorTest {
                 .contains("user.allergy");
         assertThat(subjects("Mom, guess what! Allergic to kiwi now.")).contains("user.allergy");
         assertThat(subjects("She's amazing. I moved to Lyon for her.")).contains("user.location");
+        assertThat(subjects("Dan's doing fine. Anyway!! Moved back to Ohio.")).contains("user.location");
+        // a short answer to somebody else's question about a person keeps that person the topic
+        for (String[] qa : List.of(new String[] {"How's your brother doing these days?", "Good! Moved to Phoenix in April."},
+                new String[] {"How's the baby doing?", "Great, severely allergic to milk though."},
+                new String[] {"Como está o teu irmão?", "Bem! Alérgico a amendoim, descobriu ontem."})) {
+            assertThat(extractor.extract(new TurnInput(Role.USER, qa[1], null, "t", AT, qa[0]))).as(qa[1])
+                    .noneMatch(f -> f.subject().equals("user.location") || f.subject().equals("user.allergy"));
+        }
+        assertThat(extractor.extract(new TurnInput(Role.USER, "Moved to Phoenix in April.", null, "t", AT,
+                "How are you?"))).extracting(ExtractedFact::subject).contains("user.location");
         assertThat(subjects("I moved to Lyon, apparently the best decision of my life.")).contains("user.location");
     }
 
@@ -1626,7 +1639,9 @@ class RuleBasedExtractorTest {
         noFact("user.allergy", "Sam (my coworker): I'm allergic to nuts.", "Dr. Patel: I'm allergic to nuts.",
                 "My boss just emailed: I'm allergic to nuts.", "Mom (on the phone): I'm allergic to nuts.",
                 "Saw this on reddit: I'm allergic to nuts.",
-                "Voicemail from the landlord (auto-transcribed): I'm allergic to nuts.");
+                "Voicemail from the landlord (auto-transcribed): I'm allergic to nuts.",
+                "My manager just messaged: I'm allergic to nuts.");
+        noFact("user.location", "Mãe ao telefone: eu moro em Faro agora");
         noFact("user.location", "Mom on the phone just now: I live in Faro.", "The family chat, from Dad: I live in Faro.",
                 "My sister on WhatsApp: I moved to Lyon!");
         // headings of the speaker's own
