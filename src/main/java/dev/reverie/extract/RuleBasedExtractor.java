@@ -170,7 +170,8 @@ public final class RuleBasedExtractor implements Extractor {
         // whether the sentence before named somebody else as whom it is about; the turn before counts when
         // somebody else asked about a person ("How is your sister doing?" → "Allergic to shellfish now.")
         boolean aboutSomeoneElse = Sentence.asksAboutSomeoneElse(turn.before());
-        for (Sentence s : sentences) {
+        for (Sentence sentence : sentences) {
+            Sentence s = sentence;
             if (s.opensFiction()) {
                 break; // "Let's role-play: … I live in Madrid": the rest of the turn is in character
             }
@@ -185,7 +186,14 @@ public final class RuleBasedExtractor implements Extractor {
             aboutSomeoneElse = s.aboutSomeoneElse || theirs || aboutSomeoneElse && s.answerOnly;
             // "Did you see Carol? Moved to Lyon last month, apparently.": hearsay is somebody else's news
             theirs |= s.subjectless && s.hearsay;
-            if (s.filler || s.question) {
+            if (s.question) {
+                // "I'm vegan, what should I cook tonight?": the statement before the question is read
+                s = s.leadingStatement();
+                if (s == null) {
+                    continue;
+                }
+            }
+            if (s.filler) {
                 continue;
             }
             previous = facts.mark();

@@ -426,6 +426,37 @@ final class Sentence {
         return text.strip();
     }
 
+    /**
+     * A question whose first clause states something ("I'm vegan, what should I cook tonight?", "I live in
+     * Denver - any good gyms?", "Sou alérgica a amendoim, o que posso comer?"): where the statement ends, a
+     * comma, semicolon or spaced dash right before a question word.
+     */
+    private static final Pattern QUESTION_AFTER_STATEMENT = Pattern.compile(
+            "(?:,|;|\\s[-\u2013\u2014])\\s{1,3}(?=(?:what|where|when|which|who|why|how|can|could|would|will|should|shall|do|does|"
+                    + "did|is|are|was|were|any|anything|anyone|some|got|o\\s+que|qual|quais|onde|como|quando|quem|pode|"
+                    + "poderia|posso|devo|tem|alguma|algum|algo|vale)\\b)");
+
+    /**
+     * The statement that opens this question, as a sentence of its own ("I'm vegan" of "I'm vegan, what
+     * should I cook tonight?"), or null: the question holds none, or its first part is a question, a
+     * condition ("If I move to Berlin, will I need a visa?") or shorter than two words.
+     */
+    Sentence leadingStatement() {
+        if (!question) {
+            return null;
+        }
+        Matcher m = QUESTION_AFTER_STATEMENT.matcher(folded);
+        if (!m.find(body) || m.start() <= body) {
+            return null;
+        }
+        String lead = text.substring(0, m.start()).strip();
+        if (Terms.wordSpans(Terms.foldKeepingLength(lead)).size() < 2) {
+            return null;
+        }
+        Sentence s = new Sentence(lead, today);
+        return s.question || s.conditional || s.filler ? null : s;
+    }
+
     private static boolean isQuestion(String text, String folded, int body) {
         for (int i = text.length() - 1; i >= 0; i--) {
             char c = text.charAt(i);

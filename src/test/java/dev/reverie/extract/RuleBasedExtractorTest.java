@@ -1654,6 +1654,19 @@ class RuleBasedExtractorTest {
                 .contains("user.job");
     }
 
+    @Test
+    void a_statement_before_a_question_in_one_sentence_is_read() {
+        assertThat(only("I'm vegan, what should I cook tonight?", "user.diet").value()).isEqualTo("vegan");
+        assertThat(only("I live in Denver, any good gyms?", "user.location").value()).isEqualTo("Denver");
+        assertThat(only("I'm allergic to peanuts - can you suggest snacks?", "user.allergy").value())
+                .isEqualTo("peanuts");
+        assertThat(only("Sou alérgica a camarão, o que posso comer no jantar?", "user.allergy").value())
+                .isEqualTo("camarão");
+        // a question or a condition before the question states nothing
+        noFact("user.allergy", "Am I allergic to penicillin?", "Do you think I'm allergic to cats, or what?");
+        noFact("user.location", "If I move to Berlin, will I need a visa?", "Should I live in Denver, what do you think?");
+    }
+
     private List<String> subjects(String text) {
         return facts(text).stream().map(ExtractedFact::subject).toList();
     }
