@@ -247,6 +247,12 @@ final class Sentence {
         Matcher d = DISCOURSE.matcher(folded);
         int b = d.lookingAt() ? d.end() : 0;
         this.correction = b > 0 && CORRECTION_MARK.matcher(folded).region(0, b).find();
+        Matcher own = OWN_LABEL_OPENING.matcher(folded).region(b, folded.length());
+        if (own.lookingAt() && (ANNOUNCEMENTS.contains(own.group(1).strip().replaceAll("\\s+", " "))
+                || ANNOUNCEMENTS.contains(own.group(2)) && LABEL_QUALIFIERS.containsAll(
+                        List.of(own.group(1).strip().split("\\s+")).subList(0, own.group(1).strip().split("\\s+").length - 1)))) {
+            b = own.end(); // "Update: moved to Denver!", "Big news: got a job at Google": the speaker's own label
+        }
         this.body = b;
         List<int[]> spans = Terms.wordSpans(folded);
         List<String> all = new ArrayList<>(spans.size());
@@ -747,6 +753,21 @@ final class Sentence {
             "(?:(?i:quoting|citando)\\s[^:\\n]{1,40}|(?i:my|minha|meu|his|her|their|our|nossa|nosso|a|o)\\s+\\p{L}{2,20}"
                     + "(?:\\s+\\p{L}{2,20})?|\\p{Lu}\\p{L}{1,20}(?:\\s+\\p{Lu}\\p{L}{1,20})?|\\p{Ll}\\p{L}{1,19}"
                     + "|\\p{L}{2,20}\\s+(?i:said|says|wrote|texted|disse|falou|escreveu|mandou|respondeu))\\s*:\\s");
+    /**
+     * The speaker's own labels that announce a statement ("Update:", "Big news:", "Health note:"): after
+     * them the body starts. Not the fields of a profile ("Allergies: peanuts, shellfish" reads the label).
+     */
+    private static final Set<String> ANNOUNCEMENTS = Set.of("update", "news", "note", "edit", "ps", "fyi", "btw",
+            "psa", "reminder", "confession", "status", "tldr", "tl dr", "heads up", "plot twist", "novidade",
+            "novidades", "atualizacao", "nota", "aviso");
+    /** Words that may come before the speaker's own label word: "Big news:", "Health note:", "My update:" (not "Her update:"). */
+    private static final Set<String> LABEL_QUALIFIERS = Set.of("my", "big", "good", "bad", "great", "quick", "small",
+            "little", "health", "life", "work", "career", "personal", "fun", "random", "exciting", "sad", "happy",
+            "important", "major", "minor", "latest", "new", "short", "medical", "boa", "grande", "minha",
+            "meu", "pequena", "rapida", "ultima", "nova");
+    /** A short label and its colon opening the body; group 2 is its last word ("big news" → "news"). */
+    private static final Pattern OWN_LABEL_OPENING = Pattern.compile("((?:[\\p{L}]{1,12}\\s){0,2}([\\p{L}]{2,12}))\\s?:\\s+");
+
     /** Labels before a colon that are the speaker's own ("Update: I moved", "Me: …", "PS: …"). */
     private static final Set<String> OWN_LABELS = Set.of("me", "eu", "update", "edit", "note", "ps", "fyi", "btw",
             "context", "info", "obs", "nota", "summary", "resumo", "answer", "resposta", "reply", "fact", "fato",

@@ -1655,6 +1655,14 @@ class RuleBasedExtractorTest {
     }
 
     @Test
+    void a_sentence_without_a_subject_after_the_speakers_own_label_is_theirs() {
+        assertThat(only("Update: moved to Denver!", "user.location").value()).isEqualTo("Denver");
+        assertThat(only("Health note: allergic to penicillin.", "user.allergy").value()).isEqualTo("penicillin");
+        assertThat(only("Big news: got a job at Google!!", "user.employer").value()).isEqualTo("Google");
+        noFact("user.location", "Her update: moved to Denver!", "Mom: moved to Denver!", "Family news: moved to Denver!");
+    }
+
+    @Test
     void a_statement_before_a_question_in_one_sentence_is_read() {
         assertThat(only("I'm vegan, what should I cook tonight?", "user.diet").value()).isEqualTo("vegan");
         assertThat(only("I live in Denver, any good gyms?", "user.location").value()).isEqualTo("Denver");
