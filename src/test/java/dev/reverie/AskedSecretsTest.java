@@ -1,5 +1,6 @@
 package dev.reverie;
 
+import dev.reverie.spi.MemoryStore;
 import dev.reverie.spi.SessionTurn;
 import dev.reverie.store.sqlite.SqliteMemoryStore;
 import org.junit.jupiter.api.AfterEach;
@@ -13,17 +14,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A secret given as the bare answer to a request for one never reaches the store, whether the request
  * is in the same recorded call or the one before; answers to other questions stay as they were said.
+ * Runs on SQLite here, and on Lucene and PostgreSQL in the subclasses ({@code AskedSecretsLuceneTest},
+ * {@code AskedSecretsPostgresTest}).
  */
 class AskedSecretsTest {
 
     static final Scope SCOPE = Scope.of("t1", "helpdesk", "u1");
 
-    SqliteMemoryStore store;
+    MemoryStore store;
     ContextManager memory;
+
+    /** The store the scenarios run on: SQLite here; a subclass runs them on another. */
+    MemoryStore newStore() {
+        return SqliteMemoryStore.inMemory();
+    }
 
     @BeforeEach
     void open() {
-        store = SqliteMemoryStore.inMemory();
+        store = newStore();
         memory = ContextManager.builder().store(store).build();
     }
 
