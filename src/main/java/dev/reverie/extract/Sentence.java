@@ -225,8 +225,8 @@ final class Sentence {
      */
     final boolean subjectless;
     /**
-     * Whether a sentence with no "I" of its own says it is hearsay ("Moved to Lyon last month,
-     * apparently."): nobody says that of their own move.
+     * Whether a sentence {@link #subjectless without a subject} says it is hearsay ("Moved to Lyon last
+     * month, apparently."): nobody says that of their own move.
      */
     final boolean hearsay;
     /** Whether the sentence is only a short answer of how somebody is ("Good!", "Better.", "Bem!"). */
@@ -328,7 +328,6 @@ final class Sentence {
         this.writtenFirstPerson = written;
         this.aboutSomeoneElse = !subject && opensOnSomeoneElse(text, all, spans, firstBodyToken)
                 && !THANKS.matcher(folded).find();
-        this.hearsay = HEARSAY.matcher(folded).find();
         boolean answer = (all.size() - firstBodyToken <= 3 && all.size() > firstBodyToken || b > 0 && firstBodyToken == all.size())
                 && !TURNS_BACK.matcher(folded).find(); // "Anyway!!" turns back to the speaker
         for (int k = firstBodyToken; k < all.size() && answer; k++) {
@@ -344,6 +343,7 @@ final class Sentence {
                 && ((lists[opener] & ELIDED) != 0 || PREDICATE_OPENERS.contains(all.get(opener)))
                 && !TURNS_BACK.matcher(folded).region(0, clauseEnd).find()
                 && !ASKS_LISTENER.matcher(folded).find();
+        this.hearsay = subjectless && HEARSAY.matcher(folded).find(); // read only where it can matter
         this.question = isQuestion(text, folded, b);
         this.speech = isReported(folded, b, (any & REPORTING_WORD) != 0);
         this.label = text.indexOf(':') >= 0 ? quotedLabel(text, folded, b) : null;
@@ -643,10 +643,7 @@ final class Sentence {
         }
         String bare = stripPossessive(t);
         boolean possessive = !bare.equals(t);
-        int start = spans.get(at)[0];
-        boolean capitalised = Character.isUpperCase(text.codePointAt(start));
-        if (!Lexicon.RELATIONS.containsKey(bare) && (!capitalised || bare.length() < 2 || Terms.ordinaryWord(bare)
-                || OWN_LABELS.contains(bare))) {
+        if (!relativeOrName(text, spans, at, bare)) {
             return false;
         }
         // a relative or a name asked about ("Carol?") or said to be well or not ("Carol's doing well", "Mom
@@ -677,17 +674,34 @@ final class Sentence {
             "about", "and", "see", "from", "is", "was", "como", "cade");
 
     /**
-     * Whether the last sentence of {@code before} (the turn before, somebody else's) asks about another
-     * person: a question that names a relative or a person after a possessive ("How is your sister
+     * Whether {@code before} (the turn before, somebody else's) ends on a question about another person: a question that names a relative or a person after a possessive ("How is your sister
      * doing?", "And your husband?"), "he" or "she" ("Is she still in Paris?"), or a name right after a word
      * that asks about them ("Where's Carol these days?", "Did you see Carol?", "What about Priya?"). A reply
      * without a subject then goes on about them ("Allergic to shellfish now, poor thing.").
      */
     static boolean asksAboutSomeoneElse(String before) {
-        if (before == null || before.isBlank() || before.length() > 4_000) {
+        if (before == null) {
             return false;
         }
-        List<Sentence> sentences = split(before, 64, java.time.LocalDate.of(2000, 1, 1));
+        // only a turn that ends on a question mark asks; its last sentence alone is read (the turn was
+        // read whole when it was recorded)
+        String asked = before.strip();
+        int end = asked.length() - 1;
+        if (end < 1 || asked.charAt(end) != '?') {
+            return false;
+        }
+        int from = 0;
+        for (int i = end - 1; i >= 0; i--) {
+            char c = asked.charAt(i);
+            if (c == '.' || c == '!' || c == '?' || c == '\n') {
+                from = i + 1;
+                break;
+            }
+        }
+        if (end - from > 400) {
+            return false;
+        }
+        List<Sentence> sentences = split(asked.substring(from), 4, java.time.LocalDate.of(2000, 1, 1));
         if (sentences.isEmpty()) {
             return false;
         }
@@ -709,13 +723,9 @@ final class Sentence {
                     }
                 }
             }
-            if (k > 0 && ASKING_ABOUT.contains(tokens.get(k - 1)) && k < spans.size()) {
-                String bare = stripPossessive(t);
-                boolean capitalised = Character.isUpperCase(last.text.codePointAt(spans.get(k)[0]));
-                if (Lexicon.RELATIONS.containsKey(bare)
-                        || capitalised && bare.length() >= 2 && !Terms.ordinaryWord(bare) && !OWN_LABELS.contains(bare)) {
-                    return true;
-                }
+            if (k > 0 && ASKING_ABOUT.contains(tokens.get(k - 1)) && k < spans.size()
+                    && relativeOrName(last.text, spans, k, stripPossessive(t))) {
+                return true;
             }
         }
         return false;
@@ -1005,8 +1015,21 @@ final class Sentence {
 
     private static boolean capitalisedName(String raw, List<String> words, List<int[]> spans, int k) {
         String w = words.get(k);
-        return Character.isUpperCase(raw.codePointAt(spans.get(k)[0])) && w.length() >= 2 && !Terms.ordinaryWord(w)
-                && !OWN_LABELS.contains(w) && !LABEL_WORDS.contains(w) && !LABEL_PREPOSITIONS.contains(w);
+        return name(raw, spans, k, w) && !LABEL_WORDS.contains(w) && !LABEL_PREPOSITIONS.contains(w);
+    }
+
+    /**
+     * Whether token {@code k} ({@code bare}, folded, a possessive's "'s" dropped) reads as a person's name:
+     * capitalised in {@code text}, two letters or more, no common word and none of the speaker's own labels.
+     */
+    private static boolean name(String text, List<int[]> spans, int k, String bare) {
+        return Character.isUpperCase(text.codePointAt(spans.get(k)[0])) && bare.length() >= 2
+                && !Terms.ordinaryWord(bare) && !OWN_LABELS.contains(bare);
+    }
+
+    /** A relative ("Mom", "Dad") or a {@link #name}. */
+    private static boolean relativeOrName(String text, List<int[]> spans, int k, String bare) {
+        return Lexicon.RELATIONS.containsKey(bare) || name(text, spans, k, bare);
     }
     private static final Set<String> POSSESSIVE_OR_ARTICLE = Set.of("my", "minha", "meu", "his", "her", "their", "our",
             "nossa", "nosso", "a", "o");
