@@ -748,6 +748,9 @@ final class IdentityRules {
                     + "(?:at|for)\\s+|^(?:just\\s+)?got\\s+(?:a|an|my|the)\\s+(?:new\\s+)?(?:job|position|role|internship|offer)"
                     + "\\s+(?:at|with)\\s+|\\b(?:eu\\s+)?comecei\\s+a\\s+trabalhar\\s+(?:na|no|em|pra|para)\\s+"
                     + "|\\b(?:eu\\s+)?(?:consegui|arrumei)\\s+(?:um\\s+)?(?:emprego|trampo|estagio)\\s+(?:na|no|em)\\s+");
+    /** The words of {@link #JOIN} that say the name after them is where the speaker works. */
+    private static final Pattern JOB_NOUN = Pattern.compile(
+            "\\b(?:working|work|job|position|role|internship|offer|trabalhar|emprego|trampo|estagio)\\b");
     /** A named employer the speaker leaves: "I quit Google", "I'm no longer at Google", "Pedi demissão da Vale". */
     private static final Pattern LEAVE = Pattern.compile(
             "\\bi\\s+(?:just\\s+)?(?:quit|resigned\\s+from|retired\\s+from)\\s+"
@@ -771,9 +774,11 @@ final class IdentityRules {
             }
         }
         String v = employerName(s, m.end(), true);
-        // "I quit Friday", "I started at Python": after these verbs a day or a tool is no employer
+        // "I quit Friday", "I started at Python": after these verbs a day or a tool is no employer; after
+        // a job ("Got a job at Netflix", "started working at Spotify") a known product's name is its maker
+        boolean job = p == Polarity.POSITIVE && JOB_NOUN.matcher(m.group()).find();
         if (v != null && !Dates.CALENDAR_WORDS.contains(Terms.foldKeepingLength(v).split(" ")[0])
-                && !Lexicon.TECH.contains(Terms.foldKeepingLength(v))) {
+                && (job || !Lexicon.TECH.contains(Terms.foldKeepingLength(v)))) {
             employer(out, v, p);
         }
     }

@@ -30,7 +30,10 @@ final class Sentence {
                     + "|tambem|then|and\\s+then|oops|ops|sorry|desculpa|desculpe|right|ok\\s+so|oh|ah|ahn|ei"
                     + "|por\\s+sinal|afinal)\\b[\\s,!.:;]*"
                     + "|(?:yes|yeah|yep|no|nope|ok|okay|hey|hi|hello|wow|haha|hahaha|lol|sim|nao|oi|ola|nossa|poxa"
-                    + "|cara|gente|opa|thanks|thank\\s+you|obrigad[oa]|great|cool|nice|awesome|omg|aw+|yay)\\s*[,!.:;-]+\\s*)+");
+                    + "|cara|gente|opa|thanks|thank\\s+you|obrigad[oa]|great|cool|nice|awesome|omg|aw+|yay)\\s*[,!.:;-]+\\s*"
+                    // chat writes these without a comma: "yeah allergic to sesame lol", "nope got a job at SAP" (not
+                    // the sarcasm of "yeah right", "yeah sure", which the retraction rules read)
+                    + "|(?:yeah|yea|yep|yup|nope|nah|lol|lmao|haha+|omg|ok|okay)\\s+(?!right\\b|sure\\b)(?=\\p{L}))+");
     private static final Pattern CORRECTION_MARK = Pattern.compile(
             "\\b(?:actually|na\\s+verdade|correction|correcao|i\\s+mean|quer\\s+dizer|sorry|desculpa|desculpe|oops|ops)\\b");
     private static final Pattern HEDGE = Pattern.compile(

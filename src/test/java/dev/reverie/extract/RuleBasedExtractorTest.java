@@ -1663,6 +1663,26 @@ class RuleBasedExtractorTest {
     }
 
     @Test
+    void chat_interjections_without_a_comma_do_not_hide_the_statement_after_them() {
+        assertThat(only("yeah allergic to sesame lol", "user.allergy").value()).isEqualTo("sesame");
+        assertThat(only("ok allergic to sesame", "user.allergy").value()).isEqualTo("sesame");
+        assertThat(only("okay moved to Denver last week", "user.location").value()).isEqualTo("Denver");
+        assertThat(only("lol got a job at Google", "user.employer").value()).isEqualTo("Google");
+        // the interjection does not make somebody else's sentence the speaker's
+        noFact("user.location", "yeah he moved to Denver", "lol my sister moved to Denver");
+        noFact("user.allergy", "no allergic reactions so far");
+    }
+
+    @Test
+    void a_job_at_a_company_named_like_its_product_is_an_employer() {
+        assertThat(only("Got a job at Netflix", "user.employer").value()).isEqualTo("Netflix");
+        assertThat(only("Nope, got a new job at SAP", "user.employer").value()).isEqualTo("SAP");
+        assertThat(only("I started working at Spotify", "user.employer").value()).isEqualTo("Spotify");
+        // without a job word a tool's name after "started at" is no employer
+        noFact("user.employer", "I started at Python");
+    }
+
+    @Test
     void a_statement_before_a_question_in_one_sentence_is_read() {
         assertThat(only("I'm vegan, what should I cook tonight?", "user.diet").value()).isEqualTo("vegan");
         assertThat(only("I live in Denver, any good gyms?", "user.location").value()).isEqualTo("Denver");
