@@ -515,17 +515,21 @@ final class IdentityRules {
 
     /**
      * Whether the folded value is a time: every word a number, a month, a weekday or a word of a time
-     * ("may 1990", "2001", "the 90s", "1990 or 1991"), or its first word a year ("1990 in").
+     * ("may 1990", "2001", "the 90s", "1990 or 1991", "christmas 1990"), with at least one that is not
+     * only a word of a time ("Natal" is a city as well as Christmas), or its first word a year ("1990 in").
      */
     private static boolean calendar(String folded) {
+        boolean anchored = false;
         for (String w : Terms.wordTokens(folded)) {
+            boolean filler = CALENDAR_FILLERS.contains(w);
             if (!w.chars().allMatch(Character::isDigit) && !Dates.CALENDAR_WORDS.contains(w)
-                    && !CALENDAR_FILLERS.contains(w) && !w.matches("\\d+(?:'?s|ish|st|nd|rd|th)")) {
+                    && !filler && !w.matches("\\d+(?:'?s|ish|st|nd|rd|th)")) {
                 // a year first is a time too ("1990 or so"), a house number is not ("221B Baker Street")
                 return Terms.wordTokens(folded).stream().findFirst().orElse("").matches("(?:19|20)\\d\\d");
             }
+            anchored |= !filler;
         }
-        return true;
+        return anchored;
     }
 
     /**

@@ -770,6 +770,9 @@ class RuleBasedExtractorTest {
         assertThat(only("I was born in Lisbon in 1990.", "user.origin").value()).isEqualTo("Lisbon");
         assertThat(only("I was born in 1990 in Lisbon.", "user.origin").value()).isEqualTo("Lisbon");
         assertThat(only("I live at 221B Baker Street.", "user.location").value()).isEqualTo("221B Baker Street");
+        // a city named like a holiday is a place: only a word of a time with a number or month is a time
+        assertThat(only("Eu moro em Natal.", "user.location").value()).isEqualTo("Natal");
+        assertThat(only("I live in Natal, Brazil.", "user.location").value()).isEqualTo("Natal");
     }
 
     /** A pet that died and a job that was lost end: NEGATIVE facts the dream cycle retires the old ones by. */
