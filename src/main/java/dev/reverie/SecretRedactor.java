@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Replaces secrets in free text by {@code [REDACTED:<type>]} before anything is stored. The rules
@@ -190,7 +191,9 @@ final class SecretRedactor {
                 }
                 Span span = rule.validator().check(current, m, start, rule.groupEnd(m));
                 if (span == null || span.end() <= span.start() || span.start() < last
-                        || (markers && overlapsMarker(current, span.start(), span.end()))) {
+                        || (markers && overlapsMarker(current, span.start(), span.end()))
+                        || isLength(current, span.start(), span.end())
+                        || isExpansionMessage(current, span.start())) {
                     from = resume;
                     continue;
                 }
@@ -293,6 +296,32 @@ final class SecretRedactor {
     }
 
     /** Luhn check over the digits of {@code candidate}, separators ignored. */
+    /**
+     * A small number followed by a unit of length says how long a secret is, and is none: "the
+     * password is 12 characters or more?", "パスワードは12文字以上", "a senha tem 8 caracteres".
+     */
+    private static final Pattern LENGTH_UNIT = Pattern.compile("(?iu)[\\s\\-]{0,2}(?:characters?|chars?|digits?|letters?"
+            + "|symbols?|caracteres|car[aá]cteres|caract[eè]res|d[ií]gitos|zeichen|stellen|ziffern|karakter|znak|cyfr"
+            + "|символ|цифр|cifre|caratteri|tekens|merkki|文字|字符|位|桁|자)");
+
+    private static boolean isLength(String text, int start, int end) {
+        int i = start;
+        while (i < end && i - start <= 3 && Character.isDigit(text.charAt(i))) {
+            i++;
+        }
+        return i > start && i - start <= 3 && (i == end || !Character.isLetterOrDigit(text.charAt(i))
+                || Character.isIdeographic(text.charAt(i)) || Character.UnicodeScript.of(text.charAt(i))
+                == Character.UnicodeScript.HANGUL) && LENGTH_UNIT.matcher(text).region(i, text.length()).lookingAt();
+    }
+
+    /** A shell expansion's error message: {@code ${DB_PASSWORD:?missing}} names a secret and holds none. */
+    private static final Pattern EXPANSION_BEFORE = Pattern.compile("\\$\\{[A-Za-z_][A-Za-z0-9_]{0,100}:?$");
+
+    private static boolean isExpansionMessage(String text, int start) {
+        return start < text.length() && text.charAt(start) == '?'
+                && EXPANSION_BEFORE.matcher(text).region(Math.max(0, start - 104), start).find();
+    }
+
     static boolean luhn(String candidate) {
         return SecretValidator.luhn(candidate);
     }

@@ -179,6 +179,47 @@ enum SecretValidator {
         }
     },
     /**
+     * A random token handed over with nothing around it: a line that is only the token, or the token
+     * after "here:", "use", "it's", "pega aí:", "voici" … ("here: TkA9…", a key pasted alone). With no
+     * label, the token itself must be the evidence: its longest run of letters and digits 20+ long
+     * with 3+ capitals, 3+ lower-case letters and a digit, 3.5+ bits per character, not a name made of
+     * words. What is random and public is kept: an address ({@code 0x…}, a Base58 Bitcoin address of
+     * 25–35 characters starting 1 or 3), a subresource hash ({@code sha384-…}), a UUID, a file name,
+     * and base64 that decodes to text.
+     */
+    HANDED_TOKEN {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            String token = text.substring(start, end);
+            String lower = token.toLowerCase(Locale.ROOT);
+            if (lower.startsWith("0x") || lower.matches("sha(?:1|224|256|384|512)[\\-_].*")
+                    || UUID.matcher(text).region(start, end).find() || identifierLike(text, start, end)
+                    || fileName(text, end) || base58Address(token) || base64Text(token)) {
+                return null;
+            }
+            int bodyStart = start;
+            int bodyEnd = start;
+            for (int i = start; i < end; ) {
+                int j = i;
+                while (j < end && Character.isLetterOrDigit(text.charAt(j))) {
+                    j++;
+                }
+                if (j - i > bodyEnd - bodyStart) {
+                    bodyStart = i;
+                    bodyEnd = j;
+                }
+                i = j + 1;
+            }
+            if (bodyEnd - bodyStart < 20) {
+                return null;
+            }
+            Shape body = Shape.of(text, bodyStart, bodyEnd);
+            return body.upper() >= 3 && body.lower() >= 3 && body.digits() > 0
+                    && entropy(text, bodyStart, bodyEnd) >= 3.5 && !identifierLike(text, bodyStart, bodyEnd)
+                    ? new Span(start, end) : null;
+        }
+    },
+    /**
      * A Bitcoin-style private key in Base58Check: a WIF key (version 0x80 or 0xEF, 32 key bytes and an
      * optional compression flag) or an extended private key ({@code xprv…}, 78 bytes); the four
      * check bytes must be the start of the double SHA-256 of the rest, which a random word never is.
@@ -279,7 +320,22 @@ enum SecretValidator {
         Span check(String text, Matcher m, int start, int end) {
             String run = text.substring(start, end);
             if (!isCardNumber(run)) {
-                return null;
+                // "4108 3984 6720 6786 09/27": the expiry's month joined the run; the card is the run
+                // without its last group(s)
+                int cut = end;
+                do {
+                    while (cut > start && Character.isDigit(text.charAt(cut - 1))) {
+                        cut--;
+                    }
+                    while (cut > start && !Character.isDigit(text.charAt(cut - 1))) {
+                        cut--;
+                    }
+                } while (cut > start && !isCardNumber(text.substring(start, cut)) && end - cut <= 6);
+                if (cut <= start || end - cut > 6 || !isCardNumber(text.substring(start, cut))) {
+                    return null;
+                }
+                run = text.substring(start, cut);
+                end = cut;
             }
             // one digit in ten passes Luhn: an unbroken run of a length few cards have (13, 14, 17–19
             // digits: a product id, a chat app's message id) is a card only when the text says so
@@ -791,6 +847,38 @@ enum SecretValidator {
         return false;
     }
 
+    /** A legacy Bitcoin address's shape: Base58, 25–35 characters, starting 1 (P2PKH) or 3 (P2SH). */
+    private static boolean base58Address(String token) {
+        if (token.length() < 25 || token.length() > 35 || token.charAt(0) != '1' && token.charAt(0) != '3') {
+            return false;
+        }
+        for (int i = 0; i < token.length(); i++) {
+            if (BASE58.indexOf(token.charAt(i)) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether {@code token} is base64 of text: it decodes to printable characters (data, not a key). */
+    private static boolean base64Text(String token) {
+        if (token.length() % 4 != 0 || !token.matches("[A-Za-z0-9+/]+={0,2}")) {
+            return false;
+        }
+        byte[] bytes;
+        try {
+            bytes = java.util.Base64.getDecoder().decode(token);
+        } catch (IllegalArgumentException notBase64) {
+            return false;
+        }
+        for (byte b : bytes) {
+            if ((b < 0x20 || b > 0x7e) && b != '\n' && b != '\r' && b != '\t') {
+                return false;
+            }
+        }
+        return bytes.length > 0;
+    }
+
     static boolean hasDigit(String s, int from, int to) {
         for (int i = from; i < to; i++) {
             char c = s.charAt(i);
@@ -1071,6 +1159,14 @@ enum SecretValidator {
         }
         if (!ISSUER_FIRST_DIGITS.contains(candidate.substring(0, 1))) {
             return false; // issuer ranges in use: Mastercard 2/5, Amex/Diners/JCB 3, Visa 4, Discover 6
+        }
+        if (candidate.charAt(0) == '2') {
+            // the 2-series in use: Mir 2200–2204, Mastercard 2221–2720 ("2025061100048213" is a dated reference)
+            String d = candidate.replaceAll("[^0-9]", "");
+            int four = Integer.parseInt(d.substring(0, 4));
+            if (!(four >= 2200 && four <= 2204 || four >= 2221 && four <= 2720)) {
+                return false;
+            }
         }
         if (groups.size() > 1 && !validGrouping(groups)) {
             return false;
