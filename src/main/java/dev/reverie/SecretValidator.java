@@ -146,19 +146,9 @@ enum SecretValidator {
                     || NAMED_HASH.matcher(before).find()) {
                 return null; // "the cache key is …", "public key: …", "etag: …"
             }
-            int bodyStart = -1;
-            int bodyEnd = -1;
-            for (int i = start; i < end; ) {
-                int j = i;
-                while (j < end && Character.isLetterOrDigit(text.charAt(j))) {
-                    j++;
-                }
-                if (j - i > bodyEnd - bodyStart) {
-                    bodyStart = i;
-                    bodyEnd = j;
-                }
-                i = j + 1;
-            }
+            Span longest = longestRun(text, start, end);
+            int bodyStart = longest.start();
+            int bodyEnd = longest.end();
             if (bodyEnd - bodyStart < 28 || bodyStart == start || !hasDigit(text, bodyStart, bodyEnd)
                     || UUID.matcher(text).region(start, end).find()) {
                 return null;
@@ -197,19 +187,9 @@ enum SecretValidator {
                     || fileName(text, end) || base58Address(token) || base64Text(token)) {
                 return null;
             }
-            int bodyStart = start;
-            int bodyEnd = start;
-            for (int i = start; i < end; ) {
-                int j = i;
-                while (j < end && Character.isLetterOrDigit(text.charAt(j))) {
-                    j++;
-                }
-                if (j - i > bodyEnd - bodyStart) {
-                    bodyStart = i;
-                    bodyEnd = j;
-                }
-                i = j + 1;
-            }
+            Span longest = longestRun(text, start, end);
+            int bodyStart = longest.start();
+            int bodyEnd = longest.end();
             if (bodyEnd - bodyStart < 20) {
                 return null;
             }
@@ -845,6 +825,24 @@ enum SecretValidator {
             }
         }
         return false;
+    }
+
+    /** The longest run of letters and digits in {@code text[start, end)} (the first of equals; empty at start if none). */
+    private static Span longestRun(String text, int start, int end) {
+        int bodyStart = start;
+        int bodyEnd = start;
+        for (int i = start; i < end; ) {
+            int j = i;
+            while (j < end && Character.isLetterOrDigit(text.charAt(j))) {
+                j++;
+            }
+            if (j - i > bodyEnd - bodyStart) {
+                bodyStart = i;
+                bodyEnd = j;
+            }
+            i = j + 1;
+        }
+        return new Span(bodyStart, bodyEnd);
     }
 
     /** A legacy Bitcoin address's shape: Base58, 25–35 characters, starting 1 (P2PKH) or 3 (P2SH). */
