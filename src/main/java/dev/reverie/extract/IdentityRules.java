@@ -121,7 +121,11 @@ final class IdentityRules {
     private static final Pattern AGE = Pattern.compile(
             "\\b(?:i'm|im|i\\s+am)\\s+(\\d{1,3})\\s*(?:years?\\s+old\\b|yo\\b|y/o|y\\.o\\.)"
                     + "|\\bi\\s+(?:just\\s+)?turned\\s+(\\d{1,3})\\b"
-                    + "|\\b(?:eu\\s+)?tenho\\s+(\\d{1,3})\\s+anos" + AGE_END + "|\\b(?:eu\\s+)?fiz\\s+(\\d{1,3})\\s+anos" + AGE_END);
+                    + "|\\b(?:eu\\s+)?tenho\\s+(\\d{1,3})\\s+anos" + AGE_END + "|\\b(?:eu\\s+)?fiz\\s+(\\d{1,3})\\s+anos" + AGE_END
+                    // a bare number that ends its clause: "I'm 41.", "I'm 29 and single", "my age is 44", "Age: 44"
+                    // (not "I'm 5 minutes away", "I'm 100% sure", "I'm 30 pages in")
+                    + "|(?:\\b(?:i'm|im|i\\s+am)(?:\\s+(?:now|only|just|almost|nearly))?|\\bmy\\s+age\\s+is|^age\\s*:)"
+                    + "\\s+([1-9]\\d{1,2})(?=\\s*(?:[.!;,]|$)|\\s+(?:and|but|now|e|this\\s+year)\\b)");
     private static final Pattern BIRTHDAY = Pattern.compile(
             "\\bmy\\s+birthday\\s+is\\s+(?:on\\s+)?|\\bmeu\\s+aniversario\\s+e\\s+(?:dia\\s+|em\\s+|no\\s+dia\\s+)?"
                     + "|\\bi\\s+was\\s+born\\s+on\\s+|\\bnasci\\s+(?:no\\s+)?dia\\s+");
@@ -130,7 +134,8 @@ final class IdentityRules {
     private static final Pattern STATUS_EN = Pattern.compile(
             "\\b(?:i'm|im|i\\s+am)\\s+" + ADV + "{0,2}(?:(not|no\\s+longer)\\s+)?" + ADV + "{0,2}"
                     + "(single|married|engaged|divorced|widowed|separated|in\\s+a\\s+relationship)(?![\\w-])"
-                    + "|\\bi\\s+" + ADV + "{0,2}got\\s+(married|engaged|divorced)(?![\\w-])");
+                    // "We got married on Saturday": the speaker and their partner
+                    + "|\\b(?:i|we)\\s+" + ADV + "{0,2}got\\s+(married|engaged|divorced)(?![\\w-])");
     private static final Pattern STATUS_PT = Pattern.compile(
             "\\b(?:eu\\s+)?(?:(nao)\\s+)?(?:sou|estou|to|tou)\\s+(?:mais\\s+)?(solteir[oa]|casad[oa]|noiv[oa]"
                     + "|divorciad[oa]|viuv[oa]|separad[oa]|namorando)\\b"
@@ -172,7 +177,8 @@ final class IdentityRules {
                 "arrumei", "pedi ", "fui ", "aposentei")) {
             employerChange(s, out);
         }
-        if (s.hasAny("old", "turned", "anos", " yo", "y/o")) {
+        if (s.hasAny("old", "turned", "anos", " yo", "y/o", "age") || s.hasAny("i'm ", "im ", "i am ")
+                && s.folded.chars().anyMatch(Character::isDigit)) {
             age(s, out);
         }
         if (s.hasAny("birthday", "aniversario", "born on", "nasci")) {
@@ -675,6 +681,11 @@ final class IdentityRules {
     private static final Set<String> NOT_NOW = Set.of("retired", "former", "ex", "aspiring", "future", "wannabe",
             "would-be", "upcoming", "prospective", "trainee-to-be", "aposentado", "aposentada", "ex-", "futuro", "futura",
             "aspirante");
+    /** Judgements before a role noun, which then says how well the speaker does it: "I'm a terrible cook myself". */
+    private static final Set<String> SELF_ASSESSMENT = Set.of("great", "terrible", "bad", "good", "decent", "awful",
+            "amazing", "horrible", "lousy", "poor", "excellent", "fantastic", "wonderful", "natural", "born", "better",
+            "worse", "best", "worst", "mediocre", "hopeless", "pretty", "crap", "crappy", "shit", "shitty", "okay",
+            "ok", "competent", "incompetent", "pessimo", "pessima", "otimo", "otima", "bom", "boa", "mau", "ma");
     /** Words after a job word that make it something the speaker likes: "a Doctor Who fan". */
     private static final Set<String> FAN_WORDS = Set.of("fan", "fans", "lover", "enthusiast", "fanatic", "buff", "nerd",
             "geek", "addict", "fa", "fanatico", "fanatica");
@@ -691,8 +702,8 @@ final class IdentityRules {
             return null;
         }
         List<String> before = Terms.wordTokens(s.folded.substring(job[0], job[1]));
-        if (!before.isEmpty() && NOT_NOW.contains(before.get(0))) {
-            return null;
+        if (!before.isEmpty() && (NOT_NOW.contains(before.get(0)) || SELF_ASSESSMENT.contains(before.get(0)))) {
+            return null; // "a retired nurse"; "a terrible cook", "a great driver": how well, not a job
         }
         List<int[]> after = Terms.tokenSpans(s.folded, job[1], s.clauseEnd(job[1]));
         for (int k = 0; k < Math.min(3, after.size()); k++) {
@@ -869,7 +880,7 @@ final class IdentityRules {
     /** The employer named from {@code start} on, or null; with {@code named} only a capitalised name. */
     private static String employerName(Sentence s, int start, boolean named) {
         String v = Values.phrase(s, start, s.folded.length(), " as ", " como ", " since ", " desde ", " for ",
-                " in ", " em ", " and ", " e ", " with ", " com ", " ha ", " now", " agora", " anymore", " mais",
+                " in ", " em ", " and ", " e ", " with ", " com ", " ha ", " right now", " now", " agora", " anymore", " mais",
                 " on ", " during ", " durante ", " last ", " next ", " yesterday", " ontem");
         if (v == null || NOT_AN_EMPLOYER.contains(Terms.foldKeepingLength(v))
                 || v.equals(v.toLowerCase(java.util.Locale.ROOT))

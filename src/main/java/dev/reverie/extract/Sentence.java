@@ -42,7 +42,9 @@ final class Sentence {
                     + "|i\\s+(?:(?:don't|dont|do\\s+not)\\s+know|wonder)\\s+(?:if|whether)\\s+(?:i|i'm|im|i've|my)\\b"
                     + "|acho\\s+que|talvez|provavelmente|nao\\s+sei\\s+se|pode\\s+ser\\s+que|parece\\s+que)\\b");
     private static final Pattern CONDITIONAL = Pattern.compile(
-            "(?:if|unless|what\\s+if|imagine|suppose|i\\s+wish|even\\s+if|se|caso|quem\\s+dera|imagina|e\\s+se|mesmo\\s+se)\\b");
+            "(?:if|unless|what\\s+if|imagine|suppose|supposing|i\\s+wish|even\\s+if|(?:just\\s+)?in\\s+case|in\\s+the\\s+event"
+                    + "|whether|provided|providing|assuming|on\\s+condition|se|caso|quem\\s+dera|imagina|e\\s+se|mesmo\\s+se"
+                    + "|a\\s+menos\\s+que|na\\s+hipotese|supondo)\\b");
     private static final Pattern QUESTION_START = Pattern.compile(
             "(?:do|does|did|are|is|was|were|can|could|would|will|have|has|should|shall|wanna)\\s+"
                     + "(?:you|u|ya|we|they|he|she|it|i|there)\\b"
@@ -466,11 +468,20 @@ final class Sentence {
         return s.question || s.conditional || s.filler ? null : s;
     }
 
+    /**
+     * A tag that asks the listener to keep a statement, not a question about it: "I'm vegan, remember?",
+     * "I'm gluten-free, you remember that, right?", "…, ok?", "…, you know?".
+     */
+    private static final Pattern KEEP_TAG = Pattern.compile(
+            ",\\s*(?:(?:you\\s+)?remember(?:\\s+that)?|you\\s+know|ok|okay|got\\s+it|lembra|ta\\s+bom|ok\\s+so)"
+                    + "(?:\\s*,\\s*right)?\\s*\\?+\\s*$");
+
     private static boolean isQuestion(String text, String folded, int body) {
         for (int i = text.length() - 1; i >= 0; i--) {
             char c = text.charAt(i);
             if (c == '?') {
-                return true;
+                return !(KEEP_TAG.matcher(folded).region(body, folded.length()).find()
+                        && !QUESTION_START.matcher(folded).region(body, folded.length()).lookingAt());
             }
             if (c == '.' || c == '!' || Character.isLetterOrDigit(c)) {
                 if (Character.isLetterOrDigit(c)) {
@@ -489,6 +500,10 @@ final class Sentence {
         return java.util.Collections.unmodifiableMap(out);
     }
 
+    /** What a "say" or "tell" said to the listener follows: a clause's start ("…, tell the dentist", "…; please say hi"). */
+    private static final Pattern IMPERATIVE_BEFORE = Pattern.compile(
+            "[,;:\\-–—]\\s*(?:(?:please|pls|and|so|just|also|e|por\\s+favor)\\s+){0,2}$");
+
     /** {@code reportingWord}: whether a token is one of the reporting words. */
     private static boolean isReported(String folded, int body, boolean reportingWord) {
         boolean openingQuote = false;
@@ -502,8 +517,9 @@ final class Sentence {
         Matcher m = REPORTING.matcher(folded).region(body, folded.length());
         while (m.find()) {
             List<String> before = Terms.wordTokens(folded.substring(Math.max(body, m.start() - 24), m.start()));
-            if (before.isEmpty() && (m.group().equals("say") || m.group().equals("tell"))) {
-                continue; // "Tell me about Rome, I live in Porto": a request, not a report
+            if ((m.group().equals("say") || m.group().equals("tell"))
+                    && (before.isEmpty() || IMPERATIVE_BEFORE.matcher(folded).region(body, m.start()).find())) {
+                continue; // "Tell me about Rome, I live in Porto", "I'm allergic to latex, tell the dentist": a request
             }
             int from = Math.max(0, before.size() - 3);
             boolean self = false;

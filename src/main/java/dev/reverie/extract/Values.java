@@ -20,8 +20,11 @@ final class Values {
     /** Boundaries that end a value (folded, with their spaces). */
     private static final String[] CUTS = Lexicon.phrases("value-cuts");
 
-    /** Trailing words that say nothing about the value ("I love jazz too"). */
-    private static final String[] TRAILING = {
+    /**
+     * Trailing words that say nothing about the value ("I love jazz too"), longest first: "Bern right
+     * now" loses "right now", not only "now".
+     */
+    private static final String[] TRAILING = java.util.stream.Stream.of(
             " too", " a lot", " so much", " very much", " anymore", " any more", " now", " these days",
             " lately", " as well", " also", " right now", " nowadays", " really", " honestly", " though",
             " of course", " for sure", " at all", " either", " already", " still", " again", " haha", " lol", " btw", " fyi",
@@ -29,7 +32,9 @@ final class Values {
             " atualmente", " ultimamente", " ainda", " de jeito nenhum", " mesmo", " ne", " rs", " kkk",
             " actually", " na verdade", " then", " today", " hoje", " a little", " um pouco", " totally",
             " so much more", " more and more", " very", " enough", " sometimes", " as vezes", " always",
-            " sempre", " forever", " myself", " mesmo", " para sempre", " pra sempre"};
+            " sempre", " forever", " myself", " mesmo", " para sempre", " pra sempre", " after all", " in the end",
+            " anyway", " anyways", " afinal", " no fim das contas")
+            .distinct().sorted(java.util.Comparator.comparingInt(String::length).reversed()).toArray(String[]::new);
 
     /** Leading words dropped from a value (articles, and "de" left over from "gosto de ler e de cozinhar"). */
     private static final Set<String> ARTICLES = Lexicon.words("articles");

@@ -1677,6 +1677,56 @@ class RuleBasedExtractorTest {
     }
 
     @Test
+    void a_condition_that_does_not_open_with_if_states_nothing() {
+        noFact(Set.of("user.health", "user.allergy", "user.diet", "user.location"),
+                "In case I'm pregnant, which medicines should I avoid?",
+                "Just in case I'm allergic to penicillin, what else can I take?",
+                "In the event that I'm diabetic, what should I eat?", "Whether or not I'm allergic to nuts, I avoid them.",
+                "Assuming I'm vegan, what's for dinner?", "Provided I'm still in Denver next year, I'll host.");
+        // a reason is no condition
+        assertThat(only("Since I live in Arizona, I get hay fever.", "user.location").value()).isEqualTo("Arizona");
+        assertThat(only("I'm pregnant, just in case you wondered.", "user.health").value()).isEqualTo("pregnant");
+    }
+
+    @Test
+    void a_trailing_phrase_of_time_or_stance_is_no_part_of_the_value() {
+        assertThat(only("I live in Bern right now.", "user.location").value()).isEqualTo("Bern");
+        assertThat(only("I work at Intel right now.", "user.employer").value()).isEqualTo("Intel");
+        ExtractedFact notAllergic = only("Turns out I'm not allergic to penicillin after all.", "user.allergy");
+        assertThat(notAllergic.value()).isEqualTo("penicillin");
+        assertThat(notAllergic.polarity()).isEqualTo(Polarity.NEGATIVE);
+    }
+
+    @Test
+    void an_age_said_as_a_bare_number_is_read() {
+        assertThat(only("I'm 41.", "user.age").value()).isEqualTo("41");
+        assertThat(only("Oops, I typed that wrong last time, I'm 44.", "user.age").value()).isEqualTo("44");
+        assertThat(only("I'm 52 and I work at a bank.", "user.age").value()).isEqualTo("52");
+        assertThat(only("My age is 44.", "user.age").value()).isEqualTo("44");
+        noFact("user.age", "I'm 5 minutes away", "I'm 100% sure", "I'm 2 weeks pregnant", "I'm 30 pages in",
+                "I'm 5 years older than him", "He's 41.", "If I'm 40, am I old?", "I'm 3 and 0 this season");
+    }
+
+    @Test
+    void a_request_or_a_tag_after_a_statement_leaves_it_the_speakers() {
+        assertThat(only("Also I'm allergic to latex, tell the dentist.", "user.allergy").value()).isEqualTo("latex");
+        assertThat(only("I live in Denver, please tell the driver.", "user.location").value()).isEqualTo("Denver");
+        assertThat(only("I'm vegan, remember?", "user.diet").value()).isEqualTo("vegan");
+        assertThat(only("I'm gluten-free, you remember that, right?", "user.diet").value()).isEqualTo("gluten-free");
+        // somebody else's words stay theirs; a question stays a question
+        noFact("user.location", "She told me, I live in Paris", "My sister told everyone, I live in Paris now",
+                "Do you remember I live in Denver, ok?");
+    }
+
+    @Test
+    void a_judgement_of_how_well_is_no_job_and_we_got_married_is_a_status() {
+        noFact("user.job", "I'm a terrible cook myself", "I'm a great driver", "Sou uma péssima cozinheira");
+        assertThat(only("I'm a registered nurse", "user.job").value()).isEqualTo("registered nurse");
+        assertThat(only("We got married on Saturday!", "user.relationship").value()).isEqualTo("married");
+        noFact("user.relationship", "We got married to our jobs", "If we got married, where would we live?");
+    }
+
+    @Test
     void a_job_at_a_company_named_like_its_product_is_an_employer() {
         assertThat(only("Got a job at Netflix", "user.employer").value()).isEqualTo("Netflix");
         assertThat(only("Nope, got a new job at SAP", "user.employer").value()).isEqualTo("SAP");
