@@ -184,8 +184,9 @@ enum SecretValidator {
             String lower = token.toLowerCase(Locale.ROOT);
             if (lower.startsWith("0x") || lower.matches("sha(?:1|224|256|384|512)[\\-_].*")
                     || UUID.matcher(text).region(start, end).find() || identifierLike(text, start, end)
-                    || fileName(text, end) || base58Address(token) || base64Text(token)) {
-                return null;
+                    || fileName(text, end) || base58Address(token) || base64Text(token)
+                    || text.lastIndexOf("-----BEGIN", start) >= 0 || inBlock(text, start, end)) {
+                return null; // a line of an armoured block or of a base64 dump (a certificate, a public key)
             }
             Span longest = longestRun(text, start, end);
             int bodyStart = longest.start();
@@ -844,6 +845,22 @@ enum SecretValidator {
         }
         return new Span(bodyStart, bodyEnd);
     }
+
+    /** Whether the line before or after {@code [start, end)} is another long base64 line: a block, not one token. */
+    private static boolean inBlock(String text, int start, int end) {
+        int lineStart = text.lastIndexOf('\n', start - 1);
+        if (lineStart > 0 && BLOCK_LINE.matcher(text).region(text.lastIndexOf('\n', lineStart - 1) + 1, lineStart).matches()) {
+            return true;
+        }
+        int lineEnd = text.indexOf('\n', end);
+        if (lineEnd < 0) {
+            return false;
+        }
+        int next = text.indexOf('\n', lineEnd + 1);
+        return BLOCK_LINE.matcher(text).region(lineEnd + 1, next < 0 ? text.length() : next).matches();
+    }
+
+    private static final java.util.regex.Pattern BLOCK_LINE = java.util.regex.Pattern.compile("\\s*[A-Za-z0-9+/=]{20,}\\s*");
 
     /** A legacy Bitcoin address's shape: Base58, 25–35 characters, starting 1 (P2PKH) or 3 (P2SH). */
     private static boolean base58Address(String token) {
