@@ -85,16 +85,24 @@ final class IdentityRules {
     private static final Pattern JOB_STATUS = Pattern.compile(
             "\\b(?:i'm|im|i\\s+am)\\s+(?:now\\s+|currently\\s+)?(retired|unemployed|self-employed|between\\s+jobs)\\b"
                     + "|\\b(?:eu\\s+)?(?:sou|estou|to|tou)\\s+(?:agora\\s+)?(aposentad[oa]|desempregad[oa]|autonom[oa])\\b");
+    /**
+     * Who works, for the work rules: "I", "we", or the "and" of a sentence that opens on the speaker ("I
+     * live in Montreal and work as a designer", "I rent a flat in Croydon and work at Tesco"; not "My
+     * sister lives in Leeds and works at Tesco"), then adverbs of time or manner.
+     */
+    private static final String WORK_SUBJECT = "(?:\\b(?:i|we)|^(?:i|we)\\s[^.;!?]{1,80}?\\band)\\s+"
+            + "(?:(?:currently|now|still|also|actually|remotely|full[\\s\\-]time|part[\\s\\-]time|freelance|mostly)\\s+)?";
     private static final Pattern WORK_AS = Pattern.compile(
-            "\\b(?:i|we)\\s+(?:(?:currently|now|still|also|actually)\\s+)?(?:work|'m\\s+working|am\\s+working)\\s+as\\s+(?:an?\\s+)?"
+            WORK_SUBJECT + "(?:work|'m\\s+working|am\\s+working)\\s+as\\s+(?:an?\\s+)?"
                     + "|\\bmy\\s+(?:job|profession|occupation)\\s+is\\s+(?:being\\s+)?(?:an?\\s+)?"
                     + "|\\b(?:eu\\s+)?(?:trabalho|atuo|estou\\s+trabalhando|to\\s+trabalhando)\\s+como\\s+(?:um\\s+|uma\\s+)?"
                     + "|\\bminha\\s+profissao\\s+e\\s+(?:um\\s+|uma\\s+)?");
     private static final Pattern SOU_JOB = Pattern.compile("(?:^|\\beu\\s+|[,;]\\s*|\\b(?:e|mas|agora|hoje)\\s+)sou\\s+"
             + "(?:agora\\s+|atualmente\\s+|hoje\\s+)?(?:um\\s+|uma\\s+)?");
     private static final Pattern WORK_AT_EN = Pattern.compile(
-            "\\b(?:i|we)\\s+(?:(?:currently|now|still|also|actually)\\s+)?" + NEG_EN
-                    + "(?:work|'m\\s+working|am\\s+working)\\s+(?:at|for)\\s+"
+            WORK_SUBJECT + NEG_EN
+                    + "(?:work|'m\\s+working|am\\s+working)\\s+(?:(?:remotely|full[\\s\\-]time|part[\\s\\-]time|freelance|mostly|"
+                    + "currently|now)\\s+)?(?:at|for)\\s+"
                     + "|\\bi\\s+(?:just\\s+)?(?:got|landed|started|accepted|took)\\s+(?:a\\s+|my\\s+|the\\s+)?(?:new\\s+)?"
                     + "(?:job|position|role|internship)\\s+(?:at|with)\\s+"
                     + "|\\b(?:i'm|im|i\\s+am)\\s+employed\\s+(?:at|by)\\s+"

@@ -60,6 +60,17 @@ import java.util.regex.Pattern;
 public final class RuleBasedExtractor implements Extractor {
 
     /**
+     * What introduces a text the assistant writes for the user to send, in the user's voice: what
+     * follows it in the turn is the draft, not the assistant's own word ("Here's a draft:", "You could
+     * reply something like:", "Aqui vai uma sugestão de mensagem:").
+     */
+    private static final java.util.regex.Pattern DRAFT_INTRO = java.util.regex.Pattern.compile(
+            "\\b(?:draft|reply|response|message|text|e-?mail|note|version|template|wording|caption|post|letter|dm"
+                    + "|something\\s+(?:like|along\\s+these\\s+lines)|you\\s+(?:could|can|might)\\s+(?:say|send|write|reply|use)"
+                    + "|rascunho|resposta|mensagem|sugestao|texto|algo\\s+como|voce\\s+pode\\s+(?:dizer|mandar|escrever|responder))"
+                    + "\\b[^:\\n]{0,60}:");
+
+    /**
      * Characters of a turn the extractor reads: of a tool's output or an assistant's answer the first
      * ones (the rest stays in the session archive); a user's text longer than this is a document, taken
      * for pasted: only the user's words above it are read ({@code PastedContent.saidWords}).
@@ -155,9 +166,12 @@ public final class RuleBasedExtractor implements Extractor {
             return facts.list();
         }
         if (turn.role() == Role.ASSISTANT) {
-            // what the assistant says is never a fact about the user: only its own commitments count
+            // what the assistant says is never a fact about the user: only its own commitments count; a
+            // draft it writes for the user ("Here's a reply you could send: …") holds none of them
+            boolean drafting = false;
             for (Sentence s : sentences) {
-                if (!s.filler && !s.question && !s.reported && !s.conditional) {
+                drafting |= DRAFT_INTRO.matcher(s.folded).find();
+                if (!drafting && !s.filler && !s.question && !s.reported && !s.conditional) {
                     facts.begin(s);
                     EventRules.plansAndEvents(s, facts);
                 }

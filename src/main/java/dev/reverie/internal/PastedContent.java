@@ -309,7 +309,10 @@ public final class PastedContent {
     private static final Pattern IMAGE_TEXT_MARK = words(
             "(?iu)^\\s*[\\[(][^\\])\\n]{0,60}?\\b(?:(?:image|picture|photo|screenshot)\\s+text|text\\s+(?:in|from|on|of)\\s+"
                     + "(?:the\\s+|a\\s+|this\\s+)?(?:image|picture|photo|screenshot)|ocr|transcript|transcription|lyrics|quote|excerpt|"
-                    + "caption|subtitles?|tv|radio|overheard|voicemail|recording|legenda|transcri[çc][ãa]o)\\b"
+                    + "caption|subtitles?|tv|radio|overheard|voicemail|recording|legenda|transcri[çc][ãa]o"
+                    // "[screenshot] …", "[forwarded] …", "[voice note from Sam] …": somebody else's text handed on
+                    + "|screen\\s?shots?|screengrab|print\\s?screen|forwarded|fwd|fw|encaminhad[ao]|reenviad[ao]"
+                    + "|(?:voice\\s+(?:note|message|memo)|audio|message|text|sms|dm)\\s+from\\s+[^\\])\\n]{1,40})\\b"
                     + "[^\\])\\n]{0,60}[\\])]\\s*");
 
     /** A numbered ticket, case or message at a line's start, then a dash or a colon: "Ticket #4521 — …". */

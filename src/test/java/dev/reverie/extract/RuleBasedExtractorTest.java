@@ -1045,6 +1045,37 @@ class RuleBasedExtractorTest {
     }
 
     @Test
+    void a_draft_the_assistant_writes_for_the_user_is_no_commitment_of_its_own() {
+        for (String text : List.of(
+                "Sure! Here's a draft:\n\nI'm so sorry, I live in Oslo now and I'm allergic to peanuts, so I'll pass on the Thai place this time.",
+                "You could reply something like: I'll be there at 7 and I'll bring wine.",
+                "Aqui vai uma sugestão de mensagem: vou chegar às 19h e levo o vinho.")) {
+            assertThat(extractor.extract(new TurnInput(Role.ASSISTANT, text, null, "t", AT))).as(text).isEmpty();
+        }
+        // its own plan after a colon stays a commitment
+        assertThat(extractor.extract(new TurnInput(Role.ASSISTANT,
+                "Here's my plan: I'll book the table for 7 and I'll send you the confirmation.", null, "t", AT)))
+                .extracting(ExtractedFact::subject).containsExactly("assistant.commitment");
+    }
+
+    @Test
+    void a_bracketed_mark_of_a_screenshot_or_a_forward_hands_over_what_follows() {
+        noFact(Set.of("user.job", "user.location"),
+                "[screenshot] I'm a registered nurse in Texas, DM me for scrubs deals\n\nIs this legit?",
+                "[forwarded] I live in Texas now.", "[voice note from Sam] I live in Texas now.");
+        assertThat(only("[Update] I moved to Denver", "user.location").value()).isEqualTo("Denver");
+    }
+
+    @Test
+    void work_after_and_in_a_sentence_that_opens_on_the_speaker_is_theirs() {
+        assertThat(only("I live in Montreal and work as a UX designer at Shopify.", "user.job").value())
+                .isEqualTo("UX designer");
+        assertThat(only("I rent a tiny flat in Croydon and work at Tesco.", "user.employer").value()).isEqualTo("Tesco");
+        assertThat(only("I work remotely for Revolut now", "user.employer").value()).isEqualTo("Revolut");
+        noFact("user.employer", "My sister and her husband live in Leeds and work at Tesco.");
+    }
+
+    @Test
     void a_named_speaker_owns_the_subjects_of_their_facts() {
         List<ExtractedFact> priya = extractor.extract(new TurnInput(Role.USER,
                 "I live in Boston and I work as a nurse.", "Priya", "t", AT));
