@@ -86,6 +86,32 @@ final class Facts {
         sentenceStart = Math.min(sentenceStart, facts.size());
     }
 
+    /**
+     * The current sentence corrects the turn's earlier facts of the subjects it produced ("I'm allergic
+     * to almonds. Scratch that, I'm allergic to cashews."): those earlier facts go, multi-valued ones
+     * too (a later single value replaces an earlier one anyway).
+     */
+    void correctEarlier() {
+        Set<String> subjects = new HashSet<>();
+        for (int i = sentenceStart; i < facts.size(); i++) {
+            subjects.add(facts.get(i).subject());
+        }
+        int removed = 0;
+        for (int i = sentenceStart - 1; i >= 0; i--) {
+            if (subjects.contains(facts.get(i).subject())) {
+                seen.remove(key(facts.remove(i)));
+                removed++;
+                if (lastSingle == i) {
+                    lastSingle = -1;
+                    lastSentence = null;
+                } else if (lastSingle > i) {
+                    lastSingle--;
+                }
+            }
+        }
+        sentenceStart -= removed;
+    }
+
     /** Whether the current sentence has produced a fact so far. */
     boolean producedInSentence() {
         return facts.size() > sentenceStart;
@@ -286,7 +312,7 @@ final class Facts {
         }
         Set<String> have = new HashSet<>(Terms.wordTokens(Terms.foldKeepingLength(text)));
         int missing = 0;
-        for (String t : Terms.wordTokens(s.folded)) {
+        for (String t : Terms.wordTokens(s.folded.substring(0, s.statementEnd()))) {
             if (!have.contains(t) && !Lexicon.STOP.contains(t) && t.length() > 1) {
                 missing++;
             }

@@ -64,6 +64,10 @@ public final class RuleBasedExtractor implements Extractor {
      * follows it in the turn is the draft, not the assistant's own word ("Here's a draft:", "You could
      * reply something like:", "Aqui vai uma sugestão de mensagem:").
      */
+    /** Words that add to what was said rather than correct it: "Actually I'm also allergic to cashews". */
+    private static final java.util.regex.Pattern ADDING = java.util.regex.Pattern.compile(
+            "\\b(?:also|too|as\\s+well|another|additionally|plus|tambem|mais\\s+um)\\b");
+
     private static final java.util.regex.Pattern DRAFT_INTRO = java.util.regex.Pattern.compile(
             "\\b(?:draft|reply|response|message|text|e-?mail|note|version|template|wording|caption|post|letter|dm"
                     + "|something\\s+(?:like|along\\s+these\\s+lines)|you\\s+(?:could|can|might)\\s+(?:say|send|write|reply|use)"
@@ -228,6 +232,8 @@ public final class RuleBasedExtractor implements Extractor {
                     typedRules(clause, facts);
                     if (!facts.producedInSentence()) {
                         correction(clause, facts);
+                    } else if ((clause.correction || s.correction) && !ADDING.matcher(clause.folded).find()) {
+                        facts.correctEarlier(); // "Scratch that — I'm allergic to cashews, not almonds"
                     }
                 }
                 typed |= facts.producedInSentence();

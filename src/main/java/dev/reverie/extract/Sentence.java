@@ -28,14 +28,16 @@ final class Sentence {
             "(?:(?:actually|well|so|anyway|anyways|honestly|btw|by\\s+the\\s+way|um|uh|hmm|na\\s+verdade|bem"
                     + "|entao|olha|enfim|alias|correction|correcao|i\\s+mean|quer\\s+dizer|and|but|also|plus|e|mas"
                     + "|tambem|then|and\\s+then|oops|ops|sorry|desculpa|desculpe|right|ok\\s+so|oh|ah|ahn|ei"
-                    + "|por\\s+sinal|afinal)\\b[\\s,!.:;]*"
+                    + "|scratch\\s+that|strike\\s+that|no\\s+wait|wait|errata"
+                    + "|por\\s+sinal|afinal)\\b[\\s,!.:;\u2013\u2014]*"
                     + "|(?:yes|yeah|yep|no|nope|ok|okay|hey|hi|hello|wow|haha|hahaha|lol|sim|nao|oi|ola|nossa|poxa"
                     + "|cara|gente|opa|thanks|thank\\s+you|obrigad[oa]|great|cool|nice|awesome|omg|aw+|yay)\\s*[,!.:;-]+\\s*"
                     // chat writes these without a comma: "yeah allergic to sesame lol", "nope got a job at SAP" (not
                     // the sarcasm of "yeah right", "yeah sure", which the retraction rules read)
                     + "|(?:yeah|yea|yep|yup|nope|nah|lol|lmao|haha+|omg|ok|okay)\\s+(?!right\\b|sure\\b)(?=\\p{L}))+");
     private static final Pattern CORRECTION_MARK = Pattern.compile(
-            "\\b(?:actually|na\\s+verdade|correction|correcao|i\\s+mean|quer\\s+dizer|sorry|desculpa|desculpe|oops|ops)\\b");
+            "\\b(?:actually|na\\s+verdade|correction|correcao|i\\s+mean|quer\\s+dizer|sorry|desculpa|desculpe|oops|ops"
+                    + "|scratch\\s+that|strike\\s+that|no\\s+wait|errata)\\b");
     private static final Pattern HEDGE = Pattern.compile(
             "\\b(?:i\\s+think|i\\s+guess|i\\s+believe|i\\s+suppose|maybe|probably|perhaps|not\\s+sure|might\\s+be"
                     + "|i\\s+(?:don't|dont|do\\s+not)\\s+(?:think|believe)|i\\s+doubt|nao\\s+acho|duvido"
@@ -435,6 +437,15 @@ final class Sentence {
     /** The sentence as said, trimmed. */
     String whole() {
         return text.strip();
+    }
+
+    /**
+     * Where what the sentence says ends: before a tag that asks the listener to keep it ("I'm vegan,
+     * remember?" says "I'm vegan"), else its end.
+     */
+    int statementEnd() {
+        Matcher m = KEEP_TAG.matcher(folded).region(body, folded.length());
+        return m.find() ? m.start() : folded.length();
     }
 
     /**

@@ -1076,6 +1076,18 @@ class RuleBasedExtractorTest {
     }
 
     @Test
+    void a_correction_replaces_the_turns_earlier_values_of_a_list_too_and_an_addition_does_not() {
+        assertThat(values("I'm allergic to almonds. Scratch that, I'm allergic to cashews.", "user.allergy"))
+                .containsExactly("POSITIVE cashews");
+        assertThat(values("I'm allergic to almonds. Sorry, I'm allergic to cashews.", "user.allergy"))
+                .containsExactly("POSITIVE cashews");
+        assertThat(values("I'm allergic to almonds and walnuts. Actually I'm also allergic to cashews.", "user.allergy"))
+                .containsExactly("POSITIVE almonds", "POSITIVE walnuts", "POSITIVE cashews");
+        // a tag that asks to keep a statement is not quoted with it (a question mark in the quote lowered its importance)
+        assertThat(only("I'm gluten-free, you remember that, right?", "user.diet").text()).doesNotContain("remember");
+    }
+
+    @Test
     void a_named_speaker_owns_the_subjects_of_their_facts() {
         List<ExtractedFact> priya = extractor.extract(new TurnInput(Role.USER,
                 "I live in Boston and I work as a nurse.", "Priya", "t", AT));
