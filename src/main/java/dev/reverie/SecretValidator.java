@@ -182,6 +182,14 @@ enum SecretValidator {
         Span check(String text, Matcher m, int start, int end) {
             String token = text.substring(start, end);
             String lower = token.toLowerCase(Locale.ROOT);
+            int cut = 0;
+            while (cut < token.length() && Character.isLetterOrDigit(token.charAt(cut))) {
+                cut++;
+            }
+            if (cut < token.length() && (ID_PREFIXES.contains(lower.substring(0, cut))
+                    || ID_PREFIXES.contains(lower.substring(0, cut + 1)))) {
+                return null; // "chatcmpl-…", "file-…", "msg_…": an object's id
+            }
             if (lower.startsWith("0x") || lower.matches("sha(?:1|224|256|384|512)[\\-_].*")
                     || UUID.matcher(text).region(start, end).find() || identifierLike(text, start, end)
                     || fileName(text, end) || base58Address(token) || base64Text(token)
