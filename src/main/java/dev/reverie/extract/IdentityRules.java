@@ -646,6 +646,9 @@ final class IdentityRules {
         m = s.match(s.pt() ? SOU_JOB : I_AM_A);
         while ((s.pt() ? s.has("sou") : s.hasAny(" a ", " an ")) && m.find()) {
             int[] job = jobWords(s, m.end());
+            if (job == null && !s.pt() && m.group(1) == null) {
+                job = roleAtNamedPlace(s, m.end());
+            }
             if (job != null) {
                 boolean negated = !s.pt() && m.group(1) != null;
                 String v = s.text.substring(job[0], job[1]);
@@ -657,6 +660,36 @@ final class IdentityRules {
                 return;
             }
         }
+    }
+
+    /** What one is at a named place without working there: "a guest at Marriott", "a regular at Starbucks". */
+    private static final Set<String> NOT_A_ROLE = Set.of("guest", "regular", "customer", "member", "patient", "visitor",
+            "fan", "client", "subscriber", "tourist", "passenger", "big", "huge", "lifelong", "loyal", "frequent",
+            "newbie", "beginner", "noob", "student", "resident", "tenant", "shareholder", "investor", "user", "donor",
+            "little", "bit", "tad", "lot", "kind", "sort");
+    private static final Pattern AT_A_NAME = Pattern.compile("\\s+(?:at|for)\\s+(?=\\p{Lu})");
+
+    /**
+     * A role the job list does not know, said with the named organisation it is held at: "I'm a
+     * biostatistician at Harvard", "I'm a dental hygienist at Smile Co" (one to three lower-case words,
+     * then "at" or "for" and a capitalised name); not what one is at a place without working there.
+     */
+    private static int[] roleAtNamedPlace(Sentence s, int start) {
+        List<int[]> spans = Terms.tokenSpans(s.folded, start, s.folded.length());
+        for (int k = 0; k < Math.min(3, spans.size()); k++) {
+            int[] w = spans.get(k);
+            String word = s.text.substring(w[0], w[1]);
+            if (!word.chars().allMatch(c -> Character.isLowerCase(c) || c == '-') || k == 0
+                    && (NOT_A_ROLE.contains(word) || NOT_A_JOB.contains(word) || SELF_ASSESSMENT.contains(word))
+                    || Lexicon.STOP.contains(word)) {
+                return null;
+            }
+            if (AT_A_NAME.matcher(s.text).region(w[1], s.text.length()).lookingAt()
+                    && !NOT_A_ROLE.contains(word) && !word.endsWith("ed") && !word.endsWith("ly") && !word.endsWith("ing")) {
+                return new int[] {spans.get(0)[0], w[1]};
+            }
+        }
+        return null;
     }
 
     /** Words a job never starts with: a manner, a judgement, a group or a place ("My job is killing me", "We work as a team"). */

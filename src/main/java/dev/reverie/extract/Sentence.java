@@ -134,6 +134,13 @@ final class Sentence {
                     + "play\\s+(?:a\\s+)?(?:game|pretend|make-believe|make\\s+believe|roles?)|make\\s+believe)\\b"
                     + "|^\\s*[(\\[*]?\\s*(?:role-?\\s?play|roleplay|rp)\\b|\\bpretend\\s+(?:you(?:'re|\u2019re|\\s+are)|to\\s+be|we(?:'re|\\s+are))\\b"
                     + "|\\bstay\\s+in\\s+character\\b|\\bin\\s+character\\s+as\\b"
+                    // "Let's do a murder mystery.", "Let's do a scene where I'm a pilot", "Murder mystery time!",
+                    // "*in character*", "(in character)"
+                    + "|\\b(?:let'?s|let\u2019s|lets|let\\s+us)\\s+(?:do|play|run|start|try|have|write|imagine|act\\s+out)\\s+(?:a|an|some|the|our)?\\s*"
+                    + "(?:[\\w'-]+\\s+){0,3}?(?:role-?\\s?play|scene|skit|story|mystery|adventure|campaign|improv|scenario|simulation"
+                    + "|quest|roleplay|larp|dnd|d&d)\\b(?!\\s+(?:about|of|from)\\s+(?:my|me|our|what\\s+i))"
+                    + "|^\\s*(?:[\\w'-]+\\s+){0,2}(?:mystery|role-?\\s?play|story|improv|adventure)\\s+time\\b"
+                    + "|^\\s*[*(\\[]\\s*in\\s+character\\s*[*)\\]]"
                     + "|\\b(?:vamos|bora)\\s+(?:fingir|brincar\\s+de|fazer\\s+(?:um\\s+)?(?:roleplay|rpg)|jogar\\s+um\\s+jogo)\\b"
                     + "|\\bfaz\\s+de\\s+conta\\b|\\bfinge\\s+que\\s+(?:voce|tu)\\b"
                     // a character's sheet, the speaker's own story or poem: "Character bio (first person) — I'm Kael",

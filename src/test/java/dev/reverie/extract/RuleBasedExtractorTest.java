@@ -1088,6 +1088,28 @@ class RuleBasedExtractorTest {
     }
 
     @Test
+    void more_openers_of_make_believe_put_the_rest_of_the_turn_in_character() {
+        noFact(Set.of("user.name", "user.location", "user.job"),
+                "Let's do a murder mystery. I'm Detective Hale and I live in 1920s London.",
+                "Murder mystery time! I'm Detective Hale and I live in London",
+                "Let's do a scene where I'm a pilot living in Dubai",
+                "*in character* I am Lady Vex, and I live in the Shadow Keep.",
+                "(in character) I live in the Shadow Keep.");
+        assertThat(only("Let's do a story about my week: I moved to Lisbon on Monday.", "user.location").value())
+                .isEqualTo("Lisbon");
+        assertThat(only("Let's have a quick call. I live in Leeds.", "user.location").value()).isEqualTo("Leeds");
+    }
+
+    @Test
+    void a_role_the_job_list_does_not_know_is_read_with_the_named_place_it_is_held_at() {
+        assertThat(only("I'm a biostatistician at Harvard", "user.job").value()).isEqualTo("biostatistician");
+        assertThat(only("I'm a biostatistician at Harvard", "user.employer").value()).isEqualTo("Harvard");
+        assertThat(only("I'm a dental hygienist at Smile Co", "user.job").value()).isEqualTo("dental hygienist");
+        noFact(Set.of("user.job", "user.employer"), "I'm a guest at Marriott", "I'm a regular at Starbucks",
+                "I'm a little tired at Google", "I'm a bit annoyed at Apple");
+    }
+
+    @Test
     void a_named_speaker_owns_the_subjects_of_their_facts() {
         List<ExtractedFact> priya = extractor.extract(new TurnInput(Role.USER,
                 "I live in Boston and I work as a nurse.", "Priya", "t", AT));
