@@ -193,7 +193,8 @@ final class SecretRedactor {
                 if (span == null || span.end() <= span.start() || span.start() < last
                         || (markers && overlapsMarker(current, span.start(), span.end()))
                         || isLength(current, span.start(), span.end())
-                        || isExpansionMessage(current, span.start())) {
+                        || isExpansionMessage(current, span.start())
+                        || isReference(current, span.start(), span.end())) {
                     from = resume;
                     continue;
                 }
@@ -320,6 +321,25 @@ final class SecretRedactor {
     private static boolean isExpansionMessage(String text, int start) {
         return start < text.length() && text.charAt(start) == '?'
                 && EXPANSION_BEFORE.matcher(text).region(Math.max(0, start - 104), start).find();
+    }
+
+    /**
+     * A value that names where a secret comes from, or masks it, and holds none: an environment variable
+     * ({@code $CI_JOB_TOKEN}, {@code "$JENKINS_USER:$JENKINS_TOKEN"}), a Terraform reference
+     * ({@code var.db_password}), a template ({@code {{resolve:secretsmanager:…}}}, also anything inside one),
+     * a prefix and a mask ({@code sk_live_xxxxxxxx}).
+     */
+    private static final Pattern REFERENCE = Pattern.compile("[\"'`]?(?:\\$\\{?[A-Z_][A-Z0-9_]{1,100}\\}?"
+            + "(?::\\$\\{?[A-Z_][A-Z0-9_]{1,100}\\}?)?|(?:var|local|data|module)\\.[\\w.\\-]{1,200}"
+            + "|\\{\\{[^}]{1,300}\\}\\}|[A-Za-z0-9]{1,12}(?:[_\\-][A-Za-z0-9]{1,12}){0,3}[_\\-](?:x{6,200}|X{6,200}|\\*{6,200}))[\"'`]?");
+
+    private static boolean isReference(String text, int start, int end) {
+        if (REFERENCE.matcher(text).region(start, end).matches()) {
+            return true;
+        }
+        int open = text.lastIndexOf("{{", start);
+        return open >= 0 && text.lastIndexOf("}}", start) < open && text.indexOf("}}", end) >= 0
+                && text.indexOf("}}", end) - open < 300;
     }
 
     static boolean luhn(String candidate) {
