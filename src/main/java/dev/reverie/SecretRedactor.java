@@ -296,7 +296,6 @@ final class SecretRedactor {
         return false;
     }
 
-    /** Luhn check over the digits of {@code candidate}, separators ignored. */
     /**
      * A small number followed by a unit of length says how long a secret is, and is none: "the
      * password is 12 characters or more?", "パスワードは12文字以上", "a senha tem 8 caracteres".
@@ -342,6 +341,7 @@ final class SecretRedactor {
                 && text.indexOf("}}", end) - open < 300;
     }
 
+    /** Luhn check over the digits of {@code candidate}, separators ignored. */
     static boolean luhn(String candidate) {
         return SecretValidator.luhn(candidate);
     }

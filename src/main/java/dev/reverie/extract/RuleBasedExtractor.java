@@ -59,15 +59,15 @@ import java.util.regex.Pattern;
  */
 public final class RuleBasedExtractor implements Extractor {
 
+    /** Words that add to what was said rather than correct it: "Actually I'm also allergic to cashews". */
+    private static final java.util.regex.Pattern ADDING = java.util.regex.Pattern.compile(
+            "\\b(?:also|too|as\\s+well|another|additionally|plus|tambem|mais\\s+um)\\b");
+
     /**
      * What introduces a text the assistant writes for the user to send, in the user's voice: what
      * follows it in the turn is the draft, not the assistant's own word ("Here's a draft:", "You could
      * reply something like:", "Aqui vai uma sugestão de mensagem:").
      */
-    /** Words that add to what was said rather than correct it: "Actually I'm also allergic to cashews". */
-    private static final java.util.regex.Pattern ADDING = java.util.regex.Pattern.compile(
-            "\\b(?:also|too|as\\s+well|another|additionally|plus|tambem|mais\\s+um)\\b");
-
     private static final java.util.regex.Pattern DRAFT_INTRO = java.util.regex.Pattern.compile(
             "\\b(?:draft|reply|response|message|text|e-?mail|note|version|template|wording|caption|post|letter|dm"
                     + "|something\\s+(?:like|along\\s+these\\s+lines)|you\\s+(?:could|can|might)\\s+(?:say|send|write|reply|use)"
@@ -233,7 +233,7 @@ public final class RuleBasedExtractor implements Extractor {
                     if (!facts.producedInSentence()) {
                         correction(clause, facts);
                     } else if ((clause.correction || s.correction) && !ADDING.matcher(clause.folded).find()) {
-                        facts.correctEarlier(); // "Scratch that — I'm allergic to cashews, not almonds"
+                        facts.correctEarlier(); // "I'm allergic to almonds. Scratch that, I'm allergic to cashews."
                     }
                 }
                 typed |= facts.producedInSentence();

@@ -44,8 +44,10 @@ final class Sentence {
                     + "|i\\s+(?:(?:don't|dont|do\\s+not)\\s+know|wonder)\\s+(?:if|whether)\\s+(?:i|i'm|im|i've|my)\\b"
                     + "|acho\\s+que|talvez|provavelmente|nao\\s+sei\\s+se|pode\\s+ser\\s+que|parece\\s+que)\\b");
     private static final Pattern CONDITIONAL = Pattern.compile(
-            "(?:if|unless|what\\s+if|imagine|suppose|supposing|i\\s+wish|even\\s+if|(?:just\\s+)?in\\s+case|in\\s+the\\s+event"
-                    + "|whether|provided|providing|assuming|on\\s+condition|se|caso|quem\\s+dera|imagina|e\\s+se|mesmo\\s+se"
+            "(?:if|unless|what\\s+if|imagine|suppose|supposing|i\\s+wish|even\\s+if"
+                    // not "In case you were wondering, I'm vegan", "Whether I like it or not, I live in Leeds now"
+                    + "|(?:just\\s+)?in\\s+case(?!\\s+(?:you|u|ya|anyone|anybody|someone|somebody|people)\\b)|in\\s+the\\s+event"
+                    + "|whether\\s+or\\s+not|provided|providing|assuming|on\\s+condition|se|caso|quem\\s+dera|imagina|e\\s+se|mesmo\\s+se"
                     + "|a\\s+menos\\s+que|na\\s+hipotese|supondo)\\b");
     private static final Pattern QUESTION_START = Pattern.compile(
             "(?:do|does|did|are|is|was|were|can|could|would|will|have|has|should|shall|wanna)\\s+"

@@ -1751,6 +1751,8 @@ class RuleBasedExtractorTest {
         // a reason is no condition
         assertThat(only("Since I live in Arizona, I get hay fever.", "user.location").value()).isEqualTo("Arizona");
         assertThat(only("I'm pregnant, just in case you wondered.", "user.health").value()).isEqualTo("pregnant");
+        assertThat(only("In case you were wondering, I'm vegan.", "user.diet").value()).isEqualTo("vegan");
+        assertThat(only("Whether I like it or not, I live in Leeds now.", "user.location").value()).isEqualTo("Leeds");
     }
 
     @Test
