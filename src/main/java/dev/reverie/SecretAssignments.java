@@ -516,9 +516,19 @@ final class SecretAssignments {
             "byte", "char", "char*", "float", "double", "number", "object", "any", "secretstr", "optional[str]",
             "str|none", "string?", "[]byte", "&str", "charsequence", "char[]");
 
+    /**
+     * A variable after its dollar: {@code $DB_PASS}, {@code ${db_pass}}, {@code $env:TOKEN}, {@code $(cat f)},
+     * {@code $1}: one case with underscores and digits, not a word of mixed case ({@code $ecretPa55}).
+     */
+    private static final java.util.regex.Pattern VARIABLE = java.util.regex.Pattern.compile(
+            "\\$(?:\\{|\\(|env:|\\d++(?![A-Za-z!@#%^&*])|[A-Z_][A-Z0-9_]*+(?![a-z])|[a-z_][a-z0-9_]*+(?![A-Z]))");
+
     /** Template values, references and masks, which hide no secret: {@code ${DB_PASS}}, {@code <token>}, {@code ****}. */
     static boolean isPlaceholder(String value) {
         String v = value.toLowerCase(Locale.ROOT);
+        if (value.startsWith("$") && !VARIABLE.matcher(value).lookingAt()) {
+            return false; // "$ecretPa55", "$3cr3t!": a password that starts with a dollar, not a variable
+        }
         if (v.startsWith("[redacted") || v.startsWith("$") || v.startsWith("{{") || v.startsWith("<")
                 || v.startsWith("%") || v.startsWith("process.env") || v.startsWith("os.environ")
                 || v.startsWith("os.getenv") || v.startsWith("env(") || v.startsWith("your_")
