@@ -523,11 +523,46 @@ final class SecretAssignments {
     private static final java.util.regex.Pattern VARIABLE = java.util.regex.Pattern.compile(
             "\\$(?:\\{|\\(|env:|\\d++(?![A-Za-z!@#%^&*])|[A-Z_][A-Z0-9_]*+(?![a-z])|[a-z_][a-z0-9_]*+(?![A-Z]))");
 
-    /** Template values, references and masks, which hide no secret: {@code ${DB_PASS}}, {@code <token>}, {@code ****}. */
+    /** A variable or a format after its percent sign: {@code %DB_PASS%}, {@code %(password)s}, {@code %s}. */
+    private static final java.util.regex.Pattern PERCENT_VARIABLE = java.util.regex.Pattern.compile(
+            "%(?:[A-Za-z_][A-Za-z0-9_]*+%|\\(\\w++\\)[sd]|[sd](?![A-Za-z0-9]))");
+
+    /**
+     * References and masks that hold no secret wherever they stand, in code or in prose: {@code ${…}},
+     * {@code $(…)}, an upper-case {@code $NAME} (also {@code $USER:$TOKEN}), {@code %NAME%}, a template
+     * {@code {{…}}}, a Terraform reference ({@code var.db_password}), a prefix and a mask
+     * ({@code sk_live_xxxxxxxx}). A lower-case {@code $name} is a reference only where code assigns it
+     * ({@link #isPlaceholder}): "my password is $unshine2024" is a password.
+     */
+    private static final java.util.regex.Pattern REFERENCE = java.util.regex.Pattern.compile(
+            "\\$\\{[^}\\s]{1,200}\\}(?::\\$\\{[^}\\s]{1,200}\\})?|\\$\\([^)]{1,200}\\)"
+                    + "|\\$[A-Z_][A-Z0-9_]{1,100}(?::\\$[A-Z_][A-Z0-9_]{1,100})?|%[A-Za-z_][A-Za-z0-9_]{0,100}%"
+                    + "|\\{\\{[^}]{1,300}\\}\\}|(?:var|local|data|module)\\.[\\w.\\-]{1,200}"
+                    + "|[A-Za-z0-9]{1,12}(?:[_\\-][A-Za-z0-9]{1,12}){0,3}[_\\-](?:x{6,200}|X{6,200}|\\*{6,200})");
+
+    /** Whether {@code value} (quotes aside) is one of the {@link #REFERENCE}s. */
+    static boolean isReference(String value) {
+        return REFERENCE.matcher(unquoted(value)).matches();
+    }
+
+    private static String unquoted(String value) {
+        return value.length() >= 2 && "\"'`".indexOf(value.charAt(0)) >= 0
+                && value.charAt(value.length() - 1) == value.charAt(0) ? value.substring(1, value.length() - 1) : value;
+    }
+
+    /**
+     * Template values, references and masks, which hide no secret where code assigns a value: {@code ${DB_PASS}},
+     * {@code $db_pass}, {@code <token>}, {@code ****}, every {@link #REFERENCE}; surrounding quotes are ignored.
+     */
     static boolean isPlaceholder(String value) {
+        value = unquoted(value);
         String v = value.toLowerCase(Locale.ROOT);
-        if (value.startsWith("$") && !VARIABLE.matcher(value).lookingAt()) {
-            return false; // "$ecretPa55", "$3cr3t!": a password that starts with a dollar, not a variable
+        if (value.startsWith("$") && !VARIABLE.matcher(value).lookingAt()
+                || value.startsWith("%") && !PERCENT_VARIABLE.matcher(value).lookingAt()) {
+            return false; // "$ecretPa55", "%Tr0ub4dor": a password that starts with a dollar or a percent sign
+        }
+        if (REFERENCE.matcher(value).matches()) {
+            return true;
         }
         if (v.startsWith("[redacted") || v.startsWith("$") || v.startsWith("{{") || v.startsWith("<")
                 || v.startsWith("%") || v.startsWith("process.env") || v.startsWith("os.environ")

@@ -323,17 +323,13 @@ final class SecretRedactor {
     }
 
     /**
-     * A value that names where a secret comes from, or masks it, and holds none: an environment variable
-     * ({@code $CI_JOB_TOKEN}, {@code "$JENKINS_USER:$JENKINS_TOKEN"}), a Terraform reference
-     * ({@code var.db_password}), a template ({@code {{resolve:secretsmanager:…}}}, also anything inside one),
-     * a prefix and a mask ({@code sk_live_xxxxxxxx}).
+     * A value that names where a secret comes from, or masks it, and holds none
+     * ({@link SecretAssignments#isReference}: {@code $CI_JOB_TOKEN}, {@code var.db_password},
+     * {@code sk_live_xxxxxxxx} …), whatever rule found it; and anything inside a template
+     * ({@code {{resolve:secretsmanager:…:password}}}).
      */
-    private static final Pattern REFERENCE = Pattern.compile("[\"'`]?(?:\\$\\{?[A-Z_][A-Z0-9_]{1,100}\\}?"
-            + "(?::\\$\\{?[A-Z_][A-Z0-9_]{1,100}\\}?)?|(?:var|local|data|module)\\.[\\w.\\-]{1,200}"
-            + "|\\{\\{[^}]{1,300}\\}\\}|[A-Za-z0-9]{1,12}(?:[_\\-][A-Za-z0-9]{1,12}){0,3}[_\\-](?:x{6,200}|X{6,200}|\\*{6,200}))[\"'`]?");
-
     private static boolean isReference(String text, int start, int end) {
-        if (REFERENCE.matcher(text).region(start, end).matches()) {
+        if (SecretAssignments.isReference(text.substring(start, end))) {
             return true;
         }
         int open = text.lastIndexOf("{{", start);
