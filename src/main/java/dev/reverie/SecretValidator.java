@@ -209,6 +209,149 @@ enum SecretValidator {
         }
     },
     /**
+     * A random token with no label and no hand-over at all ("swapped the old one for yy7w…", a key
+     * pasted before its question): the token itself is the whole evidence, so it must be more clearly
+     * random than a handed-over one — its longest run of letters and digits 24+ long with 3+
+     * capitals, 3+ lower-case letters and 2+ digits, 3.5+ bits per character, not a name made of
+     * words — and it stands alone (the rule's pattern keeps tokens inside URLs, paths, dotted names
+     * and e-mail addresses out). What is random and public stays: everything {@link #HANDED_TOKEN}
+     * keeps, base64 with "+" or "/" longer than a 64-byte key's 88 characters (data: an image, a blob),
+     * base64 of a file's or compressed data's first bytes, pure Base58 of an address's or a content
+     * id's length in a text about wallets, transfers or content ids (Solana, IPFS), an SSH public key's
+     * body ({@code AAAA…}), and a token named just before it as an id, a hash, an address, a signature or
+     * data ("blob", "payload").
+     */
+    BARE_TOKEN {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            String token = text.substring(start, end);
+            String before = text.substring(Math.max(0, start - 40), start);
+            int equals = token.indexOf('=');
+            boolean standardBase64 = token.indexOf('+') >= 0 || token.indexOf('/') >= 0;
+            if (equals >= 0 && equals < token.length() - 2 || DATA_MAGIC.matcher(token).lookingAt()
+                    || standardBase64 && token.length() > 88 // longer than a 64-byte key in base64: data
+                    || token.contains("BAQEFAAOC") // an RSA public key's DER header
+                    || token.startsWith("AAAA") || EXTENDED_PUBLIC.matcher(token).lookingAt()
+                    || pureBase58(token) && (token.length() <= 50 && CHAIN_WORDS.matcher(text).find()
+                            || WIF_SHAPE.matcher(token).matches()) // a WIF key's shape whose checksum failed
+                    || text.startsWith("base64,", Math.max(0, start - 7)) // a data: URI's payload
+                    || KEYED_VALUE.matcher(before).find() // a keyed value: the rules that read keys decide
+                    || NAMED_PUBLIC.matcher(before).find() || PUBLIC_BEFORE.matcher(before).find()
+                    || DATA_KEY_BEFORE.matcher(before).find() || repeats(text, start, end)) {
+                return null;
+            }
+            Span handed = HANDED_TOKEN.check(text, m, start, end);
+            if (handed == null) {
+                return null;
+            }
+            Span longest = longestRun(text, start, end);
+            if (longest.end() - longest.start() < 24) {
+                return null;
+            }
+            int digits = 0;
+            for (int i = longest.start(); i < longest.end(); i++) {
+                if (Character.isDigit(text.charAt(i))) {
+                    digits++;
+                }
+            }
+            return digits >= 2 ? handed : null;
+        }
+    },
+    /**
+     * A password passed by position to a call that logs in or connects, with no key name to read:
+     * {@code s.login("ana@x.com", "…")}, {@code new NetworkCredential("svc", "…", "DOMAIN")},
+     * {@code new PasswordAuthentication("u", "…".toCharArray())}, {@code mysqli_connect("localhost",
+     * "app", "…", "db")}, {@code DriverManager.getConnection(url, "app", "…")}. The callee's last name
+     * says which: a login, an authentication or a credential takes (user, password) — after a host
+     * when the first argument is one; a connection takes (host or URL, user, password). The password
+     * must be a string literal; a variable, an empty string, a placeholder or a reference is none.
+     */
+    CALL_CREDENTIAL {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            String callee = m.group("callee");
+            String name = callee.substring(Math.max(callee.lastIndexOf('.'), callee.lastIndexOf(':')) + 1)
+                    .toLowerCase(Locale.ROOT);
+            boolean login = LOGIN_CALL.matcher(name).find();
+            boolean connect = !login && CONNECT_CALL.matcher(name).find();
+            if (!login && !connect) {
+                return null;
+            }
+            List<int[]> args = arguments(text, start, end);
+            if (args.size() < 2) {
+                return null;
+            }
+            int[] first = args.get(0);
+            Span firstLiteral = literal(text, first[0], first[1]);
+            boolean hostFirst = firstLiteral != null ? hostLike(text.substring(firstLiteral.start(), firstLiteral.end()))
+                    : connect;
+            int index = connect || hostFirst ? 2 : 1;
+            if (index >= args.size() || connect && !hostFirst) {
+                return null;
+            }
+            int[] arg = args.get(index);
+            Span value = literal(text, arg[0], arg[1]);
+            if (value == null || value.end() - value.start() < 4) {
+                return null;
+            }
+            String v = text.substring(value.start(), value.end());
+            return hostLike(v) || SecretAssignments.isPlaceholder(v) || SecretAssignments.isReference(v)
+                    || v.indexOf(' ') >= 0 && v.length() > 64 ? null : value;
+        }
+    },
+    /**
+     * A strong password anywhere in a sentence that speaks of a password, with no label right before
+     * it ("pw's Kx8-…", "j'ai changé mon mot de passe Free en …", "와이파이 비번 …", "if you need to get
+     * into my laptop it's …", "requirepass …"): the label rules read "password is X"; this one reads the
+     * value's shape when the words around it vary. The value must look made to be a password — 8+
+     * characters of three kinds among capitals, lower-case letters, digits and symbols (6+ with all
+     * four) — and not be something else with that shape: a link, an address, a path, a file name, a
+     * version or date, a name of words, a value named as a user, an account, a network or a host, or a
+     * service named before or after the password word ("the password for Office365 is …", "my Steam2
+     * password").
+     */
+    CREDENTIAL_SENTENCE {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            while (end > start && text.charAt(end - 1) == '.') {
+                end--;
+            }
+            if (!passwordShaped(text, start, end)) {
+                return null;
+            }
+            int from = sentenceStart(text, start);
+            int to = sentenceEnd(text, end);
+            Matcher cue = PASSWORD_CUE.matcher(text).region(from, to);
+            boolean found = false;
+            while (cue.find()) {
+                if (cue.end() <= start || cue.start() >= end) {
+                    String word = cue.group().toLowerCase(Locale.ROOT);
+                    if (!NOT_PASSWORD_CUES.contains(word.replace("'s", ""))) {
+                        found = true;
+                        if (cue.start() >= end && cue.start() - end <= 3) {
+                            return null; // "my Office365 password": the value names the service
+                        }
+                    }
+                }
+            }
+            if (!found) {
+                return null;
+            }
+            String before = text.substring(Math.max(from, start - 40), start);
+            String value = text.substring(start, end);
+            if (value.indexOf('=') > 0 && value.indexOf('=') < value.length() - 2 || value.contains("{")
+                    || value.contains("}") || PASSWORD_WORD_INSIDE.matcher(value).find() || base64Text(value)) {
+                return null; // "PASSWORD_MIN_LENGTH=12", "${DB_PASSWORD}", "1Password", base64 of words
+            }
+            if (NAMED_NOT_PASSWORD.matcher(before).find() || SERVICE_BEFORE.matcher(before).find()
+                    || SecretAssignments.isPlaceholder(value) || SecretAssignments.isReference(value)
+                    || fileName(text, end) || !hasSymbol(value) && identifierLike(text, start, end)) {
+                return null; // "UserService2Impl" is a name; "tartine-Miel-34", made of words too, is a password
+            }
+            return new Span(start, end);
+        }
+    },
+    /**
      * A Bitcoin-style private key in Base58Check: a WIF key (version 0x80 or 0xEF, 32 key bytes and an
      * optional compression flag) or an extended private key ({@code xprv…}, 78 bytes); the four
      * check bytes must be the start of the double SHA-256 of the rest, which a random word never is.
@@ -870,6 +1013,225 @@ enum SecretValidator {
 
     private static final java.util.regex.Pattern BLOCK_LINE = java.util.regex.Pattern.compile("\\s*[A-Za-z0-9+/=]{20,}\\s*");
 
+    /** Names of calls that log in or authenticate with (user, password). */
+    private static final java.util.regex.Pattern LOGIN_CALL = java.util.regex.Pattern.compile(
+            "login|logon|signin|sign_in|authenticat|auth$|basicauth|credential|passwordauthentication");
+
+    /** Names of calls that open a database or server connection with (host, user, password). */
+    private static final java.util.regex.Pattern CONNECT_CALL = java.util.regex.Pattern.compile(
+            "connect|^pdo$|^mysqli$");
+
+    /** A host, an address, a URL or a data source name: what comes before the user, never the password. */
+    private static boolean hostLike(String v) {
+        return v.equalsIgnoreCase("localhost") || v.contains("://") || v.startsWith("jdbc:")
+                || v.matches("(?i)[a-z0-9\\-]+(?:\\.[a-z0-9\\-]+)+(?::\\d{1,5})?|\\d{1,3}(?:\\.\\d{1,3}){3}(?::\\d{1,5})?"
+                        + "|[a-z]{2,12}:(?:host|dbname|server|data source)=.*");
+    }
+
+    /** The arguments of a call's argument list {@code [start, end)}: commas outside quotes and brackets split them. */
+    private static List<int[]> arguments(String text, int start, int end) {
+        List<int[]> out = new java.util.ArrayList<>();
+        int depth = 0;
+        char quote = 0;
+        int from = start;
+        for (int i = start; i < end; i++) {
+            char c = text.charAt(i);
+            if (quote != 0) {
+                if (c == '\\') {
+                    i++;
+                } else if (c == quote) {
+                    quote = 0;
+                }
+            } else if (c == '"' || c == '\'' || c == '`') {
+                quote = c;
+            } else if (c == '(' || c == '[' || c == '{') {
+                depth++;
+            } else if (c == ')' || c == ']' || c == '}') {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                out.add(new int[] {from, i});
+                from = i + 1;
+            }
+        }
+        out.add(new int[] {from, end});
+        return out;
+    }
+
+    /**
+     * The inside of the string literal that opens the argument {@code [start, end)} (after blanks and a
+     * prefix such as Python's {@code b}/{@code r} or C#'s {@code @}), or null when it opens with none.
+     */
+    private static Span literal(String text, int start, int end) {
+        int i = start;
+        while (i < end && Character.isWhitespace(text.charAt(i))) {
+            i++;
+        }
+        if (i < end && "bBrRuU@".indexOf(text.charAt(i)) >= 0 && i + 1 < end && "\"'".indexOf(text.charAt(i + 1)) >= 0) {
+            i++;
+        }
+        if (i >= end || "\"'`".indexOf(text.charAt(i)) < 0) {
+            return null;
+        }
+        char quote = text.charAt(i);
+        int close = i + 1;
+        while (close < end && text.charAt(close) != quote) {
+            close += text.charAt(close) == '\\' ? 2 : 1;
+        }
+        return close < end ? new Span(i + 1, close) : null;
+    }
+
+    /** Words that speak of a password, in the languages the other password rules read, and configuration names ending in one. */
+    private static final java.util.regex.Pattern PASSWORD_CUE = java.util.regex.Pattern.compile(
+            "(?iu)(?<![\\p{L}\\p{N}])(?:[\\p{L}_]{0,16}(?:pass(?:words?|wd|phrase|code)?|pwd?)(?:'s)?|senhas?|contrase[ñn]as?|"
+                    + "claves?|mot\\s(?:de\\s)?passe|mdp|passw[öo]rter|kennw[öo]rt(?:er)?|wachtwoord|has[łl]o|parola|"
+                    + "log\\s?in|log\\s(?:me\\s)?into|sign\\s?in|get\\sinto|unlock|credentials?|creds|wi-?fi|wlan|"
+                    + "пароль|пароля|パスワード|暗証番号|密码|密碼|비번|비밀번호|패스워드|암호|[şs]ifre(?:si|m)?|l[öo]senord|"
+                    + "salasana|jelsz[óo]|heslo|adgangskode|passord)(?![\\p{L}\\p{N}])");
+
+    /** A password word inside a value: the value is a product or a setting named after passwords ("1Password", "KeePassXC"). */
+    private static final java.util.regex.Pattern PASSWORD_WORD_INSIDE = java.util.regex.Pattern.compile(
+            "(?i)pass(?:word|wd|phrase)?|pwd|senha|secret|token");
+
+    /** Words that end in "pass" and speak of no password. */
+    private static final Set<String> NOT_PASSWORD_CUES = Set.of("bypass", "compass", "trespass", "overpass",
+            "underpass", "surpass", "encompass", "impass");
+
+    /** A label just before a value that names it as something other than the password. */
+    private static final java.util.regex.Pattern NAMED_NOT_PASSWORD = java.util.regex.Pattern.compile(
+            "(?iu)\\b(?:user(?:name)?|login|account|acct|e-?mail|network|ssid|wi-?fi\\sname|network\\sname|"
+                    + "host(?:name)?|server|id|usu[áa]rio|utilisateur|benutzer(?:name)?|nome|name|rede|red|r[ée]seau)"
+                    + "[\\s:=`'\"]{1,4}$");
+
+    /** A service named before a value, as what the password is of ("the password for Office365 is …"). */
+    private static final java.util.regex.Pattern SERVICE_BEFORE = java.util.regex.Pattern.compile(
+            "(?iu)\\b(?:for|on|at|of|from|del|della|dello|du|des|von|vom|f[üu]r|pour|do|da|dos|das)\\s{1,3}(?:my\\s|the\\s|meu\\s|minha\\s)?[`'\"]?$");
+
+    /** 8+ characters of three kinds among capitals, lower-case letters, digits and symbols (6+ with all four). */
+    private static boolean passwordShaped(String text, int start, int end) {
+        int n = end - start;
+        if (n < 6 || n > 64) {
+            return false;
+        }
+        int upper = 0;
+        int lower = 0;
+        int digit = 0;
+        int symbol = 0;
+        for (int i = start; i < end; i++) {
+            char c = text.charAt(i);
+            if (Character.isUpperCase(c)) {
+                upper++;
+            } else if (Character.isLowerCase(c)) {
+                lower++;
+            } else if (Character.isDigit(c)) {
+                digit++;
+            } else if ("/\\@:".indexOf(c) >= 0 || Character.isWhitespace(c) || Character.isLetter(c)) {
+                return false; // a path, an address, a link, or letters without case
+            } else {
+                symbol++;
+            }
+        }
+        int kinds = (upper > 0 ? 1 : 0) + (lower > 0 ? 1 : 0) + (digit > 0 ? 1 : 0) + (symbol > 0 ? 1 : 0);
+        if (upper + lower < 2 || digit == 0 && symbol == 0 || kinds < 3 || kinds == 3 && n < 8) {
+            return false;
+        }
+        String v = text.substring(start, end);
+        return !v.startsWith("#") && !v.matches("(?i)v?\\d+(?:[.\\-]\\w+)+|[\\w\\-]+\\.[a-z]{2,6}|.*\\.\\.+.*");
+    }
+
+    private static boolean hasSymbol(String v) {
+        for (int i = 0; i < v.length(); i++) {
+            if (!Character.isLetterOrDigit(v.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int sentenceStart(String text, int at) {
+        int i = at - 1;
+        int limit = Math.max(0, at - 200);
+        while (i >= limit) {
+            char c = text.charAt(i);
+            if (c == '\n' || "。！？".indexOf(c) >= 0 || ".!?".indexOf(c) >= 0 && i + 1 < text.length()
+                    && Character.isWhitespace(text.charAt(i + 1))) {
+                return i + 1;
+            }
+            i--;
+        }
+        return limit;
+    }
+
+    private static int sentenceEnd(String text, int at) {
+        int limit = Math.min(text.length(), at + 200);
+        for (int i = at; i < limit; i++) {
+            char c = text.charAt(i);
+            if (c == '\n' || "。！？".indexOf(c) >= 0 || ".!?".indexOf(c) >= 0 && (i + 1 == text.length()
+                    || Character.isWhitespace(text.charAt(i + 1)))) {
+                return i;
+            }
+        }
+        return limit;
+    }
+
+    /** Whether every character of {@code token} is a Base58 one (no 0, O, I, l, no symbol). */
+    private static boolean pureBase58(String token) {
+        for (int i = 0; i < token.length(); i++) {
+            if (BASE58.indexOf(token.charAt(i)) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** An extended public key of a wallet ({@code xpub…}, {@code zpub…}, {@code tpub…}) or a Nostr public key. */
+    private static final java.util.regex.Pattern EXTENDED_PUBLIC = java.util.regex.Pattern.compile("(?:[xyzuvt]pub|npub1)");
+
+    /**
+     * Base64 of a file or of compressed data, known by its first bytes: gzip ({@code H4sI}), zip,
+     * PNG, JPEG, GIF, PDF, an EC public key's DER header.
+     */
+    private static final java.util.regex.Pattern DATA_MAGIC = java.util.regex.Pattern.compile(
+            "H4sI|UEsDB|iVBORw0KGgo|/9j/|R0lGOD|JVBERi0|MFkwEwYHKoZIzj0CAQ|MCowBQYDK2Vw|UklGR");
+
+    /** A Base58 WIF private key's shape (51 or 52 characters after its version byte's letter). */
+    private static final java.util.regex.Pattern WIF_SHAPE = java.util.regex.Pattern.compile("[5KL9c][1-9A-HJ-NP-Za-km-z]{50,51}");
+
+    /**
+     * A value right after a key of JSON ({@code "x": "}), of an assignment ({@code name=}) or of a
+     * YAML line ({@code  nonce: }): whether it is a secret is for the rules that read the key's name.
+     */
+    private static final java.util.regex.Pattern KEYED_VALUE = java.util.regex.Pattern.compile(
+            "(?:[\"'][\\w.\\-]{1,40}[\"']\\s{0,3}:\\s{0,3}[\"'`]?|[\\w.\\-]{1,40}\\s{0,3}=\\s{0,3}[\"'`]?"
+                    + "|(?m:^)[ \\t\\-]{0,12}[\\w.\\-]{1,40}:[ \\t]{1,3}[\"'`]?)$");
+
+    /** Whether an 8-character piece of {@code [start, end)} occurs twice in it: a pattern, not a random draw. */
+    private static boolean repeats(String text, int start, int end) {
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (int i = start; i + 8 <= end; i++) {
+            if (!seen.add(text.substring(i, i + 8))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Words of a text about a blockchain or content addressing, where pure Base58 is an address or a content id. */
+    private static final java.util.regex.Pattern CHAIN_WORDS = java.util.regex.Pattern.compile(
+            "(?iu)\\b(?:wallet|carteira|billetera|address|endere[çc]o|direcci[óo]n|adresse|solana|sol|phantom|ipfs|cid|"
+                    + "mint|nft|airdrop|send|sent|transfer|explorer|solscan|blockchain|on-?chain|crypto|bitcoin|btc|"
+                    + "pubkey|program|tx|txid|transaction|signature)\\b");
+
+    /**
+     * Words just before a token that name it as something public or as data: an id, a hash, an
+     * address, a signature, a transaction, a blob or a payload ("playlist id PLx…", "tx signature 5Vf…").
+     */
+    private static final java.util.regex.Pattern NAMED_PUBLIC = java.util.regex.Pattern.compile(
+            "(?iu)\\b(?:ids?|identifier|commit|sha\\d*|hash|checksum|digest|etag|fingerprint|address|addr|wallet|"
+                    + "signature|sig|tx|txid|txn|transaction|playlist|video|channel|document|doc|folder|file|"
+                    + "cid|trace|correlation|request|order|tracking|invoice|receipt|ref|reference|nonce|iv|"
+                    + "blob|payload|body|bytes|image|ciphertext|encrypted|data)"
+                    + "(?:\\s\\p{L}{1,12})?(?:\\s{1,3}(?:is|was|=))?[\\s:=#(\\[]{1,4}[\"'`]?$");
+
     /** A legacy Bitcoin address's shape: Base58, 25–35 characters, starting 1 (P2PKH) or 3 (P2SH). */
     private static boolean base58Address(String token) {
         if (token.length() < 25 || token.length() > 35 || token.charAt(0) != '1' && token.charAt(0) != '3') {
@@ -883,7 +1245,7 @@ enum SecretValidator {
         return true;
     }
 
-    /** Whether {@code token} is base64 of text: it decodes to printable characters (data, not a key). */
+    /** Whether {@code token} is base64 of text: it decodes to printable UTF-8 (data, not a key). */
     private static boolean base64Text(String token) {
         if (token.length() % 4 != 0 || !token.matches("[A-Za-z0-9+/]+={0,2}")) {
             return false;
@@ -894,12 +1256,20 @@ enum SecretValidator {
         } catch (IllegalArgumentException notBase64) {
             return false;
         }
-        for (byte b : bytes) {
-            if ((b < 0x20 || b > 0x7e) && b != '\n' && b != '\r' && b != '\t') {
+        java.nio.charset.CharsetDecoder utf8 = java.nio.charset.StandardCharsets.UTF_8.newDecoder();
+        String decoded;
+        try {
+            decoded = utf8.decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (java.nio.charset.CharacterCodingException notText) {
+            return false;
+        }
+        for (int k = 0; k < decoded.length(); k++) {
+            char c = decoded.charAt(k);
+            if (Character.isISOControl(c) && c != '\n' && c != '\r' && c != '\t') {
                 return false;
             }
         }
-        return bytes.length > 0;
+        return !decoded.isEmpty();
     }
 
     static boolean hasDigit(String s, int from, int to) {
