@@ -352,6 +352,106 @@ enum SecretValidator {
         }
     },
     /**
+     * A one-time code as messages carry it, the value before or after its words ("G-538201 is your
+     * Google verification code", "Código do WhatsApp: 402-118", "인증번호 [481736]", "el código 7 2 9 4
+     * 0 1 por SMS"): the value's sentence must name a code and say what kind (verification, login,
+     * SMS, WhatsApp, 2FA …), and the code word must be the value's own, with only articles,
+     * possessives, copulas, kinds and names between them. Not a value named as something else just
+     * before it (an error, area, postal, order, phone number …), not a year.
+     */
+    MESSAGE_CODE {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            int from = sentenceStart(text, m.start());
+            int to = sentenceEnd(text, m.end());
+            String sentence = text.substring(from, to);
+            if (!CODE_WORD.matcher(sentence).find()
+                    || !CODE_KIND.matcher(sentence).find() && !ADDRESSED_CODE.matcher(sentence).find()) {
+                return null; // a kind, or a message's own address: "Your Uber code: 4821"
+            }
+            String value = text.substring(start, end);
+            String before = text.substring(Math.max(from, m.start() - 24), m.start());
+            if (NOT_A_CODE_BEFORE.matcher(before).find() || value.matches("(?:19|20)\\d{2}")) {
+                return null;
+            }
+            // the code word must be the value's own: only small words, kinds and names between them
+            // ("Código do WhatsApp: 402-118", "G-538201 is your Google verification code"), not
+            // "our login code handles 250000 requests"
+            String left = text.substring(Math.max(from, m.start() - 40), m.start());
+            Matcher word = CODE_WORD.matcher(left);
+            int lastEnd = -1;
+            while (word.find()) {
+                lastEnd = word.end();
+            }
+            boolean own = lastEnd >= 0 && onlyCodeWords(left.substring(lastEnd));
+            if (!own) {
+                String right = text.substring(m.end(), Math.min(to, m.end() + 40));
+                Matcher after = CODE_WORD.matcher(right);
+                own = after.find() && onlyCodeWords(right.substring(0, after.start()));
+            }
+            return own ? new Span(start, end) : null;
+        }
+    },
+    /**
+     * A licence, product or gift-card key: 3–8 groups of 4–6 letters and digits joined by dashes, the
+     * letters all of one case, 2+ letters and 2+ digits, and a digit in at least half the groups
+     * ("VK7JG-NPHTM-C97JM-9MPGT-3V66T"); one rule asks for a licence word in the text, the other for
+     * Windows' shape, five groups of five capitals and digits.
+     */
+    LICENSE_KEY {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            String[] groups = text.substring(start, end).split("-");
+            int letters = 0;
+            int digits = 0;
+            int upper = 0;
+            int withDigit = 0;
+            for (String g : groups) {
+                boolean digit = false;
+                for (int i = 0; i < g.length(); i++) {
+                    char c = g.charAt(i);
+                    if (Character.isDigit(c)) {
+                        digits++;
+                        digit = true;
+                    } else {
+                        letters++;
+                        upper += Character.isUpperCase(c) ? 1 : 0;
+                    }
+                }
+                withDigit += digit ? 1 : 0;
+            }
+            boolean oneCase = upper == 0 || upper == letters;
+            return oneCase && letters >= 2 && digits >= 2 && withDigit * 2 >= groups.length
+                    ? new Span(start, end) : null;
+        }
+    },
+    /**
+     * The secret part of a webhook's URL, after its hook word ({@code …/webhookb2/…},
+     * {@code maker.ifttt.com/trigger/…/with/key/…}, {@code …/bot/v2/hook/…}, {@code hooks.zapier.com/hooks/catch/…}):
+     * whoever holds the path can post. It must hold a random part (6+ letters and digits mixed: a
+     * token, a UUID, hexadecimal digits); a settings page's numeric id ({@code …/settings/hooks/123456}) is none.
+     */
+    WEBHOOK_PATH {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            while (end > start && ".,;:!".indexOf(text.charAt(end - 1)) >= 0) {
+                end--;
+            }
+            for (String part : text.substring(start, end).split("[/@]")) {
+                boolean letter = false;
+                boolean digit = false;
+                for (int i = 0; i < part.length(); i++) {
+                    letter |= Character.isLetter(part.charAt(i));
+                    digit |= Character.isDigit(part.charAt(i));
+                }
+                if (letter && digit && part.length() >= 6 && entropy(part, 0, part.length()) >= 2.5) {
+                    return new Span(start, end);
+                }
+            }
+            return null;
+        }
+    },
+    /**
      * A Bitcoin-style private key in Base58Check: a WIF key (version 0x80 or 0xEF, 32 key bytes and an
      * optional compression flag) or an extended private key ({@code xprv…}, 78 bytes); the four
      * check bytes must be the start of the double SHA-256 of the rest, which a random word never is.
@@ -1172,6 +1272,49 @@ enum SecretValidator {
         }
         return limit;
     }
+
+    /** A word for a code, in the languages the code rules read. */
+    private static final java.util.regex.Pattern CODE_WORD = java.util.regex.Pattern.compile(
+            "(?iu)(?<![\\p{L}])(?:codes?|c[óo]digos?|codice|kod(?:u|em)?|код\\p{L}{0,2}|passcode|otp)(?![\\p{L}])"
+                    + "|コード|번호|码|碼|인증|验证|驗證");
+
+    /** A code addressed to its reader, as a message words it ("Your Uber code:", "Seu código", "Votre code"). */
+    private static final java.util.regex.Pattern ADDRESSED_CODE = java.util.regex.Pattern.compile(
+            "(?iu)\\b(?:your|seu|sua|tu|votre|ihr|dein|il\\stuo)\\s(?:[\\p{Lu}][\\p{L}\\p{N}]{0,15}\\s)?(?:code|c[óo]digo|codice)\\b");
+
+    /** Words that may stand between a one-time code and its code word: articles, possessives, copulas, kinds, names. */
+    private static final Set<String> CODE_GAP_WORDS = Set.of("do", "da", "de", "del", "du", "des", "di", "von",
+            "vom", "for", "from", "of", "is", "é", "es", "est", "ist", "è", "was", "your", "seu", "sua", "tu", "votre",
+            "ihr", "dein", "il", "tuo", "el", "la", "o", "a", "le", "der", "die", "das", "the", "my", "meu", "minha",
+            "mi", "mon", "ma", "mein", "sent", "texted", "new", "novo", "nuevo", "nouveau", "neuer", "as", "como");
+
+    private static boolean onlyCodeWords(String gap) {
+        if (gap.length() > 32) {
+            return false;
+        }
+        for (String w : gap.split("[^\\p{L}\\p{N}]+")) {
+            if (!w.isEmpty() && !CODE_GAP_WORDS.contains(w.toLowerCase(Locale.ROOT))
+                    && !Character.isUpperCase(w.charAt(0)) && !CODE_KIND.matcher(w).matches()
+                    && !CODE_WORD.matcher(w).matches()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** What says a code is a one-time one: its purpose or the channel that carried it. */
+    private static final java.util.regex.Pattern CODE_KIND = java.util.regex.Pattern.compile(
+            "(?iu)(?<![\\p{L}])(?:verif\\p{L}*|v[ée]rif\\p{L}*|confirm\\p{L}*|security|seguran[çc]a|seguridad|sicherheit\\p{L}*|"
+                    + "bestätigung\\p{L}*|login|log-?in|sign-?in|one-?time|otp|2fa|mfa|two-?factor|auth\\p{L}*|autentica\\p{L}*|"
+                    + "access|acesso|acceso|whatsapp|telegram|signal|sms|text(?:ed)?|doğrulama|weryfikac\\p{L}*|подтвержд\\p{L}*|"
+                    + "проверочн\\p{L}*)(?![\\p{L}])|認証|確認|인증|验证|驗證|[Ww]eb발신");
+
+    /** Words right before a number that name it as something other than a one-time code. */
+    private static final java.util.regex.Pattern NOT_A_CODE_BEFORE = java.util.regex.Pattern.compile(
+            "(?iu)\\b(?:error|erro|area|zip|postal|post|status|country|dial|product|promo|discount|coupon|tracking|"
+                    + "order|pedido|exit|http|response|return|reason|item|tax|bar|qr|phone|tel|telefone|call|room|flight|"
+                    + "invoice|ref|account|conta|cuenta|page|line|version|build|ticket|case|protocolo|n[úu]mero\\s(?:do|de)\\s(?:pedido|protocolo))"
+                    + "\\b[^\\p{L}\\n]{0,6}(?:\\p{L}{1,12}\\s{1,2})?(?:code|c[óo]digo|codice|is|é|:|#|nº)?[\\s:#]{0,3}$");
 
     /** Whether every character of {@code token} is a Base58 one (no 0, O, I, l, no symbol). */
     private static boolean pureBase58(String token) {
