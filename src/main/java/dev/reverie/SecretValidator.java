@@ -452,6 +452,50 @@ enum SecretValidator {
         }
     },
     /**
+     * A wireless network's password after its key word or after the network's name and a slash
+     * ("SSID Casa, WPA2 key 8chaves9portas", "WLAN-Schlüssel: apfelbaum77", "wifi: CasaNet /
+     * sunflower2024"): letters with a digit or a symbol, or 10+ characters; not a link, a host, a
+     * placeholder, a frequency or a speed.
+     */
+    WIFI_VALUE {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            while (end > start && ".!?)]}".indexOf(text.charAt(end - 1)) >= 0) {
+                end--;
+            }
+            String v = text.substring(start, end);
+            boolean letter = hasLetter(text, start, end);
+            boolean digitOrSymbol = hasDigit(text, start, end) || hasSymbol(v);
+            if (v.length() < 6 || !letter || !digitOrSymbol && v.length() < 10 || hostLike(v)
+                    || SecretAssignments.isPlaceholder(v) || SecretAssignments.isReference(v)
+                    || v.matches("(?i)[\\d.,]+\\s?(?:ghz|mhz|mbps|gbps|mb/s|db|dbm|g|ac|ax|n)?")) {
+                return null;
+            }
+            return new Span(start, end);
+        }
+    },
+    /**
+     * A lock's code after the verb or label that gives it ("opens with 2-7-0-4", "type 3902#", "Code
+     * 4471", "phone unlock is 190382", "code d'entrée : A3917"), in a sentence about a lock, a door, a
+     * safe, a locker, an alarm or a phone: 4–8 digits, dashes between them, a leading letter or a
+     * trailing '#'. Not a year, and not a number named as something else just before it.
+     */
+    LOCK_CODE {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            int from = sentenceStart(text, m.start());
+            int to = sentenceEnd(text, m.end());
+            if (!LOCK_CUE.matcher(text).region(from, to).find()) {
+                return null;
+            }
+            String value = text.substring(start, end);
+            String before = text.substring(Math.max(from, m.start() - 24), m.start());
+            boolean unlock = text.substring(m.start(), start).toLowerCase(Locale.ROOT).contains("unlock"); // "phone unlock is …"
+            return value.matches("(?:19|20)\\d{2}") || !unlock && NOT_A_CODE_BEFORE.matcher(before).find()
+                    ? null : new Span(start, end);
+        }
+    },
+    /**
      * A Bitcoin-style private key in Base58Check: a WIF key (version 0x80 or 0xEF, 32 key bytes and an
      * optional compression flag) or an extended private key ({@code xprv…}, 78 bytes); the four
      * check bytes must be the start of the double SHA-256 of the rest, which a random word never is.
@@ -1272,6 +1316,14 @@ enum SecretValidator {
         }
         return limit;
     }
+
+    /** What a lock's code opens: a lock, a door, a safe, a locker, an alarm, a phone, in the languages the other rules read. */
+    private static final java.util.regex.Pattern LOCK_CUE = java.util.regex.Pattern.compile(
+            "(?iu)(?<![\\p{L}])(?:locks?|padlock|safe|key\\s?safe|lockbox|door|gate|garage|entry|entrance|building|"
+                    + "buzz\\p{L}*|intercom|keypad|alarm|locker|schlie(?:ß|ss)fach|t[üu]r\\p{L}*|tor|porta|port[ãa]o|cadeado|"
+                    + "cofre|puerta|candado|caja\\s{1,3}fuerte|porte|entr[ée]e|digicode|cadenas|coffre|kap[ıi]|kilit|phone|"
+                    + "iphone|android|ipad|tablet|laptop|screen|unlock|spind|tresor)(?![\\p{L}])"
+                    + "|(?<![\\p{L}])\\p{L}{0,12}(?:schloss|schl[öo]sser|t[üu]r|fach|tresor)(?![\\p{L}])|玄関|ドア|金庫|门|현관|도어락");
 
     /** A word for a code, in the languages the code rules read. */
     private static final java.util.regex.Pattern CODE_WORD = java.util.regex.Pattern.compile(
