@@ -59,6 +59,15 @@ final class Facts {
         sentenceStart = facts.size();
     }
 
+    /** Appends {@code suffix} to the text of every fact made since {@code mark} (the exchange a fact was read from). */
+    void annotateFrom(int mark, String suffix) {
+        for (int i = mark; i < facts.size(); i++) {
+            ExtractedFact f = facts.get(i);
+            facts.set(i, new ExtractedFact(f.kind(), clip(f.text() + suffix, MAX_TEXT), f.subject(), f.value(),
+                    f.cardinality(), f.polarity(), f.confidence(), f.eventTime()));
+        }
+    }
+
     /** How many facts there are so far: a mark for {@link #dropFrom}. */
     int mark() {
         return facts.size();

@@ -78,7 +78,9 @@ final class IdentityRules {
     private static final String[] PLACE_CUTS = Lexicon.phrases("place-cuts");
 
     // ---- work
-    private static final Pattern I_AM_A = Pattern.compile("\\b(?:i'm|im|i\\s+am)\\s+" + ADV + "{0,2}"
+    private static final Pattern I_AM_A = Pattern.compile("\\b(?:i'm|im|i\\s+am)\\s+"
+            // an age first: "I'm 34 and a carpenter"
+            + "(?:\\d{1,3}(?:\\s+years\\s+old)?,?\\s+and\\s+)?" + ADV + "{0,2}"
             + "(?:(not|no\\s+longer)\\s+)?" + ADV + "{0,2}(?:an?\\s+)");
     private static final Pattern USED_TO_BE = Pattern.compile("\\bi\\s+used\\s+to\\s+be\\s+an?\\s+"
             + "|\\bi\\s+(?:quit|left)\\s+my\\s+job\\s+as\\s+an?\\s+|\\b(?:eu\\s+)?nao\\s+sou\\s+mais\\s+(?:um\\s+|uma\\s+)?");
@@ -177,7 +179,8 @@ final class IdentityRules {
             origin(s, out);
         }
         if (s.hasAny("i'm", "im ", "i am", "work", "job", "profession", "occupation", "used to be", "sou", "trabalh",
-                "atuo", "profissao", "estou", "emprego", "estagio", "employed", "fired", "laid off", "let go")) {
+                "atuo", "profissao", "estou", "emprego", "estagio", "employed", "fired", "laid off", "let go", "teach",
+                "dou aula", "leciono")) {
             job(s, out);
             employer(s, out);
         }
@@ -469,11 +472,36 @@ final class IdentityRules {
         return to > from && tool(s.text.substring(from + 6, to).strip());
     }
 
+    /**
+     * Where the speaker lives without an "I": a sentence that opens with it ("Been living in Ottawa since
+     * 2019", "Based in Lisbon, working remotely", "Living in Porto now"), or a part after a comma of a
+     * sentence that opens on the speaker ("I'm Nadia by the way, 31, based in Glasgow"). A sentence
+     * without a subject after one about somebody else is theirs (the caller's rule).
+     */
+    private static final Pattern LIVE_NO_SUBJECT = Pattern.compile(
+            "(?:^|^(?:i|i'm|im|i\\s+am)\\s[^.;!?]{0,60}?,\\s+)(?:(?:now|currently|still|just|been)\\s+){0,2}"
+                    + "(?:been\\s+living|living|based|residing|settled)\\s+(?:in|at)\\s+");
+
+    private static final Pattern FIRST_PERSON_OPENING = Pattern.compile("(?:i|i'm|im|i\\s+am)\\s");
+
+    /** Where the speaker is from without an "I": "Originally from Winnipeg", "…, born and raised in Ohio". */
+    private static final Pattern ORIGIN_NO_SUBJECT = Pattern.compile(
+            "(?:^|,\\s+)(?:originally\\s+from|born\\s+and\\s+raised\\s+in|born\\s+in|raised\\s+in)\\s+");
+
     private static void location(Sentence s, Facts out) {
         Matcher m = s.match(s.pt() ? LIVE_PT : LIVE_EN);
         if (!m.find()) {
             m = s.match(s.pt() ? LIVE_EN : LIVE_PT);
             if (!m.find()) {
+                m = s.match(LIVE_NO_SUBJECT);
+                if (m.find() && !HYPERBOLE.matcher(s.folded).region(m.start(), m.end()).find()) {
+                    String place = place(s, m.end());
+                    if (place != null && !tool(place)) {
+                        out.typed(MemoryKind.FACT, "user.location", place, Cardinality.SINGLE, Polarity.POSITIVE,
+                                Facts.NORMAL, "%1$s lives in %2$s", "%1$s mora em %2$s");
+                    }
+                    return;
+                }
                 m = s.match(MOVED_FROM_TO);
                 if (!m.find()) {
                     return;
@@ -510,7 +538,14 @@ final class IdentityRules {
 
     private static void origin(Sentence s, Facts out) {
         Matcher m = s.match(ORIGIN);
-        if (m.find() && !s.negatedBefore(m.start()) && !s.negatedBefore(m.end() - 1)
+        boolean found = m.find();
+        if (!found && (s.subjectless || s.firstPerson)) {
+            // "Originally from Winnipeg.", "Been living in Ottawa since 2019, originally from Winnipeg.", "I'm
+            // Ana, born in Recife": a sentence without a subject, or one that opens on the speaker
+            m = s.match(ORIGIN_NO_SUBJECT);
+            found = m.find() && (s.subjectless || FIRST_PERSON_OPENING.matcher(s.folded).lookingAt());
+        }
+        if (found && !s.negatedBefore(m.start()) && !s.negatedBefore(m.end() - 1)
                 // "I'm originally from Lagos but I grew up in London": where they grew up does not replace it
                 && !(GREW_UP.matcher(m.group()).find() && out.has("user.origin"))) {
             String place = place(s, m.end());
@@ -610,7 +645,39 @@ final class IdentityRules {
         return true;
     }
 
+    /** "I teach high school chemistry", "dou aula de matemática": what the speaker teaches is their job. */
+    private static final Pattern TEACH = Pattern.compile(
+            "\\bi\\s+(?:(?:currently|now|still|also|actually)\\s+)?teach\\s+(?!(?:my|our|his|her|their|them|him|me|you|"
+                    + "people|kids|children|myself|it|this|that|the|a|an|how|what|at|in|on|part)\\b)"
+                    + "|\\b(?:eu\\s+)?(?:dou\\s+aulas?\\s+de|leciono)\\s+");
+
+    /** Where what is taught ends: a clause, a place or a time ("chemistry, so …", "maths at a school in Leeds"). */
+    private static final Pattern TAUGHT_END = Pattern.compile(
+            "[,.;!?(]|\\s(?:at|in|to|for|so|and|but|because|since|on|every|numa?|em|para|porque|mas|e|desde|ha)\\s");
+
+    private static void taught(Sentence s, Facts out) {
+        Matcher m = s.match(TEACH);
+        if (!m.find() || s.negatedBefore(m.start()) || s.conditional) {
+            return;
+        }
+        Matcher end = TAUGHT_END.matcher(s.folded).region(m.end(), s.folded.length());
+        int stop = end.find() ? end.start() : s.folded.length();
+        String subject = s.text.substring(m.end(), stop).strip();
+        int words = subject.isEmpty() ? 0 : subject.split("\\s+").length;
+        if (words >= 1 && words <= 4 && Values.accept(subject, s.folded.substring(m.end(), stop).strip()) != null) {
+            out.typed(MemoryKind.FACT, "user.job", subject, Cardinality.SINGLE, Polarity.POSITIVE, Facts.NORMAL,
+                    "%1$s teaches %2$s", "%1$s dá aula de %2$s");
+        }
+    }
+
     private static void job(Sentence s, Facts out) {
+        if (s.hasAny("teach", "dou aula", "leciono")) {
+            int before = out.mark();
+            taught(s, out);
+            if (out.mark() > before) {
+                return;
+            }
+        }
         Matcher m = s.match(JOB_STATUS);
         if (s.hasAny("retired", "employed", "between jobs", "aposentad", "desempregad", "autonom") && m.find()) {
             int g = m.group(1) != null ? 1 : 2;

@@ -183,6 +183,17 @@ public final class RuleBasedExtractor implements Extractor {
             return facts.commitments();
         }
 
+        // "Are you vegetarian?" → "Yep, for about six years now.": a yes to a question about the speaker
+        // says what the question asked, in the speaker's words
+        Sentence asked = confirmed(turn.before(), sentences, today);
+        if (asked != null) {
+            int mark = facts.mark();
+            facts.begin(asked);
+            typedRules(asked, facts);
+            facts.annotateFrom(mark, (asked.pt() ? " (respondendo a \"" : " (answering \"")
+                    + clip(lastQuestion(turn.before()), 120) + "\": \""
+                    + clip(sentences.get(0).whole(), 120) + "\")");
+        }
         List<Sentence> statements = new ArrayList<>();
         int previous = facts.mark(); // where the last statement's facts start, for a "Just kidding" after it
         // whether the sentence before named somebody else as whom it is about; the turn before counts when
@@ -268,6 +279,91 @@ public final class RuleBasedExtractor implements Extractor {
         String name = Terms.foldKeepingLength(speaker.strip()).replaceAll("\\s+", " ");
         String first = name.split(" ")[0];
         return !(s.label.equals(name) || s.label.equals(first));
+    }
+
+    /** A yes, first in an answer: "Yes", "Yep, …", "That's right", "Sim, …", "Claro". */
+    private static final Pattern YES = Pattern.compile(
+            "^(?:yes|yeah|yep|yup|yea|correct|exactly|that's\\s+right|thats\\s+right|right|indeed|of\\s+course|sure|"
+                    + "definitely|absolutely|sim|isso|exato|exatamente|claro|com\\s+certeza|si)\\b(?![\\s,]*(?:but|mas|not|nao)\\b)");
+
+    /** What takes a yes back or narrows it: "Yes, but not anymore", "Yeah, except on Fridays", "Sim, mas…". */
+    private static final Pattern NOT_QUITE = Pattern.compile(
+            "\\b(?:not|no|never|n't|no\\s+longer|anymore|but|except|used\\s+to|kind\\s+of|sort\\s+of|sometimes|nao|mas|nem|"
+                    + "exceto|as\\s+vezes|mais\\s+ou\\s+menos)\\b|n't\\b");
+
+    /**
+     * A question about the listener that a yes makes a statement of: "are you X?" → "I'm X", "do you
+     * live/work/have X?" → "I live/work/have X", "you're X, right?" → "I'm X", "você é/mora/trabalha/tem
+     * X?" → "Eu sou/moro/trabalho/tenho X". Groups: the verb's first-person form is chosen by the caller.
+     */
+    private static final Pattern ASKED_ABOUT_YOU = Pattern.compile(
+            "\\b(?<are>are\\s+you|you(?:'re|\\s+are))\\s+(?:still\\s+|currently\\s+|now\\s+)?(?<what>[^?.!]{2,80}?)"
+                    + "(?:,?\\s+(?:right|correct|is\\s+that\\s+right|aren't\\s+you))?\\s*\\?"
+                    + "|\\b(?:do\\s+you|you)\\s+(?:still\\s+|currently\\s+)?(?<verb>live|work|have|speak|own)\\s+(?<rest>[^?.!]{2,80}?)"
+                    + "(?:,?\\s+(?:right|correct|is\\s+that\\s+right|don't\\s+you))?\\s*\\?"
+                    + "|\\bvoce\\s+(?:ainda\\s+)?(?<pverb>e|mora|trabalha|tem|fala)\\s+(?<prest>[^?.!]{2,80}?)"
+                    + "(?:,?\\s+(?:ne|certo|nao\\s+e))?\\s*\\?");
+
+    /** The last question of {@code before}, or "". */
+    private static String lastQuestion(String before) {
+        int end = before.lastIndexOf('?');
+        if (end < 0) {
+            return "";
+        }
+        int start = end - 1;
+        while (start >= 0 && ".!?\n:".indexOf(before.charAt(start)) < 0) {
+            start--;
+        }
+        return before.substring(start + 1, end + 1).strip();
+    }
+
+    /**
+     * The statement a yes makes of the question before it, or null: the turn before (somebody else's)
+     * asks the speaker about themself, and the answer's first sentence opens with a yes and nothing in
+     * the answer takes it back or narrows it.
+     */
+    private static Sentence confirmed(String before, List<Sentence> answer, java.time.LocalDate today) {
+        if (before == null || answer.isEmpty() || before.indexOf('?') < 0) {
+            return null;
+        }
+        Sentence first = answer.get(0);
+        if (first.question || !YES.matcher(first.folded).lookingAt()) {
+            return null;
+        }
+        for (Sentence s : answer) {
+            if (NOT_QUITE.matcher(s.folded).find()) {
+                return null;
+            }
+        }
+        String question = lastQuestion(before);
+        String folded = Terms.foldKeepingLength(question);
+        Matcher m = ASKED_ABOUT_YOU.matcher(folded);
+        if (!m.find()) {
+            return null;
+        }
+        String said;
+        if (m.group("are") != null) {
+            said = "I'm " + question.substring(m.start("what"), m.end("what"));
+        } else if (m.group("verb") != null) {
+            said = "I " + m.group("verb") + " " + question.substring(m.start("rest"), m.end("rest"));
+        } else {
+            String verb = switch (m.group("pverb")) {
+                case "e" -> "sou";
+                case "mora" -> "moro";
+                case "trabalha" -> "trabalho";
+                case "fala" -> "falo";
+                default -> "tenho";
+            };
+            said = "Eu " + verb + " " + question.substring(m.start("prest"), m.end("prest"));
+        }
+        if (said.matches("(?i).*\\b(?:your|you|seu|sua)\\b.*")) {
+            return null; // "are you and your wife…", "do you have your passport": not a plain fact of the speaker
+        }
+        return Sentence.of(said + ".", m.group("pverb") != null ? Sentence.Lang.PT : Sentence.Lang.EN, today);
+    }
+
+    private static String clip(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max) + "…";
     }
 
     /** The rules of typed facts (identity, health, preferences, family, skills), in order. */

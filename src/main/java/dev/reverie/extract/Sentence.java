@@ -596,7 +596,8 @@ final class Sentence {
     private static final Set<String> PREDICATE_OPENERS = Set.of("allergic", "intolerant", "pregnant", "engaged",
             "married", "divorced", "single", "vegan", "vegetarian", "diabetic", "retired", "unemployed", "alergica",
             "alergico", "gravida", "noiva", "noivo", "casada", "casado", "aposentada", "aposentado", "relocated",
-            "relocating", "moved", "moving", "mudou", "mudaram", "alergicos");
+            "relocating", "moved", "moving", "mudou", "mudaram", "alergicos", "originally", "born", "raised", "based",
+            "living", "been");
     /** Words that mark what is said as heard from others. */
     private static final Pattern HEARSAY = Pattern.compile(
             "\\b(?:apparently|reportedly|supposedly|allegedly|rumou?r\\s+has\\s+it|from\\s+what\\s+i\\s+(?:hear|heard|gather)"

@@ -1815,6 +1815,59 @@ class RuleBasedExtractorTest {
         noFact("user.location", "If I move to Berlin, will I need a visa?", "Should I live in Denver, what do you think?");
     }
 
+    @Test
+    void where_the_speaker_lives_and_is_from_without_an_i() {
+        assertThat(only("Been living in Tromsø since 2018, originally from Bergen.", "user.location").value())
+                .isEqualTo("Tromsø");
+        assertThat(only("Been living in Tromsø since 2018, originally from Bergen.", "user.origin").value())
+                .isEqualTo("Bergen");
+        assertThat(only("I'm Ilse by the way, 29, based in Utrecht.", "user.location").value()).isEqualTo("Utrecht");
+        assertThat(only("Based in Valencia, working remotely for now.", "user.location").value()).isEqualTo("Valencia");
+        assertThat(only("Originally from Cork.", "user.origin").value()).isEqualTo("Cork");
+        assertThat(only("Born and raised in Nebraska.", "user.origin").value()).isEqualTo("Nebraska");
+        // somebody else's, a time, a figure of speech, an opening that is no residence
+        noFact(Set.of("user.location", "user.origin"), "My cousin, based in Derby, works at Boots.",
+                "Born in 1990.", "Living the dream in Lisbon.", "Based on what you said, I'd pick Lisbon.",
+                "Been living in my car for a week lol", "She said, originally from Peru, she moved here.");
+        // after a question about somebody else, a sentence without a subject is theirs
+        assertThat(extractor.extract(new TurnInput(Role.USER, "Originally from Lima.", null, "t", AT,
+                "What about your new colleague?"))).noneMatch(f -> f.subject().equals("user.origin"));
+    }
+
+    @Test
+    void what_the_speaker_teaches_is_their_job_and_an_age_may_come_before_it() {
+        assertThat(only("I teach high school chemistry, so summers are my only break.", "user.job").value())
+                .isEqualTo("high school chemistry");
+        assertThat(only("Dou aula de geografia numa escola em Natal.", "user.job").value()).isEqualTo("geografia");
+        assertThat(only("I'm 34 and a carpenter, not an architect lol.", "user.job").value()).isEqualTo("carpenter");
+        noFact("user.job", "I teach my kids to read at home.", "Teach me how to cook rice.",
+                "If I teach English abroad, will I need a visa?", "I don't teach anymore.", "I taught history for years.");
+    }
+
+    @Test
+    void a_yes_to_a_question_about_the_speaker_says_what_the_question_asked() {
+        ExtractedFact diet = extractor.extract(new TurnInput(Role.USER, "Yep, for about six years now.", null, "t", AT,
+                "Quick question before I plan your meals: are you vegetarian?")).stream()
+                .filter(f -> f.subject().equals("user.diet")).findFirst().orElseThrow();
+        assertThat(diet.value()).isEqualTo("vegetarian");
+        assertThat(diet.text()).contains("are you vegetarian?").contains("Yep, for about six years now.");
+        assertThat(answer("Do you live in Gdańsk?", "Yes.")).contains("user.location");
+        assertThat(answer("You're allergic to sesame, right?", "Yes, badly.")).contains("user.allergy");
+        assertThat(answer("Você mora em Londrina?", "Sim, há dez anos.")).contains("user.location");
+        // a narrowed or taken-back yes, a question about somebody else, a yes to no fact, no question at all
+        assertThat(answer("Are you allergic to cats?", "Yes, but not anymore.")).doesNotContain("user.allergy");
+        assertThat(answer("Is your sister vegan?", "Yes.")).doesNotContain("user.diet");
+        assertThat(answer("Are you and your wife moving to Porto?", "yes")).doesNotContain("user.location");
+        assertThat(answer("Are you sure?", "Yes")).isEmpty();
+        assertThat(answer("I live in Gdańsk.", "Yes.")).doesNotContain("user.location");
+        assertThat(answer("Are you vegetarian?", "Yes? Why do you ask?")).doesNotContain("user.diet");
+    }
+
+    private List<String> answer(String before, String text) {
+        return extractor.extract(new TurnInput(Role.USER, text, null, "t", AT, before)).stream()
+                .map(ExtractedFact::subject).toList();
+    }
+
     private List<String> subjects(String text) {
         return facts(text).stream().map(ExtractedFact::subject).toList();
     }
