@@ -63,12 +63,13 @@ final class HealthRules {
                     + "|live\\s+with|struggle\\s+with|deal\\s+with|'m\\s+dealing\\s+with|'m\\s+struggling\\s+with"
                     + "|'m\\s+recovering\\s+from|am\\s+recovering\\s+from)\\s+(?:from\\s+)?");
     private static final Pattern DIAGNOSED = Pattern.compile(
-            "\\bi\\s+(?:was|got|'ve\\s+been|have\\s+been|just\\s+got|recently\\s+got)\\s+(?:recently\\s+)?diagnosed\\s+with\\s+"
+            "\\bi(?:\\s+was|\\s+got|'ve\\s+been|\\s+have\\s+been|'m|\\s+am|\\s+just\\s+got|\\s+recently\\s+got)\\s+(?:recently\\s+)?diagnosed\\s+with\\s+"
                     + "|\\b(?:eu\\s+)?fui\\s+diagnosticad[oa]\\s+com\\s+|\\brecebi\\s+o\\s+diagnostico\\s+de\\s+");
     private static final Pattern CONDITION_PT = Pattern.compile(
             "\\b(?:eu\\s+)?(?:(nao)\\s+)?(?:tenho|sofro\\s+de|convivo\\s+com|trato)\\s+(mais\\s+)?");
     private static final Pattern CONDITION_ADJ = Pattern.compile(
-            "\\b(?:i'm|im|i\\s+am)\\s+" + ADV + "{0,2}(?:(not|no\\s+longer)\\s+)?(diabetic|asthmatic|epileptic|celiac"
+            "\\b(?:i'm|im|i\\s+am)\\s+" + ADV + "{0,2}(?:(not|no\\s+longer)\\s+)?(?:type\\s+(?:1|2|one|two|i|ii)\\s+)?"
+                    + "(diabetic|asthmatic|epileptic|celiac"
                     + "|coeliac|lactose\\s+intolerant|gluten\\s+intolerant|pregnant|anemic|hypertensive|autistic|deaf"
                     + "|blind|colorblind|color\\s+blind|bipolar|dyslexic|immunocompromised|hard\\s+of\\s+hearing)\\b"
                     + "|\\b(?:eu\\s+)?(?:(nao)\\s+)?(?:sou|estou|to|tou)\\s+(mais\\s+)?(diabetic[oa]|asmatic[oa]|celiac[oa]"

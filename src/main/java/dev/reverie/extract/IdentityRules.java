@@ -104,12 +104,14 @@ final class IdentityRules {
     private static final Pattern WORK_AT_EN = Pattern.compile(
             WORK_SUBJECT + NEG_EN
                     + "(?:work|'m\\s+working|am\\s+working)\\s+(?:(?:remotely|full[\\s\\-]time|part[\\s\\-]time|freelance|mostly|"
-                    + "currently|now)\\s+)?(?:at|for)\\s+"
+                    + "currently|now)\\s+)?(?:in\\s+(?!(?:the|a|an|my|our|his|her|their|this|that|morning|mornings|evening|evenings|afternoon|afternoons|"
+                    + "summer|winter|spring|autumn|fall)\\b)[a-z]{3,20}(?:\\s+[a-z]{3,20})?\\s+)?(?:at|for)\\s+"
+                    + "|\\b(?:i'm|im)\\s+(?:currently\\s+|now\\s+|still\\s+)?working\\s+(?:at|for)\\s+"
                     + "|\\bi\\s+(?:just\\s+)?(?:got|landed|started|accepted|took)\\s+(?:a\\s+|my\\s+|the\\s+)?(?:new\\s+)?"
                     + "(?:job|position|role|internship)\\s+(?:at|with)\\s+"
                     + "|\\b(?:i'm|im|i\\s+am)\\s+employed\\s+(?:at|by)\\s+"
                     + "|\\bi\\s+(?:quit|left)\\s+my\\s+job\\s+at\\s+()"
-                    + "|\\bi(?:\\s+lost\\s+my\\s+job\\s+(?:at|with)|(?:\\s+got|\\s+was|'ve\\s+been|\\s+have\\s+been|\\s+just\\s+got)\\s+"
+                    + "|\\bi(?:\\s+lost\\s+my\\s+job\\s+(?:at|with)|(?:\\s+got|\\s+was|'ve\\s+been|\\s+have\\s+been|'m|\\s+am|\\s+just\\s+got)\\s+"
                     + "(?:fired|laid\\s+off|let\\s+go)\\s+(?:from|by))\\s+()");
     private static final Pattern WORK_AT_PT = Pattern.compile(
             "(?<!\\b(?:o|um|meu|seu|esse|este|nosso|do|no|de|bom|novo|primeiro|ultimo|teu|sua|meu)\\s)"
@@ -180,7 +182,7 @@ final class IdentityRules {
         }
         if (s.hasAny("i'm", "im ", "i am", "work", "job", "profession", "occupation", "used to be", "sou", "trabalh",
                 "atuo", "profissao", "estou", "emprego", "estagio", "employed", "fired", "laid off", "let go", "teach",
-                "dou aula", "leciono")) {
+                "dou aula", "leciono", "for a living")) {
             job(s, out);
             employer(s, out);
         }
@@ -474,13 +476,14 @@ final class IdentityRules {
 
     /**
      * Where the speaker lives without an "I": a sentence that opens with it ("Been living in Ottawa since
-     * 2019", "Based in Lisbon, working remotely", "Living in Porto now"), or a part after a comma of a
-     * sentence that opens on the speaker ("I'm Nadia by the way, 31, based in Glasgow"). A sentence
+     * 2019", "Based in Lisbon, working remotely", "Live in Denver now"), or a part after a comma, "and" or
+     * "but" of a sentence that opens on the speaker ("I'm Nadia by the way, 31, based in Glasgow", "I'm
+     * from Brazil but live in Toronto"). A sentence
      * without a subject after one about somebody else is theirs (the caller's rule).
      */
     private static final Pattern LIVE_NO_SUBJECT = Pattern.compile(
-            "(?:^|^(?:i|i'm|im|i\\s+am)\\s[^.;!?]{0,60}?,\\s+)(?:(?:now|currently|still|just|been)\\s+){0,2}"
-                    + "(?:been\\s+living|living|based|residing|settled)\\s+(?:in|at)\\s+");
+            "(?:^|^(?:i|i'm|im|i\\s+am)\\s[^.;!?]{0,60}?(?:,|\\s(?:and|but)))\\s*(?:(?:now|currently|still|just|been)\\s+){0,2}"
+                    + "(?:been\\s+living|living|live|based|residing|settled)\\s+(?:in|at)\\s+");
 
     private static final Pattern FIRST_PERSON_OPENING = Pattern.compile("(?:i|i'm|im|i\\s+am)\\s");
 
@@ -670,7 +673,21 @@ final class IdentityRules {
         }
     }
 
+    /** "I do accounting for a living", "I fix cars for a living": what the speaker lives on is their job. */
+    private static final Pattern FOR_A_LIVING = Pattern.compile(
+            "\\b(?:i|we)\\s+(?:(do)|(?:make|write|teach|sell|fix|build|design|drive|paint|translate|cook|clean|repair)"
+                    + "\\w*)\\s+([a-z][a-z' \\-]{2,40}?)\\s+for\\s+a\\s+living\\b");
+
     private static void job(Sentence s, Facts out) {
+        if (s.has("for a living")) {
+            Matcher living = s.match(FOR_A_LIVING);
+            if (living.find() && !s.negatedBefore(living.start()) && !s.conditional) {
+                int from = living.group(1) != null ? living.start(2) : s.folded.indexOf(' ', living.start()) + 1;
+                out.typed(MemoryKind.FACT, "user.job", s.text.substring(from, living.end(2)), Cardinality.SINGLE,
+                        Polarity.POSITIVE, Facts.NORMAL, "%1$s does %2$s for a living", "%1$s trabalha com %2$s");
+                return;
+            }
+        }
         if (s.hasAny("teach", "dou aula", "leciono")) {
             int before = out.mark();
             taught(s, out);
@@ -868,6 +885,7 @@ final class IdentityRules {
     /** A named employer the speaker starts at: "I just started at Acme", "Got a job at Google!", "Comecei a trabalhar na Ambev". */
     private static final Pattern JOIN = Pattern.compile(
             "\\bi\\s+(?:just\\s+|recently\\s+)?(?:started|began)\\s+(?:working\\s+|work\\s+|a\\s+new\\s+job\\s+|my\\s+new\\s+job\\s+)?"
+                    + "(?:at|for)\\s+|^(?:just\\s+|recently\\s+)?(?:started|began)\\s+(?:working|a\\s+new\\s+job|my\\s+new\\s+job)\\s+"
                     + "(?:at|for)\\s+|^(?:just\\s+)?got\\s+(?:a|an|my|the)\\s+(?:new\\s+)?(?:job|position|role|internship|offer)"
                     + "\\s+(?:at|with)\\s+|\\b(?:eu\\s+)?comecei\\s+a\\s+trabalhar\\s+(?:na|no|em|pra|para)\\s+"
                     + "|\\b(?:eu\\s+)?(?:consegui|arrumei)\\s+(?:um\\s+)?(?:emprego|trampo|estagio)\\s+(?:na|no|em)\\s+");

@@ -259,7 +259,7 @@ final class Sentence {
     private Sentence(String text, java.time.LocalDate today) {
         this.text = text;
         this.today = today;
-        this.folded = Terms.foldKeepingLength(text);
+        this.folded = presentForPerfect(Terms.foldKeepingLength(text));
         Matcher d = DISCOURSE.matcher(folded);
         int b = d.lookingAt() ? d.end() : 0;
         this.correction = b > 0 && CORRECTION_MARK.matcher(folded).region(0, b).find();
@@ -593,6 +593,39 @@ final class Sentence {
     private static final Set<String> THIRD_PERSON_SUBJECTS = Set.of("he", "she", "he's", "she's", "hes", "shes",
             "he'd", "she'd", "he'll", "she'll", "ele", "ela");
     /** Predicates a sentence without a subject may open on ("Allergic to shellfish now", "Pregnant again!"). */
+    /** "I've been", "I have been", "we've been", "I've got": a present perfect that says what still holds. */
+    private static final Pattern PERFECT = Pattern.compile("\\b(?:(i've|ive|i\\s+have)|(we've|we\\s+have))\\s+(been|got)\\b");
+
+    /**
+     * The folded text with a present perfect of being or having read as the present, padded with spaces
+     * to its length so every offset still points into the original text: "I've been vegan since 2015"
+     * is read as "I'm vegan …", "I've been a nurse for ten years" as "I'm a nurse …", "I've got a
+     * beagle" as "I have a beagle". The rules then read what they read in the present ("I've been to
+     * Lisbon" is no more a fact than "I'm to Lisbon").
+     */
+    static String presentForPerfect(String folded) {
+        if (folded.indexOf(" been") < 0 && folded.indexOf(" got") < 0) {
+            return folded;
+        }
+        Matcher m = PERFECT.matcher(folded);
+        if (!m.find()) {
+            return folded;
+        }
+        StringBuilder out = new StringBuilder(folded.length());
+        int last = 0;
+        do {
+            String present = m.group(3).equals("been") ? (m.group(1) != null ? "i'm" : "we're")
+                    : (m.group(1) != null ? "i have" : "we have");
+            int length = m.end() - m.start();
+            out.append(folded, last, m.start()).append(present);
+            for (int i = present.length(); i < length; i++) {
+                out.append(' ');
+            }
+            last = m.end();
+        } while (m.find());
+        return out.append(folded, last, folded.length()).toString();
+    }
+
     private static final Set<String> PREDICATE_OPENERS = Set.of("allergic", "intolerant", "pregnant", "engaged",
             "married", "divorced", "single", "vegan", "vegetarian", "diabetic", "retired", "unemployed", "alergica",
             "alergico", "gravida", "noiva", "noivo", "casada", "casado", "aposentada", "aposentado", "relocated",

@@ -1863,6 +1863,34 @@ class RuleBasedExtractorTest {
         assertThat(answer("Are you vegetarian?", "Yes? Why do you ask?")).doesNotContain("user.diet");
     }
 
+    @Test
+    void a_present_perfect_of_being_or_having_says_what_still_holds() {
+        assertThat(only("I've been a paramedic for ten years.", "user.job").value()).isEqualTo("paramedic");
+        assertThat(only("I've been vegan since 2015.", "user.diet").value()).isEqualTo("vegan");
+        assertThat(only("I've been type 1 diabetic since I was a kid.", "user.health").value()).isEqualTo("diabetic");
+        assertThat(only("I've been working at Infosys for 3 years.", "user.employer").value()).isEqualTo("Infosys");
+        assertThat(only("I've got a golden retriever named Bolt.", "user.pet").value()).isEqualTo("Bolt");
+        assertThat(only("We've been living in Braga since 2020.", "user.location").value()).isEqualTo("Braga");
+        // travel, a passing state, an obligation and a continuing activity are no facts of these kinds
+        noFact(Set.of("user.location", "user.health", "user.job"), "I've been to Lisbon twice.",
+                "I've been sick all week.", "I've got to go.", "I've been in Lisbon since March.");
+    }
+
+    @Test
+    void more_ways_to_say_where_one_works_lives_and_what_one_does() {
+        assertThat(only("I work in marketing at Heineken.", "user.employer").value()).isEqualTo("Heineken");
+        assertThat(only("I'm working at Zalando.", "user.employer").value()).isEqualTo("Zalando");
+        assertThat(only("Just started a new job at Accenture.", "user.employer").value()).isEqualTo("Accenture");
+        assertThat(only("Live in Boise now.", "user.location").value()).isEqualTo("Boise");
+        assertThat(only("I'm from Angola but live in Porto.", "user.location").value()).isEqualTo("Porto");
+        assertThat(only("I do bookkeeping for a living.", "user.job").value()).isEqualTo("bookkeeping");
+        assertThat(only("We have a beagle, Pepper, she's 14.", "user.pet").value()).isEqualTo("Pepper");
+        noFact("user.employer", "I work in the morning at the cafe.", "I'm not working at Zalando anymore.");
+        noFact("user.location", "I'd love to live in Paris.", "I think you live in Paris.");
+        noFact("user.job", "What do you do for a living?", "I don't do this for a living.");
+        noFact("user.pet", "I have a husky voice.");
+    }
+
     private List<String> answer(String before, String text) {
         return extractor.extract(new TurnInput(Role.USER, text, null, "t", AT, before)).stream()
                 .map(ExtractedFact::subject).toList();
