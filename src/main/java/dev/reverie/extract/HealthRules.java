@@ -68,7 +68,10 @@ final class HealthRules {
     private static final Pattern CONDITION_PT = Pattern.compile(
             "\\b(?:eu\\s+)?(?:(nao)\\s+)?(?:tenho|sofro\\s+de|convivo\\s+com|trato)\\s+(mais\\s+)?");
     private static final Pattern CONDITION_ADJ = Pattern.compile(
-            "\\b(?:i'm|im|i\\s+am)\\s+" + ADV + "{0,2}(?:(not|no\\s+longer)\\s+)?(?:type\\s+(?:1|2|one|two|i|ii)\\s+)?"
+            "\\b(?:i'm|im|i\\s+am)\\s+" + ADV + "{0,2}(?:(not|no\\s+longer)\\s+)?"
+                    // "a diabetic", "an epileptic" only as the whole predicate ("a blind date" is no condition)
+                    + "(?:an?\\s+(?=(?:type\\s+\\S+\\s+)?[a-z]+\\s*(?:[,.;!?]|$|\\s+(?:and|but|so|since|who)\\b)))?"
+                    + "(?:type\\s+(?:1|2|one|two|i|ii)\\s+)?"
                     + "(diabetic|asthmatic|epileptic|celiac"
                     + "|coeliac|lactose\\s+intolerant|gluten\\s+intolerant|pregnant|anemic|hypertensive|autistic|deaf"
                     + "|blind|colorblind|color\\s+blind|bipolar|dyslexic|immunocompromised|hard\\s+of\\s+hearing)\\b"

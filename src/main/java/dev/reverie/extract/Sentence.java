@@ -259,7 +259,7 @@ final class Sentence {
     private Sentence(String text, java.time.LocalDate today) {
         this.text = text;
         this.today = today;
-        this.folded = presentForPerfect(Terms.foldKeepingLength(text));
+        this.folded = asTheSpeaker(presentForPerfect(Terms.foldKeepingLength(text)));
         Matcher d = DISCOURSE.matcher(folded);
         int b = d.lookingAt() ? d.end() : 0;
         this.correction = b > 0 && CORRECTION_MARK.matcher(folded).region(0, b).find();
@@ -603,6 +603,38 @@ final class Sentence {
      * beagle" as "I have a beagle". The rules then read what they read in the present ("I've been to
      * Lisbon" is no more a fact than "I'm to Lisbon").
      */
+    /**
+     * An opening that says what the speaker is by the way they ask or tell: "As someone who's allergic
+     * to cats, …", "As someone with asthma, …", "As a vegetarian, what can I eat?".
+     * The opening is read as "I'm" / "I have" (padded to its length, as {@link #presentForPerfect});
+     * "As a doctor, what would you recommend?" is left alone (the listener's role: "as a …" is the
+     * speaker's only before a diet or a condition, or when "I" follows the comma in the same sentence).
+     */
+    private static final Pattern AS_SOMEONE = Pattern.compile(
+            "^(?:(as\\s+someone\\s+who(?:'s|\\s+is)|as\\s+a\\s+person\\s+who(?:'s|\\s+is))"
+                    + "|(as\\s+someone\\s+(?:who\\s+has|with)|as\\s+a\\s+person\\s+with)"
+                    + "|(as\\s+an?)(?=\\s(?:vegetarian|vegan|pescatarian|diabetic|type\\s+[12]\\s+diabetic|celiac|coeliac|"
+                    + "asthmatic|epileptic|pregnant\\s+woman)(?:\\s*[,.;!?]|\\s*$)"
+                    + "|\\s[a-z][a-z\\-]{2,30}(?:\\s[a-z][a-z\\-]{2,30})?,\\s*(?:i\\s|i'm\\s|im\\s)))\\s");
+
+    static String asTheSpeaker(String folded) {
+        if (!folded.startsWith("as ")) {
+            return folded;
+        }
+        Matcher m = AS_SOMEONE.matcher(folded);
+        if (!m.lookingAt()) {
+            return folded;
+        }
+        int g = m.group(1) != null ? 1 : m.group(2) != null ? 2 : 3;
+        // "as a" becomes "im a" (the same length: "im" is read as "I'm" by every rule)
+        String present = g == 1 ? "i'm" : g == 2 ? "i have" : "im" + m.group(3).substring(2);
+        StringBuilder out = new StringBuilder(folded.length()).append(present);
+        for (int i = present.length(); i < m.end(g); i++) {
+            out.append(' ');
+        }
+        return out.append(folded, m.end(g), folded.length()).toString();
+    }
+
     static String presentForPerfect(String folded) {
         if (folded.indexOf(" been") < 0 && folded.indexOf(" got") < 0) {
             return folded;

@@ -1891,6 +1891,20 @@ class RuleBasedExtractorTest {
         noFact("user.pet", "I have a husky voice.");
     }
 
+    @Test
+    void an_opening_that_says_what_the_speaker_is_is_read_as_a_statement() {
+        assertThat(only("As someone who's allergic to latex, which gloves can I use?", "user.allergy").value())
+                .isEqualTo("latex");
+        assertThat(only("As someone with asthma, should I run outside?", "user.health").value()).isEqualTo("asthma");
+        assertThat(only("As a vegetarian, what can I eat in Lyon?", "user.diet").value()).isEqualTo("vegetarian");
+        assertThat(only("As a type 1 diabetic, can I fast?", "user.health").value()).isEqualTo("diabetic");
+        assertThat(only("I'm a diabetic.", "user.health").value()).isEqualTo("diabetic");
+        // the listener's role, a role asked of the assistant, a phrase that only opens like one
+        noFact(Set.of("user.job", "user.diet", "user.health"), "As a doctor, what would you recommend?",
+                "As a vegan chef, what would you cook?", "As a result, I moved.", "As a kid I lived in Ohio.",
+                "I'm a blind date expert", "I'm a deaf ear to that");
+    }
+
     private List<String> answer(String before, String text) {
         return extractor.extract(new TurnInput(Role.USER, text, null, "t", AT, before)).stream()
                 .map(ExtractedFact::subject).toList();
