@@ -63,16 +63,20 @@ final class SecretRedactor {
      */
     Redaction redact(String text) {
         Checks.notNull("text", text);
-        Redaction plain = redact(text, 0);
-        String folded = undisguised(text);
-        if (folded == text) {
-            return plain;
+        try {
+            Redaction plain = redact(text, 0);
+            String folded = undisguised(text);
+            if (folded == text) {
+                return plain;
+            }
+            // a secret written with characters that only look like the ones the rules read ("sk-…" with a
+            // zero-width space inside, "pаssword" with a Cyrillic "а", full-width digits) is found in the
+            // folded text; then the folded text is what is kept, so the disguise cannot smuggle it past
+            Redaction unfolded = redact(folded, 0);
+            return unfolded.total() > plain.total() ? unfolded : plain;
+        } finally {
+            SecretValidator.forgetText(); // the text the validators remembered holds the secrets just removed
         }
-        // a secret written with characters that only look like the ones the rules read ("sk-…" with a
-        // zero-width space inside, "pаssword" with a Cyrillic "а", full-width digits) is found in the
-        // folded text; then the folded text is what is kept, so the disguise cannot smuggle it past
-        Redaction unfolded = redact(folded, 0);
-        return unfolded.total() > plain.total() ? unfolded : plain;
     }
 
     /** {@code text} with the characters that disguise a secret folded: {@link Terms#undisguised}. */
@@ -284,14 +288,15 @@ final class SecretRedactor {
 
     /** Whether {@code [start, end)} contains or lies inside a {@code [REDACTED:…]} marker. */
     private static boolean overlapsMarker(String text, int start, int end) {
-        int from = Math.max(0, start - 40);
-        int i = text.indexOf(MARKER_PREFIX, from);
-        while (i >= 0 && i < end) {
-            int close = text.indexOf(']', i);
-            if (close < 0 || close >= start) {
-                return true;
+        // only the markers that open between 40 characters before the span and its end are looked at
+        // (a scan to the next marker anywhere would make a text of many matches cost quadratic time)
+        for (int i = Math.max(0, start - 40); i < end; i++) {
+            if (text.startsWith(MARKER_PREFIX, i)) {
+                int close = text.indexOf(']', i);
+                if (close < 0 || close >= start) {
+                    return true;
+                }
             }
-            i = text.indexOf(MARKER_PREFIX, i + 1);
         }
         return false;
     }
@@ -332,10 +337,34 @@ final class SecretRedactor {
         if (SecretAssignments.isReference(text.substring(start, end))) {
             return true;
         }
-        int open = text.lastIndexOf("{{", start);
-        return open >= 0 && text.lastIndexOf("}}", start) < open && text.indexOf("}}", end) >= 0
-                && text.indexOf("}}", end) - open < 300;
+        // inside a template of under 300 characters: "{{" before the span, "}}" after it, no "}}" between
+        // "{{" and the span; looked for within that reach only, so each match costs constant time
+        int from = Math.max(0, end - TEMPLATE_REACH);
+        int open = -1;
+        for (int i = Math.min(start, text.length() - 2); i >= from; i--) {
+            if (text.startsWith("{{", i)) {
+                open = i;
+                break;
+            }
+        }
+        if (open < 0) {
+            return false;
+        }
+        for (int i = open + 2; i < start; i++) {
+            if (text.startsWith("}}", i)) {
+                return false;
+            }
+        }
+        int stop = Math.min(text.length() - 1, open + TEMPLATE_REACH);
+        for (int i = end; i < stop; i++) {
+            if (text.startsWith("}}", i)) {
+                return i - open < TEMPLATE_REACH;
+            }
+        }
+        return false;
     }
+
+    private static final int TEMPLATE_REACH = 300;
 
     /** Luhn check over the digits of {@code candidate}, separators ignored. */
     static boolean luhn(String candidate) {

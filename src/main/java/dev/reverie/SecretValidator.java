@@ -193,7 +193,7 @@ enum SecretValidator {
             if (lower.startsWith("0x") || lower.matches("sha(?:1|224|256|384|512)[\\-_].*")
                     || UUID.matcher(text).region(start, end).find() || identifierLike(text, start, end)
                     || fileName(text, end) || base58Address(token) || base64Text(token)
-                    || text.lastIndexOf("-----BEGIN", start) >= 0 || inBlock(text, start, end)) {
+                    || TextFacts.of(text).armourBefore(start) || inBlock(text, start, end)) {
                 return null; // a line of an armoured block or of a base64 dump (a certificate, a public key)
             }
             Span longest = longestRun(text, start, end);
@@ -232,7 +232,7 @@ enum SecretValidator {
                     || standardBase64 && token.length() > 88 // longer than a 64-byte key in base64: data
                     || token.contains("BAQEFAAOC") // an RSA public key's DER header
                     || token.startsWith("AAAA") || EXTENDED_PUBLIC.matcher(token).lookingAt()
-                    || pureBase58(token) && (token.length() <= 50 && CHAIN_WORDS.matcher(text).find()
+                    || pureBase58(token) && (token.length() <= 50 && TextFacts.of(text).chainWords()
                             || WIF_SHAPE.matcher(token).matches()) // a WIF key's shape whose checksum failed
                     || text.startsWith("base64,", Math.max(0, start - 7)) // a data: URI's payload
                     || KEYED_VALUE.matcher(before).find() // a keyed value: the rules that read keys decide
@@ -1143,16 +1143,46 @@ enum SecretValidator {
 
     /** Whether the line before or after {@code [start, end)} is another long base64 line: a block, not one token. */
     private static boolean inBlock(String text, int start, int end) {
-        int lineStart = text.lastIndexOf('\n', start - 1);
-        if (lineStart > 0 && BLOCK_LINE.matcher(text).region(text.lastIndexOf('\n', lineStart - 1) + 1, lineStart).matches()) {
-            return true;
+        // the lines of a block are short (64–76 characters): a line break farther away than LINE_REACH
+        // ends no block line, and looking no farther keeps a text of many tokens linear
+        int lineStart = newlineBefore(text, start - 1);
+        if (lineStart > 0) {
+            int previous = newlineBefore(text, lineStart - 1) + 1;
+            if ((previous > 0 || lineStart <= LINE_REACH)
+                    && BLOCK_LINE.matcher(text).region(previous, lineStart).matches()) {
+                return true;
+            }
         }
-        int lineEnd = text.indexOf('\n', end);
+        int lineEnd = newlineAfter(text, end);
         if (lineEnd < 0) {
             return false;
         }
-        int next = text.indexOf('\n', lineEnd + 1);
-        return BLOCK_LINE.matcher(text).region(lineEnd + 1, next < 0 ? text.length() : next).matches();
+        int next = newlineAfter(text, lineEnd + 1);
+        return BLOCK_LINE.matcher(text).region(lineEnd + 1, next < 0 ? Math.min(text.length(), lineEnd + 1 + LINE_REACH) : next)
+                .matches();
+    }
+
+    private static final int LINE_REACH = 4096;
+
+    /** The last line break at or before {@code from}, no farther back than {@link #LINE_REACH}; -1 when none. */
+    private static int newlineBefore(String text, int from) {
+        for (int i = from; i >= 0 && i > from - LINE_REACH; i--) {
+            if (text.charAt(i) == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The first line break at or after {@code from}, no farther than {@link #LINE_REACH}; -1 when none. */
+    private static int newlineAfter(String text, int from) {
+        int stop = Math.min(text.length(), from + LINE_REACH);
+        for (int i = Math.max(0, from); i < stop; i++) {
+            if (text.charAt(i) == '\n') {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static final java.util.regex.Pattern BLOCK_LINE = java.util.regex.Pattern.compile("\\s*[A-Za-z0-9+/=]{20,}\\s*");
@@ -1367,6 +1397,40 @@ enum SecretValidator {
                     + "order|pedido|exit|http|response|return|reason|item|tax|bar|qr|phone|tel|telefone|call|room|flight|"
                     + "invoice|ref|account|conta|cuenta|page|line|version|build|ticket|case|protocolo|n[úu]mero\\s(?:do|de)\\s(?:pedido|protocolo))"
                     + "\\b[^\\p{L}\\n]{0,6}(?:\\p{L}{1,12}\\s{1,2})?(?:code|c[óo]digo|codice|is|é|:|#|nº)?[\\s:#]{0,3}$");
+
+    /** Drops the text {@link TextFacts} remembers for this thread (it still holds the secrets redaction removes). */
+    static void forgetText() {
+        TextFacts.forget();
+    }
+
+    /**
+     * What the token validators ask of a whole text, found once per text and thread: where its first
+     * armoured block starts and whether it speaks of wallets or transfers. A rule's pass hands every
+     * match of one text the same string, so asking again is an identity check, not a scan (a hostile
+     * text of many tokens costs linear time, not one scan per token).
+     */
+    private record TextFacts(String text, int firstArmour, boolean chainWords) {
+        private static final ThreadLocal<TextFacts> LAST = new ThreadLocal<>();
+
+        static TextFacts of(String text) {
+            TextFacts last = LAST.get();
+            if (last != null && last.text == text) {
+                return last;
+            }
+            TextFacts facts = new TextFacts(text, text.indexOf("-----BEGIN"), CHAIN_WORDS.matcher(text).find());
+            LAST.set(facts);
+            return facts;
+        }
+
+        static void forget() {
+            LAST.remove();
+        }
+
+        /** Whether an armoured block ("-----BEGIN") starts at or before {@code at}. */
+        boolean armourBefore(int at) {
+            return firstArmour >= 0 && firstArmour <= at;
+        }
+    }
 
     /** Whether every character of {@code token} is a Base58 one (no 0, O, I, l, no symbol). */
     private static boolean pureBase58(String token) {
