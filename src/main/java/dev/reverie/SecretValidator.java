@@ -261,44 +261,44 @@ enum SecretValidator {
      * A password passed by position to a call that logs in or connects, with no key name to read:
      * {@code s.login("ana@x.com", "…")}, {@code new NetworkCredential("svc", "…", "DOMAIN")},
      * {@code new PasswordAuthentication("u", "…".toCharArray())}, {@code mysqli_connect("localhost",
-     * "app", "…", "db")}, {@code DriverManager.getConnection(url, "app", "…")}. The callee's last name
-     * says which: a login, an authentication or a credential takes (user, password) — after a host
-     * when the first argument is one; a connection takes (host or URL, user, password). The password
-     * must be a string literal; a variable, an empty string, a placeholder or a reference is none.
+     * "app", "…", "db")}, {@code DriverManager.getConnection(url, "app", "…")}, {@code ssh.connect("10.0.0.5",
+     * 22, "deploy", "…")}. The call's last name must be a login, an authentication, a credential or a
+     * connection (whole or as its end: not {@code trackLoginEvent}, {@code requireAuth}); among the
+     * string literals passed, a host or data source first is passed over, the next is the user and the
+     * one after it the password. A variable, an empty string, a placeholder or a reference is none.
      */
     CALL_CREDENTIAL {
         @Override
         Span check(String text, Matcher m, int start, int end) {
             String callee = m.group("callee");
-            String name = callee.substring(Math.max(callee.lastIndexOf('.'), callee.lastIndexOf(':')) + 1)
-                    .toLowerCase(Locale.ROOT);
-            boolean login = LOGIN_CALL.matcher(name).find();
-            boolean connect = !login && CONNECT_CALL.matcher(name).find();
-            if (!login && !connect) {
+            String name = callee.substring(Math.max(callee.lastIndexOf('.'), Math.max(callee.lastIndexOf(':'),
+                    callee.lastIndexOf('>'))) + 1).toLowerCase(Locale.ROOT);
+            if (!LOGIN_CALL.matcher(name).matches() && !CONNECT_CALL.matcher(name).matches()) {
                 return null;
             }
-            List<int[]> args = arguments(text, start, end);
-            if (args.size() < 2) {
+            // the string literals among the arguments, numbers (a port) passed over: a host or data
+            // source first is dropped, then the user, then the password
+            List<Span> literals = new java.util.ArrayList<>();
+            for (int[] arg : arguments(text, start, end)) {
+                Span literal = literal(text, arg[0], arg[1]);
+                if (literal != null) {
+                    literals.add(literal);
+                }
+            }
+            int first = 0;
+            if (!literals.isEmpty() && hostLike(text.substring(literals.get(0).start(), literals.get(0).end()))) {
+                first = 1;
+            }
+            if (literals.size() < first + 2) {
                 return null;
             }
-            int[] first = args.get(0);
-            Span firstLiteral = literal(text, first[0], first[1]);
-            boolean hostFirst = firstLiteral != null ? hostLike(text.substring(firstLiteral.start(), firstLiteral.end()))
-                    : connect;
-            int index = connect || hostFirst ? 2 : 1;
-            if (index >= args.size() || connect && !hostFirst) {
-                return null;
-            }
-            int[] arg = args.get(index);
-            Span value = literal(text, arg[0], arg[1]);
-            if (value == null || value.end() - value.start() < 4) {
-                return null;
-            }
+            Span value = literals.get(first + 1);
             String v = text.substring(value.start(), value.end());
-            return hostLike(v) || SecretAssignments.isPlaceholder(v) || SecretAssignments.isReference(v)
+            return v.length() < 4 || hostLike(v) || SecretAssignments.isPlaceholder(v) || SecretAssignments.isReference(v)
                     || v.indexOf(' ') >= 0 && v.length() > 64 ? null : value;
         }
     },
+
     /**
      * A strong password anywhere in a sentence that speaks of a password, with no label right before
      * it ("pw's Kx8-…", "j'ai changé mon mot de passe Free en …", "와이파이 비번 …", "if you need to get
@@ -343,7 +343,11 @@ enum SecretValidator {
                     || value.contains("}") || PASSWORD_WORD_INSIDE.matcher(value).find() || base64Text(value)) {
                 return null; // "PASSWORD_MIN_LENGTH=12", "${DB_PASSWORD}", "1Password", base64 of words
             }
+            if (!hasLower(value) && (value.indexOf('-') >= 0 || value.indexOf('_') >= 0)) {
+                return null; // "PBKDF2-SHA256", "WPA2-PSK", "COVID-19", "AWS-SAA-C03": names of standards and things
+            }
             if (NAMED_NOT_PASSWORD.matcher(before).find() || SERVICE_BEFORE.matcher(before).find()
+                    || THING_BEFORE.matcher(before).find()
                     || SecretAssignments.isPlaceholder(value) || SecretAssignments.isReference(value)
                     || fileName(text, end) || !hasSymbol(value) && identifierLike(text, start, end)) {
                 return null; // "UserService2Impl" is a name; "tartine-Miel-34", made of words too, is a password
@@ -454,7 +458,7 @@ enum SecretValidator {
     /**
      * A wireless network's password after its key word or after the network's name and a slash
      * ("SSID Casa, WPA2 key 8chaves9portas", "WLAN-Schlüssel: apfelbaum77", "wifi: CasaNet /
-     * sunflower2024"): letters with a digit or a symbol, or 10+ characters; not a link, a host, a
+     * sunflower2024"): letters with a digit or a symbol ("requirements", "management" are words); not a link, a host, a
      * placeholder, a frequency or a speed.
      */
     WIFI_VALUE {
@@ -466,7 +470,7 @@ enum SecretValidator {
             String v = text.substring(start, end);
             boolean letter = hasLetter(text, start, end);
             boolean digitOrSymbol = hasDigit(text, start, end) || hasSymbol(v);
-            if (v.length() < 6 || !letter || !digitOrSymbol && v.length() < 10 || hostLike(v)
+            if (v.length() < 6 || !letter || !digitOrSymbol || hostLike(v)
                     || SecretAssignments.isPlaceholder(v) || SecretAssignments.isReference(v)
                     || v.matches("(?i)[\\d.,]+\\s?(?:ghz|mhz|mbps|gbps|mb/s|db|dbm|g|ac|ax|n)?")) {
                 return null;
@@ -490,6 +494,9 @@ enum SecretValidator {
             }
             String value = text.substring(start, end);
             String before = text.substring(Math.max(from, m.start() - 24), m.start());
+            if (COUNTED_AFTER.matcher(text).region(end, Math.min(text.length(), end + 24)).lookingAt()) {
+                return null; // "type 8000 words a day", "enter 2500 steps": a count
+            }
             boolean unlock = text.substring(m.start(), start).toLowerCase(Locale.ROOT).contains("unlock"); // "phone unlock is …"
             return value.matches("(?:19|20)\\d{2}") || !unlock && NOT_A_CODE_BEFORE.matcher(before).find()
                     ? null : new Span(start, end);
@@ -1187,19 +1194,32 @@ enum SecretValidator {
 
     private static final java.util.regex.Pattern BLOCK_LINE = java.util.regex.Pattern.compile("\\s*[A-Za-z0-9+/=]{20,}\\s*");
 
-    /** Names of calls that log in or authenticate with (user, password). */
+    /** Names of calls that log in or authenticate with (user, password): the call's last name, whole or as its end. */
     private static final java.util.regex.Pattern LOGIN_CALL = java.util.regex.Pattern.compile(
-            "login|logon|signin|sign_in|authenticat|auth$|basicauth|credential|passwordauthentication");
+            "(?:\\w*_)?(?:log_?in|log_?on|sign_?in|authenticate|auth|basicauth|httpbasicauth|httpdigestauth|digestauth"
+                    + "|\\w*credentials?|\\w*passwordauthentication)");
 
     /** Names of calls that open a database or server connection with (host, user, password). */
     private static final java.util.regex.Pattern CONNECT_CALL = java.util.regex.Pattern.compile(
-            "connect|^pdo$|^mysqli$");
+            "\\w*connect|getconnection|createconnection|pdo|mysqli|\\w*_connect");
+
+    /** Endings of host names: a dotted name is a host only with one of them ("svc.backup", "john.doe" are users). */
+    private static final Set<String> HOST_ENDINGS = Set.of("com", "net", "org", "io", "dev", "app", "co", "ai",
+            "cloud", "local", "localdomain", "internal", "lan", "corp", "home", "intra", "info", "biz", "me", "tech",
+            "site", "online", "xyz", "eu", "us", "uk", "de", "fr", "es", "it", "nl", "br", "pt", "ca", "au", "jp",
+            "cn", "ru", "in", "ch", "se", "no", "dk", "fi", "pl", "be", "at", "mx", "ar", "cl", "za", "nz", "ie");
 
     /** A host, an address, a URL or a data source name: what comes before the user, never the password. */
     private static boolean hostLike(String v) {
-        return v.equalsIgnoreCase("localhost") || v.contains("://") || v.startsWith("jdbc:")
-                || v.matches("(?i)[a-z0-9\\-]+(?:\\.[a-z0-9\\-]+)+(?::\\d{1,5})?|\\d{1,3}(?:\\.\\d{1,3}){3}(?::\\d{1,5})?"
-                        + "|[a-z]{2,12}:(?:host|dbname|server|data source)=.*");
+        if (v.equalsIgnoreCase("localhost") || v.contains("://") || v.startsWith("jdbc:")
+                || v.matches("\\d{1,3}(?:\\.\\d{1,3}){3}(?::\\d{1,5})?|(?i)[a-z]{2,12}:(?:host|dbname|server|data source)=.*")) {
+            return true;
+        }
+        if (!v.matches("(?i)[a-z0-9\\-]+(?:\\.[a-z0-9\\-]+)+(?::\\d{1,5})?")) {
+            return false;
+        }
+        String host = v.replaceAll(":\\d+$", "").toLowerCase(Locale.ROOT);
+        return HOST_ENDINGS.contains(host.substring(host.lastIndexOf('.') + 1));
     }
 
     /** The arguments of a call's argument list {@code [start, end)}: commas outside quotes and brackets split them. */
@@ -1280,6 +1300,19 @@ enum SecretValidator {
     private static final java.util.regex.Pattern SERVICE_BEFORE = java.util.regex.Pattern.compile(
             "(?iu)\\b(?:for|on|at|of|from|del|della|dello|du|des|von|vom|f[üu]r|pour|do|da|dos|das)\\s{1,3}(?:my\\s|the\\s|meu\\s|minha\\s)?[`'\"]?$");
 
+    /** Words right before a value that make it a thing, not a password: "a Netgear-R7000", "hashed with …", "to pass …". */
+    private static final java.util.regex.Pattern THING_BEFORE = java.util.regex.Pattern.compile(
+            "(?iu)\\b(?:a|an|the|with|via|during|model|version|pass|passed|passing|upgrade\\s+to|update\\s+to)\\s{1,3}[`'\"]?$");
+
+    private static boolean hasLower(String v) {
+        for (int i = 0; i < v.length(); i++) {
+            if (Character.isLowerCase(v.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** 8+ characters of three kinds among capitals, lower-case letters, digits and symbols (6+ with all four). */
     private static boolean passwordShaped(String text, int start, int end) {
         int n = end - start;
@@ -1346,6 +1379,10 @@ enum SecretValidator {
         }
         return limit;
     }
+
+    /** A plural noun or a decimal right after a number: it counts or measures something ("8000 words", "1004.5"). */
+    private static final java.util.regex.Pattern COUNTED_AFTER = java.util.regex.Pattern.compile(
+            "[.,]\\d|\\s{1,3}(?:[a-z]{2,20}s|people|times|percent|per|euros?|dollars?|reais|pounds?|km|kg|mb|gb)\\b");
 
     /** What a lock's code opens: a lock, a door, a safe, a locker, an alarm, a phone, in the languages the other rules read. */
     private static final java.util.regex.Pattern LOCK_CUE = java.util.regex.Pattern.compile(

@@ -487,6 +487,27 @@ final class IdentityRules {
 
     private static final Pattern FIRST_PERSON_OPENING = Pattern.compile("(?:i|i'm|im|i\\s+am)\\s");
 
+    /** A noun phrase before the comma: the part after it may describe that person ("I have a sister, living in Paris"). */
+    private static final Pattern NOUN_PHRASE = Pattern.compile("\\b(?:a|an|the|my|his|her|our|their|this|that|some)\\s");
+
+    /** What takes the residence back after it: "…, well, not anymore", "no longer", "used to". */
+    private static final Pattern NOT_ANY_MORE = Pattern.compile("\\b(?:not\\s+anymore|no\\s+longer|anymore|used\\s+to)\\b");
+
+    /** A verb right after the place: the "living in X" phrase is a subject ("living in Tokyo is …"). */
+    private static final Pattern GERUND_SUBJECT = Pattern.compile("\\s+(?:is|was|are|were|has|had|can|could|will|would|must|seems?)\\b");
+
+    /**
+     * Whether the phrase matched after a comma, "and" or "but" is the speaker's: the part before it
+     * names nobody else ("I'm Nadia, 31, based in Glasgow"; not "I have a sister, living in Paris",
+     * "I married a guy, born in Texas"). An opening phrase is the caller's to judge.
+     */
+    private static boolean ownClause(Sentence s, Matcher m) {
+        int cut = m.end();
+        String before = s.folded.substring(m.start(), cut).replace("by the way", "          ");
+        int comma = Math.max(before.lastIndexOf(','), Math.max(before.lastIndexOf(" and "), before.lastIndexOf(" but ")));
+        return comma < 0 || !NOUN_PHRASE.matcher(before.substring(0, comma)).find();
+    }
+
     /** Where the speaker is from without an "I": "Originally from Winnipeg", "…, born and raised in Ohio". */
     private static final Pattern ORIGIN_NO_SUBJECT = Pattern.compile(
             "(?:^|,\\s+)(?:originally\\s+from|born\\s+and\\s+raised\\s+in|born\\s+in|raised\\s+in)\\s+");
@@ -497,9 +518,15 @@ final class IdentityRules {
             m = s.match(s.pt() ? LIVE_EN : LIVE_PT);
             if (!m.find()) {
                 m = s.match(LIVE_NO_SUBJECT);
-                if (m.find() && !HYPERBOLE.matcher(s.folded).region(m.start(), m.end()).find()) {
+                if (m.find() && !HYPERBOLE.matcher(s.folded).region(m.start(), m.end()).find()
+                        && ownClause(s, m) && !NOT_ANY_MORE.matcher(s.folded).region(m.end(), s.folded.length()).find()) {
                     String place = place(s, m.end());
-                    if (place != null && !tool(place)) {
+                    // a named place that ends the phrase ("living in Tokyo is a different story" is no home,
+                    // "living in denial" no place)
+                    if (place != null && !tool(place) && Character.isUpperCase(place.charAt(0))
+                            && !GERUND_SUBJECT.matcher(Terms.foldKeepingLength(place)).find()
+                            && !GERUND_SUBJECT.matcher(s.folded).region(Math.min(s.folded.length(),
+                                    m.end() + place.length()), s.folded.length()).lookingAt()) {
                         out.typed(MemoryKind.FACT, "user.location", place, Cardinality.SINGLE, Polarity.POSITIVE,
                                 Facts.NORMAL, "%1$s lives in %2$s", "%1$s mora em %2$s");
                     }
@@ -546,7 +573,8 @@ final class IdentityRules {
             // "Originally from Winnipeg.", "Been living in Ottawa since 2019, originally from Winnipeg.", "I'm
             // Ana, born in Recife": a sentence without a subject, or one that opens on the speaker
             m = s.match(ORIGIN_NO_SUBJECT);
-            found = m.find() && (s.subjectless || FIRST_PERSON_OPENING.matcher(s.folded).lookingAt());
+            found = m.find() && (s.subjectless || FIRST_PERSON_OPENING.matcher(s.folded).lookingAt()
+                    && !NOUN_PHRASE.matcher(s.folded).region(0, m.start()).find());
         }
         if (found && !s.negatedBefore(m.start()) && !s.negatedBefore(m.end() - 1)
                 // "I'm originally from Lagos but I grew up in London": where they grew up does not replace it
@@ -651,7 +679,8 @@ final class IdentityRules {
     /** "I teach high school chemistry", "dou aula de matemática": what the speaker teaches is their job. */
     private static final Pattern TEACH = Pattern.compile(
             "\\bi\\s+(?:(?:currently|now|still|also|actually)\\s+)?teach\\s+(?!(?:my|our|his|her|their|them|him|me|you|"
-                    + "people|kids|children|myself|it|this|that|the|a|an|how|what|at|in|on|part)\\b)"
+                    + "people|kids|children|myself|it|this|that|the|a|an|how|what|at|in|on|part|for|online|remotely|from|full|"
+                    + "sometimes|occasionally|privately|there|here)\\b)"
                     + "|\\b(?:eu\\s+)?(?:dou\\s+aulas?\\s+de|leciono)\\s+");
 
     /** Where what is taught ends: a clause, a place or a time ("chemistry, so …", "maths at a school in Leeds"). */
@@ -675,8 +704,8 @@ final class IdentityRules {
 
     /** "I do accounting for a living", "I fix cars for a living": what the speaker lives on is their job. */
     private static final Pattern FOR_A_LIVING = Pattern.compile(
-            "\\b(?:i|we)\\s+(?:(do)|(?:make|write|teach|sell|fix|build|design|drive|paint|translate|cook|clean|repair)"
-                    + "\\w*)\\s+([a-z][a-z' \\-]{2,40}?)\\s+for\\s+a\\s+living\\b");
+            "\\b(?:i|we)\\s+(?:(do)|(?:make|write|teach|sell|fix|build|design|drive|paint|translate|cook|clean|repair))"
+                    + "\\s+(?!(?:not|never|nothing|this|that|it)\\b)([a-z][a-z' \\-]{2,40}?)\\s+for\\s+a\\s+living\\b");
 
     private static void job(Sentence s, Facts out) {
         if (s.has("for a living")) {

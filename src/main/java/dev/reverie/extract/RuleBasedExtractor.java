@@ -284,12 +284,21 @@ public final class RuleBasedExtractor implements Extractor {
     /** A yes, first in an answer: "Yes", "Yep, …", "That's right", "Sim, …", "Claro". */
     private static final Pattern YES = Pattern.compile(
             "^(?:yes|yeah|yep|yup|yea|correct|exactly|that's\\s+right|thats\\s+right|right|indeed|of\\s+course|sure|"
-                    + "definitely|absolutely|sim|isso|exato|exatamente|claro|com\\s+certeza|si)\\b(?![\\s,]*(?:but|mas|not|nao)\\b)");
+                    + "definitely|absolutely|sim|isso|exato|exatamente|claro|com\\s+certeza|si)"
+                    // the yes alone, before punctuation or "I am / I do": "Right now I eat everything", "Isso
+                    // depende do dia", "Yeah right" are no yes
+                    + "(?:\\s*(?:[,.!;:\\u2014\\u2013\\-]|$)|\\s+(?:i\\s+(?:am|do|have)|i'm|sou|moro|tenho|trabalho)\\b)");
 
     /** What takes a yes back or narrows it: "Yes, but not anymore", "Yeah, except on Fridays", "Sim, mas…". */
     private static final Pattern NOT_QUITE = Pattern.compile(
-            "\\b(?:not|no|never|n't|no\\s+longer|anymore|but|except|used\\s+to|kind\\s+of|sort\\s+of|sometimes|nao|mas|nem|"
-                    + "exceto|as\\s+vezes|mais\\s+ou\\s+menos)\\b|n't\\b");
+            "\\b(?:not|no|never|n't|no\\s+longer|anymore|but|except|used\\s+to|kind\\s+of|sort\\s+of|sometimes|mostly|"
+                    + "mainly|partly|almost|somewhat|ish|former|formerly|retired|ex|technically|depends|trying|try|"
+                    + "weekdays|weekends|on\\s+and\\s+off|well|nao|mas|nem|exceto|as\\s+vezes|mais\\s+ou\\s+menos|"
+                    + "quase|depende|tentando|aposentad[oa])\\b|n't\\b");
+
+    /** A question that asks under a condition or between choices: a yes to it states neither. */
+    private static final Pattern NOT_PLAIN_QUESTION = Pattern.compile(
+            "\\b(?:if|whether|unless|or|ou|caso)\\b|^se\\s");
 
     /**
      * A question about the listener that a yes makes a statement of: "are you X?" → "I'm X", "do you
@@ -327,19 +336,22 @@ public final class RuleBasedExtractor implements Extractor {
             return null;
         }
         Sentence first = answer.get(0);
-        if (first.question || !YES.matcher(first.folded).lookingAt()) {
+        if (first.question || first.conditional || !YES.matcher(first.folded).lookingAt()) {
             return null;
         }
         for (Sentence s : answer) {
-            if (NOT_QUITE.matcher(s.folded).find()) {
-                return null;
+            if (NOT_QUITE.matcher(s.folded).find() || s.takesBack() || s.conditional) {
+                return null; // "Yes, mostly", "Yes! Just kidding.", "Yeah right"
             }
         }
         String question = lastQuestion(before);
         String folded = Terms.foldKeepingLength(question);
         Matcher m = ASKED_ABOUT_YOU.matcher(folded);
-        if (!m.find()) {
-            return null;
+        if (!m.find() || NOT_PLAIN_QUESTION.matcher(folded).find()) {
+            return null; // "If you're vegetarian, should I skip the bacon?", "Denver or Boulder?"
+        }
+        if (m.group("pverb") != null && m.group("pverb").equals("e") && question.charAt(m.start("pverb")) == 'e') {
+            return null; // "você e o João": "and", not "é"
         }
         String said;
         if (m.group("are") != null) {

@@ -593,16 +593,13 @@ final class Sentence {
     private static final Set<String> THIRD_PERSON_SUBJECTS = Set.of("he", "she", "he's", "she's", "hes", "shes",
             "he'd", "she'd", "he'll", "she'll", "ele", "ela");
     /** Predicates a sentence without a subject may open on ("Allergic to shellfish now", "Pregnant again!"). */
+    /** Words after a present perfect that say the state was had and ended: "twice", "before", "three times". */
+    private static final Pattern ENDED = Pattern.compile(
+            "\\b(?:once|twice|before|previously|times|in\\s+the\\s+past|back\\s+then|at\\s+one\\s+point)\\b");
+
     /** "I've been", "I have been", "we've been", "I've got": a present perfect that says what still holds. */
     private static final Pattern PERFECT = Pattern.compile("\\b(?:(i've|ive|i\\s+have)|(we've|we\\s+have))\\s+(been|got)\\b");
 
-    /**
-     * The folded text with a present perfect of being or having read as the present, padded with spaces
-     * to its length so every offset still points into the original text: "I've been vegan since 2015"
-     * is read as "I'm vegan …", "I've been a nurse for ten years" as "I'm a nurse …", "I've got a
-     * beagle" as "I have a beagle". The rules then read what they read in the present ("I've been to
-     * Lisbon" is no more a fact than "I'm to Lisbon").
-     */
     /**
      * An opening that says what the speaker is by the way they ask or tell: "As someone who's allergic
      * to cats, …", "As someone with asthma, …", "As a vegetarian, what can I eat?".
@@ -635,6 +632,14 @@ final class Sentence {
         return out.append(folded, m.end(g), folded.length()).toString();
     }
 
+    /**
+     * The folded text with a present perfect of being or having read as the present, padded with spaces
+     * to its length so every offset still points into the original text: "I've been vegan since 2015"
+     * is read as "I'm vegan …", "I've been a nurse for ten years" as "I'm a nurse …", "I've got a
+     * beagle" as "I have a beagle". The rules then read what they read in the present ("I've been to
+     * Lisbon" is no more a fact than "I'm to Lisbon"); a state said to have ended ("I've been married
+     * twice", "… three times", "… before") is left as it was said.
+     */
     static String presentForPerfect(String folded) {
         if (folded.indexOf(" been") < 0 && folded.indexOf(" got") < 0) {
             return folded;
@@ -646,6 +651,10 @@ final class Sentence {
         StringBuilder out = new StringBuilder(folded.length());
         int last = 0;
         do {
+            int reach = Math.min(folded.length(), m.end() + 60);
+            if (ENDED.matcher(folded).region(m.end(), reach).find()) {
+                continue; // "I've been married twice", "I've been pregnant three times": it ended
+            }
             String present = m.group(3).equals("been") ? (m.group(1) != null ? "i'm" : "we're")
                     : (m.group(1) != null ? "i have" : "we have");
             int length = m.end() - m.start();

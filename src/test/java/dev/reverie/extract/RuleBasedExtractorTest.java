@@ -1826,7 +1826,10 @@ class RuleBasedExtractorTest {
         assertThat(only("Originally from Cork.", "user.origin").value()).isEqualTo("Cork");
         assertThat(only("Born and raised in Nebraska.", "user.origin").value()).isEqualTo("Nebraska");
         // somebody else's, a time, a figure of speech, an opening that is no residence
-        noFact(Set.of("user.location", "user.origin"), "My cousin, based in Derby, works at Boots.",
+        noFact(Set.of("user.location", "user.origin"), "I have a sister, living in Paris.",
+                "I married a guy, born in Texas.", "I visited once, but living in Tokyo is a different story.",
+                "i'm ok, living in denial lol", "I'm Nadia, based in Glasgow, well, not anymore.",
+                "My cousin, based in Derby, works at Boots.",
                 "Born in 1990.", "Living the dream in Lisbon.", "Based on what you said, I'd pick Lisbon.",
                 "Been living in my car for a week lol", "She said, originally from Peru, she moved here.");
         // after a question about somebody else, a sentence without a subject is theirs
@@ -1861,6 +1864,16 @@ class RuleBasedExtractorTest {
         assertThat(answer("Are you sure?", "Yes")).isEmpty();
         assertThat(answer("I live in Gdańsk.", "Yes.")).doesNotContain("user.location");
         assertThat(answer("Are you vegetarian?", "Yes? Why do you ask?")).doesNotContain("user.diet");
+        // taken back, narrowed, no yes at all, a condition or a choice in the question, "você e" (and)
+        assertThat(answer("Are you pregnant?", "Yes! Just kidding.")).doesNotContain("user.health");
+        assertThat(answer("Are you vegetarian?", "Right now I eat everything.")).doesNotContain("user.diet");
+        assertThat(answer("Você é vegetariana?", "Isso depende do dia.")).doesNotContain("user.diet");
+        assertThat(answer("Are you vegan?", "Yes, mostly.")).doesNotContain("user.diet");
+        assertThat(answer("Are you a nurse?", "Yes, retired now.")).doesNotContain("user.job");
+        assertThat(answer("If you're vegetarian, should I skip the bacon?", "Sure, skip it.")).doesNotContain("user.diet");
+        assertThat(answer("Do you live in Denver or Boulder?", "Yeah, Boulder.")).doesNotContain("user.location");
+        assertThat(answer("Você e o João, né?", "Isso!")).doesNotContain("user.name");
+        assertThat(answer("Do you live in Lisbon?", "Yes I do.")).contains("user.location");
     }
 
     @Test
@@ -1872,6 +1885,7 @@ class RuleBasedExtractorTest {
         assertThat(only("I've got a golden retriever named Bolt.", "user.pet").value()).isEqualTo("Bolt");
         assertThat(only("We've been living in Braga since 2020.", "user.location").value()).isEqualTo("Braga");
         // travel, a passing state, an obligation and a continuing activity are no facts of these kinds
+        noFact(Set.of("user.relationship", "user.health"), "I've been married twice.", "I've been pregnant three times.");
         noFact(Set.of("user.location", "user.health", "user.job"), "I've been to Lisbon twice.",
                 "I've been sick all week.", "I've got to go.", "I've been in Lisbon since March.");
     }
@@ -1887,7 +1901,8 @@ class RuleBasedExtractorTest {
         assertThat(only("We have a beagle, Pepper, she's 14.", "user.pet").value()).isEqualTo("Pepper");
         noFact("user.employer", "I work in the morning at the cafe.", "I'm not working at Zalando anymore.");
         noFact("user.location", "I'd love to live in Paris.", "I think you live in Paris.");
-        noFact("user.job", "What do you do for a living?", "I don't do this for a living.");
+        noFact("user.job", "What do you do for a living?", "I don't do this for a living.", "I teach for a living.",
+                "I teach online", "I do not write for a living", "I cleaned houses for a living before college");
         noFact("user.pet", "I have a husky voice.");
     }
 
