@@ -56,6 +56,51 @@ final class Bip39 {
     }
 
     /**
+     * A phrase written as a numbered list in any layout — one word a line, two or three columns read
+     * across ("1. weekend    7. divide⏎2. zero    8. spice …"), any case: the words numbered 1 to N (N a
+     * phrase's length, every number once, each a list word) put in their numbers' order must pass the
+     * checksum. The span runs from the first numbered word to the last. {@code null} when not.
+     */
+    static Span findNumbered(String text, int start, int end) {
+        Map<String, Integer> index = Words.INDEX;
+        java.util.regex.Matcher m = NUMBERED.matcher(text).region(start, end);
+        Map<Integer, int[]> byNumber = new java.util.HashMap<>();
+        int first = -1;
+        int last = -1;
+        while (m.find()) {
+            int number = Integer.parseInt(m.group(1));
+            Integer at = index.get(m.group(2).toLowerCase(java.util.Locale.ROOT));
+            if (at == null || number < 1 || number > 24 || byNumber.containsKey(number)) {
+                return null; // a word off the list, or a number twice: a numbered list of something else
+            }
+            byNumber.put(number, new int[] {m.start(2), m.end(2), at});
+            first = first < 0 ? m.start(2) : Math.min(first, m.start(2));
+            last = Math.max(last, m.end(2));
+        }
+        int size = byNumber.size();
+        boolean phraseLength = false;
+        for (int n : SIZES) {
+            phraseLength |= n == size;
+        }
+        if (!phraseLength) {
+            return null;
+        }
+        List<int[]> ordered = new ArrayList<>(size);
+        for (int n = 1; n <= size; n++) {
+            int[] w = byNumber.get(n);
+            if (w == null) {
+                return null;
+            }
+            ordered.add(w);
+        }
+        return checksumHolds(ordered, 0, size) ? new Span(first, last) : null;
+    }
+
+    /** A number, a dot, a parenthesis or a colon (or nothing), and a word: "1. weekend", "12) loyal", "3:ABSENT". */
+    private static final java.util.regex.Pattern NUMBERED = java.util.regex.Pattern.compile(
+            "(?<![\\p{L}\\p{N}])(\\d{1,2})[.):\\-]?[ \\t]{0,4}([A-Za-z]{3,8})(?![\\p{L}])");
+
+    /**
      * The run {@code [from, to)} as a phrase when it is exactly a phrase's length and its checksum
      * holds: a longer run of list words (a shopping list: "sauce noodle beef salt …") is not searched
      * for a window that happens to pass, as one in 16 twelve-word windows would.

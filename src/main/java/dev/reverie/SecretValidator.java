@@ -701,6 +701,13 @@ enum SecretValidator {
             return Bip39.find(text, start, end);
         }
     },
+    /** A BIP-39 phrase written as a numbered list in any layout or case, checksum validated ({@link Bip39#findNumbered}). */
+    BIP39_NUMBERED {
+        @Override
+        Span check(String text, Matcher m, int start, int end) {
+            return Bip39.findNumbered(text, start, end);
+        }
+    },
     /** An {@code <add key="…" value="…"/>} setting whose key ({@code k}) names a password or a secret. */
     SETTING_KEY {
         @Override
