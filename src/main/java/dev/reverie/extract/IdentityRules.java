@@ -24,7 +24,9 @@ final class IdentityRules {
     private static final Set<String> NAME_STOP = Lexicon.words("name-stop");
     private static final Set<String> NOT_A_NAME = Lexicon.words("not-a-name");
 
-    private static final String SUBJ_EN = "\\b(?:i|i'm|im|i\\s+am|i've|ive|i\\s+have|we|we're|we've|we\\s+have)\\s+";
+    /** Who lives or moves: "I", "we", or "me and my wife" (the speaker among them: "Me and my wife live in Porto"). */
+    private static final String SUBJ_EN = "\\b(?:i|i'm|im|i\\s+am|i've|ive|i\\s+have|we|we're|we've|we\\s+have"
+            + "|me\\s+and\\s+(?:my|our)\\s+[a-z]{2,15}(?:\\s+[a-z]{2,15})?)\\s+";
     private static final String NEG_EN = "(?:(don't|dont|do\\s+not|no\\s+longer|not|never|didn't|don't\\s+really)\\s+)?";
 
     // ---- names

@@ -1897,6 +1897,9 @@ class RuleBasedExtractorTest {
         assertThat(only("Just started a new job at Accenture.", "user.employer").value()).isEqualTo("Accenture");
         assertThat(only("Live in Boise now.", "user.location").value()).isEqualTo("Boise");
         assertThat(only("I'm from Angola but live in Porto.", "user.location").value()).isEqualTo("Porto");
+        assertThat(only("Me and my wife live in Braga.", "user.location").value()).isEqualTo("Braga");
+        assertThat(only("Me and my girlfriend moved to Leeds in January.", "user.location").value()).isEqualTo("Leeds");
+        noFact("user.location", "Me and my wife love Braga.", "My wife and her sister live in Braga.");
         assertThat(only("I do bookkeeping for a living.", "user.job").value()).isEqualTo("bookkeeping");
         assertThat(only("We have a beagle, Pepper, she's 14.", "user.pet").value()).isEqualTo("Pepper");
         noFact("user.employer", "I work in the morning at the cafe.", "I'm not working at Zalando anymore.");
