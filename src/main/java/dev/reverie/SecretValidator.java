@@ -248,13 +248,7 @@ enum SecretValidator {
             if (longest.end() - longest.start() < 24) {
                 return null;
             }
-            int digits = 0;
-            for (int i = longest.start(); i < longest.end(); i++) {
-                if (Character.isDigit(text.charAt(i))) {
-                    digits++;
-                }
-            }
-            return digits >= 2 ? handed : null;
+            return Shape.of(text, longest.start(), longest.end()).digits() >= 2 ? handed : null;
         }
     },
     /**
@@ -342,9 +336,6 @@ enum SecretValidator {
             if (value.indexOf('=') > 0 && value.indexOf('=') < value.length() - 2 || value.contains("{")
                     || value.contains("}") || PASSWORD_WORD_INSIDE.matcher(value).find() || base64Text(value)) {
                 return null; // "PASSWORD_MIN_LENGTH=12", "${DB_PASSWORD}", "1Password", base64 of words
-            }
-            if (!hasLower(value) && (value.indexOf('-') >= 0 || value.indexOf('_') >= 0)) {
-                return null; // "PBKDF2-SHA256", "WPA2-PSK", "COVID-19", "AWS-SAA-C03": names of standards and things
             }
             if (NAMED_NOT_PASSWORD.matcher(before).find() || SERVICE_BEFORE.matcher(before).find()
                     || THING_BEFORE.matcher(before).find()
@@ -1311,16 +1302,10 @@ enum SecretValidator {
     private static final java.util.regex.Pattern THING_BEFORE = java.util.regex.Pattern.compile(
             "(?iu)\\b(?:a|an|the|with|via|during|model|version|pass|passed|passing|upgrade\\s+to|update\\s+to)\\s{1,3}[`'\"]?$");
 
-    private static boolean hasLower(String v) {
-        for (int i = 0; i < v.length(); i++) {
-            if (Character.isLowerCase(v.charAt(i))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** 8+ characters of three kinds among capitals, lower-case letters, digits and symbols (6+ with all four). */
+    /**
+     * 8+ characters of three kinds among capitals, lower-case letters, digits and symbols (6+ with all
+     * four), and not a standard's name (no lower-case letter, with a dash or an underscore).
+     */
     private static boolean passwordShaped(String text, int start, int end) {
         int n = end - start;
         if (n < 6 || n > 64) {
@@ -1349,6 +1334,9 @@ enum SecretValidator {
             return false;
         }
         String v = text.substring(start, end);
+        if (lower == 0 && (v.indexOf('-') >= 0 || v.indexOf('_') >= 0)) {
+            return false; // "PBKDF2-SHA256", "WPA2-PSK", "COVID-19", "AWS-SAA-C03": names of standards and things
+        }
         return !v.startsWith("#") && !v.matches("(?i)v?\\d+(?:[.\\-]\\w+)+|[\\w\\-]+\\.[a-z]{2,6}|.*\\.\\.+.*");
     }
 

@@ -625,11 +625,17 @@ final class Sentence {
         int g = m.group(1) != null ? 1 : m.group(2) != null ? 2 : 3;
         // "as a" becomes "im a" (the same length: "im" is read as "I'm" by every rule)
         String present = g == 1 ? "i'm" : g == 2 ? "i have" : "im" + m.group(3).substring(2);
-        StringBuilder out = new StringBuilder(folded.length()).append(present);
-        for (int i = present.length(); i < m.end(g); i++) {
+        return padded(new StringBuilder(folded.length()), present, m.end(g)).append(folded, m.end(g), folded.length())
+                .toString();
+    }
+
+    /** Appends {@code words} and spaces up to {@code length}: a rewriting that keeps every offset of the text. */
+    private static StringBuilder padded(StringBuilder out, String words, int length) {
+        out.append(words);
+        for (int i = words.length(); i < length; i++) {
             out.append(' ');
         }
-        return out.append(folded, m.end(g), folded.length()).toString();
+        return out;
     }
 
     /**
@@ -657,11 +663,7 @@ final class Sentence {
             }
             String present = m.group(3).equals("been") ? (m.group(1) != null ? "i'm" : "we're")
                     : (m.group(1) != null ? "i have" : "we have");
-            int length = m.end() - m.start();
-            out.append(folded, last, m.start()).append(present);
-            for (int i = present.length(); i < length; i++) {
-                out.append(' ');
-            }
+            padded(out.append(folded, last, m.start()), present, m.end() - m.start());
             last = m.end();
         } while (m.find());
         return out.append(folded, last, folded.length()).toString();
