@@ -68,6 +68,27 @@ final class Facts {
         }
     }
 
+    /**
+     * As {@link #annotateFrom(int, String)}, for facts read from statements the speaker did not say in
+     * those words (a short answer read as "I live in Leeds."): a quote of such a statement at the end of
+     * a fact's text is dropped first, so a text quotes only what was said (the suffix quotes it).
+     */
+    void annotateFrom(int mark, String suffix, List<String> unsaid) {
+        for (int i = mark; i < facts.size(); i++) {
+            ExtractedFact f = facts.get(i);
+            String text = f.text();
+            for (String u : unsaid) {
+                String quote = " (\"" + u + "\")";
+                if (text.endsWith(quote)) {
+                    text = text.substring(0, text.length() - quote.length());
+                }
+            }
+            facts.set(i, new ExtractedFact(f.kind(), text, f.subject(), f.value(), f.cardinality(), f.polarity(),
+                    f.confidence(), f.eventTime()));
+        }
+        annotateFrom(mark, suffix);
+    }
+
     /** How many facts there are so far: a mark for {@link #dropFrom}. */
     int mark() {
         return facts.size();

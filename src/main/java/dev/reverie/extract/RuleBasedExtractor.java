@@ -191,8 +191,24 @@ public final class RuleBasedExtractor implements Extractor {
             facts.begin(asked);
             typedRules(asked, facts);
             facts.annotateFrom(mark, (asked.pt() ? " (respondendo a \"" : " (answering \"")
-                    + clip(lastQuestion(turn.before()), 120) + "\": \""
+                    + clip(Answers.lastQuestion(turn.before()), 120) + "\": \""
                     + clip(sentences.get(0).whole(), 120) + "\")");
+        }
+        // "Where are you based these days?" → "manchester! moved up from london last spring": a short answer
+        // to a question about the speaker says what the question asked
+        Answers.Answered answered = asked == null ? Answers.of(turn.before(), turn.speaker(), sentences, today) : null;
+        if (answered != null) {
+            int mark = facts.mark();
+            for (Sentence statement : answered.statements()) {
+                facts.begin(statement);
+                typedRules(statement, facts);
+            }
+            List<String> unsaid = new ArrayList<>();
+            for (Sentence statement : answered.statements()) {
+                unsaid.add(statement.whole());
+            }
+            facts.annotateFrom(mark, (answered.statements().get(0).pt() ? " (respondendo a \"" : " (answering \"")
+                    + clip(answered.question(), 120) + "\": \"" + clip(sentences.get(0).whole(), 120) + "\")", unsaid);
         }
         List<Sentence> statements = new ArrayList<>();
         int previous = facts.mark(); // where the last statement's facts start, for a "Just kidding" after it
@@ -313,19 +329,6 @@ public final class RuleBasedExtractor implements Extractor {
                     + "|\\bvoce\\s+(?:ainda\\s+)?(?<pverb>e|mora|trabalha|tem|fala)\\s+(?<prest>[^?.!]{2,80}?)"
                     + "(?:,?\\s+(?:ne|certo|nao\\s+e))?\\s*\\?");
 
-    /** The last question of {@code before}, or "". */
-    private static String lastQuestion(String before) {
-        int end = before.lastIndexOf('?');
-        if (end < 0) {
-            return "";
-        }
-        int start = end - 1;
-        while (start >= 0 && ".!?\n:".indexOf(before.charAt(start)) < 0) {
-            start--;
-        }
-        return before.substring(start + 1, end + 1).strip();
-    }
-
     /**
      * The statement a yes makes of the question before it, or null: the turn before (somebody else's)
      * asks the speaker about themself, and the answer's first sentence opens with a yes and nothing in
@@ -344,7 +347,7 @@ public final class RuleBasedExtractor implements Extractor {
                 return null; // "Yes, mostly", "Yes! Just kidding.", "Yeah right"
             }
         }
-        String question = lastQuestion(before);
+        String question = Answers.lastQuestion(before);
         String folded = Terms.foldKeepingLength(question);
         Matcher m = ASKED_ABOUT_YOU.matcher(folded);
         if (!m.find() || NOT_PLAIN_QUESTION.matcher(folded).find()) {

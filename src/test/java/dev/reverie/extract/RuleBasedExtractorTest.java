@@ -1877,6 +1877,65 @@ class RuleBasedExtractorTest {
     }
 
     @Test
+    void a_short_answer_to_a_question_about_the_speaker_says_what_the_question_asked() {
+        assertThat(answered("Where are you based these days?", "manchester! moved up from london last spring",
+                "user.location")).isEqualTo("Manchester");
+        assertThat(answered("Você mora onde?", "em niterói, do ladinho do rio", "user.location")).isEqualTo("Niterói");
+        assertThat(answered("Where are you from originally?", "Cork, but I left at 19", "user.origin")).isEqualTo("Cork");
+        assertThat(answered("Where do you work?", "amazon, warehouse side", "user.employer")).isEqualTo("Amazon");
+        assertThat(answered("What do you do for work?", "Nursing, mostly nights.", "user.job")).isEqualTo("Nursing");
+        assertThat(answered("How old are you, if you don't mind me asking?", "27, why?", "user.age")).isEqualTo("27");
+        assertThat(answered("When's your birthday?", "march 3rd! same day as my dad", "user.birthday"))
+                .isEqualTo("march 3rd");
+        assertThat(answered("Hi! What should I call you?", "i'm dani 👋", "user.name")).isEqualTo("Dani");
+        assertThat(answered("How would you like me to address you?", "just sam is fine", "user.address_as"))
+                .isEqualTo("Sam");
+        assertThat(answered("Is English your first language?", "no, polish. been here 10 yrs", "user.native_language"))
+                .isEqualTo("Polish");
+        assertThat(answered("Do you have any pets?", "a bearded dragon called steve lol", "user.pet")).isEqualTo("Steve");
+        assertThat(answered("What's your favourite colour?", "green, always green", "user.favorite.color"))
+                .isEqualTo("green");
+        assertThat(answered("Do you have a partner?", "nope, single as a pringle", "user.relationship"))
+                .isEqualTo("single");
+        List<String> allergens = extractor.extract(new TurnInput(Role.USER, "penicillin, and cats but that's not food lol",
+                        null, "t", AT, "Any allergies I should know about?")).stream()
+                .filter(f -> f.subject().equals("user.allergy")).map(ExtractedFact::value).toList();
+        assertThat(allergens).containsExactly("penicillin", "cats");
+        // the text quotes the exchange, never the statement the answer was read as
+        ExtractedFact where = extractor.extract(new TurnInput(Role.USER, "Leeds, since last spring", "Priya", "t", AT,
+                "Where do you live now?")).stream().filter(f -> f.subject().equals("priya.location")).findFirst()
+                .orElseThrow();
+        assertThat(where.text()).isEqualTo("Priya lives in Leeds (answering \"Where do you live now?\": "
+                + "\"Leeds, since last spring\")");
+        // a refusal, a joke, a denial, a choice or a condition, somebody else named, a sentence of the
+        // speaker's own (read by the statement rules), an answer that is no value of the kind asked
+        assertThat(answer("Where do you live?", "Mars lol jk")).doesNotContain("user.location");
+        assertThat(answer("Where do you live?", "idk anymore tbh")).doesNotContain("user.location");
+        assertThat(answer("Where do you live?", "not telling you that haha")).doesNotContain("user.location");
+        assertThat(answer("Where do you live, Tom?", "Leeds")).doesNotContain("user.location");
+        assertThat(answer("Would you rather live in Paris or Rome?", "Rome!")).doesNotContain("user.location");
+        assertThat(answer("If you could live anywhere, where do you live in your dreams?", "Kyoto"))
+                .doesNotContain("user.location");
+        assertThat(answer("How old is your daughter?", "7")).doesNotContain("user.age");
+        assertThat(answer("How old are you?", "old enough lol")).doesNotContain("user.age");
+        assertThat(answer("When's your birthday?", "soon!")).doesNotContain("user.birthday");
+        assertThat(answer("Any allergies?", "none, thankfully")).doesNotContain("user.allergy");
+        assertThat(answer("What do you do for work?", "nothing much, between jobs")).doesNotContain("user.job");
+        assertThat(answer("Where's the meeting?", "Leeds")).doesNotContain("user.location");
+        assertThat(extractor.extract(new TurnInput(Role.USER, "My sister lives in Leeds, I'm in York.", null, "t", AT,
+                "Where do you live?")).stream().filter(f -> f.subject().equals("user.location"))
+                .map(ExtractedFact::value).toList()).doesNotContain("Leeds");
+        assertThat(answer("Do you have a partner?", "nope, working on it")).doesNotContain("user.relationship");
+    }
+
+    private String answered(String before, String text, String subject) {
+        return extractor.extract(new TurnInput(Role.USER, text, null, "t", AT, before)).stream()
+                .filter(f -> f.subject().equals(subject)).findFirst().orElseThrow(
+                        () -> new AssertionError("no " + subject + " from \"" + text + "\" after \"" + before + "\""))
+                .value();
+    }
+
+    @Test
     void a_present_perfect_of_being_or_having_says_what_still_holds() {
         assertThat(only("I've been a paramedic for ten years.", "user.job").value()).isEqualTo("paramedic");
         assertThat(only("I've been vegan since 2015.", "user.diet").value()).isEqualTo("vegan");

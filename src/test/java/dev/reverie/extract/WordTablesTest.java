@@ -49,7 +49,7 @@ class WordTablesTest {
             "not-a-predicate, 32, and|de|tambem",
             "not-a-value, 105, it|sua|que",
             "not-an-employer, 48, home|feriados|all|free|de graca",
-            "pets, 91, dog|chinchilla|furao|beagle|golden retriever",
+            "pets, 97, dog|chinchilla|furao|beagle|golden retriever|bearded dragon",
             "pt-first-person-verbs, 79, fui|comi|aprendi",
             "pt-markers, 92, o|aos|casa",
             "relative-pronouns, 7, what|whom|whoever",
