@@ -71,7 +71,7 @@ final class HealthRules {
             "\\b(?:i'm|im|i\\s+am)\\s+" + ADV + "{0,2}(?:(not|no\\s+longer)\\s+)?"
                     // "a diabetic", "an epileptic" only as the whole predicate ("a blind date" is no condition)
                     + "(?:an?\\s+(?=(?:type\\s+\\S+\\s+)?[a-z]+\\s*(?:[,.;!?]|$|\\s+(?:and|but|so|since|who)\\b)))?"
-                    + "(?:type\\s+(?:1|2|one|two|i|ii)\\s+)?"
+                    + "(?:type\\s+(?:1|2|one|two|i|ii)\\s+)?(?:(?:\\d{1,2}|a\\s+few|several)\\s+(?:weeks?|months?)\\s+(?=pregnant))?"
                     + "(diabetic|asthmatic|epileptic|celiac"
                     + "|coeliac|lactose\\s+intolerant|gluten\\s+intolerant|pregnant|anemic|hypertensive|autistic|deaf"
                     + "|blind|colorblind|color\\s+blind|bipolar|dyslexic|immunocompromised|hard\\s+of\\s+hearing)\\b"
@@ -88,6 +88,37 @@ final class HealthRules {
                     + ADV + "{0,2}(eat|eating|drink|drinking)\\b\\s*");
     private static final Pattern DIET_NEG_PT = Pattern.compile(
             "\\b(?:eu\\s+)?(?:(?:nao|nunca|jamais)\\s+(como|bebo)\\s+(?:mais\\s+)?|(?:parei|deixei)\\s+de\\s+(comer|beber)\\b\\s*)");
+
+    /**
+     * A condition said as the speaker's own in passing: "my asthma's been so bad", "dealing with depression
+     * for years" (the "I" left out); the condition must be one of the lexicon's ({@link #condition(Sentence, int)}).
+     */
+    private static final Pattern CONDITION_IN_PASSING = Pattern.compile(
+            "\\b(?:my|minha|meu)\\s+(?:chronic\\s+|severe\\s+|mild\\s+|cronica\\s+)?"
+                    + "|^(?:(?:i've|i\\s+have|i)\\s+)?(?:been\\s+|still\\s+)?(?:dealing|living|struggling|battling|coping)\\s+with\\s+"
+                    + "|\\bi(?:'ve|\\s+have)\\s+been\\s+(?:dealing|living|struggling|battling|coping)\\s+with\\s+"
+                    + "|\\bi'm\\s+(?:still\\s+)?(?:dealing|living|struggling|battling|coping)\\s+with\\s+");
+    /** What ends a condition said in passing: "my eczema cleared up", "my asthma is gone now". */
+    private static final Pattern CONDITION_ENDED = Pattern.compile(
+            "\\b(?:gone|over|cured|cleared|went\\s+away|disappeared|used\\s+to|passou|sumiu|curou|curad[oa])\\b");
+    /** "Type 1 diabetic here", "fellow asthmatic here", "vegan here": who the speaker is, said as a greeting. */
+    private static final Pattern HERE = Pattern.compile(
+            "^(?:(?:a|another|fellow|also\\s+a)\\s+)?(?:type\\s+(?:1|2|one|two)\\s+)?(diabetic|asthmatic|epileptic|celiac|coeliac"
+                    + "|autistic|bipolar|dyslexic|deaf|vegan|vegetarian|pescatarian|pescetarian)\\s+here\\b");
+    /**
+     * A diet said with its time or as a change: "vegetarian for 8 years now", "gone fully vegan since
+     * January", "I went vegetarian last year", "I've become pescatarian".
+     */
+    private static final Pattern DIET_SINCE = Pattern.compile(
+            "^(?:(?:now|proudly|strictly|fully)\\s+)?(vegetarian|vegan|pescatarian|pescetarian|keto|teetotal)\\s+"
+                    + "(?:for|since|now|these|all|my\\s+whole|ever\\s+since)\\b"
+                    + "|(?:^|\\bi\\s+|\\bi've\\s+|\\bi\\s+have\\s+|\\bwe\\s+|\\bwe've\\s+)(?:just\\s+|recently\\s+|finally\\s+|officially\\s+)?"
+                    + "(?:gone|went|turned|become|became|switched\\s+to\\s+being|switched\\s+to\\s+a)\\s+"
+                    + "(?:fully\\s+|completely\\s+|full\\s+|100%\\s+)?(vegetarian|vegan|pescatarian|pescetarian|keto)\\b");
+    /** A time or a place first after "quit drinking": no drink is named ("I quit drinking in March"). */
+    private static final Pattern NO_FOOD_NAMED = Pattern.compile(
+            "(?:in|on|at|last|since|for|after|before|when|a|ago|recently|yesterday|today|this|em|ha|desde|no|na|faz|"
+                    + "\\d+)\\b");
 
     private static final String[] CONDITION_STEMS = {"diabet", "asthmat", "asmat", "epilep", "celiac", "coeliac",
         "intoleran", "pregnant", "gravida", "anemic", "hipertens", "hypertens", "autis", "deaf", "surd", "blind",
@@ -149,6 +180,56 @@ final class HealthRules {
         if (s.hasAny("vegan", "vegetarian", "pescatarian", "pescetarian", "keto", "gluten", "teetotal", "sober",
                 "eat", "drink", "como", "bebo", "comer", "beber")) {
             diet(s, out);
+        }
+        if (s.hasAny("my ", "minha ", "meu ", "dealing", "living", "struggling", "battling", "coping", " here")) {
+            inPassing(s, out);
+        }
+    }
+
+    /**
+     * A condition or diet said in passing or as a greeting ("my asthma's been bad", "type 1 diabetic
+     * here"), when no other rule read one from the sentence; not in a question, not when the clause says it ended ("my eczema cleared up"), not of somebody else.
+     */
+    private static void inPassing(Sentence s, Facts out) {
+        if (s.conditional || s.reported || out.has("user.health") || out.has("user.diet")) {
+            return;
+        }
+        Matcher here = s.match(HERE);
+        if (here.lookingAt()) {
+            String v = s.text.substring(here.start(1), here.end(1));
+            boolean diet = v.toLowerCase(java.util.Locale.ROOT).matches("vegan|vegetarian|pescatarian|pescetarian");
+            out.typed(diet ? MemoryKind.PREFERENCE : MemoryKind.FACT, diet ? "user.diet" : "user.health", v,
+                    Cardinality.MULTI, Polarity.POSITIVE, Facts.STRONG, "%1$s is %2$s", "%1$s é %2$s");
+            return;
+        }
+        Matcher m = s.match(CONDITION_IN_PASSING);
+        while (m.find()) {
+            if (s.question || s.negatedBefore(m.start())) {
+                continue;
+            }
+            int[] c = condition(s, m.end());
+            if (c == null) {
+                // "my asthma's been bad": the condition with its "'s"
+                int e = m.end();
+                while (e < s.folded.length() && (Character.isLetter(s.folded.charAt(e)) || s.folded.charAt(e) == '\'')) {
+                    e++;
+                }
+                String word = s.folded.substring(m.end(), e);
+                if (word.endsWith("'s") && Lexicon.CONDITIONS.contains(word.substring(0, word.length() - 2))
+                        && (e == s.folded.length() || s.folded.charAt(e) == ' ')) {
+                    c = new int[] {m.end(), e - 2};
+                }
+            }
+            if (c == null || s.folded.startsWith("'s ", c[1]) && !s.folded.startsWith("'s been", c[1])
+                    && !s.folded.startsWith("'s so", c[1]) && !s.folded.startsWith("'s really", c[1])) {
+                continue; // "my asthma's inhaler"; "my asthma's been bad" is the condition
+            }
+            if (CONDITION_ENDED.matcher(s.folded).region(s.clauseStart(m.start()), s.clauseEnd(c[1])).find()) {
+                continue;
+            }
+            out.typed(MemoryKind.FACT, "user.health", s.text.substring(c[0], c[1]), Cardinality.MULTI,
+                    Polarity.POSITIVE, Facts.STRONG, "%1$s has %2$s", "%1$s tem %2$s");
+            return;
         }
     }
 
@@ -285,6 +366,13 @@ final class HealthRules {
     }
 
     private static void diet(Sentence s, Facts out) {
+        Matcher since = s.match(DIET_SINCE);
+        if (!s.question && !s.conditional && since.find() && !s.negatedBefore(since.start())) {
+            int g = since.group(1) != null ? 1 : 2;
+            out.typed(MemoryKind.PREFERENCE, "user.diet", s.text.substring(since.start(g), since.end(g)),
+                    Cardinality.MULTI, Polarity.POSITIVE, Facts.STRONG, "%1$s is %2$s", "%1$s é %2$s");
+            return;
+        }
         Matcher m = s.match(DIET_ADJ);
         if (m.find()) {
             boolean english = m.group(2) != null;
@@ -309,7 +397,9 @@ final class HealthRules {
             String verb = m.group(1) != null ? m.group(1) : m.group(2);
             drink = verb.startsWith("beb");
         }
-        List<String> foods = Values.list(s, m.end(), s.folded.length(), " because ", " for ", " since ", " ha ",
+        List<String> foods = NO_FOOD_NAMED.matcher(s.folded).region(m.end(), s.folded.length()).lookingAt()
+                ? List.of() // "I quit drinking in March": no drink named ("in March" is no drink)
+                : Values.list(s, m.end(), s.folded.length(), " because ", " for ", " since ", " ha ",
                 " desde ", " por ", " at ", " in ");
         if (foods.isEmpty() && drink && tailIsEmpty(s, m.end())) {
             foods = List.of(s.pt() ? "álcool" : "alcohol");
@@ -324,6 +414,7 @@ final class HealthRules {
     private static boolean tailIsEmpty(Sentence s, int from) {
         List<String> rest = Terms.wordTokens(s.folded.substring(from));
         return rest.isEmpty() || rest.get(0).equals("anymore") || rest.get(0).equals("alcohol")
-                || rest.get(0).equals("mais") || rest.get(0).equals("at");
+                || rest.get(0).equals("mais") || rest.get(0).equals("at")
+                || NO_FOOD_NAMED.matcher(s.folded).region(from, s.folded.length()).lookingAt();
     }
 }

@@ -57,7 +57,11 @@ final class IdentityRules {
                     + "|\\bminha\\s+(?:lingua\\s+(?:materna|nativa)|primeira\\s+lingua)\\s+e\\s+(?:o\\s+)?([a-z]+)"
                     + "|\\bmeu\\s+idioma\\s+(?:nativo|materno)\\s+e\\s+(?:o\\s+)?([a-z]+)"
                     + "|\\b(?:o\\s+)?([a-z]+)\\s+e\\s+(?:a\\s+)?minha\\s+lingua\\s+(?:materna|nativa)"
-                    + "|\\bsou\\s+falante\\s+nativ[oa]\\s+de\\s+([a-z]+)");
+                    + "|\\bsou\\s+falante\\s+nativ[oa]\\s+de\\s+([a-z]+)"
+                    // "As a native German speaker, …" (read as "I'm a native German speaker"), "I grew up speaking Hindi"
+                    + "|^as\\s+a\\s+native\\s+([a-z]+)\\s+speaker\\b|\\bi\\s+grew\\s+up\\s+speaking\\s+(?:only\\s+)?([a-z]+)\\b"
+                    + "|\\b(?:english|portuguese|spanish|french|german)\\s+(?:isn't|is\\s+not|wasn't)\\s+my\\s+(?:first|native)"
+                    + "\\s+language\\s*[(,;\\u2014\\-]\\s*(?:it's|its|it\\s+is|mine\\s+is|i\\s+speak)?\\s*([a-z]+)");
 
     // ---- places
     private static final Pattern LIVE_EN = Pattern.compile(SUBJ_EN + ADV + "{0,2}" + NEG_EN + ADV + "{0,2}"
@@ -131,18 +135,30 @@ final class IdentityRules {
     private static final String AGE_END = "(?!\\s+(?:de\\s+(?!idade\\b)|a\\s+mais\\b|a\\s+menos\\b|nessa\\b|nesta\\b|neste\\b"
             + "|nesse\\b|naquela\\b|na\\s+empresa\\b|no\\s+emprego\\b|no\\s+cargo\\b))\\b";
     /** A comparison or a simile, not an age: "I feel like I'm 80 years old", "I'm 5 years older". */
+    /** A past tense after "As a N year old": the age of a memory, not the speaker's now. */
+    private static final Pattern PAST = Pattern.compile("\\b(?:was|were|had|did|used\\s+to|\\w{3,}ed)\\b");
+    /** An age of the mind, not of the body: "I'm 5 years old emotionally", "80 at heart". */
+    private static final Pattern NOT_THE_BODY = Pattern.compile(
+            "\\s*(?:emotionally|mentally|spiritually|at\\s+heart|inside|in\\s+spirit|in\\s+my\\s+head|in\\s+dog\\s+years"
+                    + "|de\\s+cabeca|mentalmente|emocionalmente)\\b");
     private static final Pattern AGE_SIMILE = Pattern.compile("\\b(?:feel|feels|felt|look|looks|act|acts|as\\s+if|como\\s+se|parece)\\b");
     private static final Pattern AGE = Pattern.compile(
             "\\b(?:i'm|im|i\\s+am)\\s+(\\d{1,3})\\s*(?:years?\\s+old\\b|yo\\b|y/o|y\\.o\\.)"
                     + "|\\bi\\s+(?:just\\s+)?turned\\s+(\\d{1,3})\\b"
+                    + "|(?:\\b(?:i'm|im|i\\s+am)\\s+a|^as\\s+a)\\s+(\\d{1,3})[\\s-]+(?:years?|yrs?)[\\s-]+old\\b"
                     + "|\\b(?:eu\\s+)?tenho\\s+(\\d{1,3})\\s+anos" + AGE_END + "|\\b(?:eu\\s+)?fiz\\s+(\\d{1,3})\\s+anos" + AGE_END
                     // a bare number that ends its clause: "I'm 41.", "I'm 29 and single", "my age is 44", "Age: 44"
                     // (not "I'm 5 minutes away", "I'm 100% sure", "I'm 30 pages in")
                     + "|(?:\\b(?:i'm|im|i\\s+am)(?:\\s+(?:now|only|just|almost|nearly))?|\\bmy\\s+age\\s+is|^age\\s*:)"
                     + "\\s+([1-9]\\d{1,2})(?=\\s*(?:[.!;,]|$)|\\s+(?:and|but|now|e|this\\s+year)\\b)");
     private static final Pattern BIRTHDAY = Pattern.compile(
-            "\\bmy\\s+birthday\\s+is\\s+(?:on\\s+)?|\\bmeu\\s+aniversario\\s+e\\s+(?:dia\\s+|em\\s+|no\\s+dia\\s+)?"
-                    + "|\\bi\\s+was\\s+born\\s+on\\s+|\\bnasci\\s+(?:no\\s+)?dia\\s+");
+            "\\bmy\\s+(?:birthday|bday|b-day|b'day)(?:'s|\\s+is|\\s+falls\\s+on)\\s+(?:on\\s+)?(?:the\\s+)?"
+                    + "|^(?:birthday|bday|b-day)(?:'s|\\s+is)\\s+(?:on\\s+)?(?:the\\s+)?"
+                    + "|\\bmeu\\s+aniversario\\s+e\\s+(?:dia\\s+|em\\s+|no\\s+dia\\s+)?"
+                    + "|\\bi\\s+was\\s+born\\s+on\\s+|\\bnasci\\s+(?:no\\s+)?dia\\s+"
+                    // "I was born 7 July 1990" (a date right after), "Faço anos a 2 de setembro"
+                    + "|\\bi\\s+was\\s+born\\s+(?=\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct"
+                    + "|nov|dec)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\s+\\d)|\\bfaco\\s+(?:anos|aniversario)\\s+(?:a|no\\s+dia|dia|em)\\s+");
 
     // ---- relationship status
     private static final Pattern STATUS_EN = Pattern.compile(
@@ -163,7 +179,21 @@ final class IdentityRules {
     private static final Pattern A_PERSON = Pattern.compile(
             "\\s*(?:(?:my|our|a|an|the|this)\\s+)?(?:[a-z'\\-]+\\s+){0,2}(?:"
                     + String.join("|", Lexicon.RELATIONS.keySet().stream().sorted().toList())
-                    + "|man|woman|guy|girl|person|someone|sweetheart|soulmate|ex)\\b");
+                    + "|man|woman|guy|girl|person|someone|sweetheart|soulmate|ex|love\\s+of\\s+my\\s+life|fiance|fiancee|partner|boyfriend"
+                    + "|girlfriend|best\\s+friend)\\b");
+    /**
+     * A status said by what the speaker goes through or celebrates: "going through a divorce", "we just
+     * celebrated 10 years married", "our 5th wedding anniversary".
+     */
+    private static final Pattern STATUS_SAID_OTHERWISE = Pattern.compile(
+            "\\b(?:i'm|im|i\\s+am|we're|we\\s+are)\\s+(?:currently\\s+|now\\s+|still\\s+)?(?:going\\s+through|in\\s+the\\s+middle\\s+of"
+                    + "|getting)\\s+(?:a\\s+)?(divorce|divorced)\\b"
+                    + "|^(?:currently\\s+)?going\\s+through\\s+(?:a\\s+)?(divorce)\\b"
+                    + "|(?:\\b(?:we|i|husband\\s+and\\s+i|wife\\s+and\\s+i)|\\bme\\s+and\\s+my\\s+(?:husband|wife|hubby|spouse))"
+                    + "\\s+(?:just\\s+)?(?:celebrated|are\\s+celebrating|celebrate)\\s+"
+                    + "(?:our\\s+)?(?:\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty)"
+                    + "\\s+years?\\s+(?:of\\s+(?:being\\s+)?)?(married|marriage)\\b"
+                    + "|\\b(?:our|my)\\s+(?:\\d{1,2}(?:st|nd|rd|th)|first|second|third|fifth|tenth|twentieth)\\s+(wedding)\\s+anniversary\\b");
     private IdentityRules() {
     }
 
@@ -172,7 +202,7 @@ final class IdentityRules {
                 "i am ", "sou ")) {
             names(s, out);
         }
-        if (s.hasAny("language", "tongue", "native", "lingua", "idioma", "nativ")) {
+        if (s.hasAny("language", "tongue", "native", "lingua", "idioma", "nativ", "grew up speaking")) {
             nativeLanguage(s, out);
         }
         if (s.hasAny("liv", "moved", "reside", "relocated", "based", "moro", "vivo", "mudei", "mudamos", "morando",
@@ -196,11 +226,11 @@ final class IdentityRules {
                 && s.folded.chars().anyMatch(Character::isDigit)) {
             age(s, out);
         }
-        if (s.hasAny("birthday", "aniversario", "born on", "nasci")) {
+        if (s.hasAny("birthday", "bday", "b-day", "b'day", "aniversario", "born", "nasci", "faco anos")) {
             birthday(s, out);
         }
-        if (s.hasAny("single", "married", "engaged", "divorced", "widowed", "separated", "relationship", "solteir",
-                "casad", "noiv", "divorci", "viuv", "separ", "namorando", "casei")) {
+        if (s.hasAny("single", "married", "engaged", "divorce", "widowed", "separated", "relationship", "solteir",
+                "casad", "noiv", "divorci", "viuv", "separ", "namorando", "casei", "wedding anniversary")) {
             relationship(s, out);
         }
     }
@@ -210,6 +240,16 @@ final class IdentityRules {
      * "sou casada", "me divorciei". "Married to my job" is no status.
      */
     private static void relationship(Sentence s, Facts out) {
+        Matcher other = s.match(STATUS_SAID_OTHERWISE);
+        if (!s.question && !s.conditional && !s.reported && other.find() && !s.negatedBefore(other.start())
+                && !NOT_YET.matcher(s.folded).region(s.clauseStart(other.start()), other.start()).find()) {
+            String said = other.group(1) != null ? other.group(1) : other.group(2) != null ? other.group(2)
+                    : other.group(3) != null ? other.group(3) : other.group(4);
+            String status = said.startsWith("divorce") ? "going through a divorce" : "married";
+            out.typed(MemoryKind.FACT, "user.relationship", status, Cardinality.SINGLE, Polarity.POSITIVE, Facts.NORMAL,
+                    "%1$s is %2$s", "%1$s está %2$s");
+            return;
+        }
         Pattern first = s.pt() ? STATUS_PT : STATUS_EN;
         Matcher m = s.match(first);
         if (!m.find()) {
@@ -1060,7 +1100,11 @@ final class IdentityRules {
 
     private static void age(Sentence s, Facts out) {
         Matcher m = s.match(AGE);
-        if (m.find() && !AGE_SIMILE.matcher(s.folded).region(s.clauseStart(m.start()), m.start()).find()) {
+        if (m.find() && !AGE_SIMILE.matcher(s.folded).region(s.clauseStart(m.start()), m.start()).find()
+                && !NOT_THE_BODY.matcher(s.folded).region(m.end(), s.folded.length()).lookingAt()
+                // "As a 5 year old, I loved trains": a past age; "As a 52 year old woman, is lifting safe?" is now
+                && !(s.folded.startsWith("as a", m.start())
+                && PAST.matcher(s.folded).region(m.end(), s.folded.length()).find())) {
             for (int g = 1; g <= m.groupCount(); g++) {
                 if (m.group(g) != null) {
                     int years = Integer.parseInt(m.group(g));

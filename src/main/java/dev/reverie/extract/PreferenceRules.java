@@ -30,7 +30,10 @@ final class PreferenceRules {
             "\\b(?:i|we)\\s+" + ADV + "{0,3}(hate|dislike|detest|loathe|despise|can't\\s+stand|cannot\\s+stand"
                     + "|can't\\s+stand|don't\\s+care\\s+for|can't\\s+bear)\\s+");
     private static final Pattern FAN_EN = Pattern.compile(
-            "\\b(?:i'm|im|i\\s+am)\\s+" + ADV + "{0,2}(?:(not|no\\s+longer)\\s+)?(?:(?:a|an)\\s+)?(?:(?:big|huge|great"
+            // "I'm a big fan of …", and without the "I'm" at the start: "Big fan of Studio Ghibli", "currently
+            // obsessed with …", "Not a fan of crowds"
+            "(?:\\b(?:i'm|im|i\\s+am)\\s+" + ADV + "{0,2}|^(?:currently\\s+|honestly\\s+|lowkey\\s+|kinda\\s+|so\\s+|such\\s+a\\s+)?)"
+                    + "(?:(not|no\\s+longer)\\s+)?(?:(?:a|an)\\s+)?(?:(?:big|huge|great"
                     + "|massive|real|true|longtime|long-time|die-hard|diehard)\\s+)?(fan\\s+of|into|keen\\s+on|crazy\\s+about"
                     + "|passionate\\s+about|obsessed\\s+with|fond\\s+of|addicted\\s+to)\\s+");
     /** A {@link #LIKE_EN} match that ends with the infinitive's "to". */
@@ -38,7 +41,8 @@ final class PreferenceRules {
     private static final Pattern LIKE_PT = Pattern.compile(
             "(?<!\\b(?:o|um|meu|seu|bom|mau|esse|este|nosso|teu|que|de|do|mal)\\s)"
                     + "\\b(?:eu\\s+)?(?:(nao|nunca)\\s+)?" + ADV + "{0,2}"
-                    + "(adoro|amo|gosto|curto|sou\\s+fa|sou\\s+apaixonad[oa]|sou\\s+louc[oa]|suporto|aguento|odeio"
+                    + "(adoro|amo|gosto|curto|sou\\s+(?:muito\\s+|super\\s+|mega\\s+|bem\\s+)?fa|sou\\s+(?:muito\\s+)?apaixonad[oa]"
+                    + "|sou\\s+(?:muito\\s+)?(?:louc[oa]|doid[oa]|viciad[oa])|suporto|aguento|odeio"
                     + "|detesto|tenho\\s+horror|deixei\\s+de\\s+gostar|parei\\s+de\\s+gostar)\\s+"
                     + "(mais\\s+)?(?:muito\\s+|demais\\s+|bastante\\s+)?(?:de\\s+|do\\s+|da\\s+|dos\\s+|das\\s+|por\\s+|pelo\\s+"
                     + "|pela\\s+|pelos\\s+|pelas\\s+|a\\s+|ao\\s+|aos\\s+|as\\s+)?");
@@ -60,6 +64,27 @@ final class PreferenceRules {
 
     private static final String[] PREFER_CUTS = Lexicon.phrases("prefer-cuts");
 
+    /** "Nothing beats a long hike on Sunday": the speaker loves what follows. */
+    private static final Pattern NOTHING_BEATS = Pattern.compile(
+            "^(?:honestly\\s+|tbh\\s+|for\\s+me\\s+)?(?:nothing|nada)\\s+(?:beats|compares\\s+to|tops|supera|bate)\\s+");
+    /** "Mushrooms are the worst", "Rainy Sundays are the best": a thing the speaker judges, first in the sentence. */
+    private static final Pattern THE_WORST = Pattern.compile(
+            "^(?<thing>[a-z][a-z'\\- ]{1,40}?)\\s+(?:is|are|'s|'re)\\s+(?:literally\\s+|honestly\\s+|just\\s+|seriously\\s+"
+                    + "|simply\\s+|truly\\s+)?the\\s+(?<how>worst|best)\\s*(?:[.!,;]|$|\\s+(?:ever|lol|tbh|honestly|imo))");
+    /** "I find podcasts so boring", "I find gardening relaxing": a judgement of the speaker's own. */
+    private static final Pattern FIND = Pattern.compile(
+            "\\bi\\s+(?:honestly\\s+|really\\s+|just\\s+)?find\\s+(?<thing>[a-z][a-z'\\- ]{1,40}?)\\s+(?:so\\s+|really\\s+|super\\s+"
+                    + "|very\\s+|pretty\\s+|kinda\\s+|incredibly\\s+|extremely\\s+|deeply\\s+|quite\\s+)?(?<how>boring|annoying"
+                    + "|overrated|disgusting|gross|tedious|unbearable|dull|relaxing|fascinating|delicious|soothing"
+                    + "|therapeutic)\\b");
+    private static final java.util.Set<String> BAD = java.util.Set.of("worst", "boring", "annoying", "overrated",
+            "disgusting", "gross", "tedious", "unbearable", "dull");
+    /** What a judged "thing" may not be: a person, a pronoun, a time that passes. */
+    private static final Pattern NOT_A_THING = Pattern.compile(
+            "^(?:you|u|he|she|they|it|him|her|them|us|me|this|that|these|those|we|i|everything|everyone|everybody|nobody|life|today"
+                    + "|tonight|yesterday|this\\s+week|the\\s+\\w+\\s+part|part|what|which|who|there|here|mine|yours|his|hers|theirs"
+                    + "|my\\b|our\\b|your\\b|his\\b|her\\b|their\\b|the\\s+(?:people|guy|girl|man|woman|kids?|boss))\\b");
+
     private PreferenceRules() {
     }
 
@@ -72,11 +97,14 @@ final class PreferenceRules {
             fan(s, out);
         }
         if (s.hasAny("adoro", "amo", "gosto", "curto", "sou fa", "apaixonad", "sou louc", "suporto", "aguento",
-                "odeio", "detesto", "horror")) {
+                "odeio", "detesto", "horror", "sou doid", "sou muito", "sou super", "sou mega", "sou bem", "viciad")) {
             portuguese(s, out);
         }
         if (s.hasAny("favorite", "favourite", "fave", "fav", "favorit", "preferid")) {
             favorite(s, out);
+        }
+        if (s.hasAny("nothing ", "nada ", "the worst", "the best", " find ")) {
+            judged(s, out);
         }
         if (s.hasAny("prefer", "rather", "prefiro")) {
             prefer(s, out);
@@ -112,6 +140,41 @@ final class PreferenceRules {
                 continue;
             }
             emitAll(s, out, m.end(), Mode.DISLIKE, "dislikes", false);
+        }
+    }
+
+    /** "Nothing beats …", "X is the worst", "I find X boring": what the speaker likes or dislikes, said otherwise. */
+    private static void judged(Sentence s, Facts out) {
+        if (s.question || s.conditional || s.reported) {
+            return;
+        }
+        Matcher beats = s.match(NOTHING_BEATS);
+        if (beats.lookingAt()) {
+            String thing = Values.phrase(s, beats.end(), s.folded.length(), " on ", " in ", " at ", " when ", " after ",
+                    " with ", " tbh", " honestly", " lol", " ever");
+            if (thing != null) {
+                thing = thing.replaceFirst("^(?i)(?:a|an|the|um|uma|o|a)\\s+", "");
+                out.typed(MemoryKind.PREFERENCE, "user.likes", thing, Cardinality.MULTI, Polarity.POSITIVE, Facts.NORMAL,
+                        "%1$s loves %2$s", "%1$s adora %2$s");
+            }
+            return;
+        }
+        for (Pattern p : new Pattern[] {THE_WORST, FIND}) {
+            Matcher m = s.match(p);
+            if (!(p == THE_WORST ? m.lookingAt() : m.find()) || s.negatedBefore(m.start("how"))) {
+                continue;
+            }
+            String folded = s.folded.substring(m.start("thing"), m.end("thing"));
+            String thing = s.text.substring(m.start("thing"), m.end("thing")).strip();
+            if (NOT_A_THING.matcher(folded).lookingAt() || Lexicon.RELATIONS.containsKey(folded)
+                    || Character.isUpperCase(thing.charAt(0)) && !thing.contains(" ") && p == THE_WORST && s.body > 0) {
+                continue;
+            }
+            boolean bad = BAD.contains(m.group("how"));
+            out.typed(MemoryKind.PREFERENCE, bad ? "user.dislikes" : "user.likes", thing, Cardinality.MULTI,
+                    Polarity.POSITIVE, Facts.NORMAL, bad ? "%1$s dislikes %2$s" : "%1$s likes %2$s",
+                    bad ? "%1$s não gosta de %2$s" : "%1$s gosta de %2$s");
+            return;
         }
     }
 

@@ -1928,6 +1928,57 @@ class RuleBasedExtractorTest {
         assertThat(answer("Do you have a partner?", "nope, working on it")).doesNotContain("user.relationship");
     }
 
+    @Test
+    void everyday_phrasings_of_health_diet_status_birthdays_and_tastes() {
+        // conditions and diets said in passing or as a greeting
+        assertThat(only("My asthma's been so bad since the wildfires started.", "user.health").value()).isEqualTo("asthma");
+        assertThat(only("I've been dealing with depression for years.", "user.health").value()).isEqualTo("depression");
+        assertThat(only("Type 1 diabetic here, so carb counts please.", "user.health").value()).isEqualTo("diabetic");
+        assertThat(only("I'm 28 weeks pregnant.", "user.health").value()).isEqualTo("pregnant");
+        assertThat(only("Vegetarian for 8 years now.", "user.diet").value()).isEqualTo("Vegetarian");
+        assertThat(only("I've gone fully vegan since January.", "user.diet").value()).isEqualTo("vegan");
+        ExtractedFact drink = only("I quit drinking in March.", "user.diet");
+        assertThat(drink.value()).isEqualTo("alcohol");
+        assertThat(drink.polarity()).isEqualTo(Polarity.NEGATIVE);
+        noFact(Set.of("user.health", "user.diet"), "My sister's asthma is bad.", "My eczema cleared up after I moved.",
+                "Is my asthma going to get worse?", "If my depression comes back, what do I do?",
+                "My mom is dealing with depression.", "My friend went vegan last year.", "Vegan for 2 years now? Wow.");
+        // relationship status said by what the speaker goes through or celebrates
+        assertThat(only("I'm newly single.", "user.relationship").value()).isEqualTo("single");
+        assertThat(only("I'm going through a divorce right now.", "user.relationship").value())
+                .isEqualTo("going through a divorce");
+        assertThat(only("Me and my husband just celebrated 10 years married.", "user.relationship").value())
+                .isEqualTo("married");
+        assertThat(only("I'm happily engaged to the love of my life.", "user.relationship").value()).isEqualTo("engaged");
+        noFact("user.relationship", "My parents are going through a divorce.", "We celebrated 10 years of our company.",
+                "I'm not going through a divorce, don't worry.", "My parents celebrated 40 years married.");
+        // birthdays and ages said otherwise
+        assertThat(only("My birthday's on the 14th of Feb.", "user.birthday").value()).isEqualTo("14th of Feb");
+        assertThat(only("I was born 7 July 1990.", "user.birthday").value()).isEqualTo("7 July 1990");
+        assertThat(only("Faço anos a 2 de setembro.", "user.birthday").value()).isEqualTo("2 de setembro");
+        assertThat(only("As a 52 year old woman, is lifting safe?", "user.age").value()).isEqualTo("52");
+        noFact("user.birthday", "I was born 2 weeks early.", "My birthday is coming up soon.", "I was born in 1990.");
+        noFact("user.age", "I'm 5 years old emotionally.", "As a 5 year old, I loved trains.");
+        // native languages
+        assertThat(only("I grew up speaking Hindi at home.", "user.native_language").value()).isEqualTo("Hindi");
+        assertThat(only("As a native German speaker, word order trips me up.", "user.native_language").value())
+                .isEqualTo("German");
+        assertThat(only("English isn't my first language (it's Tagalog).", "user.native_language").value())
+                .isEqualTo("Tagalog");
+        noFact("user.native_language", "My brother grew up speaking French.", "English isn't my first language either.",
+                "I grew up speaking to my grandma every day.");
+        // tastes said by a judgement
+        assertThat(only("Mushrooms are the worst.", "user.dislikes").value()).isEqualTo("Mushrooms");
+        assertThat(only("I find podcasts so boring.", "user.dislikes").value()).isEqualTo("podcasts");
+        assertThat(only("Nothing beats a long hike on a Sunday morning.", "user.likes").value()).isEqualTo("long hike");
+        assertThat(only("Big fan of Studio Ghibli.", "user.likes").value()).isEqualTo("Studio Ghibli");
+        assertThat(only("Sou doida por fado.", "user.likes").value()).isEqualTo("fado");
+        assertThat(only("Sou muito fã de Chico Buarque.", "user.likes").value()).isEqualTo("Chico Buarque");
+        noFact(Set.of("user.likes", "user.dislikes"), "You are the worst.", "This is the best.", "My boss is the worst.",
+                "The best part is the ending.", "I find him annoying.", "I find it boring.", "Nothing beats you.",
+                "Sou muito feliz.");
+    }
+
     private String answered(String before, String text, String subject) {
         return extractor.extract(new TurnInput(Role.USER, text, null, "t", AT, before)).stream()
                 .filter(f -> f.subject().equals(subject)).findFirst().orElseThrow(
