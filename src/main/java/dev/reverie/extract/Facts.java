@@ -89,6 +89,22 @@ final class Facts {
         annotateFrom(mark, suffix);
     }
 
+    /**
+     * For the facts made since {@code mark} from a statement the speaker said in other words ("I quit
+     * drinking" for "quit drinking"): a quote of that statement at the end of a text quotes what was said.
+     */
+    void requoteFrom(int mark, String unsaid, String said) {
+        String quote = " (\"" + unsaid + "\")";
+        for (int i = mark; i < facts.size(); i++) {
+            ExtractedFact f = facts.get(i);
+            if (f.text().endsWith(quote)) {
+                facts.set(i, new ExtractedFact(f.kind(),
+                        clip(f.text().substring(0, f.text().length() - quote.length()) + " (\"" + said + "\")", MAX_TEXT),
+                        f.subject(), f.value(), f.cardinality(), f.polarity(), f.confidence(), f.eventTime()));
+            }
+        }
+    }
+
     /** How many facts there are so far: a mark for {@link #dropFrom}. */
     int mark() {
         return facts.size();

@@ -226,6 +226,7 @@ public final class RuleBasedExtractor implements Extractor {
             // "Oh she's great. Moved to Manchester last month.", "My sister? Allergic to shellfish now.": a
             // sentence without a subject right after one about somebody else goes on about them; any other
             // sentence ends that ("My brother is visiting. Work is crazy. Started at Amazon …" is the speaker's)
+            boolean afterSomeoneElse = aboutSomeoneElse;
             boolean theirs = aboutSomeoneElse && s.subjectless && !s.aboutSomeoneElse;
             // a short answer of how they are ("Good! Moved to Phoenix in April.") keeps them the topic
             aboutSomeoneElse = s.aboutSomeoneElse || theirs || aboutSomeoneElse && s.answerOnly;
@@ -264,6 +265,19 @@ public final class RuleBasedExtractor implements Extractor {
                     }
                 }
                 typed |= facts.producedInSentence();
+            }
+            if (!typed && !afterSomeoneElse && !reported(s, turn.speaker()) && !s.conditional && !s.writtenFirstPerson
+                    && !s.aboutSomeoneElse) {
+                // "quit drinking in march", "newly single and thriving": the "I" left out, read as said with it
+                Sentence restored = withTheI(s);
+                if (restored != null) {
+                    int mark = facts.mark();
+                    facts.begin(restored);
+                    typedRules(restored, facts);
+                    typed = facts.producedInSentence();
+                    facts.requoteFrom(mark, restored.whole(), s.whole());
+                    facts.begin(s);
+                }
             }
             if (clauses.size() > 1) {
                 facts.begin(s); // events and episodes read the whole sentence
@@ -375,6 +389,33 @@ public final class RuleBasedExtractor implements Extractor {
             return null; // "are you and your wife…", "do you have your passport": not a plain fact of the speaker
         }
         return Sentence.of(said + ".", m.group("pverb") != null ? Sentence.Lang.PT : Sentence.Lang.EN, today);
+    }
+
+    /**
+     * The first words of a sentence whose "I" was left out, and which form of it they take: "been" and
+     * "gone" take "I've", a state ("newly single", "allergic to …", "vegan since …") takes "I'm", a verb
+     * ("quit drinking", "can't stand …", "turned 30", "got laid off from …") takes "I".
+     */
+    private static final Pattern ELIDED_I = Pattern.compile(
+            "(?<have>been|gone)\\b"
+                    + "|(?<am>newly|happily|recently\\s+(?=single|married|engaged|divorced|retired)|single|married|engaged"
+                    + "|divorced|widowed|allergic|pregnant|retired|obsessed|(?:a\\s+)?(?:big|huge|massive)\\s+fan|not\\s+a\\s+(?:big\\s+)?fan"
+                    + "|originally\\s+from|from)\\b"
+                    + "|(?<verb>quit|stopped|gave\\s+up|can't|cant|cannot|turned|retired|got|started|moved|work|live|speak"
+                    + "|play|love|hate|adore|grew\\s+up|went|just|finally|recently|still|teach|studied|study)\\b");
+
+    /** {@code s} said with its "I" ("quit drinking" → "I quit drinking"), or {@code null} when it opens otherwise. */
+    private static Sentence withTheI(Sentence s) {
+        if (s.pt() || s.question) {
+            return null;
+        }
+        Matcher m = ELIDED_I.matcher(s.folded).region(s.body, s.folded.length());
+        if (!m.lookingAt()) {
+            return null;
+        }
+        String rest = s.text.substring(s.body).strip();
+        String with = m.group("have") != null ? "I've " : m.group("am") != null ? "I'm " : "I ";
+        return Sentence.of(with + rest, Sentence.Lang.EN, s.today());
     }
 
     private static String clip(String s, int max) {

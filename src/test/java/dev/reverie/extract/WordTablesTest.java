@@ -71,7 +71,7 @@ class WordTablesTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = ';', value = {
-            "place-cuts; 55; _for_|_ago|_sozinh|_with_my_|_i_|_eu_|_myself",
+            "place-cuts; 56; _for_|_ago|_sozinh|_with_my_|_i_|_eu_|_myself|_originally",
             "job-cuts; 20; _at_|_numa_|_pelo_|_ha_",
             "prefer-cuts; 11; _over_|_rather_than_|_instead_of_",
             "value-cuts; 52; ,|._|_-_|_cuz_|_but_i_"
