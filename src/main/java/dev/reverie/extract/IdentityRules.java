@@ -205,7 +205,7 @@ final class IdentityRules {
         if (s.hasAny("language", "tongue", "native", "lingua", "idioma", "nativ", "grew up speaking")) {
             nativeLanguage(s, out);
         }
-        if (s.hasAny("liv", "moved", "reside", "relocated", "based", "moro", "vivo", "mudei", "mudamos", "morando",
+        if (s.hasAny("liv", "moved", "been ", "reside", " yrs", " years", "since 1", "since 2", "relocated", "based", "moro", "vivo", "mudei", "mudamos", "morando",
                 "moramos", "vivemos", "resido")) {
             location(s, out);
         }
@@ -576,6 +576,7 @@ final class IdentityRules {
                 }
                 m = s.match(MOVED_FROM_TO);
                 if (!m.find()) {
+                    beenInForYears(s, out);
                     return;
                 }
                 String place = place(s, m.end());
@@ -604,6 +605,54 @@ final class IdentityRules {
         out.typed(MemoryKind.FACT, "user.location", place, Cardinality.SINGLE, p, Facts.STRONG,
                 negated ? ended ? "%1$s no longer lives in %2$s" : "%1$s does not live in %2$s" : "%1$s lives in %2$s",
                 negated ? ended ? "%1$s não mora mais em %2$s" : "%1$s não mora em %2$s" : "%1$s mora em %2$s");
+    }
+
+    /** "been in Denver 3 yrs now", "I've been in Houston since 2015": a stay of years is a home. */
+    private static final Pattern BEEN_IN = Pattern.compile(
+            "(?:^|\\b(?:i've|ive|i\\s+have|we've|we\\s+have)\\s+)(?:now\\s+|also\\s+)?been\\s+(?:living\\s+|based\\s+)?in\\s+"
+                    // the folded text reads "I've been" as "I'm" (Sentence.presentForPerfect)
+                    + "|\\b(?:i'm|we're)\\s+(?:now\\s+|also\\s+)?(?:living\\s+|based\\s+)?in\\s+");
+    /** The years of a stay, right after its place: "for 3 years", "3 yrs", "since 2015". */
+    private static final Pattern FOR_YEARS = Pattern.compile(
+            "\\s*,?\\s*(?:(?:for|about|over|almost|nearly|like|around)\\s+){0,2}(?:\\d{1,2}|a\\s+few|a\\s+couple\\s+(?:of\\s+)?|several"
+                    + "|many|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty)\\+?\\s*(?:years?|yrs?)\\b"
+                    + "|\\s*,?\\s*since\\s+((?:19|20)\\d{2})\\b");
+    /** What one is "in" for years that is no place: a trade, an institution, a state. */
+    private static final Set<String> NOT_A_HOME = Set.of("marketing", "sales", "tech", "finance", "retail", "healthcare",
+            "education", "management", "business", "law", "medicine", "nursing", "teaching", "it", "hr", "software",
+            "construction", "hospitality", "banking", "insurance", "real estate", "consulting", "design", "journalism",
+            "prison", "jail", "hospital", "rehab", "therapy", "school", "college", "uni", "university", "love",
+            "charge", "debt", "recovery", "remission", "treatment", "lockdown", "quarantine", "isolation", "bed",
+            "town", "the industry", "this industry", "industry", "the field", "this field", "the game", "service",
+            "the army", "the navy", "the military", "the business", "ministry", "politics", "academia", "research");
+
+    private static void beenInForYears(Sentence s, Facts out) {
+        Matcher m = s.match(BEEN_IN);
+        if (!m.find() || s.negatedBefore(m.start()) || !(m.start() == s.body || s.firstPerson)) {
+            return;
+        }
+        Matcher years = FOR_YEARS.matcher(s.folded).region(m.end(), Math.min(s.folded.length(), m.end() + 60));
+        int end = -1;
+        while (years.find()) {
+            end = years.start();
+            break;
+        }
+        if (end <= m.end()) {
+            return;
+        }
+        if (years.group(1) != null && Integer.parseInt(years.group(1)) >= s.today().getYear()) {
+            return; // "since 2024" said in 2024: months, not years
+        }
+        String place = s.text.substring(m.end(), end).strip();
+        String folded = Terms.foldKeepingLength(place).toLowerCase(java.util.Locale.ROOT);
+        if (place.isEmpty() || Terms.wordTokens(folded).size() > 4 || NOT_A_HOME.contains(folded)
+                || DETERMINER.matcher(folded).lookingAt() || !folded.matches("[\\p{L}'\\- .]+")
+                || !Character.isUpperCase(place.charAt(0)) && !lowerCaseWriter(s) || tool(place)) {
+            return;
+        }
+        out.typed(MemoryKind.FACT, "user.location", Character.isUpperCase(place.charAt(0)) ? place
+                        : Answers.capitalised(place), Cardinality.SINGLE, Polarity.POSITIVE, Facts.NORMAL,
+                "%1$s lives in %2$s", "%1$s mora em %2$s");
     }
 
     private static final Pattern GREW_UP = Pattern.compile("\\b(?:grew\\s+up|cresci)\\b");
@@ -1080,6 +1129,8 @@ final class IdentityRules {
                 " in ", " em ", " and ", " e ", " with ", " com ", " ha ", " right now", " now", " agora", " anymore", " mais",
                 " on ", " during ", " durante ", " last ", " next ", " yesterday", " ontem");
         if (v == null || NOT_AN_EMPLOYER.contains(Terms.foldKeepingLength(v))
+                || TIME_FIRST.matcher(Terms.foldKeepingLength(v)).lookingAt() // "I quit in 2021 to open a bakery"
+                || v.matches("\\d{1,4}(?:\\s+\\p{Ll}.*)?") // "2021 to open a bakery"; not "7-Eleven", "24 Hour Fitness"
                 || v.equals(v.toLowerCase(java.util.Locale.ROOT))
                 && NOT_AN_EMPLOYER_SHAPE.matcher(Terms.foldKeepingLength(v)).matches()) {
             return null;
@@ -1091,6 +1142,11 @@ final class IdentityRules {
         }
         return v;
     }
+
+    /** A time or a preposition first: no employer's name ("in 2021 to open my own bakery", "last week"). */
+    private static final Pattern TIME_FIRST = Pattern.compile(
+            "(?:in|on|at|for|since|last|this|next|after|before|to|when|because|yesterday|today|tomorrow|recently|again"
+                    + "|em|no|na|ontem|hoje)\\b");
 
     private static void employer(Facts out, String v, Polarity p) {
         out.typed(MemoryKind.FACT, "user.employer", v, Cardinality.SINGLE, p, Facts.NORMAL,

@@ -1977,6 +1977,17 @@ class RuleBasedExtractorTest {
         assertThat(only("Big fan of Studio Ghibli.", "user.likes").value()).isEqualTo("Studio Ghibli");
         assertThat(only("Sou doida por fado.", "user.likes").value()).isEqualTo("fado");
         assertThat(only("Sou muito fã de Chico Buarque.", "user.likes").value()).isEqualTo("Chico Buarque");
+        // a stay of years is a home; a stay of months, a trade or an institution is not
+        assertThat(only("been in denver 3 yrs now and i still cant get used to the altitude", "user.location").value())
+                .isEqualTo("Denver");
+        assertThat(only("I've been in Porto for six years now.", "user.location").value()).isEqualTo("Porto");
+        assertThat(only("We've been in Austin since 2015.", "user.location").value()).isEqualTo("Austin");
+        noFact("user.location", "I've been in Lisbon since March.", "I've been in marketing for 10 years.",
+                "I've been in the hospital for 3 days.", "My sister has been in Paris for 3 years.",
+                "I've never been in Paris for 2 years.", "been in prison for 5 years lol", "I'm in Porto for the weekend.");
+        // a time after "quit" names no employer
+        noFact("user.employer", "used to be an accountant but i quit in 2021 to open my own bakery.",
+                "I quit last week.");
         // the "I" left out: read as said with it
         ExtractedFact quit = only("quit drinking in march, feeling way better.", "user.diet");
         assertThat(quit.value()).isEqualTo("alcohol");
