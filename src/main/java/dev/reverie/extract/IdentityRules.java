@@ -32,14 +32,23 @@ final class IdentityRules {
     // ---- names
     private static final Pattern MY_NAME = Pattern.compile(
             "\\bmy\\s+(?:full\\s+|real\\s+|first\\s+|legal\\s+|new\\s+)?name(?:'s|\\s+is)\\s+(?:now\\s+|officially\\s+)?|\\bmeu\\s+(?:nome\\s+(?:completo\\s+)?|primeiro\\s+nome\\s+)e\\s+"
-                    + "|\\b(?:eu\\s+)?me\\s+chamo\\s+|\\bi'm\\s+called\\s+|\\bi\\s+am\\s+called\\s+");
+                    + "|\\b(?:eu\\s+)?me\\s+chamo\\s+|\\bchamo-me\\s+|\\bi'm\\s+called\\s+|\\bi\\s+am\\s+called\\s+");
+    /**
+     * A name said as who is writing: "Kate here.", "Hey, Kate here!", "This is Jamal btw." (a capitalised
+     * name; "Kate here" from a lower-case writer too). Not a word of a role or a relation ("Nurse here",
+     * "Mom here"), not "This is Jamal, my brother".
+     */
+    private static final Pattern NAME_HERE = Pattern.compile(
+            "^(?<here>[a-z][a-z'\\-]{1,20})\\s+here\\s*(?:[,.!;:]|$)"
+                    + "|^this\\s+is\\s+(?<this>[a-z][a-z'\\-]{1,20})\\s*(?:btw|by\\s+the\\s+way|here|speaking|again)?\\s*(?:[.!;]|$)");
     private static final Pattern I_AM_NAME = Pattern.compile("^(?:i'm|i\\s+am|im|eu\\s+sou\\s+[oa]|sou\\s+[oa])\\s+");
     private static final Pattern CALL_ME = Pattern.compile(
             "\\b(?:(don't|do\\s+not|never|stop|please\\s+don't)\\s+)?(?:please\\s+)?call\\s+me\\s+");
     private static final Pattern CALL_ME_EXPLICIT = Pattern.compile(
             "\\bi\\s+(?:prefer|'d\\s+prefer|would\\s+prefer|like|'d\\s+like|would\\s+like|want)\\s+(?:to\\s+be|being)\\s+(?:called|addressed\\s+as)\\s+"
                     + "|\\bi\\s+go\\s+by\\s+|\\bmy\\s+nickname\\s+is\\s+|\\bprefiro\\s+ser\\s+chamad[oa]\\s+(?:de|como)\\s+"
-                    + "|\\bmeu\\s+apelido\\s+e\\s+|\\beveryone\\s+calls\\s+me\\s+|\\btodo\\s+mundo\\s+me\\s+chama\\s+de\\s+");
+                    + "|\\bmeu\\s+apelido\\s+e\\s+|\\beveryone\\s+calls\\s+me\\s+|\\btodo\\s+mundo\\s+me\\s+chama\\s+de\\s+"
+                    + "|\\baddress\\s+me\\s+as\\s+|\\btrate-me\\s+por\\s+|\\bchamem-me\\s+");
     /** How one travels or a word that is no name: "I go by bus", "the name I go by online". */
     private static final Pattern GO_BY_MEANS = Pattern.compile(
             "(?:bus|car|train|bike|bicycle|foot|plane|subway|metro|tube|taxi|cab|boat|ferry|uber|tram|online|now|here"
@@ -199,7 +208,7 @@ final class IdentityRules {
 
     static void apply(Sentence s, Facts out) {
         if (s.hasAny("name", "nome", "chamo", "call", "cham", "go by", "nickname", "apelido", "i'm ", "im ",
-                "i am ", "sou ")) {
+                "i am ", "sou ", " here", "this is ", "address me", "trate-me")) {
             names(s, out);
         }
         if (s.hasAny("language", "tongue", "native", "lingua", "idioma", "nativ", "grew up speaking")) {
@@ -344,16 +353,30 @@ final class IdentityRules {
                         "%1$s's name is %2$s", "%1$s se chama %2$s");
             }
         }
+        m = s.match(NAME_HERE);
+        if (s.hasAny(" here", "this is ") && m.lookingAt() && !s.question) {
+            boolean here = m.group("here") != null;
+            int at = m.start(here ? "here" : "this");
+            String word = m.group(here ? "here" : "this");
+            String name = name(s, at, !(here && lowerCaseWriter(s)));
+            if (name != null && name.length() == word.length() && !Lexicon.RELATIONS.containsKey(word)
+                    && !Lexicon.JOBS.contains(word) && !NOT_A_NAME_HERE.contains(word)) {
+                out.typed(MemoryKind.FACT, "user.name", name, Cardinality.SINGLE, Polarity.POSITIVE, Facts.WEAK,
+                        "%1$s's name is %2$s", "%1$s se chama %2$s");
+            }
+        }
         m = s.match(CALL_ME);
         while (s.has("call") && m.find()) {
-            String name = name(s, m.end(), !s.pt());
-            if (name != null && !othersCall(s, m.start())) {
+            String name = name(s, m.end(), !s.pt() && !lowerCaseWriter(s));
+            if (name != null && !othersCall(s, m.start())
+                    && !NOT_CALLED.contains(Terms.foldKeepingLength(name).toLowerCase(java.util.Locale.ROOT))) {
                 Polarity p = m.group(1) != null ? Polarity.NEGATIVE : Polarity.POSITIVE;
                 addressAs(out, name, p);
             }
         }
         m = s.match(CALL_ME_EXPLICIT);
-        if (s.hasAny("called", "addressed", "go by", "nickname", "chamad", "apelido", "calls me", "me chama")
+        if (s.hasAny("called", "addressed", "go by", "nickname", "chamad", "apelido", "calls me", "me chama",
+                "address me", "trate-me", "chamem-me")
                 && m.find()) {
             // "go by" takes a capitalised name, unless the speaker writes in lower case: "the name I go by
             // online" names no address; "my nickname is bia" does
@@ -361,7 +384,9 @@ final class IdentityRules {
             if (!goBy || !GO_BY_MEANS.matcher(s.folded).region(m.end(), s.folded.length()).lookingAt()) {
                 // what everyone calls them is a name only with a capital: "Everyone calls me crazy" is not
                 boolean others = s.folded.startsWith("everyone", m.start()) || s.folded.startsWith("todo", m.start());
-                addressAs(out, name(s, m.end(), (goBy || others) && !lowerCaseWriter(s)), Polarity.POSITIVE);
+                // "Don't address me as sir": what the speaker does not want to be called
+                addressAs(out, name(s, m.end(), (goBy || others) && !lowerCaseWriter(s)),
+                        s.negatedBefore(m.start()) ? Polarity.NEGATIVE : Polarity.POSITIVE);
             }
         }
         m = s.match(ME_CHAME);
@@ -370,6 +395,26 @@ final class IdentityRules {
             addressAs(out, name, m.group(1) != null ? Polarity.NEGATIVE : Polarity.POSITIVE);
         }
     }
+
+    /** What follows "call me" without being what to call the speaker: "call me later", "call me crazy". */
+    private static final Set<String> NOT_CALLED = Set.of("later", "back", "tomorrow", "tonight", "anytime", "asap",
+            "soon", "sometime", "crazy", "old-fashioned", "paranoid", "weird", "whatever", "when", "if", "at", "on",
+            "now", "maybe", "please", "pls", "again", "first", "after", "before", "once", "today", "whenever",
+            "sometimes", "naive", "stupid", "silly", "lazy", "picky", "biased", "skeptical", "cynical", "old",
+            "sentimental", "selfish", "dumb", "nuts", "mad", "insane", "obsessed", "lucky", "impatient", "hun",
+            "babe", "back later", "anything", "something", "names");
+
+    /** Who "is here" without being a name: "Same here", "Nobody here", "Newbie here". */
+    private static final Set<String> NOT_A_NAME_HERE = Set.of("same", "nobody", "noone", "everyone", "anyone",
+            "someone", "newbie", "noob", "beginner", "expert", "veteran", "fellow", "lurker", "guest", "admin",
+            "mod", "user", "me", "it", "this", "that", "what", "who", "hello", "hi", "hey", "still", "also", "just",
+            "only", "new", "back", "again", "everybody", "somebody", "people", "folks", "guys", "team", "support",
+            // "Looky here, …", "Listen here!", "Over here!": a call for attention, not a name
+            "look", "looky", "lookie", "lookee", "listen", "right", "over", "come", "in", "out", "up", "down", "sit",
+            "wait", "stay", "stop", "click", "start", "go", "get", "put", "check", "welcome", "sign", "tap", "near",
+            "there", "here", "all", "nothing", "something", "anything", "everything", "nowhere", "somewhere",
+            "done", "ok", "okay", "yes", "no", "yep", "nope", "thanks", "cheers", "goodbye", "bye", "morning",
+            "evening", "night", "afternoon", "sunny", "rainy", "cold", "hot", "quiet", "busy", "dead", "home");
 
     /** Words before "call me" that make it what someone else calls the speaker ("My teacher used to call me Speedy"). */
     private static final Set<String> OTHER_CALLERS = Set.of("everyone", "everybody", "people", "they", "he", "she",

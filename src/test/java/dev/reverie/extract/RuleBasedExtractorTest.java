@@ -1977,6 +1977,20 @@ class RuleBasedExtractorTest {
         assertThat(only("Big fan of Studio Ghibli.", "user.likes").value()).isEqualTo("Studio Ghibli");
         assertThat(only("Sou doida por fado.", "user.likes").value()).isEqualTo("fado");
         assertThat(only("Sou muito fã de Chico Buarque.", "user.likes").value()).isEqualTo("Chico Buarque");
+        // names and forms of address said otherwise
+        assertThat(only("hey, kate here. quick question about my tax return", "user.name").value()).isEqualTo("kate");
+        assertThat(only("This is Jamal btw.", "user.name").value()).isEqualTo("Jamal");
+        assertThat(only("Olá! Chamo-me Leonor e preciso de ajuda.", "user.name").value()).isEqualTo("Leonor");
+        noFact("user.name", "This is Jamal, my brother.", "This is crazy.", "Nurse here, quick question.", "Mom here.",
+                "Same here.", "Newbie here, hi all", "this is amazing btw", "Everyone here is nice.", "Tom here is my brother.",
+                "Looky here, I got this new pup for you!", "Listen here!", "Over here!");
+        assertThat(only("please call me liz, only my mom calls me elizabeth", "user.address_as").value()).isEqualTo("liz");
+        assertThat(only("Trate-me por Manel, toda a gente me conhece assim.", "user.address_as").value())
+                .isEqualTo("Manel");
+        assertThat(only("in formal stuff pls address me as Dr. Okafor", "user.address_as").value()).isEqualTo("Dr. Okafor");
+        ExtractedFact sir = only("Don't address me as sir.", "user.address_as");
+        assertThat(sir.polarity()).isEqualTo(Polarity.NEGATIVE);
+        noFact("user.address_as", "call me later pls", "call me crazy but i like it", "call me back when you can");
         // a stay of years is a home; a stay of months, a trade or an institution is not
         assertThat(only("been in denver 3 yrs now and i still cant get used to the altitude", "user.location").value())
                 .isEqualTo("Denver");
