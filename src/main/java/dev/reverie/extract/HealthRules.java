@@ -98,7 +98,18 @@ final class HealthRules {
                     + "|^(?:(?:i've|i\\s+have|i)\\s+)?(?:been\\s+|still\\s+)?(?:dealing|living|struggling|battling|coping)\\s+with\\s+"
                     + "|\\bi(?:'ve|\\s+have)\\s+been\\s+(?:dealing|living|struggling|battling|coping)\\s+with\\s+"
                     + "|\\bi'm\\s+(?:still\\s+)?(?:dealing|living|struggling|battling|coping)\\s+with\\s+");
+    /** "I used to have really bad eczema", "I was vegan for 3 years": a condition or a diet that ended. */
+    private static final Pattern USED_TO_HAVE = Pattern.compile(
+            "\\bi\\s+(?:used\\s+to\\s+(?:have|suffer\\s+from)|had)\\s+(?:really\\s+|very\\s+|pretty\\s+)?(?:bad\\s+|severe\\s+|mild\\s+)?");
+    private static final Pattern WAS_DIET = Pattern.compile(
+            "\\bi\\s+(?:used\\s+to\\s+be|was)\\s+(?:a\\s+)?(vegetarian|vegan|pescatarian|pescetarian|keto)\\b"
+                    + "(?=\\s+(?:for|until|till|but|in|during|back|when|years|as|all)\\b|\\s*[,.;!]|\\s*$)");
+
     /** What ends a condition said in passing: "my eczema cleared up", "my asthma is gone now". */
+    /** After "I had <condition>": words that say it is over ("as a kid", "but it cleared up", "years ago"). */
+    private static final Pattern ENDED_AFTER = Pattern.compile(
+            "\\b(?:as\\s+a\\s+(?:kid|child|baby|teen|teenager)|when\\s+i\\s+was|years\\s+ago|cleared|gone|went\\s+away|cured"
+                    + "|outgrew|grew\\s+out|recovered|until)\\b");
     private static final Pattern CONDITION_ENDED = Pattern.compile(
             "\\b(?:gone|over|cured|cleared|went\\s+away|disappeared|used\\s+to|passou|sumiu|curou|curad[oa])\\b");
     /** "Type 1 diabetic here", "fellow asthmatic here", "vegan here": who the speaker is, said as a greeting. */
@@ -177,11 +188,12 @@ final class HealthRules {
                 "sofro", "convivo", "trato", "i'm", "im ", "i am", "sou", "estou", "to ", "tou")) {
             condition(s, out);
         }
-        if (s.hasAny("vegan", "vegetarian", "pescatarian", "pescetarian", "keto", "gluten", "teetotal", "sober",
+        if (s.hasAny("vegan", "vegetarian", "pescatarian", "pescetarian", "keto", "gluten", "teetotal", "sober", "gone ",
                 "eat", "drink", "como", "bebo", "comer", "beber")) {
             diet(s, out);
         }
-        if (s.hasAny("my ", "minha ", "meu ", "dealing", "living", "struggling", "battling", "coping", " here")) {
+        if (s.hasAny("my ", "minha ", "meu ", "dealing", "living", "struggling", "battling", "coping", " here",
+                "used to", "i had ")) {
             inPassing(s, out);
         }
     }
@@ -201,6 +213,17 @@ final class HealthRules {
             out.typed(diet ? MemoryKind.PREFERENCE : MemoryKind.FACT, diet ? "user.diet" : "user.health", v,
                     Cardinality.MULTI, Polarity.POSITIVE, Facts.STRONG, "%1$s is %2$s", "%1$s é %2$s");
             return;
+        }
+        Matcher used = s.match(USED_TO_HAVE);
+        if (used.find() && !s.negatedBefore(used.start())) {
+            int[] c = condition(s, used.end());
+            // "I had asthma as a kid", "I used to have eczema": it ended ("I had a cold" names no lexicon condition)
+            if (c != null && (s.folded.startsWith("used", used.start() + 2) || ENDED_AFTER.matcher(s.folded)
+                    .region(c[1], s.folded.length()).find())) {
+                out.typed(MemoryKind.FACT, "user.health", s.text.substring(c[0], c[1]), Cardinality.MULTI,
+                        Polarity.NEGATIVE, Facts.STRONG, "%1$s no longer has %2$s", "%1$s não tem mais %2$s");
+                return;
+            }
         }
         Matcher m = s.match(CONDITION_IN_PASSING);
         while (m.find()) {
@@ -366,6 +389,12 @@ final class HealthRules {
     }
 
     private static void diet(Sentence s, Facts out) {
+        Matcher was = s.match(WAS_DIET);
+        if (!s.question && !s.conditional && was.find() && !s.negatedBefore(was.start())) {
+            out.typed(MemoryKind.PREFERENCE, "user.diet", s.text.substring(was.start(1), was.end(1)), Cardinality.MULTI,
+                    Polarity.NEGATIVE, Facts.STRONG, "%1$s is no longer %2$s", "%1$s não é mais %2$s");
+            return;
+        }
         Matcher since = s.match(DIET_SINCE);
         if (!s.question && !s.conditional && since.find() && !s.negatedBefore(since.start())) {
             int g = since.group(1) != null ? 1 : 2;

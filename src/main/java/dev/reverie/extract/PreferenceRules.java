@@ -51,7 +51,8 @@ final class PreferenceRules {
                     + "|\\b(?:meu|minha)\\s+([a-z][a-z ]{1,30}?)\\s+(?:favorit[oa]|preferid[oa])\\s+(?:e|sao)\\s+"
                     + "|\\b(?:meu|minha)\\s+(?:favorit[oa]|preferid[oa])\\s+([a-z]+)\\s+(?:e|sao)\\s+");
     private static final Pattern FAVORITE_REVERSED = Pattern.compile(
-            "\\s+(?:is|are)\\s+my\\s+(?:all-time\\s+|absolute\\s+|new\\s+)?(?:favorite|favourite|fave)\\s+([a-z]+)\\b"
+            "\\s+(?:is|are|will\\s+always\\s+be)\\s+(?:hands\\s+down\\s+|easily\\s+|definitely\\s+|still\\s+|probably\\s+)?my\\s+"
+                    + "(?:all-time\\s+|absolute\\s+|new\\s+)?(?:favorite|favourite|fave|fav|number\\s+one|#1|go-to)\\s+([a-z]+)\\b"
                     + "|\\s+(?:e|sao)\\s+(?:o\\s+|a\\s+)?(?:meu|minha|meus|minhas)\\s+([a-z]+)\\s+(?:favorit[oa]s?|preferid[oa]s?)\\b");
     private static final Pattern PREFER = Pattern.compile(
             "\\b(?:i|we)\\s+" + ADV + "{0,2}(?:prefer|'d\\s+prefer|would\\s+prefer|'d\\s+rather|would\\s+rather)\\s+"
@@ -63,6 +64,10 @@ final class PreferenceRules {
                     + "(?:comigo\\s+)?(?:sempre\\s+)?(?:so\\s+|apenas\\s+)?em\\s+([a-z]+)\\b");
 
     private static final String[] PREFER_CUTS = Lexicon.phrases("prefer-cuts");
+
+    /** "I used to love running": a like that ended. */
+    private static final Pattern USED_TO_LIKE = Pattern.compile(
+            "\\b(?:i|we)\\s+(?:really\\s+|just\\s+)?used\\s+to\\s+(?:really\\s+)?(?:love|like|enjoy|adore)\\s+");
 
     /** "Nothing beats a long hike on Sunday": the speaker loves what follows. */
     private static final Pattern NOTHING_BEATS = Pattern.compile(
@@ -103,7 +108,7 @@ final class PreferenceRules {
         if (s.hasAny("favorite", "favourite", "fave", "fav", "favorit", "preferid")) {
             favorite(s, out);
         }
-        if (s.hasAny("nothing ", "nada ", "the worst", "the best", " find ")) {
+        if (s.hasAny("nothing ", "nada ", "the worst", "the best", " find ", "used to")) {
             judged(s, out);
         }
         if (s.hasAny("prefer", "rather", "prefiro")) {
@@ -146,6 +151,11 @@ final class PreferenceRules {
     /** "Nothing beats …", "X is the worst", "I find X boring": what the speaker likes or dislikes, said otherwise. */
     private static void judged(Sentence s, Facts out) {
         if (s.question || s.conditional || s.reported) {
+            return;
+        }
+        Matcher used = s.match(USED_TO_LIKE);
+        if (used.find() && !s.negatedBefore(used.start())) {
+            emitAll(s, out, used.end(), Mode.NO_LONGER, "likes", false);
             return;
         }
         Matcher beats = s.match(NOTHING_BEATS);

@@ -463,9 +463,11 @@ final class Sentence {
      * comma, semicolon or spaced dash right before a question word.
      */
     private static final Pattern QUESTION_AFTER_STATEMENT = Pattern.compile(
-            "(?:,|;|\\s[-\u2013\u2014])\\s{1,3}(?=(?:what|where|when|which|who|why|how|can|could|would|will|should|shall|do|does|"
-                    + "did|is|are|was|were|any|anything|anyone|some|got|o\\s+que|qual|quais|onde|como|quando|quem|pode|"
-                    + "poderia|posso|devo|tem|alguma|algum|algo|vale)\\b)");
+            // an emoji ends a statement as a full stop would: "gone vegan since january 🌱 any protein ideas?"
+            "(?:,|;|\\s[-\u2013\u2014]|\\s?[\\x{1F300}-\\x{1FAFF}\\x{2600}-\\x{27BF}][\\x{1F300}-\\x{1FAFF}\\x{2600}-\\x{27BF}"
+                    + "\\x{FE0F}\\x{200D}\\x{1F3FB}-\\x{1F3FF}]{0,8})\\s{1,3}(?=(?:what|where|when|which|who|why|how|can|could|would|will"
+                    + "|should|shall|do|does|did|is|are|was|were|any|anything|anyone|some|got|o\\s+que|qual|quais|onde|como"
+                    + "|quando|quem|pode|poderia|posso|devo|tem|alguma|algum|algo|vale|vc|voce|alguem)\\b)");
 
     /**
      * The statement that opens this question, as a sentence of its own ("I'm vegan" of "I'm vegan, what
@@ -485,6 +487,7 @@ final class Sentence {
             return null;
         }
         Sentence s = new Sentence(lead, today);
+        s.lang = lang; // the question's language, as the turn set it ("Usuário", not "User", and its templates)
         return s.question || s.conditional || s.filler ? null : s;
     }
 

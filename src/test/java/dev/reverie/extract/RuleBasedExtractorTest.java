@@ -1977,6 +1977,22 @@ class RuleBasedExtractorTest {
         assertThat(only("Big fan of Studio Ghibli.", "user.likes").value()).isEqualTo("Studio Ghibli");
         assertThat(only("Sou doida por fado.", "user.likes").value()).isEqualTo("fado");
         assertThat(only("Sou muito fã de Chico Buarque.", "user.likes").value()).isEqualTo("Chico Buarque");
+        // a statement before an emoji and a question is read; ended likes, conditions and diets are negative
+        assertThat(only("gone fully vegan since january 🌱 any good protein ideas that aren't tofu?", "user.diet").value())
+                .isEqualTo("vegan");
+        ExtractedFact birthday = only("meu aniversário é dia 15 de maio, já tô planejando o churrasco 🍖 vc me ajuda?",
+                "user.birthday");
+        assertThat(birthday.text()).startsWith("O aniversário de Usuário é 15 de maio");
+        assertThat(only("I used to love running.", "user.likes").polarity()).isEqualTo(Polarity.NEGATIVE);
+        ExtractedFact eczema = only("i used to have really bad eczema but it cleared up completely.", "user.health");
+        assertThat(eczema.value()).isEqualTo("eczema");
+        assertThat(eczema.polarity()).isEqualTo(Polarity.NEGATIVE);
+        assertThat(only("I had asthma as a kid.", "user.health").polarity()).isEqualTo(Polarity.NEGATIVE);
+        assertThat(only("i was vegan for 3 years but started eating fish again", "user.diet").polarity())
+                .isEqualTo(Polarity.NEGATIVE);
+        assertThat(only("the office is hands down my fav show", "user.favorite.show").value()).isEqualTo("office");
+        noFact("user.health", "I had a cold last week.", "I had asthma attacks all week.");
+        noFact("user.diet", "I was a vegan chef.", "If I moved to Berlin 🙂 would I go vegan?");
         // names and forms of address said otherwise
         assertThat(only("hey, kate here. quick question about my tax return", "user.name").value()).isEqualTo("kate");
         assertThat(only("This is Jamal btw.", "user.name").value()).isEqualTo("Jamal");
