@@ -31,32 +31,35 @@ final class Answers {
 
     /** What a question asks of the speaker; the template of the statement an answer stands for. */
     private enum Kind {
-        LOCATION("I live in %s.", "Moro em %s.", true),
-        ORIGIN("I'm from %s.", "Sou de %s.", true),
-        JOB("I work as a %s.", "Sou %s.", false),
-        EMPLOYER("I work at %s.", "Trabalho em %s.", true),
-        AGE("I'm %s years old.", "Tenho %s anos.", false),
-        BIRTHDAY("My birthday is %s.", "Meu aniversário é %s.", false),
-        NAME("My name is %s.", "Meu nome é %s.", true),
-        ADDRESS("Please call me %s.", "Me chame de %s.", true),
-        NATIVE_LANGUAGE("My native language is %s.", "Minha língua materna é %s.", true),
-        ALLERGY("I'm allergic to %s.", "Tenho alergia a %s.", false),
-        DIET("I'm %s.", "Sou %s.", false),
-        PET("I have %s.", "Tenho %s.", false),
-        FAVORITE("My favorite %s is %s.", "Meu %s favorito é %s.", false),
-        LANGUAGES("I speak %s.", "Falo %s.", true),
-        FUN("I love %s.", "Adoro %s.", false),
-        RELATIONSHIP("I'm %s.", "Sou %s.", false);
+        LOCATION("I live in %s.", "Moro em %s.", true, "location"),
+        ORIGIN("I'm from %s.", "Sou de %s.", true, "origin"),
+        JOB("I work as a %s.", "Sou %s.", false, "job"),
+        EMPLOYER("I work at %s.", "Trabalho em %s.", true, "employer"),
+        AGE("I'm %s years old.", "Tenho %s anos.", false, "age"),
+        BIRTHDAY("My birthday is %s.", "Meu aniversário é %s.", false, "birthday"),
+        NAME("My name is %s.", "Meu nome é %s.", true, "name"),
+        ADDRESS("Please call me %s.", "Me chame de %s.", true, "address_as"),
+        NATIVE_LANGUAGE("My native language is %s.", "Minha língua materna é %s.", true, "native_language"),
+        ALLERGY("I'm allergic to %s.", "Tenho alergia a %s.", false, "allergy"),
+        DIET("I'm %s.", "Sou %s.", false, "diet"),
+        PET("I have %s.", "Tenho %s.", false, "pet"),
+        FAVORITE("My favorite %s is %s.", "Meu %s favorito é %s.", false, "favorite."),
+        LANGUAGES("I speak %s.", "Falo %s.", true, "skill"),
+        FUN("I love %s.", "Adoro %s.", false, "likes"),
+        RELATIONSHIP("I'm %s.", "Sou %s.", false, "relationship");
 
         final String en;
         final String pt;
         /** Whether a lower-case answer is a name and gets capitals ("manchester" → "Manchester"). */
         final boolean named;
+        /** The attribute (or its start) of the facts the answer may give: the question asked for no other. */
+        final String attribute;
 
-        Kind(String en, String pt, boolean named) {
+        Kind(String en, String pt, boolean named, String attribute) {
             this.en = en;
             this.pt = pt;
             this.named = named;
+            this.attribute = attribute;
         }
 
         /** Whether an answer may list several values ("penicillin, and cats"), each read on its own. */
@@ -76,7 +79,7 @@ final class Answers {
             q(Kind.ORIGIN, false, "\\bwhere\\s+(?:are|r|were)\\s+" + YOU + "\\s+(?:originally\\s+)?from\\b"
                     + "|\\bwhere\\s+(?:did|do)\\s+" + YOU + "\\s+(?:grow\\s+up|originally\\s+come\\s+from|come\\s+from)\\b"
                     + "|\\bwhere\\s+were\\s+" + YOU + "\\s+(?:born|raised|brought\\s+up)\\b"
-                    + "|\\bwhere(?:'s|\\s+is)\\s+your\\s+home\\s*town\\b|\\bwhat(?:'s|\\s+is)\\s+your\\s+home\\s*town\\b"),
+                    + "|\\bwhere(?:'s|\\s+is)\\s+your\\s+home\\s*town\\b|\\bwhat(?:'s|\\s+is)\\s+your\\s+home\\s*town\\b(?!\\s+like)"),
             q(Kind.ORIGIN, true, "\\bde\\s+onde\\s+(?:(?:e\\s+que\\s+)?" + VOCE + "\\s+)?(?:e|es|vem|vens|veio)\\b"
                     + "|\\b" + VOCE + "\\s+(?:e|es)\\s+de\\s+onde\\b"
                     + "|\\bonde\\s+(?:(?:e\\s+que\\s+)?" + VOCE + "\\s+)?(?:nasceu|nasceste|cresceu|cresceste)\\b"),
@@ -112,11 +115,12 @@ final class Answers {
                     + "|\\bquando\\s+(?:" + VOCE + "\\s+)?(?:faz|fazes)\\s+anos\\b"),
             q(Kind.ADDRESS, false, "\\bhow\\s+(?:would|do|should)\\s+" + YOU + "\\s+like\\s+(?:me\\s+|us\\s+)?to\\s+"
                     + "(?:address|call)\\s+" + YOU + "\\b|\\bhow\\s+(?:should|shall|do)\\s+(?:i|we)\\s+address\\s+" + YOU + "\\b"
-                    + "|\\bwhat\\s+would\\s+" + YOU + "\\s+like\\s+(?:me\\s+|us\\s+)?to\\s+call\\s+" + YOU + "\\b"),
+                    + "|\\bwhat\\s+would\\s+" + YOU + "\\s+like\\s+(?:me\\s+|us\\s+)?to\\s+call\\s+" + YOU + "\\b"
+                    + "|\\bwhat\\s+(?:should|shall|do|can)\\s+(?:i|we)\\s+call\\s+" + YOU + "\\b"),
             q(Kind.ADDRESS, true, "\\bcomo\\s+(?:prefere|preferes|gostaria|gostarias|quer|queres)\\s+(?:de\\s+)?"
                     + "ser\\s+chamad[oa]\\b|\\bcomo\\s+(?:posso|devo)\\s+(?:te\\s+|lhe\\s+)?(?:chamar|tratar)\\b"),
             q(Kind.NAME, false, "\\bwhat(?:'s|\\s+is)\\s+your\\s+(?:first\\s+|full\\s+)?name\\b"
-                    + "|^(?:and\\s+)?your\\s+name\\s*\\?|\\bwhat\\s+(?:should|shall|do|can)\\s+(?:i|we)\\s+call\\s+" + YOU + "\\b"
+                    + "|^(?:and\\s+)?your\\s+name\\s*\\?"
                     + "|\\bwho\\s+am\\s+i\\s+(?:talking|speaking|chatting)\\s+(?:to|with)\\b|\\bmay\\s+i\\s+(?:have|ask)\\s+your\\s+name\\b"),
             q(Kind.NAME, true, "\\bqual\\s+(?:e\\s+)?(?:o\\s+)?(?:seu|teu)\\s+nome\\b"
                     + "|\\bcomo\\s+(?:e\\s+que\\s+)?(?:" + VOCE + "\\s+)?(?:se\\s+chama|te\\s+chamas)\\b"),
@@ -133,7 +137,7 @@ final class Answers {
             q(Kind.DIET, true, "\\b(?:alguma\\s+)?restricao\\s+alimentar\\b|\\bsegue\\s+(?:alguma\\s+)?dieta\\b"),
             q(Kind.PET, false, "\\bdo\\s+" + YOU + "\\s+have\\s+(?:any\\s+)?(?:pets?|animals)\\b|^any\\s+pets\\s*\\?"
                     + "|\\bwhat\\s+(?:kind\\s+of\\s+)?pets?\\s+do\\s+" + YOU + "\\s+have\\b"),
-            q(Kind.PET, true, "\\b(?:" + VOCE + "\\s+)?(?:tem|tens)\\s+(?:algum\\s+|algum\\s+)?(?:animal|animais|bicho|pet)\\b"),
+            q(Kind.PET, true, "\\b(?:" + VOCE + "\\s+)?(?:tem|tens)\\s+(?:algum\\s+|alguns\\s+)?(?:animal|animais|bicho|bichos|pet|pets)\\b"),
             q(Kind.FAVORITE, false, "\\bwhat(?:'s|\\s+is)\\s+your\\s+(?:all[\\s-]+time\\s+)?(?:favou?rite|fav|fave)\\s+"
                     + "(?<thing>[a-z]+(?:\\s+[a-z]+)?)\\s*\\?"),
             q(Kind.FAVORITE, true, "\\bqual\\s+(?:e\\s+)?(?:o\\s+|a\\s+)?(?:seu|sua|teu|tua)\\s+(?<thing>[a-z]+)\\s+"
@@ -161,7 +165,7 @@ final class Answers {
 
     /** Words before the answer that carry nothing ("oh", "well", "haha", "honestly", "it's"). */
     private static final Pattern OPENING = Pattern.compile(
-            "^(?:(?:oh+|ah+|um+|uh+|hm+|well|so|haha\\w*|hehe\\w*|lol|yeah|yes|yep|yup|sure|ok|okay|honestly|"
+            "^(?:(?:oh+|ah+|umm+|um(?=[,.!])|uh+|hm+|well|so|haha\\w*|hehe\\w*|lol|yeah|yes|yep|yup|sure|ok|okay|honestly|"
                     + "currently|right\\s+now|these\\s+days|at\\s+the\\s+moment|atualmente|hoje\\s+em\\s+dia|bom|entao|"
                     + "olha|pois|sim|ha|kk+|rs+|it's|its|it\\s+is|that's|thats|e|eh|just|only|still|actually|"
                     + "thanks|thank\\s+you|obrigad[oa]|good\\s+question)(?:[\\s,.!:;\\-\\u2014\\u2013]+|$))+");
@@ -182,7 +186,8 @@ final class Answers {
 
     /** Where the answer's first words end (folded text): punctuation, an emoji, or a word that goes on. */
     private static final Pattern BREAK = Pattern.compile(
-            "[,;:!?.()\\[\\]\"\u201c\u201d\u2014\u2013]|\\s-\\s|[^\\p{L}\\p{N}\\s'&/.\\-]"
+            "[,;:!?()\\[\\]\"\u201c\u201d\u2014\u2013]|(?<!\\b(?:dr|mr|mrs|ms|mx|prof|st|sr|jr|rev|fr))\\.|\\s-\\s"
+                    + "|[^\\p{L}\\p{N}\\s'&/.\\-]"
                     + "|\\s(?:but|since|for|now|tho|though|lol|lmao|haha\\w*|mas|desde|ha|faz|pra|porque|because|cause|"
                     + "cuz|coz|and|e|so|which|where|who|when|with|com|mostly|mainly|originally|atm|nowadays|actually|"
                     + "these|this|last|right|recently|ago|kk+|rs+|tbh|btw|fyi|lately|anyway|is|works|please|pls|plz|"
@@ -215,6 +220,46 @@ final class Answers {
     private static final Pattern DENIED = Pattern.compile(
             "\\b(?:idk|dunno|not|no|never|anymore|nowhere|nobody|none|nao|nunca|mais|nenhum|nenhuma|ninguem)\\b|n't\\b");
 
+    /** The longest question read: a question is a sentence, not a pasted document. */
+    private static final int MAX_QUESTION = 300;
+
+    /**
+     * A question about somebody else or something else ("Does your son have any allergies?", "Onde mora a
+     * sua irmã?", "De onde é esse vinho?"), or about "you" in general ("How old are you supposed to be to
+     * drink?"): its answer says nothing of the speaker.
+     */
+    private static final Pattern SOMEBODY_ELSE = Pattern.compile(
+            "\\b(?:your|his|her|their|my|our|the|sua|seu|tua|teu|suas|seus|tuas|teus|minha|meu)\\s+(?:[a-z'\\-]+\\s+)?(?:"
+                    + Lexicon.RELATION_ALTERNATION + "|friend|friends|boss|coworker|colleague|roommate|neighbou?r"
+                    + "|amig[oa]s?|chefe|colega|vizinh[oa])\\b"
+                    + "|\\b(?:does|did|do)\\s+(?:he|she|they|your|his|her|their|the)\\b|\\b(?:is|was|has)\\s+(?:he|she|they|his|her|their)\\b"
+                    + "|\\b(?:esse|essa|esses|essas|aquele|aquela|aqueles|aquelas|este|esta|isso|isto|dele|dela|deles|delas)\\b"
+                    + "|\\b(?:supposed|photo|picture|pic|video|movie|film|book|game|story|dream|usually|typically|normally"
+                    + "|generally|people|someone|somebody|anyone|everyone)\\b");
+    /** A question about a time not now: "Where are you living next year?", "Em que empresa você gostaria de trabalhar?" */
+    private static final Pattern NOT_NOW = Pattern.compile(
+            "\\b(?:next\\s+(?:year|month|week|summer)|after\\s+the|will|going\\s+to|gonna|plan|planning|wish|want\\s+to|used\\s+to"
+                    + "|gostaria|gostarias|queria|quer|queres|vai|vais|ano\\s+que\\s+vem|proximo\\s+ano)\\b");
+    /** Words after an answer that take it back or doubt it: "Paris, I wish", "Google, until last week". */
+    private static final Pattern DOUBT = Pattern.compile(
+            "\\b(?:i\\s+wish|in\\s+my\\s+dreams|until|used\\s+to|one\\s+day|someday|hopefully|eventually|soon"
+                    + "|next\\s+(?:year|month|week)|probably|maybe|perhaps|i\\s+think|i\\s+guess|kinda|sort\\s+of|not\\s+anymore|anymore"
+                    + "|formerly|previously|apparently|supposedly|quem\\s+me\\s+dera|talvez|acho\\s+que|provavelmente|um\\s+dia)\\b");
+    /** What may not open an answer: a question word ("why do you ask?", "who's asking?"). */
+    private static final Pattern QUESTION_WORD = Pattern.compile(
+            "(?:why|who|who's|what|what's|how|where|when|which|huh|porque|por\\s+que|quem|o\\s+que|como|onde|quando)\\b");
+    /** The answer as the subject of a sentence that goes on: "Leeds is where my parents live". */
+    private static final Pattern SUBJECT_OF_MORE = Pattern.compile(
+            "\\s+(?:is|are|was|were|sounds|seems|looks)\\s+(?!(?:fine|ok|okay|good|great|perfect|cool|enough|best)\\b)");
+    private static final Pattern LAUGHTER = Pattern.compile(
+            "\\b(?:lol|lmao|lmfao|rofl|haha\\w*|hehe\\w*|kk+|rs+|jk)\\b|[\\x{1F602}\\x{1F923}\\x{1F61C}\\x{1F61D}\\x{1F92A}]");
+    /** What may not open a place or an employer: a preposition, an article, "same". */
+    private static final Pattern NOT_A_PLACE_START = Pattern.compile(
+            "(?:with|on|under|near|outside|by|above|between|around|over|behind|inside|into|from|at|to|a|an|some|same"
+                    + "|depends|everywhere|anywhere|nowhere|somewhere|home|unemployed|freelance|freelancing|student|retired)\\b");
+    private static final Set<String> NOT_AN_EMPLOYER = Set.of("myself", "me", "nobody", "no one", "the man",
+            "the government", "work", "a company", "a startup", "a bank", "a school", "a hospital");
+
     /** A polite condition that asks nothing ("if you don't mind me asking", "se não se importa"). */
     private static final Pattern POLITE = Pattern.compile(
             "\\b(?:if\\s+(?:you\\s+don't|u\\s+dont|you\\s+dont)\\s+mind(?:\\s+(?:me\\s+)?asking)?|if\\s+i\\s+may(?:\\s+ask)?"
@@ -243,8 +288,12 @@ final class Answers {
     private Answers() {
     }
 
-    /** The statements a short answer stands for, each with the words that made it; empty when none. */
-    record Answered(List<Sentence> statements, String question) {
+    /**
+     * The statements a short answer stands for, the question it answers, and the attribute (or the start
+     * of the attributes) of the facts it may give: "I have a dog and a husband" read for "Do you have any
+     * pets?" gives the pet, not a husband.
+     */
+    record Answered(List<Sentence> statements, String question, String attribute) {
     }
 
     /**
@@ -257,22 +306,28 @@ final class Answers {
             return null;
         }
         String question = lastQuestion(before);
-        if (question.isEmpty() || addressedToSomebodyElse(question, speaker)) {
+        if (question.isEmpty() || question.length() > MAX_QUESTION || addressedToSomebodyElse(question, speaker)) {
             return null;
         }
         String q = Terms.foldKeepingLength(question);
+        if (SOMEBODY_ELSE.matcher(q).find() || NOT_NOW.matcher(q).find()) {
+            return null; // "Does your son have any allergies?", "Onde mora a sua irmã?", "How old are you in this photo?"
+        }
         Sentence first = answer.get(0);
         if (first.takesBack() || first.reported || first.conditional) {
             return null;
         }
         String said = first.text.strip();
         String folded = Terms.foldKeepingLength(said);
-        if (JOKING.matcher(Terms.foldKeepingLength(answerText(answer))).find()) {
-            return null;
+        if (JOKING.matcher(Terms.foldKeepingLength(answerText(answer))).find() || DOUBT.matcher(folded).find()) {
+            return null; // "Paris, I wish 😂", "Google, until last week", "Leeds probably"
         }
         Matcher yesNo = NATIVE_YES_NO.matcher(q);
-        if (yesNo.find()) {
-            return nativeYesNo(yesNo, question, said, folded, today);
+        if (yesNo.find() && !NOT_PLAIN.matcher(q).find()) {
+            String asked = yesNo.group("plang") != null ? yesNo.group("plang") : yesNo.group("language");
+            if (Lexicon.LANGUAGES.contains(asked)) {
+                return nativeYesNo(yesNo, question, said, folded, today);
+            }
         }
         for (Question candidate : QUESTIONS) {
             Matcher m = candidate.pattern().matcher(q);
@@ -292,7 +347,7 @@ final class Answers {
                         : String.format(Locale.ROOT, template, value);
                 out.add(Sentence.of(statement, candidate.pt() ? Sentence.Lang.PT : Sentence.Lang.EN, today));
             }
-            return new Answered(out, question);
+            return new Answered(out, question, kind.attribute);
         }
         return null;
     }
@@ -317,7 +372,7 @@ final class Answers {
         }
         String template = pt ? Kind.NATIVE_LANGUAGE.pt : Kind.NATIVE_LANGUAGE.en;
         return new Answered(List.of(Sentence.of(String.format(Locale.ROOT, template, value),
-                pt ? Sentence.Lang.PT : Sentence.Lang.EN, today)), question);
+                pt ? Sentence.Lang.PT : Sentence.Lang.EN, today)), question, Kind.NATIVE_LANGUAGE.attribute);
     }
 
     /** The answer's first words as the values of {@code kind}: one, several for a listed kind, or none. */
@@ -355,7 +410,17 @@ final class Answers {
         int stop = end.find() ? end.start() : folded.length();
         String head = said.substring(at, stop).strip();
         String headFolded = folded.substring(at, stop).strip();
-        if (head.isEmpty() || FIRST_PERSON.matcher(headFolded).find() || DENIED.matcher(headFolded).find()) {
+        if (head.isEmpty() || FIRST_PERSON.matcher(headFolded).find() || DENIED.matcher(headFolded).find()
+                || QUESTION_WORD.matcher(headFolded).lookingAt()) {
+            return List.of();
+        }
+        String after = folded.substring(stop);
+        // a question back ("married? me?"), the answer as the subject of a sentence ("Leeds is where my parents
+        // live"), a joke about an age, a name or a status ("12 lol"), "married to the job"
+        if (after.startsWith("?") || SUBJECT_OF_MORE.matcher(after).lookingAt()
+                || (kind == Kind.AGE || kind == Kind.NAME || kind == Kind.RELATIONSHIP || kind == Kind.ADDRESS)
+                && LAUGHTER.matcher(folded).find()
+                || kind == Kind.RELATIONSHIP && after.startsWith(" to ")) {
             return List.of();
         }
         List<String> out = new ArrayList<>();
@@ -404,7 +469,9 @@ final class Answers {
                         ? head : null;
             }
             case RELATIONSHIP -> {
-                return STATUSES.contains(words.get(0)) ? words.get(0) : null;
+                // "single", "single again", "single as a pringle"; not "married to the job"
+                return STATUSES.contains(words.get(0)) && (words.size() == 1 || !words.get(1).equals("to")
+                        && !words.get(1).equals("com")) ? words.get(0) : null;
             }
             case NAME, ADDRESS -> {
                 // a name: words of letters only
@@ -413,8 +480,19 @@ final class Answers {
                 }
             }
             case LOCATION, ORIGIN, NATIVE_LANGUAGE, LANGUAGES -> {
-                if (!folded.matches("[\\p{L}'\\-. ]+")) {
-                    return null;
+                if (!folded.matches("[\\p{L}'\\-. ]+") || NOT_A_PLACE_START.matcher(folded).lookingAt()) {
+                    return null; // "with parents", "on a boat", "under a rock", "same as you"
+                }
+            }
+            case EMPLOYER -> {
+                if (NOT_A_PLACE_START.matcher(folded).lookingAt() || NOT_AN_EMPLOYER.contains(folded)
+                        || folded.startsWith("self")) {
+                    return null; // "from home", "self employed", "unemployed"
+                }
+            }
+            case JOB -> {
+                if (!jobLike(words)) {
+                    return null; // "as little as possible", "looking for work", "panic"
                 }
             }
             default -> {
@@ -430,6 +508,18 @@ final class Answers {
         }
         return kind.named && head.equals(head.toLowerCase(Locale.ROOT)) ? capitalised(head) : head;
     }
+
+    /** Whether some word of a job answer is a job ("nurse", "backend dev", "nursing", "accountant"). */
+    private static boolean jobLike(List<String> words) {
+        for (String w : words) {
+            if (Lexicon.JOBS.contains(w) || w.length() > 4 && JOB_ENDING.matcher(w).find()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static final Pattern JOB_ENDING = Pattern.compile("(?:er|or|ist|ian|eer|ant|ent|ing|dev|ora|eira|eiro|ista)$");
 
     /** "a bearded dragon called steve" → "a bearded dragon called Steve": a pet's name after "called/named". */
     private static String namedPet(String head) {
@@ -472,15 +562,15 @@ final class Answers {
         if (!m.find()) {
             return false;
         }
-        String name = m.group(1).toLowerCase(Locale.ROOT);
+        String name = (m.group(1) != null ? m.group(1) : m.group(2)).toLowerCase(Locale.ROOT);
         if (speaker == null || speaker.isBlank()) {
-            return true; // a name the speaker is not known to have
+            return false; // one end user: the assistant calls them by their name
         }
         String first = Terms.foldKeepingLength(speaker.strip().toLowerCase(Locale.ROOT)).split("\\s+")[0];
         return !Terms.foldKeepingLength(name).equals(first);
     }
 
-    private static final Pattern VOCATIVE = Pattern.compile(",\\s*(\\p{Lu}\\p{Ll}+)\\s*\\?\\s*$");
+    private static final Pattern VOCATIVE = Pattern.compile(",\\s*(\\p{Lu}\\p{Ll}+)\\s*\\?\\s*$|^(\\p{Lu}\\p{Ll}+)\\s*,\\s");
 
     /** The answer's sentences joined (for taken-back words anywhere in it). */
     private static String answerText(List<Sentence> answer) {

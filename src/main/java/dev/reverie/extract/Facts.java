@@ -105,6 +105,15 @@ final class Facts {
         }
     }
 
+    /** Drops the facts made since {@code mark} whose attribute does not start with {@code attribute}. */
+    void keepFrom(int mark, String attribute) {
+        for (int i = facts.size() - 1; i >= mark; i--) {
+            if (!Subjects.attribute(facts.get(i).subject()).startsWith(attribute)) {
+                facts.remove(i);
+            }
+        }
+    }
+
     /** How many facts there are so far: a mark for {@link #dropFrom}. */
     int mark() {
         return facts.size();

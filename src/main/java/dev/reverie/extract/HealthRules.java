@@ -105,6 +105,11 @@ final class HealthRules {
             "\\bi\\s+(?:used\\s+to\\s+be|was)\\s+(?:a\\s+)?(vegetarian|vegan|pescatarian|pescetarian|keto)\\b"
                     + "(?=\\s+(?:for|until|till|but|in|during|back|when|years|as|all)\\b|\\s*[,.;!]|\\s*$)");
 
+    private static final Pattern GERUND_FIRST = Pattern.compile("(?:dealing|living|struggling|battling|coping)\\b");
+    /** A verb after a gerund phrase: the phrase was a subject ("Living with asthma is hard"). */
+    private static final Pattern SUBJECT_VERB = Pattern.compile(
+            "\\b(?:is|are|was|were|can|could|affects|makes|takes|sucks|means|helps)\\b");
+
     /** What ends a condition said in passing: "my eczema cleared up", "my asthma is gone now". */
     /** After "I had <condition>": words that say it is over ("as a kid", "but it cleared up", "years ago"). */
     private static final Pattern ENDED_AFTER = Pattern.compile(
@@ -122,7 +127,10 @@ final class HealthRules {
      */
     private static final Pattern DIET_SINCE = Pattern.compile(
             "^(?:(?:now|proudly|strictly|fully)\\s+)?(vegetarian|vegan|pescatarian|pescetarian|keto|teetotal)\\s+"
-                    + "(?:for|since|now|these|all|my\\s+whole|ever\\s+since)\\b"
+                    // years or several months, not a trial ("Vegan for a week was hard")
+                    + "(?:for\\s+(?:over\\s+|almost\\s+|about\\s+|nearly\\s+)?(?:\\d+|a\\s+few|a\\s+couple\\s+of|several|many|two|three|four"
+                    + "|five|six|seven|eight|nine|ten|a|one)\\s+(?:years?|yrs?)|for\\s+(?:\\d+|several|many|a\\s+few|three|four|five|six"
+                    + "|seven|eight|nine|ten)\\s+months|since|now|these\\s+days|all\\s+my|my\\s+whole|ever\\s+since)\\b"
                     + "|(?:^|\\bi\\s+|\\bi've\\s+|\\bi\\s+have\\s+|\\bwe\\s+|\\bwe've\\s+)(?:just\\s+|recently\\s+|finally\\s+|officially\\s+)?"
                     + "(?:gone|went|turned|become|became|switched\\s+to\\s+being|switched\\s+to\\s+a)\\s+"
                     + "(?:fully\\s+|completely\\s+|full\\s+|100%\\s+)?(vegetarian|vegan|pescatarian|pescetarian|keto)\\b");
@@ -248,6 +256,12 @@ final class HealthRules {
                 continue; // "my asthma's inhaler"; "my asthma's been bad" is the condition
             }
             if (CONDITION_ENDED.matcher(s.folded).region(s.clauseStart(m.start()), s.clauseEnd(c[1])).find()) {
+                continue;
+            }
+            // "Living with depression is something my sister knows well", "Dealing with depression at work: a
+            // guide": the phrase is a subject or a title, not the speaker's own
+            if (GERUND_FIRST.matcher(s.folded).region(m.start(), s.folded.length()).lookingAt()
+                    && (s.text.indexOf(':') >= 0 || SUBJECT_VERB.matcher(s.folded).region(c[1], s.folded.length()).find())) {
                 continue;
             }
             out.typed(MemoryKind.FACT, "user.health", s.text.substring(c[0], c[1]), Cardinality.MULTI,
@@ -388,6 +402,11 @@ final class HealthRules {
         return best;
     }
 
+    /** What makes a diet said with its time a trial that ended: "… but quit", "… was hard", "for a week". */
+    private static final Pattern TRIAL = Pattern.compile(
+            "\\b(?:but\\s+(?:i\\s+)?(?:quit|stopped|gave\\s+up|failed)|and\\s+(?:i\\s+)?(?:quit|stopped|gave\\s+up)|was\\s+(?:hard|tough"
+                    + "|rough|difficult|impossible)|didn't\\s+last|for\\s+(?:a|one|two|\\d+)\\s+(?:days?|weeks?|month))\\b");
+
     private static void diet(Sentence s, Facts out) {
         Matcher was = s.match(WAS_DIET);
         if (!s.question && !s.conditional && was.find() && !s.negatedBefore(was.start())) {
@@ -396,7 +415,8 @@ final class HealthRules {
             return;
         }
         Matcher since = s.match(DIET_SINCE);
-        if (!s.question && !s.conditional && since.find() && !s.negatedBefore(since.start())) {
+        if (!s.question && !s.conditional && since.find() && !s.negatedBefore(since.start())
+                && !TRIAL.matcher(s.folded).region(since.start(), s.folded.length()).find()) {
             int g = since.group(1) != null ? 1 : 2;
             out.typed(MemoryKind.PREFERENCE, "user.diet", s.text.substring(since.start(g), since.end(g)),
                     Cardinality.MULTI, Polarity.POSITIVE, Facts.STRONG, "%1$s is %2$s", "%1$s é %2$s");

@@ -40,7 +40,7 @@ final class IdentityRules {
      */
     private static final Pattern NAME_HERE = Pattern.compile(
             "^(?<here>[a-z][a-z'\\-]{1,20})\\s+here\\s*(?:[,.!;:]|$)"
-                    + "|^this\\s+is\\s+(?<this>[a-z][a-z'\\-]{1,20})\\s*(?:btw|by\\s+the\\s+way|here|speaking|again)?\\s*(?:[.!;]|$)");
+                    + "|^this\\s+is\\s+(?<this>[a-z][a-z'\\-]{1,20})\\s*(?:btw|by\\s+the\\s+way|here|speaking|again)\\s*(?:[,.!;]|$)");
     private static final Pattern I_AM_NAME = Pattern.compile("^(?:i'm|i\\s+am|im|eu\\s+sou\\s+[oa]|sou\\s+[oa])\\s+");
     private static final Pattern CALL_ME = Pattern.compile(
             "\\b(?:(don't|do\\s+not|never|stop|please\\s+don't)\\s+)?(?:please\\s+)?call\\s+me\\s+");
@@ -110,7 +110,8 @@ final class IdentityRules {
     private static final String WORK_SUBJECT = "(?:\\b(?:i|we)|^(?:i|we)\\s[^.;!?]{1,80}?\\band)\\s+"
             + "(?:(?:currently|now|still|also|actually|remotely|full[\\s\\-]time|part[\\s\\-]time|freelance|mostly)\\s+)?";
     private static final Pattern WORK_AS = Pattern.compile(
-            WORK_SUBJECT + "(?:work|'m\\s+working|am\\s+working)\\s+as\\s+(?:an?\\s+)?"
+            WORK_SUBJECT + "(?:work|freelance)\\s+as\\s+(?:an?\\s+)?"
+                    + "|\\b(?:i'm|im|i\\s+am|we're|we\\s+are)\\s+(?:currently\\s+|now\\s+|still\\s+|also\\s+)?(?:working|freelancing)\\s+as\\s+(?:an?\\s+)?"
                     + "|\\bmy\\s+(?:job|profession|occupation)\\s+is\\s+(?:being\\s+)?(?:an?\\s+)?"
                     + "|\\b(?:eu\\s+)?(?:trabalho|atuo|estou\\s+trabalhando|to\\s+trabalhando)\\s+como\\s+(?:um\\s+|uma\\s+)?"
                     + "|\\bminha\\s+profissao\\s+e\\s+(?:um\\s+|uma\\s+)?");
@@ -153,8 +154,13 @@ final class IdentityRules {
     private static final Pattern AGE_SIMILE = Pattern.compile("\\b(?:feel|feels|felt|look|looks|act|acts|as\\s+if|como\\s+se|parece)\\b");
     private static final Pattern AGE = Pattern.compile(
             "\\b(?:i'm|im|i\\s+am)\\s+(\\d{1,3})\\s*(?:years?\\s+old\\b|yo\\b|y/o|y\\.o\\.)"
-                    + "|\\bi\\s+(?:just\\s+)?turned\\s+(\\d{1,3})\\b"
+                    + "|\\bi\\s+(?:just\\s+)?turned\\s+(\\d{1,3})\\b(?!\\s*(?:degrees|%|percent|pages?|times|minutes|mins|seconds|km|miles"
+                    + "|points|pounds|kg|lbs|feet|ft|inches|cm|left|right|around))"
                     + "|(?:\\b(?:i'm|im|i\\s+am)\\s+a|^as\\s+a)\\s+(\\d{1,3})[\\s-]+(?:years?|yrs?)[\\s-]+old\\b"
+                    // a person of that age: not "a 2-year-old's mom", "a 10-year-old company"
+                    + "(?=\\s*(?:[,.!?;]|$)|\\s+(?:woman|man|guy|girl|lady|dude|gal|person|mom|mum|dad|mother|father|male|female"
+                    + "|student|runner|beginner|newbie|grandma|grandpa|grandmother|grandfather|here|myself|and|with|who|trying|just"
+                    + "|looking|living|working)\\b)"
                     + "|\\b(?:eu\\s+)?tenho\\s+(\\d{1,3})\\s+anos" + AGE_END + "|\\b(?:eu\\s+)?fiz\\s+(\\d{1,3})\\s+anos" + AGE_END
                     // a bare number that ends its clause: "I'm 41.", "I'm 29 and single", "my age is 44", "Age: 44"
                     // (not "I'm 5 minutes away", "I'm 100% sure", "I'm 30 pages in")
@@ -184,6 +190,8 @@ final class IdentityRules {
     private static final Pattern NOT_YET = Pattern.compile(
             "\\b(?:when|once|until|till|hope|wish|someday|one\\s+day|if|unless|almost|nearly|quando|espero|um\\s+dia"
                     + "|quase|caso)\\b");
+    /** "Today would have been our 10th wedding anniversary": a marriage that ended. */
+    private static final Pattern WOULD_HAVE = Pattern.compile("\\b(?:would|would've|could|should|might)\\b");
     /** A person after a status's preposition: a relative, or someone ("engaged to a wonderful man"). */
     private static final Pattern A_PERSON = Pattern.compile(
             "\\s*(?:(?:my|our|a|an|the|this)\\s+)?(?:[a-z'\\-]+\\s+){0,2}(?:"
@@ -196,8 +204,8 @@ final class IdentityRules {
      */
     private static final Pattern STATUS_SAID_OTHERWISE = Pattern.compile(
             "\\b(?:i'm|im|i\\s+am|we're|we\\s+are)\\s+(?:currently\\s+|now\\s+|still\\s+)?(?:going\\s+through|in\\s+the\\s+middle\\s+of"
-                    + "|getting)\\s+(?:a\\s+)?(divorce|divorced)\\b"
-                    + "|^(?:currently\\s+)?going\\s+through\\s+(?:a\\s+)?(divorce)\\b"
+                    + "|getting)\\s+(?:a\\s+)?(divorce|divorced)\\b(?!\\s+(?:lawyer|attorney|papers|party|rate|court|mediator|settlement|for))"
+                    + "|^(?:currently\\s+)?going\\s+through\\s+(?:a\\s+)?(divorce)\\b(?!\\s+(?:lawyer|attorney|papers|party|for))"
                     + "|(?:\\b(?:we|i|husband\\s+and\\s+i|wife\\s+and\\s+i)|\\bme\\s+and\\s+my\\s+(?:husband|wife|hubby|spouse))"
                     + "\\s+(?:just\\s+)?(?:celebrated|are\\s+celebrating|celebrate)\\s+"
                     + "(?:our\\s+)?(?:\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty)"
@@ -251,7 +259,8 @@ final class IdentityRules {
     private static void relationship(Sentence s, Facts out) {
         Matcher other = s.match(STATUS_SAID_OTHERWISE);
         if (!s.question && !s.conditional && !s.reported && other.find() && !s.negatedBefore(other.start())
-                && !NOT_YET.matcher(s.folded).region(s.clauseStart(other.start()), other.start()).find()) {
+                && !NOT_YET.matcher(s.folded).region(s.clauseStart(other.start()), other.start()).find()
+                && !WOULD_HAVE.matcher(s.folded).region(s.clauseStart(other.start()), other.start()).find()) {
             String said = other.group(1) != null ? other.group(1) : other.group(2) != null ? other.group(2)
                     : other.group(3) != null ? other.group(3) : other.group(4);
             String status = said.startsWith("divorce") ? "going through a divorce" : "married";
@@ -360,6 +369,7 @@ final class IdentityRules {
             String word = m.group(here ? "here" : "this");
             String name = name(s, at, !(here && lowerCaseWriter(s)));
             if (name != null && name.length() == word.length() && !Lexicon.RELATIONS.containsKey(word)
+                    && !Dates.CALENDAR_WORDS.contains(word)
                     && !Lexicon.JOBS.contains(word) && !NOT_A_NAME_HERE.contains(word)) {
                 out.typed(MemoryKind.FACT, "user.name", name, Cardinality.SINGLE, Polarity.POSITIVE, Facts.WEAK,
                         "%1$s's name is %2$s", "%1$s se chama %2$s");
@@ -368,7 +378,10 @@ final class IdentityRules {
         m = s.match(CALL_ME);
         while (s.has("call") && m.find()) {
             String name = name(s, m.end(), !s.pt() && !lowerCaseWriter(s));
-            if (name != null && !othersCall(s, m.start())
+            // a lower-case name ends its phrase: "call me liz, …", not "call me dramatic but …"
+            boolean ends = name == null || Character.isUpperCase(name.charAt(0)) || CALLED_ENDS.matcher(s.folded)
+                    .region(Math.min(s.folded.length(), m.end() + name.length()), s.folded.length()).lookingAt();
+            if (name != null && !othersCall(s, m.start()) && ends
                     && !NOT_CALLED.contains(Terms.foldKeepingLength(name).toLowerCase(java.util.Locale.ROOT))) {
                 Polarity p = m.group(1) != null ? Polarity.NEGATIVE : Polarity.POSITIVE;
                 addressAs(out, name, p);
@@ -396,6 +409,9 @@ final class IdentityRules {
         }
     }
 
+    private static final Pattern CALLED_ENDS = Pattern.compile(
+            "\\s*(?:[,.!;]|$|(?:please|pls|plz|thanks|thx|instead|from\\s+now\\s+on|ok|okay|only|just)\\b)");
+
     /** What follows "call me" without being what to call the speaker: "call me later", "call me crazy". */
     private static final Set<String> NOT_CALLED = Set.of("later", "back", "tomorrow", "tonight", "anytime", "asap",
             "soon", "sometime", "crazy", "old-fashioned", "paranoid", "weird", "whatever", "when", "if", "at", "on",
@@ -414,7 +430,11 @@ final class IdentityRules {
             "wait", "stay", "stop", "click", "start", "go", "get", "put", "check", "welcome", "sign", "tap", "near",
             "there", "here", "all", "nothing", "something", "anything", "everything", "nowhere", "somewhere",
             "done", "ok", "okay", "yes", "no", "yep", "nope", "thanks", "cheers", "goodbye", "bye", "morning",
-            "evening", "night", "afternoon", "sunny", "rainy", "cold", "hot", "quiet", "busy", "dead", "home");
+            "evening", "night", "afternoon", "sunny", "rainy", "cold", "hot", "quiet", "busy", "dead", "home",
+            // "Summer here!", "Lunchtime here.", "Chaos here.": a time or a state of the place
+            "summer", "winter", "spring", "autumn", "fall", "lunchtime", "midnight", "noon", "bedtime", "dinnertime",
+            "teatime", "chaos", "madness", "mayhem", "rain", "snow", "sun", "sunshine", "heat", "freezing", "crazy",
+            "lunch", "dinner", "breakfast", "weekend", "today", "tonight", "tomorrow", "yesterday");
 
     /** Words before "call me" that make it what someone else calls the speaker ("My teacher used to call me Speedy"). */
     private static final Set<String> OTHER_CALLERS = Set.of("everyone", "everybody", "people", "they", "he", "she",
@@ -663,7 +683,11 @@ final class IdentityRules {
                     + "|many|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty)\\+?\\s*(?:years?|yrs?)\\b"
                     + "|\\s*,?\\s*since\\s+((?:19|20)\\d{2})\\b");
     /** What one is "in" for years that is no place: a trade, an institution, a state. */
-    private static final Set<String> NOT_A_HOME = Set.of("marketing", "sales", "tech", "finance", "retail", "healthcare",
+    private static final Set<String> NOT_A_HOME = Set.of("pain", "denial", "limbo", "accounting", "engineering",
+            "congress", "parliament", "the office", "office", "power", "hiding", "trouble", "shock", "ops", "pr",
+            "a relationship", "relationships", "hell", "heaven", "the zone", "shape", "touch", "contact", "a band",
+            "sales and marketing", "government", "the government", "the senate", "senate", "court", "the hospital",
+            "a coma", "labor", "labour", "mourning", "grief", "a rut", "survival mode", "crisis", "hospice", "marketing", "sales", "tech", "finance", "retail", "healthcare",
             "education", "management", "business", "law", "medicine", "nursing", "teaching", "it", "hr", "software",
             "construction", "hospitality", "banking", "insurance", "real estate", "consulting", "design", "journalism",
             "prison", "jail", "hospital", "rehab", "therapy", "school", "college", "uni", "university", "love",
@@ -691,6 +715,7 @@ final class IdentityRules {
         String place = s.text.substring(m.end(), end).strip();
         String folded = Terms.foldKeepingLength(place).toLowerCase(java.util.Locale.ROOT);
         if (place.isEmpty() || Terms.wordTokens(folded).size() > 4 || NOT_A_HOME.contains(folded)
+                || place.matches("[A-Z]{2,4}") // "AA", "IT", "HR": a group or a trade
                 || DETERMINER.matcher(folded).lookingAt() || !folded.matches("[\\p{L}'\\- .]+")
                 || !Character.isUpperCase(place.charAt(0)) && !lowerCaseWriter(s) || tool(place)) {
             return;
@@ -871,7 +896,7 @@ final class IdentityRules {
             return;
         }
         m = s.match(WORK_AS);
-        if (s.hasAny("work", "job", "profession", "occupation", "trabalh", "atuo", "profissao") && m.find()) {
+        if (s.hasAny("work", "job", "profession", "occupation", "trabalh", "atuo", "profissao", "freelanc") && m.find()) {
             int[] span = Values.span(s, m.end(), s.folded.length(), JOB_CUTS);
             if (span != null) {
                 String v = Values.accept(s.text.substring(span[0], span[1]), s.folded.substring(span[0], span[1]));
@@ -1191,6 +1216,7 @@ final class IdentityRules {
     /** A time or a preposition first: no employer's name ("in 2021 to open my own bakery", "last week"). */
     private static final Pattern TIME_FIRST = Pattern.compile(
             "(?:in|on|at|for|since|last|this|next|after|before|to|when|because|yesterday|today|tomorrow|recently|again"
+                    + "|about|around|almost|nearly|over|roughly|like|some|a\\s+few|a\\s+couple"
                     + "|em|no|na|ontem|hoje)\\b");
 
     private static void employer(Facts out, String v, Polarity p) {

@@ -32,7 +32,10 @@ final class PreferenceRules {
     private static final Pattern FAN_EN = Pattern.compile(
             // "I'm a big fan of …", and without the "I'm" at the start: "Big fan of Studio Ghibli", "currently
             // obsessed with …", "Not a fan of crowds"
-            "(?:\\b(?:i'm|im|i\\s+am)\\s+" + ADV + "{0,2}|^(?:currently\\s+|honestly\\s+|lowkey\\s+|kinda\\s+|so\\s+|such\\s+a\\s+)?)"
+            "(?:\\b(?:i'm|im|i\\s+am)\\s+" + ADV + "{0,2}|^(?:currently\\s+|honestly\\s+|lowkey\\s+|kinda\\s+|so\\s+|such\\s+a\\s+)?"
+                    // without "I'm" only a fan or an obsession: "Into the fridge it goes" is no taste
+                    + "(?=(?:not\\s+|no\\s+longer\\s+)?(?:(?:a|an)\\s+)?(?:(?:big|huge|great|massive|real|true|longtime|long-time"
+                    + "|die-hard|diehard)\\s+)?(?:fan\\s+of|obsessed\\s+with|crazy\\s+about|passionate\\s+about)))"
                     + "(?:(not|no\\s+longer)\\s+)?(?:(?:a|an)\\s+)?(?:(?:big|huge|great"
                     + "|massive|real|true|longtime|long-time|die-hard|diehard)\\s+)?(fan\\s+of|into|keen\\s+on|crazy\\s+about"
                     + "|passionate\\s+about|obsessed\\s+with|fond\\s+of|addicted\\s+to)\\s+");
@@ -45,7 +48,7 @@ final class PreferenceRules {
                     + "|sou\\s+(?:muito\\s+)?(?:louc[oa]|doid[oa]|viciad[oa])|suporto|aguento|odeio"
                     + "|detesto|tenho\\s+horror|deixei\\s+de\\s+gostar|parei\\s+de\\s+gostar)\\s+"
                     + "(mais\\s+)?(?:muito\\s+|demais\\s+|bastante\\s+)?(?:de\\s+|do\\s+|da\\s+|dos\\s+|das\\s+|por\\s+|pelo\\s+"
-                    + "|pela\\s+|pelos\\s+|pelas\\s+|a\\s+|ao\\s+|aos\\s+|as\\s+)?");
+                    + "|pela\\s+|pelos\\s+|pelas\\s+|a\\s+|ao\\s+|aos\\s+|as\\s+|em\\s+|no\\s+|na\\s+|nos\\s+|nas\\s+)?");
     private static final Pattern FAVORITE = Pattern.compile(
             "\\bmy\\s+(?:all-time\\s+|absolute\\s+|new\\s+)?(?:favorite|favourite|fave|fav)\\s+([a-z][a-z ]{1,30}?)\\s+(?:is|are)\\s+"
                     + "|\\b(?:meu|minha)\\s+([a-z][a-z ]{1,30}?)\\s+(?:favorit[oa]|preferid[oa])\\s+(?:e|sao)\\s+"
@@ -84,6 +87,9 @@ final class PreferenceRules {
                     + "|therapeutic)\\b");
     private static final java.util.Set<String> BAD = java.util.Set.of("worst", "boring", "annoying", "overrated",
             "disgusting", "gross", "tedious", "unbearable", "dull");
+    /** Words of a choice among options, not a taste: "Plan A", "the second one", "option 2". */
+    private static final Pattern CHOICE = Pattern.compile(
+            "\\b(?:one|ones|option|options|plan|choice|version|idea|answer|pick|part|way|thing|first|second|third|last)\\b");
     /** What a judged "thing" may not be: a person, a pronoun, a time that passes. */
     private static final Pattern NOT_A_THING = Pattern.compile(
             "^(?:you|u|he|she|they|it|him|her|them|us|me|this|that|these|those|we|i|everything|everyone|everybody|nobody|life|today"
@@ -176,8 +182,12 @@ final class PreferenceRules {
             }
             String folded = s.folded.substring(m.start("thing"), m.end("thing"));
             String thing = s.text.substring(m.start("thing"), m.end("thing")).strip();
+            // a capitalised single word is a thing only in the plural ("Mondays are the worst"; "Sarah is the
+            // best" is a person); a choice among options is no taste ("Plan A is the best", "The second one …")
+            boolean plural = s.folded.substring(m.end("thing")).matches("\\s+(?:are|'re)\\b.*");
             if (NOT_A_THING.matcher(folded).lookingAt() || Lexicon.RELATIONS.containsKey(folded)
-                    || Character.isUpperCase(thing.charAt(0)) && !thing.contains(" ") && p == THE_WORST && s.body > 0) {
+                    || p == THE_WORST && Character.isUpperCase(thing.charAt(0)) && !thing.contains(" ") && !plural
+                    || CHOICE.matcher(folded).find()) {
                 continue;
             }
             boolean bad = BAD.contains(m.group("how"));

@@ -203,6 +203,7 @@ public final class RuleBasedExtractor implements Extractor {
                 facts.begin(statement);
                 typedRules(statement, facts);
             }
+            facts.keepFrom(mark, answered.attribute()); // what the question asked, nothing the statement adds
             List<String> unsaid = new ArrayList<>();
             for (Sentence statement : answered.statements()) {
                 unsaid.add(statement.whole());
@@ -398,11 +399,17 @@ public final class RuleBasedExtractor implements Extractor {
      */
     private static final Pattern ELIDED_I = Pattern.compile(
             "(?<have>been|gone)\\b"
-                    + "|(?<am>newly|happily|recently\\s+(?=single|married|engaged|divorced|retired)|single|married|engaged"
-                    + "|divorced|widowed|allergic|pregnant|retired|obsessed|(?:a\\s+)?(?:big|huge|massive)\\s+fan|not\\s+a\\s+(?:big\\s+)?fan"
-                    + "|originally\\s+from|from)\\b"
-                    + "|(?<verb>quit|stopped|gave\\s+up|can't|cant|cannot|turned|retired|got|started|moved|work|live|speak"
-                    + "|play|love|hate|adore|grew\\s+up|went|just|finally|recently|still|teach|studied|study)\\b");
+                    // a state, not an adjective before a noun ("Single parents have it hard", "Pregnant women …")
+                    + "|(?<am>(?:(?:newly|happily|recently|just|finally|officially)\\s+)?(?:single|married|engaged|divorced"
+                    + "|widowed|allergic|pregnant|retired|obsessed)|(?:a\\s+)?(?:big|huge|massive)\\s+fan|not\\s+a\\s+(?:big\\s+)?fan"
+                    + "|originally\\s+from)\\b(?=\\s*(?:[,.!;:?]|$)|\\s+(?:and|again|now|for|since|to|with|of|at|from|but|so|lol|haha"
+                    + "|tbh|honestly|finally|officially|today|yesterday|last|this|af|rn|atm|as|\\p{L}+ly)\\b|\\s+\\p{Lu})"
+                    // a past or a negated verb ("quit drinking", "can't stand …"): not an imperative ("Speak French please")
+                    + "|(?<verb>quit|stopped|gave\\s+up|can't|cant|cannot|turned|retired|got|started|moved|grew\\s+up|went"
+                    + "|just|finally|recently|still|studied)\\b");
+    /** A verb after the opening phrase: it was a subject ("Work at Google sounds fun", "Living in Lisbon is …"). */
+    private static final Pattern PREDICATE_AFTER = Pattern.compile(
+            "\\b(?:is|are|was|were|sounds|seems|looks|takes|costs|makes|means|helps|gets)\\b");
 
     /** {@code s} said with its "I" ("quit drinking" → "I quit drinking"), or {@code null} when it opens otherwise. */
     private static Sentence withTheI(Sentence s) {
@@ -410,7 +417,7 @@ public final class RuleBasedExtractor implements Extractor {
             return null;
         }
         Matcher m = ELIDED_I.matcher(s.folded).region(s.body, s.folded.length());
-        if (!m.lookingAt()) {
+        if (!m.lookingAt() || PREDICATE_AFTER.matcher(s.folded).region(m.end(), s.clauseEnd(m.end())).find()) {
             return null;
         }
         String rest = s.text.substring(s.body).strip();

@@ -615,7 +615,9 @@ final class Sentence {
                     + "|(as\\s+someone\\s+(?:who\\s+has|with)|as\\s+a\\s+person\\s+with)"
                     + "|(as\\s+an?)(?=\\s(?:vegetarian|vegan|pescatarian|diabetic|type\\s+[12]\\s+diabetic|celiac|coeliac|"
                     + "asthmatic|epileptic|pregnant\\s+woman)(?:\\s*[,.;!?]|\\s*$)"
-                    + "|\\s[a-z][a-z\\-]{2,30}(?:\\s[a-z][a-z\\-]{2,30})?,\\s*(?:i\\s|i'm\\s|im\\s)))\\s");
+                    + "|\\s[a-z][a-z\\-]{2,30}(?:\\s[a-z][a-z\\-]{2,30})?,\\s*(?:i\\s|i'm\\s|im\\s)"
+                    // "as a high school chem teacher i can confirm …": up to four words and "I", the comma left out
+                    + "|\\s[a-z][a-z\\-]{1,30}(?:\\s[a-z][a-z\\-]{1,30}){0,3}\\s(?:i\\s|i'm\\s|im\\s)))\\s");
 
     static String asTheSpeaker(String folded) {
         if (!folded.startsWith("as ")) {

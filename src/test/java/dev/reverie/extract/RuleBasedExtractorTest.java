@@ -1890,7 +1890,10 @@ class RuleBasedExtractorTest {
         assertThat(answered("How old are you, if you don't mind me asking?", "27, why?", "user.age")).isEqualTo("27");
         assertThat(answered("When's your birthday?", "march 3rd! same day as my dad", "user.birthday"))
                 .isEqualTo("march 3rd");
-        assertThat(answered("Hi! What should I call you?", "i'm dani 👋", "user.name")).isEqualTo("Dani");
+        assertThat(answered("Hi! What's your name?", "i'm dani 👋", "user.name")).isEqualTo("Dani");
+        assertThat(answered("What should I call you?", "just sam", "user.address_as")).isEqualTo("Sam");
+        assertThat(answered("How would you like me to address you?", "Dr. Okafor", "user.address_as"))
+                .isEqualTo("Dr. Okafor");
         assertThat(answered("How would you like me to address you?", "just sam is fine", "user.address_as"))
                 .isEqualTo("Sam");
         assertThat(answered("Is English your first language?", "no, polish. been here 10 yrs", "user.native_language"))
@@ -1915,8 +1918,14 @@ class RuleBasedExtractorTest {
         assertThat(answer("Where do you live?", "Mars lol jk")).doesNotContain("user.location");
         assertThat(answer("Where do you live?", "idk anymore tbh")).doesNotContain("user.location");
         assertThat(answer("Where do you live?", "not telling you that haha")).doesNotContain("user.location");
-        assertThat(answer("Where do you live, Tom?", "Leeds")).doesNotContain("user.location");
-        assertThat(answer("Would you rather live in Paris or Rome?", "Rome!")).doesNotContain("user.location");
+        // a question to somebody else by name: not the speaker's (without a speaker, the one end user is "Tom")
+        assertThat(extractor.extract(new TurnInput(Role.USER, "Leeds", "Ann", "t", AT, "Where do you live, Tom?")))
+                .noneMatch(f -> f.subject().equals("ann.location"));
+        assertThat(extractor.extract(new TurnInput(Role.USER, "Leeds", "Ann", "t", AT, "Tom, where do you live?")))
+                .noneMatch(f -> f.subject().equals("ann.location"));
+        assertThat(extractor.extract(new TurnInput(Role.USER, "Leeds", "Tom", "t", AT, "Where do you live, Tom?")))
+                .anyMatch(f -> f.subject().equals("tom.location"));
+        assertThat(answer("Where do you live, Paris or Rome?", "Rome!")).doesNotContain("user.location");
         assertThat(answer("If you could live anywhere, where do you live in your dreams?", "Kyoto"))
                 .doesNotContain("user.location");
         assertThat(answer("How old is your daughter?", "7")).doesNotContain("user.age");
@@ -1929,6 +1938,39 @@ class RuleBasedExtractorTest {
                 "Where do you live?")).stream().filter(f -> f.subject().equals("user.location"))
                 .map(ExtractedFact::value).toList()).doesNotContain("Leeds");
         assertThat(answer("Do you have a partner?", "nope, working on it")).doesNotContain("user.relationship");
+        // a question about somebody or something else, or about "you" in general
+        for (String[] qa : List.of(new String[] {"Onde mora a sua irmã?", "Porto"},
+                new String[] {"Quantos anos tem o seu filho?", "7"}, new String[] {"De onde é esse vinho?", "do Douro"},
+                new String[] {"Como se chama aquele filme?", "Titanic"},
+                new String[] {"Seu filho tem alguma alergia?", "amendoim"},
+                new String[] {"Does your son have any allergies?", "peanuts"},
+                new String[] {"How old are you supposed to be to drink in the US?", "21"},
+                new String[] {"How old are you in this photo?", "7"},
+                new String[] {"Your flight got cancelled. What do you do?", "panic"},
+                new String[] {"Where are you living next year?", "Berlin"},
+                new String[] {"Em que empresa você gostaria de trabalhar?", "Google"})) {
+            assertThat(extractor.extract(new TurnInput(Role.USER, qa[1], null, "t", AT, qa[0]))).as(qa[0])
+                    .noneMatch(f -> f.subject().matches("user\\.(?:location|age|origin|name|allergy|job|employer)"));
+        }
+        // a question back, an answer doubted or taken back, a value that is no value of the kind asked
+        for (String[] qa : List.of(new String[] {"Where do you live?", "why do you ask?"},
+                new String[] {"What's your name?", "who's asking?"}, new String[] {"Are you married?", "married? me? lol"},
+                new String[] {"Where do you live?", "Paris, I wish 😂"}, new String[] {"Where do you work?", "Google, until last week"},
+                new String[] {"Where do you live?", "Leeds is where my parents live. I'm in York."},
+                new String[] {"Where do you live?", "with parents"}, new String[] {"Where do you live?", "on a boat lol"},
+                new String[] {"Where do you work?", "from home mostly"}, new String[] {"Where do you work?", "self employed"},
+                new String[] {"What do you do for work?", "as little as possible lol"},
+                new String[] {"What's your hometown like?", "pretty boring tbh"}, new String[] {"How old are you?", "12 lol"},
+                new String[] {"Are you married?", "married to the job"})) {
+            assertThat(extractor.extract(new TurnInput(Role.USER, qa[1], null, "t", AT, qa[0]))).as(qa[0] + " " + qa[1])
+                    .noneMatch(f -> f.subject().matches(
+                            "user\\.(?:location|age|origin|name|employer|job|relationship)") && f.text().contains("answering"));
+        }
+        // only what the question asked: "a dog and a husband" answers the pet question with a dog
+        assertThat(answer("Do you have any pets?", "a dog and a husband lol")).contains("user.pet")
+                .doesNotContain("user.family.husband");
+        assertThat(answered("Você tem algum animal?", "um gato", "user.pet")).isEqualTo("gato");
+        assertThat(answered("Qual é a sua língua materna?", "português", "user.native_language")).isEqualTo("Português");
     }
 
     @Test
@@ -1993,6 +2035,15 @@ class RuleBasedExtractorTest {
         assertThat(only("the office is hands down my fav show", "user.favorite.show").value()).isEqualTo("office");
         noFact("user.health", "I had a cold last week.", "I had asthma attacks all week.");
         noFact("user.diet", "I was a vegan chef.", "If I moved to Berlin 🙂 would I go vegan?");
+        // what the speaker works as, said with "as a … I", "freelancing as", "working as"
+        assertThat(only("as a high school chem teacher i can confirm teenagers skip the safety sheet", "user.job").value())
+                .isEqualTo("high school chem teacher");
+        assertThat(only("i've been freelancing as a graphic designer for about six years", "user.job").value())
+                .isEqualTo("graphic designer");
+        assertThat(only("I'm working as a waiter this summer.", "user.job").value()).isEqualTo("waiter");
+        noFact("user.employer", "i've been freelancing as a graphic designer for about six years",
+                "I work for about 3 clients.");
+        noFact("user.job", "As a kid I lived in Ohio.", "As a result I moved.", "My sister is working as a nurse.");
         // names and forms of address said otherwise
         assertThat(only("hey, kate here. quick question about my tax return", "user.name").value()).isEqualTo("kate");
         assertThat(only("This is Jamal btw.", "user.name").value()).isEqualTo("Jamal");
@@ -2025,9 +2076,25 @@ class RuleBasedExtractorTest {
         assertThat(only("newly single and honestly thriving", "user.relationship").value()).isEqualTo("single");
         assertThat(only("turned 30 on sunday and everyone keeps asking", "user.age").value()).isEqualTo("30");
         assertThat(only("retired last year after 35 years on the railways", "user.job").value()).isEqualTo("retired");
-        assertThat(only("from Cork originally", "user.origin").value()).isEqualTo("Cork");
+        assertThat(only("I'm from Cork originally.", "user.origin").value()).isEqualTo("Cork");
+        noFact(Set.of("user.health", "user.relationship", "user.job", "user.origin", "user.employer", "user.location",
+                        "user.age", "user.skill", "user.native_language"), "Pregnant women shouldn't eat brie.",
+                "Single parents have it hard.", "Newly married couples often struggle.", "Retired people love cruises.",
+                "From Lisbon, the best day trip is Sintra.", "Work at Google sounds fun.", "Live in Lisbon is super expensive.",
+                "Turned 45 degrees and it worked.", "Speak French please.", "Grew up speaking French is common in Quebec.");
         noFact(Set.of("user.relationship", "user.location", "user.diet"), "married to my job lol", "been to Paris twice",
                 "My brother is visiting. Quit drinking in March.", "Quit drinking? Never.");
+        noFact(Set.of("user.likes", "user.dislikes"), "Sarah is the best.", "Plan A is the best.", "Into the fridge it goes.",
+                "The second one is the best.");
+        assertThat(only("Sou viciada em café.", "user.likes").value()).isEqualTo("café");
+        noFact(Set.of("user.diet", "user.health", "user.relationship", "user.location", "user.name", "user.age",
+                        "user.address_as"), "Vegan for a week was hard.", "Keto for two weeks and I gave up.",
+                "I went vegan for a month in 2019 but quit.", "Living with depression is something my sister knows well.",
+                "Dealing with depression at work: a guide.", "Today would have been our 10th wedding anniversary.",
+                "We're getting a divorce lawyer for my mom.", "i've been in pain for 3 years now",
+                "been in denial for 2 years lol", "Been in AA for 3 years.", "I've been in Congress for 12 years.",
+                "Lunchtime here.", "Summer here!", "This is Max.", "This is Sparta!", "call me dramatic but that movie sucked",
+                "I'm a 2-year-old's mom and exhausted.", "As a 10-year-old company, we value our customers.");
         noFact(Set.of("user.likes", "user.dislikes"), "You are the worst.", "This is the best.", "My boss is the worst.",
                 "The best part is the ending.", "I find him annoying.", "I find it boring.", "Nothing beats you.",
                 "Sou muito feliz.");

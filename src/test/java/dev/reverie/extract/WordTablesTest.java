@@ -72,7 +72,7 @@ class WordTablesTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = ';', value = {
             "place-cuts; 56; _for_|_ago|_sozinh|_with_my_|_i_|_eu_|_myself|_originally",
-            "job-cuts; 20; _at_|_numa_|_pelo_|_ha_",
+            "job-cuts; 24; _at_|_numa_|_pelo_|_ha_|_this_|_every_",
             "prefer-cuts; 11; _over_|_rather_than_|_instead_of_",
             "value-cuts; 52; ,|._|_-_|_cuz_|_but_i_"
     })
