@@ -255,8 +255,9 @@ final class HealthRules {
                     && !s.folded.startsWith("'s so", c[1]) && !s.folded.startsWith("'s really", c[1])) {
                 continue; // "my asthma's inhaler"; "my asthma's been bad" is the condition
             }
-            if (CONDITION_ENDED.matcher(s.folded).region(s.clauseStart(m.start()), s.clauseEnd(c[1])).find()) {
-                continue;
+            if (CONDITION_ENDED.matcher(s.folded).region(s.clauseStart(m.start()), s.clauseEnd(c[1])).find()
+                    || s.folded.startsWith("allerg", c[0])) {
+                continue; // "for my allergies": the allergy rules name allergens, a bare "allergies" names none
             }
             // "Living with depression is something my sister knows well", "Dealing with depression at work: a
             // guide": the phrase is a subject or a title, not the speaker's own

@@ -77,7 +77,8 @@ final class PreferenceRules {
             "^(?:honestly\\s+|tbh\\s+|for\\s+me\\s+)?(?:nothing|nada)\\s+(?:beats|compares\\s+to|tops|supera|bate)\\s+");
     /** "Mushrooms are the worst", "Rainy Sundays are the best": a thing the speaker judges, first in the sentence. */
     private static final Pattern THE_WORST = Pattern.compile(
-            "^(?<thing>[a-z][a-z'\\- ]{1,40}?)\\s+(?:is|are|'s|'re)\\s+(?:literally\\s+|honestly\\s+|just\\s+|seriously\\s+"
+            "^(?<thing>[a-z][a-z'\\- ]{1,40}?)\\s+(?:(?:truly|really|honestly|just|literally|seriously|simply|definitely"
+                    + "|still|always)\\s+)?(?:is|are|'s|'re)\\s+(?:literally\\s+|honestly\\s+|just\\s+|seriously\\s+"
                     + "|simply\\s+|truly\\s+)?the\\s+(?<how>worst|best)\\s*(?:[.!,;]|$|\\s+(?:ever|lol|tbh|honestly|imo))");
     /** "I find podcasts so boring", "I find gardening relaxing": a judgement of the speaker's own. */
     private static final Pattern FIND = Pattern.compile(
@@ -184,7 +185,7 @@ final class PreferenceRules {
             String thing = s.text.substring(m.start("thing"), m.end("thing")).strip();
             // a capitalised single word is a thing only in the plural ("Mondays are the worst"; "Sarah is the
             // best" is a person); a choice among options is no taste ("Plan A is the best", "The second one …")
-            boolean plural = s.folded.substring(m.end("thing")).matches("\\s+(?:are|'re)\\b.*");
+            boolean plural = s.folded.substring(m.end("thing")).matches("\\s+(?:\\w+ly\\s+|still\\s+|just\\s+|always\\s+)?(?:are|'re)\\b.*");
             if (NOT_A_THING.matcher(folded).lookingAt() || Lexicon.RELATIONS.containsKey(folded)
                     || p == THE_WORST && Character.isUpperCase(thing.charAt(0)) && !thing.contains(" ") && !plural
                     || CHOICE.matcher(folded).find()) {

@@ -2087,6 +2087,8 @@ class RuleBasedExtractorTest {
         noFact(Set.of("user.likes", "user.dislikes"), "Sarah is the best.", "Plan A is the best.", "Into the fridge it goes.",
                 "The second one is the best.");
         assertThat(only("Sou viciada em café.", "user.likes").value()).isEqualTo("café");
+        assertThat(only("Weddings truly are the best!", "user.likes").value()).isEqualTo("Weddings");
+        noFact("user.health", "I'm too lazy to research alternative pets for my allergies.");
         noFact(Set.of("user.diet", "user.health", "user.relationship", "user.location", "user.name", "user.age",
                         "user.address_as"), "Vegan for a week was hard.", "Keto for two weeks and I gave up.",
                 "I went vegan for a month in 2019 but quit.", "Living with depression is something my sister knows well.",
