@@ -155,6 +155,28 @@ final class Answers {
             q(Kind.RELATIONSHIP, true, "\\b(?:" + VOCE + "\\s+)?(?:e|es)\\s+(?:casad[oa]|solteir[oa])\\b"
                     + "|\\b(?:" + VOCE + "\\s+)?(?:tem|tens)\\s+(?:namorad[oa]|companheir[oa]|marido|esposa|mulher)\\b"));
 
+    /** Every question above in one pattern: most turns before an answer ask none of them, and one scan says so. */
+    private static final Pattern ANY_QUESTION = Pattern.compile(String.join("|", QUESTIONS.stream()
+            .map(q -> "(?:" + q.pattern().pattern().replace("(?<thing>", "(?:") + ")").toList()));
+
+    /** The words before the first punctuation of a folded text (a cheap bound: no regex). */
+    private static int wordsBeforeBreak(String folded) {
+        int words = 0;
+        boolean in = false;
+        for (int i = 0; i < folded.length(); i++) {
+            char c = folded.charAt(i);
+            if (c == ',' || c == '.' || c == '!' || c == '?' || c == ';' || c == ':') {
+                break;
+            }
+            boolean letter = Character.isLetterOrDigit(c) || c == '\'';
+            if (letter && !in) {
+                words++;
+            }
+            in = letter;
+        }
+        return words;
+    }
+
     /** "Is English your first language?": answered "no, Polish" or "yes". */
     private static final Pattern NATIVE_YES_NO = Pattern.compile(
             "\\bis\\s+(?<language>[a-z]+)\\s+your\\s+(?:first|native|mother)\\s+(?:language|tongue)\\b"
@@ -219,6 +241,9 @@ final class Answers {
     /** Words that take the answer back or deny it ("idk anymore", "not really", "nunca"). */
     private static final Pattern DENIED = Pattern.compile(
             "\\b(?:idk|dunno|not|no|never|anymore|nowhere|nobody|none|nao|nunca|mais|nenhum|nenhuma|ninguem)\\b|n't\\b");
+
+    /** The most words before the first break of an answer that may be a short one. */
+    private static final int MAX_HEAD_WORDS = 8;
 
     /** The longest question read: a question is a sentence, not a pasted document. */
     private static final int MAX_QUESTION = 300;
@@ -305,12 +330,18 @@ final class Answers {
         if (before == null || answer.isEmpty() || before.indexOf('?') < 0) {
             return null;
         }
+        // a short answer is short: a first clause of more than eight words is a sentence of its own (most
+        // replies), read by the statement rules; the questions are not even tried (a turn costs less)
+        if (wordsBeforeBreak(answer.get(0).folded) > MAX_HEAD_WORDS) {
+            return null;
+        }
         String question = lastQuestion(before);
-        if (question.isEmpty() || question.length() > MAX_QUESTION || addressedToSomebodyElse(question, speaker)) {
+        if (question.isEmpty() || question.length() > MAX_QUESTION) {
             return null;
         }
         String q = Terms.foldKeepingLength(question);
-        if (SOMEBODY_ELSE.matcher(q).find() || NOT_NOW.matcher(q).find()) {
+        if (!ANY_QUESTION.matcher(q).find() && !NATIVE_YES_NO.matcher(q).find() || addressedToSomebodyElse(question, speaker)
+                || SOMEBODY_ELSE.matcher(q).find() || NOT_NOW.matcher(q).find()) {
             return null; // "Does your son have any allergies?", "Onde mora a sua irmã?", "How old are you in this photo?"
         }
         Sentence first = answer.get(0);
