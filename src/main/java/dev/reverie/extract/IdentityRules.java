@@ -184,7 +184,8 @@ final class IdentityRules {
     private static final Pattern STATUS_PT = Pattern.compile(
             "\\b(?:eu\\s+)?(?:(nao)\\s+)?(?:sou|estou|to|tou)\\s+(?:mais\\s+)?(solteir[oa]|casad[oa]|noiv[oa]"
                     + "|divorciad[oa]|viuv[oa]|separad[oa]|namorando)\\b"
-                    + "|\\b(?:eu\\s+)?(?:(nao|nunca)\\s+)?me\\s+(casei|divorciei|separei)\\b"
+                    // "me divorciei", "divorciei-me" (Portugal), "eu casei"
+                    + "|\\b(?:eu\\s+)?(?:(nao|nunca)\\s+)?(?:me\\s+)?(casei|divorciei|separei)(?:-me)?\\b"
                     + "|\\b(?:(nao)\\s+)?fiquei\\s+(noiv[oa]|viuv[oa])\\b");
     /** What makes a status not yet true: "when I'm married", "once I'm divorced", "I hope I'm engaged". */
     private static final Pattern NOT_YET = Pattern.compile(

@@ -267,8 +267,7 @@ public final class RuleBasedExtractor implements Extractor {
                 }
                 typed |= facts.producedInSentence();
             }
-            if (!typed && !afterSomeoneElse && !reported(s, turn.speaker()) && !s.conditional && !s.writtenFirstPerson
-                    && !s.aboutSomeoneElse) {
+            if (!typed && !afterSomeoneElse && !reported(s, turn.speaker()) && !s.conditional && !s.aboutSomeoneElse) {
                 // "quit drinking in march", "newly single and thriving": the "I" left out, read as said with it
                 Sentence restored = withTheI(s);
                 if (restored != null) {
@@ -407,6 +406,8 @@ public final class RuleBasedExtractor implements Extractor {
                     // a past or a negated verb ("quit drinking", "can't stand …"): not an imperative ("Speak French please")
                     + "|(?<verb>quit|stopped|gave\\s+up|can't|cant|cannot|turned|retired|got|started|moved|grew\\s+up|went"
                     + "|just|finally|recently|still|studied)\\b");
+    /** A first-person subject: the sentence has its "I". */
+    private static final Pattern OWN_SUBJECT = Pattern.compile("\\b(?:i|i'm|im|i've|ive|i'd|i'll|we|we're|we've)\\b");
     /** A verb after the opening phrase: it was a subject ("Work at Google sounds fun", "Living in Lisbon is …"). */
     private static final Pattern PREDICATE_AFTER = Pattern.compile(
             "\\b(?:is|are|was|were|sounds|seems|looks|takes|costs|makes|means|helps|gets)\\b");
@@ -417,7 +418,19 @@ public final class RuleBasedExtractor implements Extractor {
             return null;
         }
         Matcher m = ELIDED_I.matcher(s.folded).region(s.body, s.folded.length());
-        if (!m.lookingAt() || PREDICATE_AFTER.matcher(s.folded).region(m.end(), s.clauseEnd(m.end())).find()) {
+        if (!m.lookingAt()) {
+            return null;
+        }
+        int phraseEnd = s.clauseEnd(m.end());
+        for (int i = m.end(); i < phraseEnd; i++) {
+            if (s.folded.charAt(i) == ',' || s.folded.charAt(i) == ';') {
+                phraseEnd = i; // "happily engaged to the love of my life, wedding is in october": the phrase ends here
+                break;
+            }
+        }
+        // a subject of its own in the phrase ("married, we moved …" is read by the rules as said)
+        if (PREDICATE_AFTER.matcher(s.folded).region(m.end(), phraseEnd).find()
+                || OWN_SUBJECT.matcher(s.folded).region(s.body, phraseEnd).find()) {
             return null;
         }
         String rest = s.text.substring(s.body).strip();

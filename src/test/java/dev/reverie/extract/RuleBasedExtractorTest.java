@@ -2074,6 +2074,10 @@ class RuleBasedExtractorTest {
         assertThat(quit.value()).isEqualTo("alcohol");
         assertThat(quit.text()).endsWith("(\"quit drinking in march, feeling way better.\")");
         assertThat(only("newly single and honestly thriving", "user.relationship").value()).isEqualTo("single");
+        assertThat(only("happily engaged to the love of my life, wedding is in october 🥰 now i need a dress",
+                "user.relationship").value()).isEqualTo("engaged");
+        assertThat(only("Divorciei-me no ano passado e agora vivo sozinho.", "user.relationship").value())
+                .isEqualTo("divorciado(a)");
         assertThat(only("turned 30 on sunday and everyone keeps asking", "user.age").value()).isEqualTo("30");
         assertThat(only("retired last year after 35 years on the railways", "user.job").value()).isEqualTo("retired");
         assertThat(only("I'm from Cork originally.", "user.origin").value()).isEqualTo("Cork");
