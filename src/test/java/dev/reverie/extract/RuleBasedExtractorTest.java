@@ -2066,6 +2066,20 @@ class RuleBasedExtractorTest {
         noFact("user.location", "I've been in Lisbon since March.", "I've been in marketing for 10 years.",
                 "I've been in the hospital for 3 days.", "My sister has been in Paris for 3 years.",
                 "I've never been in Paris for 2 years.", "been in prison for 5 years lol", "I'm in Porto for the weekend.");
+        // where the speaker lives or works, said in passing
+        assertThat(only("ok so our flat in Lisbon finally has working internet again.", "user.location").value())
+                .isEqualTo("Lisbon");
+        assertThat(only("Cá em Braga está um calor insuportável.", "user.location").value()).isEqualTo("Braga");
+        assertThat(only("Here in Toronto it's snowing again.", "user.location").value()).isEqualTo("Toronto");
+        assertThat(only("my place in brooklyn is tiny lol", "user.location").value()).isEqualTo("Brooklyn");
+        noFact("user.location", "My old apartment in Boston was tiny.", "Our holiday house in Tuscany is lovely.",
+                "Is it raining here in Leeds?", "My parents' house in Porto is big.", "If my flat in Paris were bigger I'd stay.",
+                "We're staying at a hotel here in Rome for the weekend.", "The weather here in the office is cold.");
+        assertThat(only("10 years at Deloitte this month and they gave me a mug.", "user.employer").value())
+                .isEqualTo("Deloitte");
+        assertThat(only("My boss at Siemens is on vacation.", "user.employer").value()).isEqualTo("Siemens");
+        noFact("user.employer", "My friend at Google says hi.", "I spent 3 years at IBM.", "my team at the office is great",
+                "my boss at work is annoying");
         // a time after "quit" names no employer
         noFact("user.employer", "used to be an accountant but i quit in 2021 to open my own bakery.",
                 "I quit last week.");
