@@ -36,7 +36,10 @@ final class SkillRules {
                     + "|a\\s+bit\\s+of\\s+)?", Target.LANGUAGE, "%1$s speaks %2$s", "%1$s fala %2$s"),
             rule("fluent", "\\b(?:i'm|im|i\\s+am)\\s+" + ADV + "{0,2}fluent\\s+in\\s+|\\b(?:eu\\s+)?sou\\s+fluente\\s+em\\s+",
                     Target.LANGUAGE, "%1$s is fluent in %2$s", "%1$s é fluente em %2$s"),
-            rule("play", "\\bi\\s+" + ADV + "{0,2}(?:can\\s+)?play\\s+(?:the\\s+)?", Target.INSTRUMENT, "%1$s plays %2$s",
+            rule("play", "\\bi\\s+" + ADV + "{0,2}(?:can\\s+)?play\\s+(?:the\\s+)?"
+                    // "I've been playing the piano since I was 6" (read as "I'm playing …"): with its years, a skill
+                    + "|\\b(?:i'm|im|i've\\s+been|i\\s+have\\s+been)\\s+playing\\s+(?:the\\s+)?(?=[a-z]+(?:\\s+[a-z]+)?\\s+(?:for|since)\\b)",
+                    Target.INSTRUMENT, "%1$s plays %2$s",
                     "%1$s toca %2$s"),
             rule("program|code|develop|write", "\\bi\\s+" + ADV + "{0,2}(?:program|code|develop|write\\s+code|write\\s+software)\\s+(?:mostly\\s+|mainly\\s+)?in\\s+",
                     Target.TECH, "%1$s programs in %2$s", "%1$s programa em %2$s"),
@@ -174,8 +177,18 @@ final class SkillRules {
         return false;
     }
 
+    /** How much of a language or a tool, before its name: "a bit of Italian", "some Rust", "basic French". */
+    private static final Pattern HOW_MUCH = Pattern.compile(
+            "^(?:(?:(?:a\\s+)?(?:little|bit)(?:\\s+of)?|(?:a\\s+)?little\\s+bit\\s+of|some|basic|conversational|fluent|decent|broken"
+                    + "|limited|passable|rusty|native|good|very\\s+good|(?:um\\s+)?pouco\\s+(?:de|do|da)|(?:um\\s+)?pouquinho\\s+(?:de|do|da)"
+                    + "|bastante)\\s+)+");
+
     /** The longest leading run of up to three words of {@code item} that is in {@code lexicon}. */
     private static String lexiconPrefix(String item, Set<String> lexicon) {
+        Matcher much = HOW_MUCH.matcher(Terms.foldKeepingLength(item).toLowerCase(java.util.Locale.ROOT));
+        if (much.lookingAt()) {
+            item = item.substring(much.end()); // "a bit of Italian" → "Italian"
+        }
         String folded = Terms.foldKeepingLength(item);
         List<int[]> spans = Terms.tokenSpans(folded, 0, folded.length());
         String best = null;

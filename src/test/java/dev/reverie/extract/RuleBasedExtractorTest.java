@@ -2066,6 +2066,11 @@ class RuleBasedExtractorTest {
         noFact("user.location", "I've been in Lisbon since March.", "I've been in marketing for 10 years.",
                 "I've been in the hospital for 3 days.", "My sister has been in Paris for 3 years.",
                 "I've never been in Paris for 2 years.", "been in prison for 5 years lol", "I'm in Porto for the weekend.");
+        // skills with their amount or their years
+        assertThat(only("been playing the piano since i was 6, mostly classical", "user.skill").value()).isEqualTo("piano");
+        assertThat(facts("Falo inglês e um pouco de francês.").stream().filter(f -> f.subject().equals("user.skill"))
+                .map(ExtractedFact::value).toList()).containsExactly("inglês", "francês");
+        noFact("user.skill", "I'm playing the piano tonight.");
         // where the speaker lives or works, said in passing
         assertThat(only("ok so our flat in Lisbon finally has working internet again.", "user.location").value())
                 .isEqualTo("Lisbon");
