@@ -704,6 +704,9 @@ final class IdentityRules {
         if (s.question || s.conditional || !m.find() || s.negatedBefore(m.start()) || A_STAY.matcher(s.folded).find()) {
             return;
         }
+        if (DETERMINER.matcher(s.folded).region(m.end(), s.folded.length()).lookingAt()) {
+            return; // "here in the office", "my place in a suburb"
+        }
         String place = namedPlace(s.text, m.end(), lowerCaseWriter(s));
         if (place == null || tool(place)
                 || NOT_A_HOME.contains(Terms.foldKeepingLength(place).toLowerCase(java.util.Locale.ROOT))) {

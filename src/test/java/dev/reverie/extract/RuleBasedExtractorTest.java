@@ -2079,7 +2079,8 @@ class RuleBasedExtractorTest {
         assertThat(only("my place in brooklyn is tiny lol", "user.location").value()).isEqualTo("Brooklyn");
         noFact("user.location", "My old apartment in Boston was tiny.", "Our holiday house in Tuscany is lovely.",
                 "Is it raining here in Leeds?", "My parents' house in Porto is big.", "If my flat in Paris were bigger I'd stay.",
-                "We're staying at a hotel here in Rome for the weekend.", "The weather here in the office is cold.");
+                "We're staying at a hotel here in Rome for the weekend.", "The weather here in the office is cold.",
+                "the weather here in the office is cold lol", "here in town it's quiet");
         assertThat(only("10 years at Deloitte this month and they gave me a mug.", "user.employer").value())
                 .isEqualTo("Deloitte");
         assertThat(only("My boss at Siemens is on vacation.", "user.employer").value()).isEqualTo("Siemens");
