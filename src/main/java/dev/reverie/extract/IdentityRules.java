@@ -184,8 +184,9 @@ final class IdentityRules {
     private static final Pattern STATUS_PT = Pattern.compile(
             "\\b(?:eu\\s+)?(?:(nao)\\s+)?(?:sou|estou|to|tou)\\s+(?:mais\\s+)?(solteir[oa]|casad[oa]|noiv[oa]"
                     + "|divorciad[oa]|viuv[oa]|separad[oa]|namorando)\\b"
-                    // "me divorciei", "divorciei-me" (Portugal), "eu casei"
-                    + "|\\b(?:eu\\s+)?(?:(nao|nunca)\\s+)?(?:me\\s+)?(casei|divorciei|separei)(?:-me)?\\b"
+                    // "me divorciei", "divorciei-me" (Portugal); not "separei as roupas" (the verb's other sense)
+                    + "|\\b(?:eu\\s+)?(?:(nao|nunca)\\s+)?(?:me\\s+(?=(?:casei|divorciei|separei)\\b)|(?=(?:casei|divorciei|separei)-me\\b))"
+                    + "(casei|divorciei|separei)(?:-me)?\\b"
                     + "|\\b(?:(nao)\\s+)?fiquei\\s+(noiv[oa]|viuv[oa])\\b");
     /** What makes a status not yet true: "when I'm married", "once I'm divorced", "I hope I'm engaged". */
     private static final Pattern NOT_YET = Pattern.compile(
@@ -223,9 +224,7 @@ final class IdentityRules {
         if (s.hasAny("language", "tongue", "native", "lingua", "idioma", "nativ", "grew up speaking")) {
             nativeLanguage(s, out);
         }
-        if (s.hasAny("liv", "moved", "been ", "reside", " yrs", " years", "since 1", "since 2", "here in", "aqui ",
-                "ca em", "ca no", "ca na", "flat in", "apartment in", "house in", "place in", "home in", "neighborhood in",
-                "neighbourhood in", "street in", "building in", "relocated", "based", "moro", "vivo", "mudei", "mudamos", "morando",
+        if (s.hasAny("liv", "moved", "been ", "reside", " yrs", " years", "since 1", "since 2", "relocated", "based", "moro", "vivo", "mudei", "mudamos", "morando",
                 "moramos", "vivemos", "resido")) {
             location(s, out);
         }
@@ -241,9 +240,6 @@ final class IdentityRules {
         if (s.hasAny("started", "began", "got ", "quit", "resigned", "retired", "no longer", "comecei", "consegui",
                 "arrumei", "pedi ", "fui ", "aposentei")) {
             employerChange(s, out);
-        }
-        if (s.hasAny(" at ") && s.hasAny("my ", "years at", "year at")) {
-            employerInPassing(s, out);
         }
         if (s.hasAny("old", "turned", "anos", " yo", "y/o", "age") || s.hasAny("i'm ", "im ", "i am ")
                 && s.folded.chars().anyMatch(Character::isDigit)) {
@@ -647,12 +643,7 @@ final class IdentityRules {
                 }
                 m = s.match(MOVED_FROM_TO);
                 if (!m.find()) {
-                    if (!out.producedInSentence("user.location")) {
-                        beenInForYears(s, out);
-                    }
-                    if (!out.producedInSentence("user.location")) {
-                        homeHere(s, out);
-                    }
+                    beenInForYears(s, out);
                     return;
                 }
                 String place = place(s, m.end());
@@ -681,83 +672,6 @@ final class IdentityRules {
         out.typed(MemoryKind.FACT, "user.location", place, Cardinality.SINGLE, p, Facts.STRONG,
                 negated ? ended ? "%1$s no longer lives in %2$s" : "%1$s does not live in %2$s" : "%1$s lives in %2$s",
                 negated ? ended ? "%1$s não mora mais em %2$s" : "%1$s não mora em %2$s" : "%1$s mora em %2$s");
-    }
-
-    /**
-     * Where the speaker's home is, said in passing: "here in Lisbon", "cá em Braga", "our flat in Lisbon",
-     * "my apartment in Leeds" (not an old, a parents' or a holiday one). A capitalised name only (a
-     * lower-case writer's too), in a sentence that is the speaker's.
-     */
-    private static final Pattern HOME_HERE = Pattern.compile(
-            "\\b(?:(?:over|back|down|up|out)\\s+)?here\\s+in\\s+|\\b(?:aqui|ca)\\s+(?:em|no|na)\\s+"
-                    + "|\\b(?:my|our)\\s+(?!(?:old|previous|former|first|childhood|parents'?|summer|holiday|vacation|beach|second"
-                    + "|future|dream|new)\\b)(?:little\\s+|tiny\\s+|rented\\s+)?(?:flat|apartment|house|place|home|neighbou?rhood"
-                    + "|street|building)\\s+in\\s+");
-
-    /** A stay, not a home: "a hotel here in Rome for the weekend". */
-    private static final Pattern A_STAY = Pattern.compile(
-            "\\b(?:staying|visiting|visit|trip|vacation|holiday|holidays|hotel|hostel|airbnb|weekend|conference|layover"
-                    + "|passing\\s+through|for\\s+the\\s+(?:day|week|night)|ferias|viagem|hotel|fim\\s+de\\s+semana)\\b");
-
-    private static void homeHere(Sentence s, Facts out) {
-        Matcher m = s.match(HOME_HERE);
-        if (s.question || s.conditional || !m.find() || s.negatedBefore(m.start()) || A_STAY.matcher(s.folded).find()) {
-            return;
-        }
-        if (DETERMINER.matcher(s.folded).region(m.end(), s.folded.length()).lookingAt()) {
-            return; // "here in the office", "my place in a suburb"
-        }
-        String place = namedPlace(s.text, m.end(), lowerCaseWriter(s));
-        if (place == null || tool(place)
-                || NOT_A_HOME.contains(Terms.foldKeepingLength(place).toLowerCase(java.util.Locale.ROOT))) {
-            return;
-        }
-        out.typed(MemoryKind.FACT, "user.location", place, Cardinality.SINGLE, Polarity.POSITIVE, Facts.NORMAL,
-                "%1$s lives in %2$s", "%1$s mora em %2$s");
-    }
-
-    /** Small words inside a place's name ("Rio de Janeiro", "Stratford upon Avon"). */
-    private static final Set<String> PLACE_PARTICLES = Set.of("de", "da", "do", "dos", "das", "of", "upon", "on",
-            "del", "la", "le", "am", "sur");
-
-    /**
-     * The place named at {@code start}: its run of capitalised words (with particles between them), or,
-     * from a lower-case writer, its first word; {@code null} when none. "Toronto it's snowing" → "Toronto".
-     */
-    static String namedPlace(String text, int start, boolean lowerCase) {
-        int i = start;
-        int end = -1;
-        int words = 0;
-        while (i < text.length() && words < 4) {
-            int w = i;
-            while (w < text.length() && (Character.isLetter(text.charAt(w)) || text.charAt(w) == '\'' || text.charAt(w) == '-'
-                    || text.charAt(w) == '.' && w > i && w + 1 < text.length() && Character.isLetter(text.charAt(w + 1)))) {
-                w++;
-            }
-            if (w == i) {
-                break;
-            }
-            String word = text.substring(i, w);
-            boolean capital = Character.isUpperCase(word.charAt(0));
-            if (capital || lowerCase && words == 0) {
-                end = w;
-                words++;
-            } else if (!(words > 0 && PLACE_PARTICLES.contains(word))) {
-                break;
-            }
-            if (lowerCase && !capital) {
-                break; // a lower-case writer's place: one word ("brooklyn")
-            }
-            if (w >= text.length() || text.charAt(w) != ' ') {
-                break;
-            }
-            i = w + 1;
-        }
-        if (end < 0) {
-            return null;
-        }
-        String place = text.substring(start, end).strip();
-        return Character.isUpperCase(place.charAt(0)) ? place : Answers.capitalised(place);
     }
 
     /** "been in Denver 3 yrs now", "I've been in Houston since 2015": a stay of years is a home. */
@@ -1306,40 +1220,6 @@ final class IdentityRules {
             "(?:in|on|at|for|since|last|this|next|after|before|to|when|because|yesterday|today|tomorrow|recently|again"
                     + "|about|around|almost|nearly|over|roughly|like|some|a\\s+few|a\\s+couple"
                     + "|em|no|na|ontem|hoje)\\b");
-
-    /**
-     * Where the speaker works, said in passing: "my boss at Siemens", "my team at Google", "10 years at
-     * Deloitte this month" (a capitalised name; not "my friend at Google", not a past "3 years at IBM").
-     */
-    private static final Pattern WORK_IN_PASSING = Pattern.compile(
-            "\\bmy\\s+(?:new\\s+|current\\s+)?(?:team|boss|manager|colleagues|colleague|coworkers|coworker|co-workers|workmates"
-                    + "|supervisor|department|desk|shift|internship|office|employer|lab\\s+mates|teammates)\\s+(?:here\\s+)?at\\s+"
-                    + "|\\b(?:\\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty)\\s+years?\\s+at\\s+"
-                    + "(?=\\p{L}[\\p{L}&.\\- ]{0,40}?\\s+(?:this\\s+(?:month|week|year)|today|now|and\\s+counting)\\b)");
-
-    /** Places of work that name no employer ("my boss at work", "my team at school"). */
-    private static final Set<String> NOT_A_WORKPLACE_NAME = Set.of("work", "home", "school", "uni", "college",
-            "church", "gym", "night", "nights", "weekends", "lunch", "the moment", "times", "first", "least", "last");
-
-    private static void employerInPassing(Sentence s, Facts out) {
-        if (out.producedInSentence("user.employer") || s.question || s.conditional) {
-            return;
-        }
-        Matcher m = s.match(WORK_IN_PASSING);
-        if (!m.find() || s.negatedBefore(m.start())) {
-            return;
-        }
-        if (DETERMINER.matcher(s.folded).region(m.end(), s.folded.length()).lookingAt()) {
-            return; // "my team at the office"
-        }
-        // the name's capitalised run ("Siemens is on vacation" → "Siemens"); a lower-case writer's first word
-        String v = namedPlace(s.text, m.end(), lowerCaseWriter(s));
-        if (v != null && !Lexicon.TECH.contains(Terms.foldKeepingLength(v).toLowerCase(java.util.Locale.ROOT))
-                && !NOT_AN_EMPLOYER.contains(Terms.foldKeepingLength(v).toLowerCase(java.util.Locale.ROOT))
-                && !NOT_A_WORKPLACE_NAME.contains(Terms.foldKeepingLength(v).toLowerCase(java.util.Locale.ROOT))) {
-            employer(out, v, Polarity.POSITIVE);
-        }
-    }
 
     private static void employer(Facts out, String v, Polarity p) {
         out.typed(MemoryKind.FACT, "user.employer", v, Cardinality.SINGLE, p, Facts.NORMAL,

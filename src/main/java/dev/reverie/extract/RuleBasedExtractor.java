@@ -414,7 +414,7 @@ public final class RuleBasedExtractor implements Extractor {
 
     /** {@code s} said with its "I" ("quit drinking" → "I quit drinking"), or {@code null} when it opens otherwise. */
     private static Sentence withTheI(Sentence s) {
-        if (s.pt() || s.question) {
+        if (s.pt() || s.question || s.hedged) { // "Married, I think.": a guess, not a statement
             return null;
         }
         Matcher m = ELIDED_I.matcher(s.folded).region(s.body, s.folded.length());
