@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  * choice or a condition ("Leeds or York?", "if you moved, where …") and one addressed by name to
  * somebody else ("Where do you live, Tom?" answered by Ann) give nothing either. A place, an employer or
  * a name written in lower case is written with capitals in the statement, as the question makes it a
- * name ("manchester" → "Manchester"). Not thread-safe state: none; all static.
+ * name ("manchester" → "Manchester"). Stateless and thread-safe.
  */
 final class Answers {
 
@@ -282,8 +282,6 @@ final class Answers {
     private static final Pattern NOT_A_PLACE_START = Pattern.compile(
             "(?:with|on|under|near|outside|by|above|between|around|over|behind|inside|into|from|at|to|a|an|some|same"
                     + "|depends|everywhere|anywhere|nowhere|somewhere|home|unemployed|freelance|freelancing|student|retired)\\b");
-    private static final Set<String> NOT_AN_EMPLOYER = Set.of("myself", "me", "nobody", "no one", "the man",
-            "the government", "work", "a company", "a startup", "a bank", "a school", "a hospital");
 
     /** A polite condition that asks nothing ("if you don't mind me asking", "se não se importa"). */
     private static final Pattern POLITE = Pattern.compile(
@@ -516,7 +514,7 @@ final class Answers {
                 }
             }
             case EMPLOYER -> {
-                if (NOT_A_PLACE_START.matcher(folded).lookingAt() || NOT_AN_EMPLOYER.contains(folded)
+                if (NOT_A_PLACE_START.matcher(folded).lookingAt() || IdentityRules.NOT_AN_EMPLOYER.contains(folded)
                         || folded.startsWith("self")) {
                     return null; // "from home", "self employed", "unemployed"
                 }

@@ -74,32 +74,24 @@ final class Facts {
      * a fact's text is dropped first, so a text quotes only what was said (the suffix quotes it).
      */
     void annotateFrom(int mark, String suffix, List<String> unsaid) {
-        for (int i = mark; i < facts.size(); i++) {
-            ExtractedFact f = facts.get(i);
-            String text = f.text();
-            for (String u : unsaid) {
-                String quote = " (\"" + u + "\")";
-                if (text.endsWith(quote)) {
-                    text = text.substring(0, text.length() - quote.length());
-                }
-            }
-            facts.set(i, new ExtractedFact(f.kind(), text, f.subject(), f.value(), f.cardinality(), f.polarity(),
-                    f.confidence(), f.eventTime()));
+        for (String u : unsaid) {
+            requoteFrom(mark, u, null);
         }
         annotateFrom(mark, suffix);
     }
 
     /**
      * For the facts made since {@code mark} from a statement the speaker said in other words ("I quit
-     * drinking" for "quit drinking"): a quote of that statement at the end of a text quotes what was said.
+     * drinking" for "quit drinking"): a quote of that statement at the end of a text quotes what was said
+     * instead ({@code said}), or is dropped ({@code null}).
      */
     void requoteFrom(int mark, String unsaid, String said) {
         String quote = " (\"" + unsaid + "\")";
         for (int i = mark; i < facts.size(); i++) {
             ExtractedFact f = facts.get(i);
             if (f.text().endsWith(quote)) {
-                facts.set(i, new ExtractedFact(f.kind(),
-                        clip(f.text().substring(0, f.text().length() - quote.length()) + " (\"" + said + "\")", MAX_TEXT),
+                String text = f.text().substring(0, f.text().length() - quote.length());
+                facts.set(i, new ExtractedFact(f.kind(), said == null ? text : clip(text + " (\"" + said + "\")", MAX_TEXT),
                         f.subject(), f.value(), f.cardinality(), f.polarity(), f.confidence(), f.eventTime()));
             }
         }

@@ -134,7 +134,7 @@ final class IdentityRules {
                     + "\\b(?:eu\\s+)?(?:(nao)\\s+)?(?:trabalho|estou\\s+trabalhando|to\\s+trabalhando)\\s+(mais\\s+)?"
                     + "(?:na|no|nos|nas|para\\s+a|para\\s+o|pra|pro|pela|pelo|em|para)\\s+"
                     + "|\\b(?:comecei|consegui|arrumei)\\s+(?:um\\s+)?(?:novo\\s+)?(?:emprego|trabalho|estagio)\\s+(?:na|no|em)\\s+");
-    private static final Set<String> NOT_AN_EMPLOYER = Lexicon.words("not-an-employer");
+    static final Set<String> NOT_AN_EMPLOYER = Lexicon.words("not-an-employer");
     private static final String[] JOB_CUTS = Lexicon.phrases("job-cuts");
 
     // ---- age and birthday

@@ -48,7 +48,7 @@ class WordTablesTest {
             "not-a-name, 172, english|friday|been|hard|spelled",
             "not-a-predicate, 32, and|de|tambem",
             "not-a-value, 105, it|sua|que",
-            "not-an-employer, 48, home|feriados|all|free|de graca",
+            "not-an-employer, 52, home|feriados|all|free|de graca|nobody|work",
             "pets, 97, dog|chinchilla|furao|beagle|golden retriever|bearded dragon",
             "pt-first-person-verbs, 79, fui|comi|aprendi",
             "pt-markers, 92, o|aos|casa",
